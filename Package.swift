@@ -1,0 +1,41 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Layers point downwards only: CLibical → ICalendar → Countdowns → CountdownStore → FeedServer → tminus.
+// See ../shared/DESIGN.md for what each target owns.
+let package = Package(
+    name: "tminus",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tminus", targets: ["tminus"]),
+        .library(name: "ICalendar", targets: ["ICalendar"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibical",
+            pkgConfig: "libical",
+            providers: [.apt(["libical-dev"])]
+        ),
+        .target(name: "ICalendar", dependencies: ["CLibical"]),
+        .target(name: "Countdowns", dependencies: ["ICalendar"]),
+        .target(name: "CountdownStore", dependencies: ["Countdowns"]),
+        .target(name: "FeedServer", dependencies: ["CountdownStore"]),
+        .executableTarget(
+            name: "tminus",
+            dependencies: [
+                "ICalendar", "Countdowns", "CountdownStore", "FeedServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
+        .testTarget(name: "CountdownsTests", dependencies: ["Countdowns"]),
+        .testTarget(name: "CountdownStoreTests", dependencies: ["CountdownStore"]),
+        .testTarget(name: "FeedServerTests", dependencies: ["FeedServer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

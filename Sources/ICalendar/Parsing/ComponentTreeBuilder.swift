@@ -1,0 +1,99 @@
+/// Turns content lines into a component tree, repairing bad nesting with a
+/// diagnostic instead of giving up: unknown END lines are ignored, a missing
+/// END is closed where its parent ends, stray properties are reported.
+struct ComponentTreeBuilder {
+    private(set) var roots: [Component] = []
+    private(set) var diagnostics: [Diagnostic] = []
+    private var stack: [Component] = []
+    private var componentCount = 0
+    private let options: ParseOptions
+
+    init(options: ParseOptions) { self.options = options }
+
+    mutating func consume(_ reader: ContentLineReader) throws(ICalendarError) {
+        for contentLine in reader {
+            let parsed: (name: String, parameters: [Parameter], value: String)
+            do {
+                parsed = try ContentLineParser.parse(contentLine.text)
+            } catch {
+                report(.error, contentLine.line, describe(error, contentLine.text))
+                continue
+            }
+            switch parsed.name {
+            case "BEGIN": try begin(parsed.value, line: contentLine.line)
+            case "END": end(parsed.value, line: contentLine.line)
+            default:
+                let property = Property(name: parsed.name, parameters: parsed.parameters, value: parsed.value,
+                                        line: contentLine.line)
+                guard !stack.isEmpty else {
+                    report(.error, contentLine.line, property: parsed.name, "property outside of any component")
+                    continue
+                }
+                stack[stack.count - 1].properties.append(property)
+            }
+        }
+        while let open = stack.last {
+            report(.error, open.line, component: open.name, "BEGIN:\(open.name) is never closed (END:\(open.name) missing)")
+            close()
+        }
+    }
+
+    private mutating func begin(_ rawName: String, line: Int) throws(ICalendarError) {
+        let name = rawName.trimmingCharacters(in: " \t").uppercased()
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter && $0.isASCII || $0.isASCIIDigit || $0 == "-" }) else {
+            report(.error, line, "BEGIN with an invalid component name '\(rawName.prefix(40))'")
+            // Still push it so that its END and contents stay paired; it is dropped on close.
+            stack.append(Component(name: "X-INVALID", line: line))
+            return
+        }
+        guard stack.count < options.maxDepth else {
+            throw .limitExceeded("components nested deeper than \(options.maxDepth) levels at line \(line)")
+        }
+        componentCount += 1
+        guard componentCount <= options.maxComponents else {
+            throw .limitExceeded("more than \(options.maxComponents) components (line \(line))")
+        }
+        stack.append(Component(name: name, line: line))
+    }
+
+    private mutating func end(_ rawName: String, line: Int) {
+        let name = rawName.trimmingCharacters(in: " \t").uppercased()
+        guard let depth = stack.lastIndex(where: { $0.name == name }) else {
+            report(.error, line, "END:\(rawName.prefix(40)) without a matching BEGIN")
+            return
+        }
+        while stack.count - 1 > depth {
+            let open = stack[stack.count - 1]
+            report(.error, open.line, component: open.name,
+                   "BEGIN:\(open.name) is never closed; closed at line \(line) by END:\(name)")
+            close()
+        }
+        close()
+    }
+
+    private mutating func close() {
+        let finished = stack.removeLast()
+        if finished.name == "X-INVALID" { return }
+        if stack.isEmpty {
+            roots.append(finished)
+        } else {
+            stack[stack.count - 1].components.append(finished)
+        }
+    }
+
+    private mutating func report(_ severity: Diagnostic.Severity, _ line: Int, component: String? = nil,
+                                 property: String? = nil, _ message: String) {
+        let owner = stack.last
+        diagnostics.append(Diagnostic(severity, line: line, component: component ?? owner?.name,
+                                      uid: owner?.first("UID")?.text, property: property, message))
+    }
+
+    private func describe(_ error: ContentLineParser.Failure, _ text: Substring) -> String {
+        let excerpt = text.prefix(60)
+        switch error {
+        case .noColon: return "not a content line (no ':' after the name): '\(excerpt)'"
+        case .badName(let name): return "invalid property name '\(name)'"
+        case .badParameter(let name): return "invalid parameter '\(name)' in '\(excerpt)'"
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// How forgiving the parser is, and the limits it enforces.
+public struct ParseOptions: Sendable {
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Keep what is usable, report the rest (the default).
+        case lenient
+        /// Any error diagnostic makes parsing throw.
+        case strict
+    }
+
+    public var mode: Mode
+    /// Deepest BEGIN nesting accepted; real calendars use 3 (VCALENDAR › VEVENT › VALARM).
+    public var maxDepth: Int
+    /// Most components accepted in one input, a guard against hostile files.
+    public var maxComponents: Int
+
+    public init(mode: Mode = .lenient, maxDepth: Int = 16, maxComponents: Int = 1_000_000) {
+        self.mode = mode
+        self.maxDepth = maxDepth
+        self.maxComponents = maxComponents
+    }
+
+    public static let lenient = ParseOptions()
+    public static let strict = ParseOptions(mode: .strict)
+}

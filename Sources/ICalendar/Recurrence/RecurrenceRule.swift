@@ -1,0 +1,88 @@
+import CLibical
+
+/// An RRULE, validated by libical and kept as its parts so that tminus can
+/// rewrite what libical 3.0.16 gets wrong before handing it over.
+public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
+    public struct Part: Sendable, Hashable {
+        public var key: String
+        public var value: String
+    }
+
+    public enum Frequency: String, Sendable, CaseIterable {
+        case secondly = "SECONDLY", minutely = "MINUTELY", hourly = "HOURLY", daily = "DAILY"
+        case weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY"
+    }
+
+    public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    public private(set) var parts: [Part]
+
+    public init(parsing text: String) throws(Invalid) {
+        LibicalRuntime.ensure()
+        var parts: [Part] = []
+        var seen = Set<String>()
+        for piece in text.trimmingCharacters(in: " \t").split(separator: ";", omittingEmptySubsequences: true) {
+            let pair = piece.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, !pair[1].isEmpty else { throw Invalid(message: "'\(piece)' is not KEY=VALUE") }
+            let key = pair[0].uppercased()
+            guard seen.insert(key).inserted else { throw Invalid(message: "\(key) appears twice") }
+            parts.append(Part(key: key, value: pair[1].uppercased()))
+        }
+        self.parts = parts
+        guard let freq = value("FREQ") else { throw Invalid(message: "FREQ is missing") }
+        guard Frequency(rawValue: freq) != nil else { throw Invalid(message: "FREQ=\(freq) is not a frequency") }
+        if value("COUNT") != nil, value("UNTIL") != nil {
+            throw Invalid(message: "COUNT and UNTIL must not both be given")
+        }
+        if let count = value("COUNT"), Int(count).map({ $0 < 1 }) ?? true {
+            throw Invalid(message: "COUNT=\(count) is not a positive integer")
+        }
+        if let interval = value("INTERVAL"), Int(interval).map({ $0 < 1 }) ?? true {
+            throw Invalid(message: "INTERVAL=\(interval) is not a positive integer")
+        }
+        if let until = value("UNTIL"), DateTimeValue(text: until, tzid: nil, valueType: nil) == nil {
+            throw Invalid(message: "UNTIL=\(until) is not a DATE or DATE-TIME")
+        }
+        // libical is the authority on the rest (BYxxx ranges, weekday names, RSCALE …).
+        clearLibicalErrno()
+        let parsed = icalrecurrencetype_from_string(self.text)
+        if parsed.freq == ICAL_NO_RECURRENCE || libicalErrno != ICAL_NO_ERROR {
+            throw Invalid(message: "libical rejects '\(self.text)'")
+        }
+    }
+
+    init(parts: [Part]) { self.parts = parts }
+
+    public var text: String { parts.map { "\($0.key)=\($0.value)" }.joined(separator: ";") }
+    public var description: String { text }
+
+    public func value(_ key: String) -> String? { parts.first { $0.key == key }?.value }
+
+    public func list(_ key: String) -> [String] {
+        value(key)?.split(separator: ",").map(String.init) ?? []
+    }
+
+    public func integers(_ key: String) -> [Int] { list(key).compactMap { Int($0) } }
+
+    public var frequency: Frequency { Frequency(rawValue: value("FREQ") ?? "") ?? .yearly }
+    public var interval: Int { value("INTERVAL").flatMap(Int.init) ?? 1 }
+    public var count: Int? { value("COUNT").flatMap(Int.init) }
+    public var until: DateTimeValue? { value("UNTIL").flatMap { DateTimeValue(text: $0, tzid: nil, valueType: nil) } }
+
+    public func removing(_ keys: Set<String>) -> RecurrenceRule {
+        RecurrenceRule(parts: parts.filter { !keys.contains($0.key) })
+    }
+
+    public func setting(_ key: String, _ value: String?) -> RecurrenceRule {
+        var copy = parts
+        if let index = copy.firstIndex(where: { $0.key == key }) {
+            if let value { copy[index].value = value } else { copy.remove(at: index) }
+        } else if let value {
+            copy.append(Part(key: key, value: value))
+        }
+        return RecurrenceRule(parts: copy)
+    }
+}

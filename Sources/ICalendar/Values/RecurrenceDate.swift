@@ -1,0 +1,43 @@
+/// One RDATE value: a date, a date-time or a period (RFC 5545 §3.8.5.2).
+public enum RecurrenceDate: Sendable, Hashable {
+    case dateTime(DateTimeValue)
+    case period(Period)
+
+    public var start: DateTimeValue {
+        switch self {
+        case .dateTime(let value): value
+        case .period(let period): period.start
+        }
+    }
+
+    /// Reads every value of one RDATE property; nil when any value is malformed.
+    public static func values(of property: Property) -> [RecurrenceDate]? {
+        let tzid = property.parameter("TZID")
+        let type = property.parameter("VALUE")?.uppercased()
+        var result: [RecurrenceDate] = []
+        for text in property.value.split(separator: ",") {
+            if type == "PERIOD" || text.contains("/") {
+                guard let period = Period(text: text, tzid: tzid) else { return nil }
+                result.append(.period(period))
+            } else {
+                guard let value = DateTimeValue(text: text, tzid: tzid, valueType: type) else { return nil }
+                result.append(.dateTime(value))
+            }
+        }
+        return result
+    }
+}
+
+extension DateTimeValue {
+    /// Reads every value of one EXDATE (or date-list) property; nil when any value is malformed.
+    public static func values(of property: Property) -> [DateTimeValue]? {
+        let tzid = property.parameter("TZID")
+        let type = property.parameter("VALUE")
+        var result: [DateTimeValue] = []
+        for text in property.value.split(separator: ",") {
+            guard let value = DateTimeValue(text: text, tzid: tzid, valueType: type) else { return nil }
+            result.append(value)
+        }
+        return result
+    }
+}

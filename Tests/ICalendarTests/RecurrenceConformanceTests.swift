@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import ICalendar
+
+/// Table-driven from libical's own icalrecur_test.txt (RFC 5545 examples included).
+@Suite(.enabled(if: Corpus.available, "../shared/corpus not found"))
+struct RecurrenceConformanceTests {
+    struct Case: CustomStringConvertible {
+        var comment: String
+        var rule: String
+        var start: String
+        var startAt: String?
+        var instances: [String]
+        var line: Int
+        var description: String { "line \(line): \(comment) [\(rule)]" }
+    }
+
+    /// Cases libical 3.0.16 gets wrong that tminus does not repair, with the reason.
+    static let knownFailures: [String: String] = [
+        "FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=30;BYWEEKNO=1;UNTIL=20320101":
+            "the expected result is libical's own 'UNIMPLEMENTED' marker: BYWEEKNO with BYMONTHDAY is not expanded by libical, and tminus returns no instances",
+        "FREQ=MONTHLY;BYMONTHDAY=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17;BYHOUR=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16;BYMINUTE=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16;BYSECOND=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16;BYSETPOS=1,-1;COUNT=4":
+            "libical 3.0.16 keeps at most 2^16 candidates per period; this rule makes 69,632 a month, so its output is already wrong before BYSETPOS",
+    ]
+
+    static func cases() throws -> [Case] {
+        let text = try String(contentsOf: try Corpus.url("rrule/icalrecur_test.txt"), encoding: .utf8)
+        var cases: [Case] = []
+        var comment = "", rule = "", start = "", startAt: String?
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.hasPrefix("#") { comment = String(line.dropFirst(2)) }
+            else if line.hasPrefix("RRULE:") { rule = String(line.dropFirst(6)); startAt = nil }
+            else if line.hasPrefix("DTSTART:") { start = String(line.dropFirst(8)) }
+            else if line.hasPrefix("START-AT:") { startAt = String(line.dropFirst(9)) }
+            else if line.hasPrefix("INSTANCES:") {
+                let instances = line.dropFirst(10).split(separator: ",").map(String.init)
+                cases.append(Case(comment: comment, rule: rule, start: start, startAt: startAt, instances: instances, line: index + 1))
+            }
+        }
+        return cases
+    }
+
+    static func expand(_ testCase: Case) throws -> [String] {
+        let start = try #require(DateTimeValue(text: testCase.start, tzid: nil, valueType: nil))
+        let rule = try RecurrenceRule(parsing: testCase.rule)
+        let expander = RuleExpander(rule: rule, start: start.local, isDate: start.isAllDay)
+        let result = expander.expand(from: nil, to: LocalDateTime(year: 2100, month: 1, day: 1), limit: 2000)
+        var values = result.occurrences.map { start.with(local: $0).valueText }
+        // The test data lists UTC DTSTARTs without the Z on instances.
+        values = values.map { $0.hasSuffix("Z") ? String($0.dropLast()) : $0 }
+        return Array(values.prefix(testCase.instances.count + 5))
+    }
+
+    @Test func everyCasePassesOrIsAKnownFailure() throws {
+        let cases = try Self.cases()
+        #expect(cases.count == 146)
+        var passed = 0
+        var failures: [String] = []
+        for testCase in cases {
+            let got = (try? Self.expand(testCase)) ?? ["<error>"]
+            let expected = testCase.instances.map { $0.hasSuffix("Z") ? String($0.dropLast()) : $0 }
+            if got == expected {
+                passed += 1
+            } else if Self.knownFailures[testCase.rule] == nil {
+                failures.append("\(testCase)\n    expected \(expected.prefix(8))…(\(expected.count))\n    got      \(got.prefix(8))…(\(got.count))")
+            }
+        }
+        print("recurrence conformance: \(passed) of \(cases.count) cases pass, \(Self.knownFailures.count) known failures")
+        #expect(failures.isEmpty, "\(failures.count) unexpected failures:\n\(failures.joined(separator: "\n"))")
+        #expect(passed == cases.count - Self.knownFailures.count, "a known failure now passes: remove it from the list")
+    }
+
+    /// START-AT cases: jumping straight to a later instant gives the same instances
+    /// as walking from DTSTART (what "next occurrence after T" relies on).
+    @Test func jumpingToALaterStartAgreesWithTheFullWalk() throws {
+        for testCase in try Self.cases() where testCase.startAt != nil && Self.knownFailures[testCase.rule] == nil {
+            let start = try #require(DateTimeValue(text: testCase.start, tzid: nil, valueType: nil))
+            let from = try #require(DateTimeValue(text: testCase.startAt!, tzid: nil, valueType: nil)).local
+            let expander = RuleExpander(rule: try RecurrenceRule(parsing: testCase.rule), start: start.local, isDate: start.isAllDay)
+            let end = LocalDateTime(year: 2100, month: 1, day: 1)
+            let walked = expander.expand(from: nil, to: end, limit: 5000).occurrences.filter { $0 >= from }
+            #expect(expander.expand(from: from, to: end, limit: 5000).occurrences == walked, "\(testCase)")
+        }
+    }
+
+    /// RFC 5545's hourly example, as corrected by Errata 3883, in its real zone.
+    @Test func rfcHourlyExampleWithErrata3883() throws {
+        let series = try RecurringSeriesFixture.expand("""
+            DTSTART;TZID=America/New_York:19970902T090000
+            RRULE:FREQ=HOURLY;INTERVAL=3;UNTIL=19970902T210000Z
+            """, from: "19970901T000000Z", to: "19970903T000000Z")
+        #expect(series == ["1997-09-02T13:00:00Z", "1997-09-02T16:00:00Z", "1997-09-02T19:00:00Z"])
+    }
+
+    /// recur.txt: 58 rules with the number of instances each must produce.
+    @Test func recurTxtInstanceCounts() throws {
+        let text = try String(contentsOf: try Corpus.url("rrule/recur.txt"), encoding: .utf8)
+        let calendar = try ICalendarParser.parse("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + text + "\r\nEND:VCALENDAR\r\n").calendar
+        var passed = 0
+        var failures: [String] = []
+        for event in calendar.events {
+            let expected = try #require(Int(event.component.first("X-EXPECT-NUMEVENTS")?.value.trimmingCharacters(in: .whitespaces) ?? ""))
+            let expander = OccurrenceExpander(calendar: calendar, floatingZone: .utc)
+            let found = expander.occurrences(of: [event], in: DateInterval(start: .distantPast, end: Date(timeIntervalSince1970: 4_102_444_800)), limit: 10_000).occurrences.count
+            if found == expected { passed += 1 } else { failures.append("\(event.descriptionText ?? "?"): expected \(expected), got \(found)") }
+        }
+        print("recur.txt: \(passed) of \(calendar.events.count) rules give the expected count")
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+}
