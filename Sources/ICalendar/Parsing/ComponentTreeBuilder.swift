@@ -97,3 +97,12 @@ struct ComponentTreeBuilder {
         }
     }
 }
+
+extension ComponentTreeBuilder {
+    /// Parses text that holds exactly one component (libical's VTIMEZONE output).
+    static func parseSingle(_ text: String) throws -> Component? {
+        var builder = ComponentTreeBuilder(options: .lenient)
+        try builder.consume(ContentLineReader(text))
+        return builder.roots.first
+    }
+}

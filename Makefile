@@ -1,0 +1,48 @@
+# tminus — the two commands a newcomer types are `make run` and `make test`.
+# Both install what is missing first (Debian packages via apt-get, Python
+# checkers via pip into .build/venv) and skip that step, offline, when all is there.
+
+SHELL := /bin/bash
+SYSTEM_PACKAGES := libical-dev libsqlite3-dev pkg-config tzdata
+PYTHON_PACKAGES := icalendar recurring-ical-events
+VENV := .build/venv
+SWIFT_FLAGS ?=
+
+export TMINUS_PYTHON := $(abspath $(VENV))/bin/python3
+
+.PHONY: all deps pydeps build release test run clean
+
+all: build
+
+deps:
+	@missing=""; for p in $(SYSTEM_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "==> installing system packages:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+pydeps:
+	@if ! $(TMINUS_PYTHON) -c "import icalendar, recurring_ical_events" 2>/dev/null; then \
+	  echo "==> installing Python checkers into $(VENV): $(PYTHON_PACKAGES)"; \
+	  python3 -m venv $(VENV) && $(VENV)/bin/pip install -q $(PYTHON_PACKAGES); \
+	fi
+
+build: deps
+	swift build $(SWIFT_FLAGS)
+
+release: deps
+	swift build -c release $(SWIFT_FLAGS)
+
+test: deps pydeps
+	swift test $(SWIFT_FLAGS)
+
+# The feed server arrives with issue 4; until then `make run` shows the CLI on the examples.
+run: build
+	.build/debug/tminus validate examples/birthdays.ics
+	.build/debug/tminus occurrences examples/birthdays.ics --from $$(date +%Y-%m-%d) --to $$(date -d '+1 year' +%Y-%m-%d)
+
+clean:
+	rm -rf .build

@@ -1,0 +1,94 @@
+/// Checks the values tminus relies on in each VEVENT and VTODO, so that every
+/// problem is reported with its line, UID and property rather than surfacing
+/// later as a wrong countdown.
+struct ComponentValidator {
+    let calendar: VCalendar
+    private let resolver: ZoneResolver
+
+    init(calendar: VCalendar) {
+        self.calendar = calendar
+        resolver = ZoneResolver(calendar: calendar)
+    }
+
+    func validate() -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for timeZone in calendar.timeZones {
+            if let tzid = timeZone.tzid, resolver.zone(for: tzid) == nil {
+                out.append(Diagnostic(.error, line: timeZone.line, component: "VTIMEZONE", property: "TZID",
+                                      "VTIMEZONE '\(tzid)' cannot be read by libical and is not a known zone name"))
+            }
+        }
+        for event in calendar.events { out += check(event.component, required: "DTSTART") }
+        for todo in calendar.todos { out += check(todo.component, required: nil) }
+        return out
+    }
+
+    private func check(_ component: Component, required: String?) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        let uid = component.first("UID")?.text
+        func report(_ severity: Diagnostic.Severity, _ property: Property?, _ name: String, _ message: String) {
+            out.append(Diagnostic(severity, line: property?.line ?? component.line, component: component.name,
+                                  uid: uid, property: name, message))
+        }
+        if uid == nil { report(.warning, nil, "UID", "no UID; one will be derived from the content") }
+        if let required, component.first(required) == nil {
+            report(.error, nil, required, "\(component.name) has no \(required), so it cannot be placed in time")
+        }
+        for name in ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID"] {
+            guard let property = component.first(name) else { continue }
+            if DateTimeValue(property: property) == nil {
+                report(.error, property, name, "'\(property.value.prefix(40))' is not a valid DATE or DATE-TIME")
+            }
+        }
+        for name in ["DTSTAMP", "CREATED", "LAST-MODIFIED", "COMPLETED"] {
+            guard let property = component.first(name) else { continue }
+            if DateTimeValue(property: property) == nil {
+                report(.warning, property, name, "'\(property.value.prefix(40))' is not a valid DATE-TIME; ignored")
+            }
+        }
+        for property in component.all("EXDATE") where DateTimeValue.values(of: property) == nil {
+            report(.error, property, "EXDATE", "'\(property.value.prefix(60))' holds a value that is not a DATE or DATE-TIME")
+        }
+        for property in component.all("RDATE") where RecurrenceDate.values(of: property) == nil {
+            report(.error, property, "RDATE", "'\(property.value.prefix(60))' holds a value that is not a DATE, DATE-TIME or PERIOD")
+        }
+        for property in component.all("RRULE") {
+            do { _ = try RecurrenceRule(parsing: property.value) } catch {
+                report(.error, property, "RRULE", "invalid rule '\(property.value.prefix(60))': \(error.message)")
+            }
+        }
+        if let duration = component.first("DURATION") {
+            if ICalDuration(parsing: duration.value) == nil {
+                report(.error, duration, "DURATION", "'\(duration.value.prefix(40))' is not a valid DURATION")
+            }
+            if let end = component.first(component.name == "VTODO" ? "DUE" : "DTEND") {
+                report(.error, end, end.name, "\(end.name) and DURATION must not both be given")
+            }
+        }
+        if let start = component.first("DTSTART").flatMap(DateTimeValue.init(property:)),
+           let endProperty = component.first(component.name == "VTODO" ? "DUE" : "DTEND"),
+           let end = DateTimeValue(property: endProperty) {
+            if start.isAllDay != end.isAllDay {
+                report(.warning, endProperty, endProperty.name, "DTSTART and \(endProperty.name) differ in value type (DATE vs DATE-TIME)")
+            } else if resolver.instant(of: end) < resolver.instant(of: start) {
+                report(.warning, endProperty, endProperty.name, "ends before it starts; the end is ignored")
+            }
+        }
+        for property in component.properties {
+            if let tzid = property.parameter("TZID"), resolver.zone(for: tzid) == nil {
+                report(.error, property, property.name,
+                       "unknown TZID '\(tzid.prefix(60))' (not a zone name and no VTIMEZONE defines it); its times are read as floating")
+            }
+        }
+        if let priority = component.first("PRIORITY"), !(Int(priority.value).map { (0...9).contains($0) } ?? false) {
+            report(.warning, priority, "PRIORITY", "'\(priority.value.prefix(20))' is not an integer from 0 to 9; ignored")
+        }
+        if let percent = component.first("PERCENT-COMPLETE"), !(Int(percent.value).map { (0...100).contains($0) } ?? false) {
+            report(.warning, percent, "PERCENT-COMPLETE", "'\(percent.value.prefix(20))' is not an integer from 0 to 100; ignored")
+        }
+        if let sequence = component.first("SEQUENCE"), Int(sequence.value) == nil {
+            report(.warning, sequence, "SEQUENCE", "'\(sequence.value.prefix(20))' is not an integer; ignored")
+        }
+        return out
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Reads `.ics` text into `VCalendar` values. Structure and line numbers come
+/// from tminus's own reader; values are checked by `ComponentValidator`, with
+/// libical judging RRULEs and time zones.
+public enum ICalendarParser {
+    public static func parse(_ text: String, options: ParseOptions = .lenient) throws(ICalendarError) -> ParseResult {
+        guard !text.isEmpty else { throw .notICalendar("the input is empty") }
+        var builder = ComponentTreeBuilder(options: options)
+        try builder.consume(ContentLineReader(text))
+        var diagnostics = builder.diagnostics
+        var calendars: [VCalendar] = []
+        for root in builder.roots {
+            guard root.name == "VCALENDAR" else {
+                diagnostics.append(Diagnostic(.error, line: root.line, component: root.name, uid: root.first("UID")?.text,
+                                              "\(root.name) outside of a VCALENDAR is ignored"))
+                continue
+            }
+            var component = root
+            diagnostics += LibicalErrorProperties.extract(from: &component)
+            let calendar = VCalendar(component: component)
+            diagnostics += ComponentValidator(calendar: calendar).validate()
+            calendars.append(calendar)
+        }
+        guard !calendars.isEmpty else {
+            let firstLine = text.prefix(80).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            throw .notICalendar("no BEGIN:VCALENDAR found (the input starts with '\(firstLine.prefix(40))')")
+        }
+        diagnostics.sort { ($0.line, $0.severity == .error ? 0 : 1) < ($1.line, $1.severity == .error ? 0 : 1) }
+        let result = ParseResult(calendars: calendars, diagnostics: diagnostics)
+        if options.mode == .strict, !result.errors.isEmpty { throw .invalid(result.errors) }
+        return result
+    }
+
+    /// Bytes as they come off disk or the network. Invalid UTF-8 is replaced and reported.
+    public static func parse(data: some Collection<UInt8>, options: ParseOptions = .lenient) throws(ICalendarError) -> ParseResult {
+        if data.isEmpty { throw .notICalendar("the input is empty") }
+        let text = String(decoding: data, as: UTF8.self)
+        var result = try parse(text, options: options)
+        if String(validating: data, as: UTF8.self) == nil {
+            result.diagnostics.insert(Diagnostic(.warning, line: 1, "the input is not valid UTF-8; invalid bytes were replaced with U+FFFD"), at: 0)
+        }
+        return result
+    }
+
+    public static func parse(contentsOf url: URL, options: ParseOptions = .lenient) throws -> ParseResult {
+        let data = try Data(contentsOf: url)
+        return try parse(data: data, options: options)
+    }
+}

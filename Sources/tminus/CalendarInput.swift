@@ -1,0 +1,33 @@
+import Foundation
+import ICalendar
+
+/// Reads the calendar file a command was given ("-" means standard input),
+/// turning every failure into a message for stderr rather than a crash.
+struct CalendarInput {
+    static let maxBytes = 64 << 20
+
+    static func read(_ path: String, options: ParseOptions) throws -> ParseResult {
+        let data: Data
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard FileManager.default.fileExists(atPath: path) else { throw CLIError("\(path): no such file") }
+            guard let read = FileManager.default.contents(atPath: path) else { throw CLIError("\(path): cannot be read") }
+            data = read
+        }
+        guard data.count <= maxBytes else {
+            throw CLIError("\(path): \(data.count) bytes is over the \(maxBytes >> 20) MiB limit for one calendar")
+        }
+        do {
+            return try ICalendarParser.parse(data: data, options: options)
+        } catch {
+            throw CLIError("\(path): \(error)")
+        }
+    }
+}
+
+/// An error whose message is the whole story; printed to stderr, exit code 1.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import ICalendar
+
+/// `tminus occurrences`: every instance of every event and task in a window.
+struct OccurrencesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "occurrences",
+        abstract: "List the occurrences of a calendar's events and tasks in a time window.",
+        discussion: """
+            Repeats (RRULE, RDATE, EXDATE) and moved or cancelled instances (RECURRENCE-ID) are applied.
+            An occurrence is listed when it overlaps [--from, --to).
+            JSON keys: component, uid, summary, start, end, allDay, recurrenceId. Timed values are UTC
+            ("YYYY-MM-DDTHH:MM:SSZ"), all-day values are dates ("YYYY-MM-DD").
+            """
+    )
+
+    @Argument(help: "The .ics file, or - for standard input.")
+    var file: String
+
+    @Option(help: "Start of the window: YYYY-MM-DD (midnight in --tz) or YYYY-MM-DDTHH:MM:SS[Z].")
+    var from: String
+
+    @Option(help: "End of the window (exclusive), in the same forms as --from.")
+    var to: String
+
+    @Option(help: "Zone for floating times, for the window's dates, and for the text output (an Olson name).")
+    var tz = "UTC"
+
+    @Option(help: "Output format: json or text.")
+    var format: OutputFormat = .text
+
+    @Option(help: "Most occurrences to list; expansion stops there.")
+    var limit = 100_000
+
+    @Flag(help: "Treat any error in the file as fatal instead of skipping what is unusable.")
+    var strict = false
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case json, text }
+
+    func validate() throws {
+        guard Zone.named(tz) != nil else { throw ValidationError("--tz '\(tz)' is not a known time zone") }
+        guard limit > 0 else { throw ValidationError("--limit must be positive") }
+    }
+
+    func run() throws {
+        let zone = Zone.named(tz)!
+        guard let start = WindowBound.parse(from, zone: zone) else { throw ValidationError("--from '\(from)' is not a date or date-time") }
+        guard let end = WindowBound.parse(to, zone: zone) else { throw ValidationError("--to '\(to)' is not a date or date-time") }
+        guard end > start else { throw ValidationError("--to must be after --from") }
+        let result: ParseResult
+        do {
+            result = try CalendarInput.read(file, options: strict ? .strict : .lenient)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        for diagnostic in result.diagnostics where diagnostic.severity == .error {
+            FileHandle.standardError.write(Data("skipped: \(file): \(diagnostic)\n".utf8))
+        }
+        let calendar = result.calendar
+        let expander = OccurrenceExpander(calendar: calendar, floatingZone: zone)
+        let expansion = expander.occurrences(in: calendar, in: DateInterval(start: start, end: end), limit: limit)
+        if expansion.truncated {
+            FileHandle.standardError.write(Data("warning: stopped after \(limit) occurrences (--limit)\n".utf8))
+        }
+        switch format {
+        case .json: print(try OccurrenceJSON.render(expansion.occurrences))
+        case .text: for occurrence in expansion.occurrences { print(OccurrenceText.line(occurrence, zone: zone)) }
+        }
+    }
+}

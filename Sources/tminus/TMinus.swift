@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// The command line: countdowns from calendars, and calendars from countdowns.
+@main
+struct TMinus: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tminus",
+        abstract: "Turn calendars into countdowns, and countdowns back into calendars.",
+        discussion: """
+            Examples:
+              tminus validate examples/birthdays.ics
+              tminus occurrences examples/birthdays.ics --from 2026-01-01 --to 2027-01-01 --tz Europe/Budapest
+            """,
+        version: "0.1.0",
+        subcommands: [ValidateCommand.self, OccurrencesCommand.self]
+    )
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import ICalendar
+
+/// `tminus validate`: every problem in a calendar, with line, UID and property.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check an .ics file and report every problem with its line and property.",
+        discussion: "Exits 0 when the calendar is usable (warnings allowed), 1 when it has errors or is not iCalendar at all."
+    )
+
+    @Argument(help: "The .ics file to check, or - for standard input.")
+    var file: String
+
+    @Flag(help: "Print the diagnostics as JSON.")
+    var json = false
+
+    func run() throws {
+        let result: ParseResult
+        do {
+            result = try CalendarInput.read(file, options: .lenient)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let calendar = result.calendar
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let report = Report(file: file, events: calendar.events.count, todos: calendar.todos.count,
+                                errors: result.errors.count, warnings: result.warnings.count, diagnostics: result.diagnostics)
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            for diagnostic in result.diagnostics { print("\(file): \(diagnostic)") }
+            print("\(file): \(calendar.events.count) event(s), \(calendar.todos.count) task(s); "
+                  + "\(result.errors.count) error(s), \(result.warnings.count) warning(s)")
+        }
+        if !result.errors.isEmpty { throw ExitCode(1) }
+    }
+
+    struct Report: Encodable {
+        var file: String
+        var events: Int
+        var todos: Int
+        var errors: Int
+        var warnings: Int
+        var diagnostics: [Diagnostic]
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// Runs Tests/interop/ics_check.py with the interpreter `make test` prepared
+/// (TMINUS_PYTHON, a venv with icalendar and recurring-ical-events).
+enum PythonChecker {
+    static let python: String? = {
+        guard let path = ProcessInfo.processInfo.environment["TMINUS_PYTHON"],
+              FileManager.default.isExecutableFile(atPath: path) else {
+            print("note: TMINUS_PYTHON is not set; run `make test` for the independent-parser checks")
+            return nil
+        }
+        return path
+    }()
+
+    static var available: Bool { python != nil || ProcessInfo.processInfo.environment["CI"] != nil }
+
+    static let script = Corpus.packageRoot.appendingPathComponent("Tests/interop/ics_check.py").path
+
+    static func run(_ request: [String: Any]) throws -> [String: Any] {
+        let python = try #require(python, "TMINUS_PYTHON must point at the venv python in CI")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: request))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "ics_check.py failed: \(String(decoding: stderr, as: UTF8.self))")
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Independent checks of tminus output with PyPI's icalendar and recurring-ical-events.
+
+Reads one JSON request on stdin and prints one JSON answer:
+  {"parse": [paths]}                        -> {"path": {"ok": bool, "errors": [...], "events": n}}
+  {"expand": [paths], "from": "...", "to": "...", "tz": "Europe/Budapest"}
+                                            -> {"path": [occurrence, ...]}
+Occurrences use tminus's JSON shape: uid, summary, start, end, allDay, with timed
+values in UTC ("YYYY-MM-DDTHH:MM:SSZ") and floating times read in "tz".
+"""
+import datetime as dt
+import json
+import sys
+import zoneinfo
+
+import icalendar
+import recurring_ical_events
+
+
+def stamp(value, zone):
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=zone)
+        return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return value.isoformat()
+
+
+def parse(path):
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        calendar = icalendar.Calendar.from_ical(data)
+    except Exception as error:  # noqa: BLE001 - report every failure
+        return {"ok": False, "errors": [repr(error)], "events": 0}
+    errors = [f"{c.name}: {e}" for c in calendar.walk() for e in getattr(c, "errors", [])]
+    return {"ok": not errors, "errors": errors, "events": len(calendar.walk("VEVENT"))}
+
+
+def expand(path, start, end, zone):
+    with open(path, "rb") as handle:
+        calendar = icalendar.Calendar.from_ical(handle.read())
+    rows = []
+    for event in recurring_ical_events.of(calendar, components=["VEVENT"]).between(start, end):
+        if str(event.get("STATUS", "")).upper() == "CANCELLED":
+            continue  # calendar clients hide cancelled instances, and so does tminus
+        begin = event["DTSTART"].dt
+        finish = event["DTEND"].dt if "DTEND" in event else None
+        rows.append({
+            "uid": str(event.get("UID", "")),
+            "summary": str(event.get("SUMMARY", "")),
+            "start": stamp(begin, zone),
+            "end": stamp(finish, zone) if finish is not None else None,
+            "allDay": not isinstance(begin, dt.datetime),
+        })
+    rows.sort(key=lambda r: (r["start"], r["uid"], r["summary"]))
+    return rows
+
+
+def main():
+    request = json.load(sys.stdin)
+    if "parse" in request:
+        print(json.dumps({path: parse(path) for path in request["parse"]}))
+        return
+    zone = zoneinfo.ZoneInfo(request.get("tz", "UTC"))
+    start = dt.datetime.fromisoformat(request["from"]).replace(tzinfo=zone)
+    end = dt.datetime.fromisoformat(request["to"]).replace(tzinfo=zone)
+    print(json.dumps({path: expand(path, start, end, zone) for path in request["expand"]}))
+
+
+if __name__ == "__main__":
+    main()
