@@ -5,6 +5,8 @@ struct ComponentTreeBuilder {
     private(set) var roots: [Component] = []
     private(set) var diagnostics: [Diagnostic] = []
     private var stack: [Component] = []
+    /// UID of each open component, kept aside so that reporting stays O(1) per line.
+    private var openUIDs: [String?] = []
     private var componentCount = 0
     private let options: ParseOptions
 
@@ -30,6 +32,7 @@ struct ComponentTreeBuilder {
                     continue
                 }
                 stack[stack.count - 1].properties.append(property)
+                if property.name == "UID", openUIDs[openUIDs.count - 1] == nil { openUIDs[openUIDs.count - 1] = property.text }
             }
         }
         while let open = stack.last {
@@ -44,6 +47,7 @@ struct ComponentTreeBuilder {
             report(.error, line, "BEGIN with an invalid component name '\(rawName.prefix(40))'")
             // Still push it so that its END and contents stay paired; it is dropped on close.
             stack.append(Component(name: "X-INVALID", line: line))
+            openUIDs.append(nil)
             return
         }
         guard stack.count < options.maxDepth else {
@@ -54,6 +58,7 @@ struct ComponentTreeBuilder {
             throw .limitExceeded("more than \(options.maxComponents) components (line \(line))")
         }
         stack.append(Component(name: name, line: line))
+        openUIDs.append(nil)
     }
 
     private mutating func end(_ rawName: String, line: Int) {
@@ -73,6 +78,7 @@ struct ComponentTreeBuilder {
 
     private mutating func close() {
         let finished = stack.removeLast()
+        openUIDs.removeLast()
         if finished.name == "X-INVALID" { return }
         if stack.isEmpty {
             roots.append(finished)
@@ -83,9 +89,8 @@ struct ComponentTreeBuilder {
 
     private mutating func report(_ severity: Diagnostic.Severity, _ line: Int, component: String? = nil,
                                  property: String? = nil, _ message: String) {
-        let owner = stack.last
-        diagnostics.append(Diagnostic(severity, line: line, component: component ?? owner?.name,
-                                      uid: owner?.first("UID")?.text, property: property, message))
+        diagnostics.append(Diagnostic(severity, line: line, component: component ?? stack.last?.name,
+                                      uid: openUIDs.last ?? nil, property: property, message))
     }
 
     private func describe(_ error: ContentLineParser.Failure, _ text: Substring) -> String {

@@ -22,7 +22,12 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Codable {
         self.component = component
         self.uid = uid
         self.property = property
-        self.message = message
+        self.message = Diagnostic.printable(message)
+    }
+
+    /// Excerpts of hostile input must not put control bytes on a terminal.
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { TextEscaping.isControl($0) ? "\u{FFFD}" : $0 }))
     }
 
     public var description: String {

@@ -23,8 +23,14 @@ public enum ICalendarParser {
             calendars.append(calendar)
         }
         guard !calendars.isEmpty else {
+            if text.drop(while: \.isWhitespace).hasPrefix("[") && text.lowercased().contains("\"vcalendar\"") {
+                throw .notICalendar("this is jCal (RFC 7265 JSON); tminus reads iCalendar text (.ics)")
+            }
+            if let root = builder.roots.first {
+                throw .notICalendar("no VCALENDAR: the input holds a bare \(root.name) (line \(root.line)); wrap it in BEGIN:VCALENDAR … END:VCALENDAR")
+            }
             let firstLine = text.prefix(80).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-            throw .notICalendar("no BEGIN:VCALENDAR found (the input starts with '\(firstLine.prefix(40))')")
+            throw .notICalendar("no BEGIN:VCALENDAR found (the input starts with '\(Diagnostic.printable(String(firstLine.prefix(40))))')")
         }
         diagnostics.sort { ($0.line, $0.severity == .error ? 0 : 1) < ($1.line, $1.severity == .error ? 0 : 1) }
         let result = ParseResult(calendars: calendars, diagnostics: diagnostics)

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import ICalendar
+
+struct OccurrenceExpanderTests {
+    @Test func nextOccurrenceOfAYearlyRuleFrom1900() throws {
+        let calendar = try ICalendarParser.parse(Fixtures.calendar("SUMMARY:Grandpa\nDTSTART;VALUE=DATE:19000312\nRRULE:FREQ=YEARLY")).calendar
+        let expander = OccurrenceExpander(calendar: calendar)
+        let next = try #require(expander.nextOccurrence(of: calendar.events.map(\.component), atOrAfter: Fixtures.instant("20261122T000000Z")))
+        #expect(next.start == .date(CivilDate(year: 2027, month: 3, day: 12)))
+    }
+
+    @Test func unboundedSecondlyRuleStopsAtTheLimit() throws {
+        let calendar = try ICalendarParser.parse(Fixtures.calendar("DTSTART:20260101T000000Z\nRRULE:FREQ=SECONDLY")).calendar
+        let window = DateInterval(start: Fixtures.instant("20260101T000000Z"), end: Fixtures.instant("20300101T000000Z"))
+        let result = OccurrenceExpander(calendar: calendar).occurrences(in: calendar, in: window, limit: 1000)
+        #expect(result.occurrences.count == 1000)
+        #expect(result.truncated)
+    }
+
+    @Test func impossibleRuleEndsQuickly() throws {
+        let calendar = try ICalendarParser.parse(Fixtures.calendar("DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30")).calendar
+        let window = DateInterval(start: Fixtures.instant("20260101T000000Z"), end: Fixtures.instant("20300101T000000Z"))
+        let result = OccurrenceExpander(calendar: calendar).occurrences(in: calendar, in: window, limit: 1000)
+        #expect(result.occurrences.map(\.start) == [.utc(LocalDateTime(year: 2026, month: 1, day: 1))], "only DTSTART")
+    }
+
+    @Test func severalRRulesAndRDatesAreUnited() throws {
+        let starts = try RecurringSeriesFixture.expand("""
+            DTSTART:20260105T090000Z
+            RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=2
+            RRULE:FREQ=WEEKLY;BYDAY=FR;COUNT=2
+            RDATE:20260107T090000Z,20260105T090000Z
+            RDATE;VALUE=DATE:20260120
+            """, from: "20260101T000000Z", to: "20260201T000000Z")
+        #expect(starts == ["2026-01-05T09:00:00Z", "2026-01-07T09:00:00Z", "2026-01-09T09:00:00Z",
+                           "2026-01-12T09:00:00Z", "2026-01-16T09:00:00Z", "2026-01-20"])
+    }
+
+    @Test func tasksCountDownToTheirDueDate() throws {
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:t1\r\nSUMMARY:Tax return\r\nDUE;VALUE=DATE:20270531\r\nPRIORITY:1\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        let calendar = try ICalendarParser.parse(text, options: .strict).calendar
+        #expect(calendar.todos.first?.priority == 1)
+        let window = DateInterval(start: Fixtures.instant("20270101T000000Z"), end: Fixtures.instant("20280101T000000Z"))
+        let found = OccurrenceExpander(calendar: calendar).occurrences(in: calendar, in: window, limit: 10).occurrences
+        #expect(found.map(\.componentName) == ["VTODO"])
+        #expect(found.first?.start == .date(CivilDate(year: 2027, month: 5, day: 31)))
+    }
+
+    @Test func floatingTimesAreReadInTheViewersZone() throws {
+        let tokyo = try #require(Zone.named("Asia/Tokyo"))
+        let starts = try RecurringSeriesFixture.expand("DTSTART:20261224T180000", from: "20261201T000000Z", to: "20270101T000000Z", floating: tokyo)
+        #expect(starts == ["2026-12-24T09:00:00Z"])
+    }
+
+    @Test func clampedLeapDayUsesTheLastDayOfFebruary() throws {
+        let starts = try RecurringSeriesFixture.expand("DTSTART;VALUE=DATE:19960229\nRRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1",
+                                                       from: "20260101T000000Z", to: "20290101T000000Z")
+        #expect(starts == ["2026-02-28", "2027-02-28", "2028-02-29"])
+    }
+}
