@@ -10,7 +10,7 @@ SWIFT_FLAGS ?=
 
 export TMINUS_PYTHON := $(abspath $(VENV))/bin/python3
 
-.PHONY: all deps pydeps build release test run clean
+.PHONY: all deps pydeps build release test valgrind run clean
 
 all: build
 
@@ -38,6 +38,17 @@ release: deps
 
 test: deps pydeps
 	swift test $(SWIFT_FLAGS)
+
+# parse → expand → write under valgrind; fails on memory errors and on real leaks
+# (Swift's runtime keeps metadata caches that valgrind calls "possibly lost").
+VALGRIND := valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=3
+valgrind: build
+	@command -v valgrind >/dev/null || { SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; $$SUDO apt-get install -y -qq valgrind; }
+	$(VALGRIND) .build/debug/tminus occurrences Tests/ICalendarTests/Fixtures/custom-zone.ics --from 2026-01-01 --to 2028-01-01 --format json >/dev/null
+	$(VALGRIND) .build/debug/tminus format Tests/ICalendarTests/Fixtures/interop/windows.ics >/dev/null
+	$(VALGRIND) .build/debug/tminus format examples/google-export.ics >/dev/null
+	$(VALGRIND) .build/debug/tminus validate Tests/ICalendarTests/Fixtures/custom-zone.ics >/dev/null
+	@echo "valgrind: no memory errors, no leaks"
 
 # The feed server arrives with issue 4; until then `make run` shows the CLI on the examples.
 run: build

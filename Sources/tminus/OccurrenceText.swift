@@ -18,7 +18,9 @@ enum OccurrenceText {
             when = text
         }
         let kind = occurrence.componentName == "VTODO" ? "[task] " : ""
-        let moved = occurrence.isOverride ? " (moved)" : ""
+        let moved = occurrence.isOverride
+            ? occurrence.recurrenceInstant.map { " (moved from \(zone.local(of: $0).date.iso))" } ?? ""
+            : ""
         return "\(when)  \(kind)\(occurrence.summary ?? "(no title)")\(moved)"
     }
 

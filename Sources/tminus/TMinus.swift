@@ -12,6 +12,6 @@ struct TMinus: ParsableCommand {
               tminus occurrences examples/birthdays.ics --from 2026-01-01 --to 2027-01-01 --tz Europe/Budapest
             """,
         version: "0.1.0",
-        subcommands: [ValidateCommand.self, OccurrencesCommand.self]
+        subcommands: [ValidateCommand.self, OccurrencesCommand.self, FormatCommand.self]
     )
 }

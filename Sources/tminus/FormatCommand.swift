@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import ICalendar
+
+/// `tminus format`: rewrite a calendar in the form every client accepts.
+struct FormatCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "format",
+        abstract: "Rewrite an .ics file in tminus's interoperable form.",
+        discussion: """
+            CRLF line endings, lines folded at 75 octets without splitting characters, control characters
+            removed, TZIDs renamed to plain Olson names (Windows names included), one compact VTIMEZONE per
+            zone used, and no X-LIC-ERROR properties. Everything else is kept as it was.
+            """
+    )
+
+    @Argument(help: "The .ics file, or - for standard input.")
+    var file: String
+
+    @Option(name: .shortAndLong, help: "Write here instead of standard output.")
+    var output: String?
+
+    @Flag(help: "Refuse files with errors instead of keeping what is usable.")
+    var strict = false
+
+    func run() throws {
+        let result: ParseResult
+        do {
+            result = try CalendarInput.read(file, options: strict ? .strict : .lenient)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        for diagnostic in result.diagnostics {
+            FileHandle.standardError.write(Data("\(file): \(diagnostic)\n".utf8))
+        }
+        let bytes = Data(CalendarWriter().bytes(result.calendar))
+        if let output {
+            try bytes.write(to: URL(fileURLWithPath: output), options: .atomic)
+        } else {
+            FileHandle.standardOutput.write(bytes)
+        }
+    }
+}
