@@ -50,7 +50,7 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         clearLibicalErrno()
         let parsed = icalrecurrencetype_from_string(self.text)
         if parsed.freq == ICAL_NO_RECURRENCE || libicalErrno != ICAL_NO_ERROR {
-            throw Invalid(message: "libical rejects '\(self.text)'")
+            throw Invalid(message: "libical rejects it (check the BY-parts' values and weekday names)")
         }
     }
 
