@@ -10,7 +10,7 @@ SWIFT_FLAGS ?=
 
 export TMINUS_PYTHON := $(abspath $(VENV))/bin/python3
 
-.PHONY: all deps pydeps build release test valgrind run clean
+.PHONY: all deps pydeps build release test valgrind bench run clean
 
 all: build
 
@@ -38,6 +38,11 @@ release: deps
 
 test: deps pydeps
 	swift test $(SWIFT_FLAGS)
+
+# Speed, measured against references in the same run (release build).
+bench: deps pydeps
+	swift build -c release --product tminus-bench $(SWIFT_FLAGS)
+	.build/release/tminus-bench
 
 # parse → expand → write under valgrind; fails on memory errors and on real leaks
 # (Swift's runtime keeps metadata caches that valgrind calls "possibly lost").

@@ -32,6 +32,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `make bench`: timings against a reference in the same run.
+        .executableTarget(name: "tminus-bench", dependencies: ["ICalendar"]),
         // CountdownsTests, CountdownStoreTests and FeedServerTests arrive with their modules (issues 3 and 4).
         .testTarget(
             name: "ICalendarTests",

@@ -58,4 +58,13 @@ struct OccurrenceExpanderTests {
                                                        from: "20260101T000000Z", to: "20290101T000000Z")
         #expect(starts == ["2026-02-28", "2027-02-28", "2028-02-29"])
     }
+
+    /// RFC 5545's hourly example, as corrected by Errata 3883, in its real zone.
+    @Test func rfcHourlyExampleWithErrata3883() throws {
+        let series = try RecurringSeriesFixture.expand("""
+            DTSTART;TZID=America/New_York:19970902T090000
+            RRULE:FREQ=HOURLY;INTERVAL=3;UNTIL=19970902T210000Z
+            """, from: "19970901T000000Z", to: "19970903T000000Z")
+        #expect(series == ["1997-09-02T13:00:00Z", "1997-09-02T16:00:00Z", "1997-09-02T19:00:00Z"])
+    }
 }

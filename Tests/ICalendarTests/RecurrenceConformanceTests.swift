@@ -83,15 +83,6 @@ struct RecurrenceConformanceTests {
         }
     }
 
-    /// RFC 5545's hourly example, as corrected by Errata 3883, in its real zone.
-    @Test func rfcHourlyExampleWithErrata3883() throws {
-        let series = try RecurringSeriesFixture.expand("""
-            DTSTART;TZID=America/New_York:19970902T090000
-            RRULE:FREQ=HOURLY;INTERVAL=3;UNTIL=19970902T210000Z
-            """, from: "19970901T000000Z", to: "19970903T000000Z")
-        #expect(series == ["1997-09-02T13:00:00Z", "1997-09-02T16:00:00Z", "1997-09-02T19:00:00Z"])
-    }
-
     /// recur.txt: 57 rules (and one commented out) with the number of instances
     /// libical produces. libical leaves out a DTSTART that its own RRULE does not
     /// match; RFC 5545 §3.8.5.3 says DTSTART is the first instance, and tminus
