@@ -43,6 +43,13 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         if let interval = value("INTERVAL"), Int(interval).map({ $0 < 1 }) ?? true {
             throw Invalid(message: "INTERVAL=\(interval) is not a positive integer")
         }
+        // libical keeps INTERVAL in a C short and COUNT in an int.
+        if let interval = value("INTERVAL").flatMap(Int.init), interval > Int(Int16.max) {
+            throw Invalid(message: "INTERVAL=\(interval) is above \(Int16.max), the most libical supports")
+        }
+        if let count = value("COUNT").flatMap(Int.init), count > Int(Int32.max) {
+            throw Invalid(message: "COUNT=\(count) is above \(Int32.max), the most libical supports")
+        }
         if let until = value("UNTIL"), DateTimeValue(text: until, tzid: nil, valueType: nil) == nil {
             throw Invalid(message: "UNTIL=\(until) is not a DATE or DATE-TIME")
         }
