@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -22,7 +23,10 @@ let package = Package(
         ),
         .target(name: "ICalendar", dependencies: ["CLibical"]),
         .target(name: "Countdowns", dependencies: ["ICalendar"]),
-        .target(name: "CountdownStore", dependencies: ["Countdowns"]),
+        .target(
+            name: "CountdownStore",
+            dependencies: ["Countdowns", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .target(name: "FeedServer", dependencies: ["CountdownStore"]),
         .executableTarget(
             name: "tminus",
@@ -34,7 +38,8 @@ let package = Package(
         ),
         // `make bench`: timings against a reference in the same run.
         .executableTarget(name: "tminus-bench", dependencies: ["ICalendar"]),
-        // CountdownsTests, CountdownStoreTests and FeedServerTests arrive with their modules (issues 3 and 4).
+        .testTarget(name: "CountdownsTests", dependencies: ["Countdowns"]),
+        // CountdownStoreTests and FeedServerTests arrive with their modules (issues 3 and 4).
         .testTarget(
             name: "ICalendarTests",
             dependencies: ["ICalendar"],

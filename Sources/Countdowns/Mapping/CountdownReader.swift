@@ -1,0 +1,124 @@
+import Foundation
+import ICalendar
+
+/// VEVENT / VTODO (with its RECURRENCE-ID overrides) → Countdown. Everything
+/// not modelled lands in `extraProperties` / `extraComponents` untouched.
+public enum CountdownReader {
+    /// Properties the Countdown models; all others are kept as they are.
+    static let modelled: Set<String> = [
+        "UID", "SUMMARY", "DESCRIPTION", "LOCATION", "URL", "DTSTART", "DTEND", "DURATION", "DUE", "RDATE", "EXDATE",
+        "CATEGORIES", "COLOR", "PRIORITY", "PERCENT-COMPLETE", "COMPLETED", "SEQUENCE", "LAST-MODIFIED", "CREATED", "DTSTAMP",
+        TMinusProperty.direction, TMinusProperty.unit, TMinusProperty.gradient, TMinusProperty.textColor, TMinusProperty.image,
+    ]
+
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        case noStart(line: Int, uid: String?)
+        public var description: String {
+            switch self {
+            case .noStart(let line, let uid):
+                "line \(line)\(uid.map { " (UID \($0))" } ?? ""): no DTSTART or DUE, so there is nothing to count down to"
+            }
+        }
+    }
+
+    /// Every countdown in a calendar, grouped by UID; unusable items are reported, not thrown.
+    public static func countdowns(in calendar: VCalendar, source: String?) -> (countdowns: [Countdown], skipped: [Failure]) {
+        var result: [Countdown] = []
+        var skipped: [Failure] = []
+        for series in RecurringSeries.group(calendar.events.map(\.component) + calendar.todos.map(\.component)) {
+            guard let master = series.master else {
+                // Overrides whose master is missing still describe real instances.
+                for orphan in series.overrides {
+                    do { result.append(try countdown(from: orphan, overrides: [], source: source)) } catch { skipped.append(error) }
+                }
+                continue
+            }
+            do { result.append(try countdown(from: master, overrides: series.overrides, source: source)) } catch { skipped.append(error) }
+        }
+        // Keep the definitions of zones only this calendar knows, with the countdowns that use them.
+        let custom = calendar.timeZones.filter { $0.tzid.map { TimeZoneRegistry.shared.zone(named: $0) == nil } ?? false }
+        if !custom.isEmpty {
+            for index in result.indices {
+                let used = Set(([CountdownWriter.master(result[index], options: .init())] + result[index].overrides)
+                    .flatMap(\.properties).compactMap { $0.parameter("TZID") })
+                result[index].timeZoneDefinitions = custom.filter { used.contains($0.tzid ?? "") }.map(\.component)
+            }
+        }
+        return (result, skipped)
+    }
+
+    public static func countdown(from component: Component, overrides: [Component], source: String?) throws(Failure) -> Countdown {
+        let isTask = component.name == VTodo.componentName
+        let item = VEvent(component: component)   // CalendarItem accessors are shared with VTodo
+        let due = VTodo(component: component).due
+        guard let target = isTask ? (due ?? item.dtstart) : item.dtstart else {
+            throw .noStart(line: component.line, uid: item.uid)
+        }
+        let uid = item.uid ?? StableUID.derive(from: component)
+        var countdown = Countdown(uid: uid, title: item.summary ?? "", target: target, kind: isTask ? .task : .event)
+        countdown.notes = item.descriptionText
+        countdown.location = item.location
+        countdown.url = item.url
+        countdown.source = source
+        var extras = component.properties.filter { !modelled.contains($0.name) }
+        if isTask {
+            if due != nil, let start = component.first("DTSTART") { extras.insert(start, at: 0) }
+            countdown.duration = nil
+        } else {
+            countdown.end = item.component.first("DTEND").flatMap(DateTimeValue.init(property:))
+            countdown.duration = VEvent(component: component).duration
+        }
+        let rrules = component.all("RRULE")
+        if let first = rrules.first {
+            countdown.repeatRule = Repeat(rrule: first.value, startingOn: target.civilDate)
+            extras.removeAll { $0 == first }
+        }
+        countdown.recurrenceDates = item.rdates
+        countdown.exceptionDates = item.exdates
+        countdown.overrides = overrides
+        countdown.categories = item.categories
+        countdown.calendarColor = item.color
+        countdown.priority = item.priority.flatMap { (0...9).contains($0) ? $0 : nil }
+        countdown.sequence = max(0, item.sequence ?? 0)
+        countdown.created = item.created.map(Self.instant)
+        // DTSTAMP is when a file was written, not when the item changed: not a substitute.
+        countdown.lastModified = item.lastModified.map(Self.instant)
+
+        let status = item.status
+        let todo = VTodo(component: component)
+        countdown.percentComplete = todo.percentComplete.flatMap { (0...100).contains($0) ? $0 : nil }
+        countdown.completedAt = todo.completed
+        if status == "CANCELLED" { countdown.status = .cancelled; extras.removeAll { $0.name == "STATUS" } }
+        else if isTask && todo.isCompleted { countdown.status = .completed; extras.removeAll { $0.name == "STATUS" } }
+
+        if let image = component.all("IMAGE").first(where: { $0.parameter("VALUE")?.uppercased() != "BINARY" }) {
+            countdown.presentation.image = image.value
+            extras.removeAll { $0 == image }
+        }
+        if let image = component.first(TMinusProperty.image) { countdown.presentation.image = image.value }
+        countdown.presentation.gradient = component.first(TMinusProperty.gradient)?.value
+            .split(separator: ",").compactMap { Presentation.normalizeHex(String($0)) } ?? []
+        countdown.presentation.textColor = component.first(TMinusProperty.textColor).flatMap { Presentation.normalizeHex($0.value) }
+        countdown.direction = component.first(TMinusProperty.direction).flatMap { Direction(rawValue: $0.value.lowercased()) } ?? .down
+        countdown.displayUnit = component.first(TMinusProperty.unit).flatMap { DisplayUnit(rawValue: $0.value.lowercased()) } ?? .dynamic
+
+        for alarm in component.children(VAlarm.componentName) {
+            if let offset = simpleDisplayAlarm(alarm) { countdown.alarms.append(offset) } else { countdown.extraComponents.append(alarm) }
+        }
+        countdown.extraComponents += component.components.filter { $0.name != VAlarm.componentName }
+        countdown.extraProperties = extras
+        return countdown
+    }
+
+    /// A DISPLAY alarm relative to the start with nothing else in it is just an offset.
+    static func simpleDisplayAlarm(_ component: Component) -> ICalDuration? {
+        let alarm = VAlarm(component: component)
+        guard alarm.action == "DISPLAY", let offset = alarm.triggerOffset,
+              (component.first("TRIGGER")?.parameter("RELATED")?.uppercased() ?? "START") == "START",
+              component.properties.allSatisfy({ ["ACTION", "TRIGGER", "DESCRIPTION"].contains($0.name) }),
+              component.components.isEmpty else { return nil }
+        return offset
+    }
+
+    static func instant(_ value: DateTimeValue) -> Date { Zone.utc.instant(of: value.local) }
+}

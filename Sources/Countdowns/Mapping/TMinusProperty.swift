@@ -1,0 +1,13 @@
+/// The X-properties tminus writes for presentation iCalendar has no standard
+/// property for, so that an export re-imports losslessly.
+public enum TMinusProperty {
+    public static let direction = "X-TMINUS-DIRECTION"
+    public static let unit = "X-TMINUS-UNIT"
+    public static let gradient = "X-TMINUS-GRADIENT"
+    public static let textColor = "X-TMINUS-TEXT-COLOR"
+    /// An image reference clients cannot fetch (an uploaded blob).
+    public static let image = "X-TMINUS-IMAGE"
+    /// Calendar level: `X-TMINUS-CATEGORY;X-TMINUS-COLOR=#FF9500:Birthday`.
+    public static let category = "X-TMINUS-CATEGORY"
+    public static let colorParameter = "X-TMINUS-COLOR"
+}

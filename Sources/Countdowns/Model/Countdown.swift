@@ -1,0 +1,99 @@
+import Foundation
+import ICalendar
+
+/// One thing to count down to (or up from): a calendar event or task plus how
+/// to show it. Value type; the store assigns `id`, the mapping keeps whatever
+/// iCalendar data tminus does not model so that exports re-import losslessly.
+public struct Countdown: Sendable, Hashable, Identifiable {
+    public enum Kind: String, Sendable, Hashable, Codable { case event, task }
+
+    /// Store row id; nil until saved.
+    public var id: Int64?
+    /// Stable forever: kept from the source, or generated once.
+    public var uid: String
+    public var title: String
+    public var notes: String?
+    public var location: String?
+    public var url: String?
+
+    /// The first occurrence: an all-day date, a zoned, UTC or floating time (DUE for a task).
+    public var target: DateTimeValue
+    /// An explicit end (DTEND), or a duration; nil means a point in time / one day.
+    public var end: DateTimeValue?
+    public var duration: ICalDuration?
+
+    public var repeatRule: Repeat
+    public var recurrenceDates: [RecurrenceDate]
+    public var exceptionDates: [DateTimeValue]
+    /// RECURRENCE-ID overrides (moved or cancelled instances), kept whole.
+    public var overrides: [Component]
+    /// VTIMEZONEs for TZIDs only the source calendar defined (not Olson or Windows names).
+    public var timeZoneDefinitions: [Component]
+
+    public var direction: Direction
+    public var displayUnit: DisplayUnit
+    public var presentation: Presentation
+    /// RFC 7986 COLOR as the source wrote it (a CSS colour name).
+    public var calendarColor: String?
+    public var categories: [String]
+    /// Alarm offsets relative to the target (negative = before).
+    public var alarms: [ICalDuration]
+
+    public var kind: Kind
+    public var status: CountdownStatus
+    /// 0 = undefined, 1 = highest … 9 = lowest (tasks mostly).
+    public var priority: Int?
+    public var percentComplete: Int?
+    public var completedAt: DateTimeValue?
+
+    /// Where it came from: a file path or URL, or nil when added by hand.
+    public var source: String?
+    public var sequence: Int
+    public var created: Date?
+    public var lastModified: Date?
+
+    /// Properties and sub-components tminus does not model, written back unchanged.
+    public var extraProperties: [Property]
+    public var extraComponents: [Component]
+
+    public init(uid: String, title: String, target: DateTimeValue, repeatRule: Repeat = .none, kind: Kind = .event) {
+        self.uid = uid
+        self.title = title
+        self.target = target
+        self.repeatRule = repeatRule
+        self.kind = kind
+        recurrenceDates = []
+        exceptionDates = []
+        overrides = []
+        timeZoneDefinitions = []
+        direction = .down
+        displayUnit = .dynamic
+        presentation = .default
+        categories = []
+        alarms = []
+        status = .active
+        sequence = 0
+        extraProperties = []
+        extraComponents = []
+    }
+
+    public var isAllDay: Bool { target.isAllDay }
+    public var isRepeating: Bool { repeatRule.isRepeating || !recurrenceDates.isEmpty }
+
+    /// The title with `{n}` replaced by the occurrence number and `{nth}` by its
+    /// ordinal ("Anna turns {n}" → "Anna turns 30").
+    public func renderedTitle(occurrenceNumber: Int?) -> String {
+        guard let number = occurrenceNumber, title.contains("{") else { return title }
+        return title.replacingOccurrences(of: "{nth}", with: Ordinal.english(number))
+            .replacingOccurrences(of: "{n}", with: String(number))
+    }
+}
+
+/// "1st", "2nd", "3rd", "11th", "22nd".
+public enum Ordinal {
+    public static func english(_ number: Int) -> String {
+        let tens = abs(number) % 100, ones = abs(number) % 10
+        let suffix = (11...13).contains(tens) ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th"
+        return "\(number)\(suffix)"
+    }
+}

@@ -1,0 +1,48 @@
+import ICalendar
+
+/// A named group of countdowns that is published as one calendar.
+public struct Feed: Sendable, Hashable {
+    /// What `/countdown.ics` shows: one all-day event per day before each target,
+    /// or only on milestone days.
+    public enum CountdownMode: Sendable, Hashable {
+        case daily(days: Int)
+        case milestones([Int])
+        public static let defaultMilestones = [100, 50, 30, 14, 7, 3, 2, 1, 0]
+    }
+
+    public var slug: String
+    public var name: String
+    public var description: String?
+    /// The feed's zone: where "today" is for its countdown calendar.
+    public var timeZone: String
+    /// `#RRGGBB`.
+    public var color: String?
+    public var isPublic: Bool
+    public var countdownMode: CountdownMode
+    public var includeAlarms: Bool
+    /// How often clients should poll (REFRESH-INTERVAL / X-PUBLISHED-TTL).
+    public var refreshInterval: ICalDuration
+    /// Category name → `#RRGGBB`.
+    public var categoryColors: [String: String]
+
+    public init(slug: String, name: String? = nil, description: String? = nil, timeZone: String = "UTC", color: String? = nil,
+                isPublic: Bool = true, countdownMode: CountdownMode = .daily(days: 60), includeAlarms: Bool = false,
+                refreshInterval: ICalDuration = ICalDuration(seconds: 6 * 3600), categoryColors: [String: String] = [:]) {
+        self.slug = slug
+        self.name = name ?? slug
+        self.description = description
+        self.timeZone = timeZone
+        self.color = color
+        self.isPublic = isPublic
+        self.countdownMode = countdownMode
+        self.includeAlarms = includeAlarms
+        self.refreshInterval = refreshInterval
+        self.categoryColors = categoryColors
+    }
+
+    /// Slugs appear in URLs and file names: lower-case letters, digits and dashes.
+    public static func isValidSlug(_ slug: String) -> Bool {
+        !slug.isEmpty && slug.count <= 64 && slug.first != "-"
+            && slug.allSatisfy { ($0.isASCII && ($0.isLowercase || $0.isNumber)) || $0 == "-" }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import ICalendar
+
+/// Computes `RemainingTime` for countdowns at an injected instant, in an
+/// injected viewer zone. Calendar days are counted in that zone, never in UTC:
+/// an all-day date compared in UTC lands on the wrong day for half the world.
+public struct RemainingTimeCalculator: Sendable {
+    public let now: Date
+    public let zone: Zone
+
+    public init(now: Date, zone: Zone) {
+        self.now = now
+        self.zone = zone
+    }
+
+    private var today: CivilDate { zone.local(of: now).date }
+
+    public func remaining(for countdown: Countdown, unit requested: DisplayUnit? = nil) -> RemainingTime {
+        let expander = Self.expander(for: countdown, floatingZone: zone)
+        let items = Self.components(for: countdown)
+        let countingUp = countdown.direction == .up
+        var chosen = countingUp ? previous(items, expander) ?? next(items, expander) : next(items, expander) ?? previous(items, expander)
+        if chosen == nil, let fallback = expander.occurrences(of: items, in: DateInterval(start: .distantPast, end: .distantFuture), limit: 1).occurrences.first {
+            chosen = fallback
+        }
+        let date = chosen.map(localDate) ?? countdown.target.civilDate
+        var state = chosen.map(state(of:)) ?? .past
+        if countdown.status != .active { state = .past }
+        let days = date.daysSinceEpoch - today.daysSinceEpoch
+        let elapsedSide = countingUp && state != .upcoming && state != .today
+        let (from, to) = span(to: chosen, date: date, backwards: elapsedSide || (state == .past && days < 0))
+        let unit = resolve(requested ?? countdown.displayUnit, from: from, to: to, days: abs(days))
+        let amount = Self.amount(unit, from: from, to: to, days: abs(days))
+        let breakdown = CivilArithmetic.breakdown(from: from, to: to)
+        let number = occurrenceNumber(countdown, chosen)
+        let text = DisplayText.render(state: state, status: countdown.status, unit: unit, amount: amount,
+                                      breakdown: breakdown, timed: !(chosen?.isAllDay ?? countdown.isAllDay),
+                                      countingUp: elapsedSide)
+        return RemainingTime(state: state, occurrence: chosen, date: date, days: days, unit: unit, amount: amount,
+                             breakdown: breakdown, occurrenceNumber: number,
+                             title: countdown.renderedTitle(occurrenceNumber: number), text: text, isCountingUp: countingUp)
+    }
+
+    // MARK: choosing the occurrence
+
+    /// The first occurrence that is not over for the viewer yet.
+    private func next(_ items: [Component], _ expander: OccurrenceExpander) -> Occurrence? {
+        for years in [1.1, 10, 100, 1000] {
+            let window = DateInterval(start: now.addingTimeInterval(-400 * 86_400), end: now.addingTimeInterval(years * 365.25 * 86_400))
+            let found = expander.occurrences(of: items, in: window, limit: 50_000).occurrences
+            if let first = found.first(where: { !isOver($0) }) { return first }
+        }
+        return nil
+    }
+
+    /// The most recent occurrence that has started.
+    private func previous(_ items: [Component], _ expander: OccurrenceExpander) -> Occurrence? {
+        for years in [1.1, 10, 100, 10_000] {
+            let window = DateInterval(start: now.addingTimeInterval(-years * 365.25 * 86_400), end: now.addingTimeInterval(1))
+            let found = expander.occurrences(of: items, in: window, limit: 200_000).occurrences
+            if let last = found.last(where: { $0.startInstant <= now }) { return last }
+        }
+        return nil
+    }
+
+    private func isOver(_ occurrence: Occurrence) -> Bool {
+        if occurrence.isAllDay { return lastDate(occurrence) < today }
+        if let end = occurrence.endInstant, end > occurrence.startInstant { return end <= now && localDate(occurrence) != today }
+        return occurrence.startInstant < now && localDate(occurrence) != today
+    }
+
+    private func state(of occurrence: Occurrence) -> RemainingTime.State {
+        let start = localDate(occurrence)
+        if occurrence.isAllDay {
+            if start > today { return .upcoming }
+            if start == today { return .today }
+            return lastDate(occurrence) >= today ? .running : .past
+        }
+        let end = occurrence.endInstant ?? occurrence.startInstant
+        if occurrence.startInstant <= now, now < end { return .running }
+        if start == today { return .today }
+        return occurrence.startInstant > now ? .upcoming : .past
+    }
+
+    private func localDate(_ occurrence: Occurrence) -> CivilDate {
+        occurrence.isAllDay ? occurrence.start.civilDate : zone.local(of: occurrence.startInstant).date
+    }
+
+    /// The last day an all-day occurrence covers (DTEND is exclusive).
+    private func lastDate(_ occurrence: Occurrence) -> CivilDate {
+        guard let end = occurrence.end, end.isAllDay, end.civilDate > occurrence.start.civilDate else { return occurrence.start.civilDate }
+        return end.civilDate.adding(days: -1)
+    }
+
+    // MARK: amounts
+
+    /// The wall-time span being measured, earlier first.
+    private func span(to occurrence: Occurrence?, date: CivilDate, backwards: Bool) -> (LocalDateTime, LocalDateTime) {
+        let timed = occurrence.map { !$0.isAllDay } ?? false
+        let here = timed ? zone.local(of: now) : LocalDateTime(date: today)
+        let there = timed ? zone.local(of: occurrence!.startInstant) : LocalDateTime(date: date)
+        return backwards || there < here ? (min(here, there), max(here, there)) : (here, there)
+    }
+
+    private func resolve(_ unit: DisplayUnit, from: LocalDateTime, to: LocalDateTime, days: Int) -> DisplayUnit {
+        guard unit == .dynamic else { return unit }
+        if days <= 99 { return .days }
+        return CivilArithmetic.months(from: LocalDateTime(date: from.date), to: LocalDateTime(date: to.date)) <= 12 ? .months : .years
+    }
+
+    static func amount(_ unit: DisplayUnit, from: LocalDateTime, to: LocalDateTime, days: Int) -> Int {
+        let months = CivilArithmetic.months(from: LocalDateTime(date: from.date), to: LocalDateTime(date: to.date))
+        switch unit {
+        case .days, .detailed, .dynamic: return days
+        case .weeks: return days / 7
+        case .months: return months
+        case .years: return months / 12
+        }
+    }
+
+    private func occurrenceNumber(_ countdown: Countdown, _ occurrence: Occurrence?) -> Int? {
+        guard let interval = countdown.repeatRule.yearlyInterval, let occurrence else { return nil }
+        let years = occurrence.start.civilDate.year - countdown.target.civilDate.year
+        return years >= 0 ? years / max(interval, 1) : nil
+    }
+
+    // MARK: iCalendar
+
+    static func components(for countdown: Countdown) -> [Component] {
+        var master = CountdownWriter.components(for: countdown, options: .init(includeAlarms: false))
+        if countdown.status == .cancelled {
+            // A cancelled countdown still has a date to show; expand it as if active.
+            master[0].properties.removeAll { $0.name == "STATUS" }
+        }
+        return master
+    }
+
+    static func expander(for countdown: Countdown, floatingZone: Zone) -> OccurrenceExpander {
+        var calendar = VCalendar.empty()
+        calendar.timeZones = countdown.timeZoneDefinitions.map(VTimeZone.init(component:))
+        return OccurrenceExpander(calendar: calendar, floatingZone: floatingZone)
+    }
+}

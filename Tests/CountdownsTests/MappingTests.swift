@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import ICalendar
+@testable import Countdowns
+
+struct MappingTests {
+    static let source = """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//test//EN\r
+        BEGIN:VEVENT\r
+        UID:anna@example.com\r
+        DTSTAMP:20260101T000000Z\r
+        SEQUENCE:4\r
+        SUMMARY:Anna turns {n}\r
+        DTSTART;VALUE=DATE:19960229\r
+        RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1\r
+        CATEGORIES:Birthday,Family\r
+        COLOR:orchid\r
+        X-TMINUS-GRADIENT:#FF3B30,#FF9500\r
+        X-TMINUS-TEXT-COLOR:#FFFFFF\r
+        X-TMINUS-UNIT:detailed\r
+        X-SOMETHING-ELSE;X-PARAM=1:kept as it is\r
+        STATUS:CONFIRMED\r
+        BEGIN:VALARM\r
+        ACTION:DISPLAY\r
+        TRIGGER:-P1D\r
+        DESCRIPTION:Anna turns {n}\r
+        END:VALARM\r
+        BEGIN:VALARM\r
+        ACTION:AUDIO\r
+        TRIGGER;RELATED=END:PT0S\r
+        END:VALARM\r
+        END:VEVENT\r
+        BEGIN:VTODO\r
+        UID:taxes@example.com\r
+        SUMMARY:Tax return\r
+        DUE;VALUE=DATE:20270531\r
+        PRIORITY:1\r
+        STATUS:COMPLETED\r
+        COMPLETED:20270401T100000Z\r
+        END:VTODO\r
+        END:VCALENDAR\r
+
+        """
+
+    @Test func readsPresentationTasksAndUnknownProperties() throws {
+        let calendar = try ICalendarParser.parse(Self.source, options: .strict).calendar
+        let (countdowns, skipped) = CountdownReader.countdowns(in: calendar, source: "test.ics")
+        #expect(skipped.isEmpty)
+        let anna = try #require(countdowns.first { $0.uid == "anna@example.com" })
+        #expect(anna.repeatRule == .every(interval: 1, unit: .year, clamp: true))
+        #expect(anna.presentation == Presentation(gradient: ["#FF3B30", "#FF9500"], textColor: "#FFFFFF"))
+        #expect(anna.displayUnit == .detailed && anna.categories == ["Birthday", "Family"] && anna.sequence == 4)
+        #expect(anna.alarms == [ICalDuration(days: 1, isNegative: true)])
+        #expect(anna.extraComponents.count == 1, "the AUDIO alarm is kept raw")
+        #expect(anna.extraProperties.map(\.name) == ["X-SOMETHING-ELSE", "STATUS"])
+        let taxes = try #require(countdowns.first { $0.uid == "taxes@example.com" })
+        #expect(taxes.kind == .task && taxes.status == .completed && taxes.priority == 1)
+        #expect(taxes.target == .date(CivilDate(year: 2027, month: 5, day: 31)))
+    }
+
+    /// Export → import gives the same countdowns: X-TMINUS-* carries what iCalendar cannot.
+    @Test func exportReimportsLosslessly() throws {
+        let calendar = try ICalendarParser.parse(Self.source, options: .strict).calendar
+        let first = CountdownReader.countdowns(in: calendar, source: nil).countdowns
+        let feed = Feed(slug: "family", name: "Family", timeZone: "Europe/Budapest", color: "#FF3B30", includeAlarms: true,
+                        categoryColors: ["Birthday": "#FF9500"])
+        let exported = CalendarWriter().write(CalendarExport.calendar(feed: feed, countdowns: first))
+        let reparsed = try ICalendarParser.parse(exported, options: .strict).calendar
+        let second = CountdownReader.countdowns(in: reparsed, source: nil).countdowns
+        #expect(second.sorted { $0.uid < $1.uid } == first.sorted { $0.uid < $1.uid })
+        #expect(CalendarExport.categoryColors(in: reparsed) == ["Birthday": "#FF9500"])
+        #expect(CalendarWriter().write(CalendarExport.calendar(feed: feed, countdowns: second)) == exported, "byte-stable")
+        for name in ["NAME:Family", "X-WR-CALNAME:Family", "REFRESH-INTERVAL;VALUE=DURATION:PT6H", "X-PUBLISHED-TTL:PT6H",
+                     "X-APPLE-CALENDAR-COLOR:#FF3B30", "COLOR:"] {
+            #expect(exported.contains("\r\n" + name), "header lacks \(name)")
+        }
+    }
+
+    @Test func alarmsAreOptInPerFeed() throws {
+        let calendar = try ICalendarParser.parse(Self.source).calendar
+        let countdowns = CountdownReader.countdowns(in: calendar, source: nil).countdowns
+        let quiet = CalendarWriter().write(CalendarExport.calendar(feed: Feed(slug: "f", includeAlarms: false), countdowns: countdowns))
+        #expect(!quiet.contains("BEGIN:VALARM"))
+    }
+
+    @Test func itemsWithoutUIDGetAStableOne() throws {
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nSUMMARY:No UID\r\nDTSTART;VALUE=DATE:20270101\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let once = CountdownReader.countdowns(in: try ICalendarParser.parse(text).calendar, source: nil).countdowns
+        let twice = CountdownReader.countdowns(in: try ICalendarParser.parse(text).calendar, source: nil).countdowns
+        #expect(once.first?.uid == twice.first?.uid)
+        #expect(once.first?.uid.hasPrefix("tminus-") == true)
+    }
+
+    @Test func unusableItemsAreReportedNotThrown() throws {
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\nSUMMARY:When?\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let (countdowns, skipped) = CountdownReader.countdowns(in: try ICalendarParser.parse(text).calendar, source: nil)
+        #expect(countdowns.isEmpty)
+        #expect(skipped.first?.description == "line 3 (UID x): no DTSTART or DUE, so there is nothing to count down to")
+    }
+}
