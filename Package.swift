@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -25,7 +26,11 @@ let package = Package(
         .target(name: "Countdowns", dependencies: ["ICalendar"]),
         .target(
             name: "CountdownStore",
-            dependencies: ["Countdowns", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "Countdowns",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .target(name: "FeedServer", dependencies: ["CountdownStore"]),
         .executableTarget(

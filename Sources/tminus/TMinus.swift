@@ -12,6 +12,9 @@ struct TMinus: ParsableCommand {
               tminus occurrences examples/birthdays.ics --from 2026-01-01 --to 2027-01-01 --tz Europe/Budapest
             """,
         version: "0.1.0",
-        subcommands: [ValidateCommand.self, OccurrencesCommand.self, FormatCommand.self]
+        subcommands: [
+            ImportCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self, EditCommand.self, RemoveCommand.self,
+            FeedsCommand.self, ValidateCommand.self, OccurrencesCommand.self, FormatCommand.self,
+        ]
     )
 }

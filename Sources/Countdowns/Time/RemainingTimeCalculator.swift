@@ -43,20 +43,24 @@ public struct RemainingTimeCalculator: Sendable {
 
     // MARK: choosing the occurrence
 
-    /// The first occurrence that is not over for the viewer yet.
+    /// The first occurrence that is not over for the viewer yet. One expansion
+    /// over a long window, cut off by a small limit: libical's iteration is
+    /// costly, and rules with COUNT restart from DTSTART on every call. Expansion
+    /// reaches back by each occurrence's length, so events still running are found.
     private func next(_ items: [Component], _ expander: OccurrenceExpander) -> Occurrence? {
-        for years in [1.1, 10, 100, 1000] {
-            let window = DateInterval(start: now.addingTimeInterval(-400 * 86_400), end: now.addingTimeInterval(years * 365.25 * 86_400))
-            let found = expander.occurrences(of: items, in: window, limit: 50_000).occurrences
-            if let first = found.first(where: { !isOver($0) }) { return first }
+        let window = DateInterval(start: now.addingTimeInterval(-2 * 86_400), end: now.addingTimeInterval(1_000 * 365.25 * 86_400))
+        for limit in [64, 100_000] {
+            let result = expander.occurrences(of: items, in: window, limit: limit)
+            if let first = result.occurrences.first(where: { !isOver($0) }) { return first }
+            if !result.truncated { return nil }
         }
         return nil
     }
 
     /// The most recent occurrence that has started.
     private func previous(_ items: [Component], _ expander: OccurrenceExpander) -> Occurrence? {
-        for years in [1.1, 10, 100, 10_000] {
-            let window = DateInterval(start: now.addingTimeInterval(-years * 365.25 * 86_400), end: now.addingTimeInterval(1))
+        for days in [8.0, 400, 4_000, 40_000, 4_000_000] {
+            let window = DateInterval(start: now.addingTimeInterval(-days * 86_400), end: now.addingTimeInterval(1))
             let found = expander.occurrences(of: items, in: window, limit: 200_000).occurrences
             if let last = found.last(where: { $0.startInstant <= now }) { return last }
         }

@@ -19,7 +19,7 @@ public enum ICalendarParser {
             var component = root
             diagnostics += LibicalErrorProperties.extract(from: &component)
             let calendar = VCalendar(component: component)
-            diagnostics += ComponentValidator(calendar: calendar).validate()
+            if options.validate { diagnostics += ComponentValidator(calendar: calendar).validate() }
             calendars.append(calendar)
         }
         guard !calendars.isEmpty else {

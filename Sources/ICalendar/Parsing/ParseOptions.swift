@@ -13,12 +13,18 @@ public struct ParseOptions: Sendable {
     /// Most components accepted in one input, a guard against hostile files.
     public var maxComponents: Int
 
-    public init(mode: Mode = .lenient, maxDepth: Int = 16, maxComponents: Int = 1_000_000) {
+    /// Check values and time zones (diagnostics). Off only for text tminus wrote itself.
+    public var validate: Bool
+
+    public init(mode: Mode = .lenient, maxDepth: Int = 16, maxComponents: Int = 1_000_000, validate: Bool = true) {
         self.mode = mode
+        self.validate = validate
         self.maxDepth = maxDepth
         self.maxComponents = maxComponents
     }
 
     public static let lenient = ParseOptions()
     public static let strict = ParseOptions(mode: .strict)
+    /// For calendars tminus wrote itself (the store's content): no value checks.
+    public static let trusted = ParseOptions(validate: false)
 }

@@ -75,9 +75,12 @@ struct SeriesShape {
                         withDates: Bool) -> (starts: [DateTimeValue], truncated: Bool) {
         guard let start else { return ([], false) }
         let zone = resolver.zone(of: start)
+        // Bounds for iteration only, so UTC wall time padded by a day (no zone is
+        // more than 14 hours from UTC) will do. Asking libical for far-future
+        // offsets instead makes it grow the zone's change table out to that year.
         let reach = (span?.approximateSeconds ?? 0) + 2 * 86_400
-        let wallFrom = zone.local(of: window.start.addingTimeInterval(-TimeInterval(reach)))
-        let wallTo = zone.local(of: window.end.addingTimeInterval(2 * 86_400))
+        let wallFrom = LocalDateTime(wallSeconds: Self.clampedSeconds(window.start) - reach)
+        let wallTo = LocalDateTime(wallSeconds: Self.clampedSeconds(window.end) + 2 * 86_400)
         var starts: [DateTimeValue] = []
         var truncated = false
         for rule in rules {
@@ -93,6 +96,11 @@ struct SeriesShape {
             return rdate.start
         }
         return (starts, truncated)
+    }
+
+    /// Seconds since 1970 kept within years 1 to 9999, which `distantPast` and `distantFuture` exceed.
+    static func clampedSeconds(_ date: Date) -> Int64 {
+        Int64(min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799).rounded(.down))
     }
 
     /// UNTIL is compared with wall times inside libical, so a UTC UNTIL is moved

@@ -1,0 +1,98 @@
+import Countdowns
+import Foundation
+import GRDB
+import ICalendar
+
+extension CountdownStore {
+    /// Imports a calendar into a feed in one transaction: upsert by (feed, UID),
+    /// SEQUENCE and LAST-MODIFIED rise only on a real change, and any failure —
+    /// strict-mode errors, limits, a crash — leaves the database as it was.
+    /// `progress` is called with (done, total) as rows are written.
+    public func importCalendar(_ data: some Collection<UInt8>, intoFeed slug: String, options: ImportOptions = ImportOptions(),
+                               progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> ImportReport {
+        guard data.count <= limits.maxInputBytes else { throw StoreError.tooLarge(bytes: data.count, limit: limits.maxInputBytes) }
+        let parsed: ParseResult
+        do {
+            parsed = try ICalendarParser.parse(data: data, options: ParseOptions(mode: options.strict ? .strict : .lenient,
+                                                                                maxComponents: limits.maxComponents + 1000))
+        } catch {
+            throw StoreError.unusableCalendar(error)
+        }
+        let calendar = parsed.calendar
+        let total = calendar.events.count + calendar.todos.count
+        guard total <= limits.maxComponents else { throw StoreError.tooManyComponents(count: total, limit: limits.maxComponents) }
+        let (countdowns, skipped) = CountdownReader.countdowns(in: calendar, source: options.source)
+        if options.strict, let first = skipped.first { throw StoreError.invalid(first.description) }
+        let categoryColors = CalendarExport.categoryColors(in: calendar)
+        var report = ImportReport()
+        report.skipped = skipped.map(\.description)
+        report.diagnostics = parsed.diagnostics.map(\.description)
+        let now = clock()
+        let feedTemplate = Feed(slug: slug, name: calendar.name ?? slug, timeZone: calendar.defaultTimeZone.flatMap { Zone.named($0)?.identifier } ?? options.defaultTimeZone)
+        guard Feed.isValidSlug(slug) else { throw StoreError.invalidSlug(slug) }
+        let counts = try pool.write { db -> ImportReport in
+            var report = ImportReport()
+            var feed = try FeedRecord.filter(Column("slug") == slug).fetchOne(db)
+            if feed == nil {
+                guard options.createFeed else { throw StoreError.feedNotFound(slug) }
+                var record = FeedRecord(feedTemplate, now: now)
+                try record.insert(db)
+                feed = record
+            }
+            let feedId = feed!.id!
+            let sourceId = try options.source.map { try SourceRecord.findOrCreate(db, feedId: feedId, location: $0).id! }
+            let existing = Dictionary(uniqueKeysWithValues: try CountdownRecord.filter(Column("feedId") == feedId).fetchAll(db).map { ($0.uid, $0) })
+            var seen = Set<String>()
+            for (index, incoming) in countdowns.enumerated() {
+                guard seen.insert(incoming.uid).inserted else { continue }
+                if var record = existing[incoming.uid] {
+                    let content = CountdownRecord.content(of: incoming)
+                    if content == record.content {
+                        report.unchanged += 1
+                    } else {
+                        record.sequence = max(record.sequence + 1, incoming.sequence)
+                        record.lastModified = max(now, record.lastModified)
+                        record.content = content
+                        record.title = incoming.title
+                        record.kind = incoming.kind.rawValue
+                        record.status = incoming.status.rawValue
+                        record.startsOn = incoming.target.civilDate.iso
+                        record.sourceId = sourceId ?? record.sourceId
+                        try record.update(db)
+                        try CategoryRecord.link(db, countdownId: record.id!, feedId: feedId, names: incoming.categories)
+                        report.updated += 1
+                    }
+                } else {
+                    var fresh = incoming
+                    fresh.created = incoming.created ?? now
+                    fresh.lastModified = now
+                    var record = CountdownRecord(fresh, feedId: feedId, sourceId: sourceId, now: now)
+                    try record.insert(db)
+                    try CategoryRecord.link(db, countdownId: record.id!, feedId: feedId, names: incoming.categories)
+                    report.added += 1
+                }
+                if index % 500 == 499 { progress?(index + 1, countdowns.count) }
+            }
+            if options.sync, let sourceId {
+                let vanished = existing.values.filter { $0.sourceId == sourceId && !seen.contains($0.uid) }
+                for record in vanished { _ = try record.delete(db) }
+                report.removed = vanished.count
+            }
+            try saveCategoryColors(db, feedId: feedId, colors: categoryColors)
+            if let sourceId {
+                try db.execute(sql: "UPDATE source SET lastFetchedAt = ?, lastSuccessAt = ?, lastError = NULL WHERE id = ?",
+                               arguments: [now, now, sourceId])
+            }
+            if report.added + report.updated + report.removed > 0 || feed!.id == nil {
+                try FeedRecord.touch(db, feedId: feedId, now: now)
+            }
+            return report
+        }
+        progress?(countdowns.count, countdowns.count)
+        report.added = counts.added
+        report.updated = counts.updated
+        report.unchanged = counts.unchanged
+        report.removed = counts.removed
+        return report
+    }
+}

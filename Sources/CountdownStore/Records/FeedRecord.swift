@@ -1,0 +1,77 @@
+import Countdowns
+import Foundation
+import GRDB
+import ICalendar
+
+/// A `feed` row.
+struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    static let databaseTableName = "feed"
+    var id: Int64?
+    var slug: String
+    var name: String
+    var description: String?
+    var timeZone: String
+    var color: String?
+    var isPublic: Bool
+    var countdownMode: String
+    var includeAlarms: Bool
+    var refreshInterval: String
+    var createdAt: Date
+    var updatedAt: Date
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    init(_ feed: Feed, now: Date) {
+        slug = feed.slug
+        name = feed.name
+        description = feed.description
+        timeZone = feed.timeZone
+        color = feed.color
+        isPublic = feed.isPublic
+        countdownMode = Self.encode(feed.countdownMode)
+        includeAlarms = feed.includeAlarms
+        refreshInterval = feed.refreshInterval.description
+        createdAt = now
+        updatedAt = now
+    }
+
+    mutating func apply(_ feed: Feed) {
+        name = feed.name
+        description = feed.description
+        timeZone = feed.timeZone
+        color = feed.color
+        isPublic = feed.isPublic
+        countdownMode = Self.encode(feed.countdownMode)
+        includeAlarms = feed.includeAlarms
+        refreshInterval = feed.refreshInterval.description
+    }
+
+    func feed(categoryColors: [String: String]) -> Feed {
+        Feed(slug: slug, name: name, description: description, timeZone: timeZone, color: color, isPublic: isPublic,
+             countdownMode: Self.decode(countdownMode), includeAlarms: includeAlarms,
+             refreshInterval: ICalDuration(parsing: refreshInterval) ?? ICalDuration(seconds: 6 * 3600),
+             categoryColors: categoryColors)
+    }
+
+    /// `daily:60` or `milestones:100,50,30`.
+    static func encode(_ mode: Feed.CountdownMode) -> String {
+        switch mode {
+        case .daily(let days): "daily:\(days)"
+        case .milestones(let days): "milestones:" + days.map(String.init).joined(separator: ",")
+        }
+    }
+
+    static func decode(_ text: String) -> Feed.CountdownMode {
+        let parts = text.split(separator: ":", maxSplits: 1)
+        if parts.first == "milestones" {
+            let days = parts.count > 1 ? parts[1].split(separator: ",").compactMap { Int($0) } : []
+            return .milestones(days.isEmpty ? Feed.CountdownMode.defaultMilestones : days)
+        }
+        return .daily(days: parts.count > 1 ? Int(parts[1]) ?? 60 : 60)
+    }
+
+    /// Moves `updatedAt` forward, never back, so Last-Modified only rises.
+    static func touch(_ db: Database, feedId: Int64, now: Date) throws {
+        try db.execute(sql: "UPDATE feed SET updatedAt = MAX(updatedAt, ?) WHERE id = ?", arguments: [now, feedId])
+    }
+}

@@ -1,0 +1,75 @@
+import GRDB
+
+/// Versioned schema. Migrations are append-only: never edit a shipped one.
+enum StoreMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: feeds, countdowns, categories, sources, images") { db in
+            try db.create(table: "feed") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("slug", .text).notNull().unique()
+                t.column("name", .text).notNull()
+                t.column("description", .text)
+                t.column("timeZone", .text).notNull()
+                t.column("color", .text)
+                t.column("isPublic", .boolean).notNull().defaults(to: true)
+                t.column("countdownMode", .text).notNull()
+                t.column("includeAlarms", .boolean).notNull().defaults(to: false)
+                t.column("refreshInterval", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+                // Moves forward on every change to the feed or its countdowns, deletions included.
+                t.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(table: "source") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("feed", onDelete: .cascade).notNull()
+                t.column("location", .text).notNull()
+                t.column("etag", .text)
+                t.column("lastModifiedHeader", .text)
+                t.column("lastFetchedAt", .datetime)
+                t.column("lastSuccessAt", .datetime)
+                t.column("lastError", .text)
+                t.uniqueKey(["feedId", "location"])
+            }
+            try db.create(table: "countdown") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("feed", onDelete: .cascade).notNull()
+                t.belongsTo("source", onDelete: .setNull)
+                t.column("uid", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("kind", .text).notNull()
+                t.column("status", .text).notNull()
+                // The first occurrence's date, for ordering lists without parsing.
+                t.column("startsOn", .text).notNull()
+                t.column("sequence", .integer).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("lastModified", .datetime).notNull()
+                // The countdown as iCalendar with volatile fields cleared: lossless, and
+                // what "did anything really change?" compares.
+                t.column("content", .text).notNull()
+                t.uniqueKey(["feedId", "uid"])
+            }
+            try db.create(table: "category") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("feed", onDelete: .cascade).notNull()
+                t.column("name", .text).notNull()
+                t.column("color", .text)
+                t.uniqueKey(["feedId", "name"])
+            }
+            try db.create(table: "countdownCategory") { t in
+                t.belongsTo("countdown", onDelete: .cascade).notNull()
+                t.belongsTo("category", onDelete: .cascade).notNull()
+                t.primaryKey(["countdownId", "categoryId"])
+            }
+            // Images live apart from countdown rows so that list queries never load them.
+            try db.create(table: "image") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("sha256", .text).notNull().unique()
+                t.column("mimeType", .text).notNull()
+                t.column("bytes", .blob).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,44 @@
+import ICalendar
+
+/// Why a store operation was refused. Every case leaves the database as it was.
+public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
+    case feedNotFound(String)
+    case feedExists(String)
+    case invalidSlug(String)
+    case countdownNotFound(Int64)
+    case duplicateUID(String, feed: String)
+    case tooLarge(bytes: Int, limit: Int)
+    case tooManyComponents(count: Int, limit: Int)
+    case unusableCalendar(ICalendarError)
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case .feedNotFound(let slug): "no feed '\(slug)' (see `tminus feeds`)"
+        case .feedExists(let slug): "a feed '\(slug)' already exists"
+        case .invalidSlug(let slug): "'\(slug)' is not a valid feed slug: use lower-case letters, digits and dashes (at most 64)"
+        case .countdownNotFound(let id): "no countdown with id \(id) (see `tminus list`)"
+        case .duplicateUID(let uid, let feed): "feed '\(feed)' already has a countdown with UID \(uid)"
+        case .tooLarge(let bytes, let limit): "the calendar is \(bytes) bytes, over the limit of \(limit) bytes"
+        case .tooManyComponents(let count, let limit): "the calendar has \(count) events and tasks, over the limit of \(limit)"
+        case .unusableCalendar(let error): "\(error)"
+        case .invalid(let message): message
+        }
+    }
+}
+
+/// Defaults that keep one import or expansion from exhausting the machine;
+/// every one can be raised by the caller.
+public struct StoreLimits: Sendable, Equatable {
+    public var maxInputBytes: Int
+    public var maxComponents: Int
+    public var maxOccurrences: Int
+    public var maxImageBytes: Int
+
+    public init(maxInputBytes: Int = 32 << 20, maxComponents: Int = 100_000, maxOccurrences: Int = 50_000, maxImageBytes: Int = 5 << 20) {
+        self.maxInputBytes = maxInputBytes
+        self.maxComponents = maxComponents
+        self.maxOccurrences = maxOccurrences
+        self.maxImageBytes = maxImageBytes
+    }
+}

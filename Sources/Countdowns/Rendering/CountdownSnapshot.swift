@@ -1,0 +1,106 @@
+import Foundation
+import ICalendar
+
+/// The documented, versioned JSON shape of a feed's countdowns (`tminus list
+/// --json`, `/feeds/{slug}.json`). Bump `version` on any breaking change.
+public struct FeedSnapshot: Sendable, Codable, Equatable {
+    public static let currentVersion = 1
+
+    public var version: Int
+    public var feed: String
+    public var name: String
+    public var timeZone: String
+    /// The instant the remaining times were computed for (UTC, ISO 8601).
+    public var generatedAt: String
+    public var countdowns: [CountdownSnapshot]
+}
+
+public struct CountdownSnapshot: Sendable, Codable, Equatable {
+    public struct Colors: Sendable, Codable, Equatable {
+        public var gradient: [String]
+        public var text: String?
+    }
+
+    public var id: Int64?
+    public var uid: String
+    /// The title with `{n}` filled in; `rawTitle` is what was saved.
+    public var title: String
+    public var rawTitle: String
+    public var kind: String
+    public var status: String
+    public var state: String
+    public var direction: String
+    /// The occurrence counted to, as a date in the viewer's zone.
+    public var date: String
+    /// All-day: `YYYY-MM-DD`; timed: UTC `YYYY-MM-DDTHH:MM:SSZ`.
+    public var start: String?
+    public var allDay: Bool
+    public var days: Int
+    public var amount: Int
+    public var unit: String
+    public var text: String
+    public var breakdown: Breakdown
+    public var occurrenceNumber: Int?
+    public var repeats: String
+    public var categories: [String]
+    public var colors: Colors
+    /// A URL for the image; never the bytes.
+    public var image: String?
+    public var notes: String?
+    public var location: String?
+    public var url: String?
+    public var priority: Int?
+
+    public init(countdown: Countdown, remaining: RemainingTime, imageURL: (String) -> String? = { $0 }) {
+        id = countdown.id
+        uid = countdown.uid
+        title = remaining.title
+        rawTitle = countdown.title
+        kind = countdown.kind.rawValue
+        status = countdown.status.rawValue
+        state = remaining.state.rawValue
+        direction = countdown.direction.rawValue
+        date = remaining.date.iso
+        start = remaining.occurrence.map { $0.isAllDay ? $0.start.civilDate.iso : Zone.utc.local(of: $0.startInstant).iso + "Z" }
+        allDay = remaining.occurrence?.isAllDay ?? countdown.isAllDay
+        days = remaining.days
+        amount = remaining.amount
+        unit = remaining.unit.rawValue
+        text = remaining.text
+        breakdown = remaining.breakdown
+        occurrenceNumber = remaining.occurrenceNumber
+        repeats = RepeatPhrase.describe(countdown.repeatRule)
+        categories = countdown.categories
+        colors = Colors(gradient: countdown.presentation.gradient, text: countdown.presentation.textColor)
+        image = countdown.presentation.image.flatMap(imageURL)
+        notes = countdown.notes
+        location = countdown.location
+        url = countdown.url
+        priority = countdown.priority
+    }
+}
+
+extension FeedSnapshot {
+    /// Remaining times for every countdown, soonest first (`sort: .title` for alphabetical).
+    public enum Sort: String, Sendable, CaseIterable { case remaining, title }
+
+    public init(feed: Feed, countdowns: [Countdown], calculator: RemainingTimeCalculator, unit: DisplayUnit? = nil,
+                sort: Sort = .remaining, imageURL: (String) -> String? = { $0 }) {
+        var rows = countdowns.map { countdown in
+            (countdown, calculator.remaining(for: countdown, unit: unit))
+        }
+        rows.sort { a, b in
+            switch sort {
+            case .title: return (a.1.title.lowercased(), a.0.uid) < (b.1.title.lowercased(), b.0.uid)
+            case .remaining:
+                // Active and upcoming first, by date; finished ones last.
+                let rank = { (r: RemainingTime, c: Countdown) in c.status != .active || r.state == .past ? 1 : 0 }
+                let start = { (r: RemainingTime) in r.occurrence?.startInstant ?? .distantFuture }
+                return (rank(a.1, a.0), start(a.1), a.1.title, a.0.uid) < (rank(b.1, b.0), start(b.1), b.1.title, b.0.uid)
+            }
+        }
+        self.init(version: Self.currentVersion, feed: feed.slug, name: feed.name, timeZone: calculator.zone.identifier,
+                  generatedAt: Zone.utc.local(of: calculator.now).iso + "Z",
+                  countdowns: rows.map { CountdownSnapshot(countdown: $0.0, remaining: $0.1, imageURL: imageURL) })
+    }
+}

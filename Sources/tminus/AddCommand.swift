@@ -1,0 +1,45 @@
+import ArgumentParser
+import Countdowns
+import CountdownStore
+import Foundation
+import ICalendar
+
+/// `tminus add`: a countdown typed in by hand.
+struct AddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a countdown to a feed.",
+        discussion: """
+            Examples:
+              tminus add "Summer holiday" --date 2027-07-24 --feed family --colors '#FF3B30,#FF9500'
+              tminus add "Anna turns {n}" --date 1996-02-29 --repeat yearly --clamp --feed family
+              tminus add "Rent" --date 2026-12-01 --repeat monthly --feed bills --alarm -P2D
+            In titles, {n} becomes the occurrence number of a yearly repeat (an age) and {nth} its ordinal.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The title.") var title: String
+    @Option(help: "The feed; created if it does not exist.") var feed: String
+    @OptionGroup var fields: CountdownFields
+
+    func validate() throws {
+        guard fields.date != nil else { throw ValidationError("--date is required (YYYY-MM-DD)") }
+        guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("the title is empty") }
+        guard Feed.isValidSlug(feed) else { throw ValidationError(StoreError.invalidSlug(feed).description) }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let store = try store.open()
+            let stored = try store.feed(slug: feed) ?? store.createFeed(Feed(slug: feed, timeZone: try ViewerZone.resolve(nil).identifier))
+            var generator = SystemRandomNumberGenerator()
+            var countdown = Countdown(uid: StableUID.generate(using: &generator), title: title,
+                                      target: .date(CivilDate(parsing: fields.date!)!), kind: fields.task ? .task : .event)
+            try fields.apply(to: &countdown, feedZone: stored.feed.timeZone, store: store)
+            let saved = try store.add(countdown, toFeed: feed)
+            let remaining = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.resolve(nil)).remaining(for: saved)
+            print("added #\(saved.id!) to \(feed): \(remaining.title) — \(remaining.text) (\(remaining.date.iso))")
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Countdowns
+import CountdownStore
+import Foundation
+
+/// `tminus edit`: change fields of a countdown; SEQUENCE rises when anything changed.
+struct EditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change a countdown (only the options given change).",
+        discussion: "Example: tminus edit 3 --title \"Summer holiday 🏖\" --date 2027-07-31"
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The countdown's id (see `tminus list`).") var id: Int64
+    @Option(help: "A new title.") var title: String?
+    @OptionGroup var fields: CountdownFields
+
+    func run() throws {
+        try reportingErrors {
+            let store = try store.open()
+            let (loaded, feedSlug) = try store.countdown(id: id)
+            var countdown = loaded
+            if let title { countdown.title = title }
+            let feedZone = try store.feed(slug: feedSlug)?.feed.timeZone ?? "UTC"
+            try fields.apply(to: &countdown, feedZone: feedZone, store: store)
+            let saved = try store.update(countdown)
+            print(saved.sequence == loaded.sequence ? "#\(id): nothing changed" : "#\(id) updated (sequence \(saved.sequence))")
+        }
+    }
+}

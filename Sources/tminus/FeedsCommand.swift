@@ -1,0 +1,83 @@
+import ArgumentParser
+import Countdowns
+import CountdownStore
+import Foundation
+import ICalendar
+
+/// `tminus feeds`: list, add and remove feeds.
+struct FeedsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feeds",
+        abstract: "List, add or remove feeds (named groups of countdowns, each published as a calendar).",
+        subcommands: [List.self, Add.self, Remove.self],
+        defaultSubcommand: List.self
+    )
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the feeds.")
+        @OptionGroup var store: StoreOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try reportingErrors {
+                let feeds = try store.open().feeds()
+                if json {
+                    let rows = feeds.map { ["slug": $0.feed.slug, "name": $0.feed.name, "timeZone": $0.feed.timeZone,
+                                            "public": $0.feed.isPublic ? "yes" : "no", "countdowns": String($0.countdownCount)] }
+                    print(String(decoding: try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+                    return
+                }
+                if feeds.isEmpty { print("no feeds yet: `tminus import FILE --feed NAME` or `tminus feeds add NAME`"); return }
+                for stored in feeds {
+                    let feed = stored.feed
+                    print("\(feed.slug.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(stored.countdownCount).leftPad(4)) countdowns  "
+                          + "\(feed.timeZone)  \(feed.isPublic ? "public" : "private")  \(feed.name)")
+                }
+            }
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a feed.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The slug: lower-case letters, digits and dashes (used in URLs).") var slug: String
+        @Option(help: "Display name.") var name: String?
+        @Option(help: "Description shown by calendar clients.") var description: String?
+        @Option(help: "The feed's time zone (Olson name).") var tz = "UTC"
+        @Option(help: "Colour, #RRGGBB.") var color: String?
+        @Flag(help: "Serve it only under secret token URLs.") var `private` = false
+        @Flag(help: "Include VALARMs in the exported calendar.") var alarms = false
+
+        func validate() throws {
+            guard Feed.isValidSlug(slug) else { throw ValidationError(StoreError.invalidSlug(slug).description) }
+            guard Zone.named(tz) != nil else { throw ValidationError("--tz '\(tz)' is not a known time zone") }
+            if let color, Presentation.normalizeHex(color) == nil { throw ValidationError("--color '\(color)' is not #RRGGBB") }
+        }
+
+        func run() throws {
+            try reportingErrors {
+                let feed = Feed(slug: slug, name: name, description: description, timeZone: Zone.named(tz)!.identifier,
+                                color: color.flatMap(Presentation.normalizeHex), isPublic: !`private`, includeAlarms: alarms)
+                try store.open().createFeed(feed)
+                print("created feed '\(slug)'")
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a feed and all its countdowns.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The feed's slug.") var slug: String
+
+        func run() throws {
+            try reportingErrors {
+                try store.open().deleteFeed(slug: slug)
+                print("deleted feed '\(slug)'")
+            }
+        }
+    }
+}
+
+extension String {
+    func leftPad(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}

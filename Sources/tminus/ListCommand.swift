@@ -1,0 +1,44 @@
+import ArgumentParser
+import Countdowns
+import CountdownStore
+import Foundation
+import ICalendar
+
+/// `tminus list`: a feed's countdowns with the time remaining, soonest first.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Show a feed's countdowns and how long is left.",
+        discussion: "JSON (--json) has the same versioned shape as the server's /feeds/{slug}.json."
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "The feed.") var feed: String
+    @Option(help: "Your time zone (days are counted in it). Default: $TZ or the system's.") var tz: String?
+    @Option(help: "dynamic, days, weeks, months, years or detailed (default: each countdown's own).") var unit: DisplayUnit?
+    @Option(help: "Sort by remaining or title.") var sort: FeedSnapshot.Sort = .remaining
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let store = try store.open()
+            guard let stored = try store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
+            let calculator = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.resolve(tz))
+            let snapshot = FeedSnapshot(feed: stored.feed, countdowns: try store.countdowns(inFeed: feed), calculator: calculator,
+                                        unit: unit, sort: sort)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(snapshot), as: UTF8.self))
+                return
+            }
+            if snapshot.countdowns.isEmpty { print("\(feed) has no countdowns yet"); return }
+            for row in snapshot.countdowns {
+                let id = row.id.map { "#\($0)" } ?? ""
+                print("\(id.leftPad(5))  \(row.text.leftPad(14))  \(row.date)  \(row.title)")
+            }
+        }
+    }
+}
+
+extension FeedSnapshot.Sort: ExpressibleByArgument {}
