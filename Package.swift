@@ -43,13 +43,20 @@ let package = Package(
         ),
         // `make bench`: timings against a reference in the same run.
         .executableTarget(name: "tminus-bench", dependencies: ["ICalendar"]),
-        .testTarget(name: "CountdownsTests", dependencies: ["Countdowns"]),
-        // CountdownStoreTests and FeedServerTests arrive with their modules (issues 3 and 4).
+        // Helpers shared by the test targets: the corpus, the Python checkers, the built binary.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "ICalendarTests",
-            dependencies: ["ICalendar"],
+            dependencies: ["ICalendar", "TestSupport"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "CountdownsTests", dependencies: ["Countdowns"]),
+        .testTarget(
+            name: "CountdownStoreTests",
+            dependencies: ["CountdownStore", "TestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        // FeedServerTests arrive with the server (issue 4).
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,7 +34,7 @@ struct ImportCommand: ParsableCommand {
             let report = try store.importCalendar(data, intoFeed: feed, options: ImportOptions(strict: strict, source: source, sync: sync,
                                                                                          defaultTimeZone: try ViewerZone.resolve(nil).identifier)) { done, total in
                 // Quarter marks for big files; the store reports every 500 rows.
-                if total >= 2000, done == total || (done / 500) % max(1, total / 2000) == 0 && (done * 4 / total) != ((done - 500) * 4 / total) {
+                if total >= 2000, done * 4 / total != max(0, done - 500) * 4 / total {
                     printError("importing: \(done) of \(total) countdowns written")
                 }
             }

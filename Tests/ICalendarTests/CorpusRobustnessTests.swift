@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ICalendar
 
 /// Every real-world calendar parses or fails with a clear diagnostic, and no

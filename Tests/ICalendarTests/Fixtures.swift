@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import ICalendar
 
 /// Test fixtures written for tminus (Tests/ICalendarTests/Fixtures).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ICalendar
 
 /// tminus's expansion and writer, checked against PyPI's icalendar and

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ICalendar
 
 /// Table-driven from libical's own icalrecur_test.txt (RFC 5545 examples included).

@@ -3,8 +3,8 @@ import Testing
 
 /// Runs Tests/interop/ics_check.py with the interpreter `make test` prepared
 /// (TMINUS_PYTHON, a venv with icalendar and recurring-ical-events).
-enum PythonChecker {
-    static let python: String? = {
+public enum PythonChecker {
+    public static let python: String? = {
         guard let path = ProcessInfo.processInfo.environment["TMINUS_PYTHON"],
               FileManager.default.isExecutableFile(atPath: path) else {
             print("note: TMINUS_PYTHON is not set; run `make test` for the independent-parser checks")
@@ -13,11 +13,11 @@ enum PythonChecker {
         return path
     }()
 
-    static var available: Bool { python != nil || ProcessInfo.processInfo.environment["CI"] != nil }
+    public static var available: Bool { python != nil || ProcessInfo.processInfo.environment["CI"] != nil }
 
-    static let script = Corpus.packageRoot.appendingPathComponent("Tests/interop/ics_check.py").path
+    public static let script = Corpus.packageRoot.appendingPathComponent("Tests/interop/ics_check.py").path
 
-    static func run(_ request: [String: Any]) throws -> [String: Any] {
+    public static func run(_ request: [String: Any]) throws -> [String: Any] {
         let python = try #require(python, "TMINUS_PYTHON must point at the venv python in CI")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)

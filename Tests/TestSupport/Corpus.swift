@@ -3,11 +3,18 @@ import Testing
 
 /// Locates `../shared/corpus` beside the clone. CI must have it (`.ci/run`
 /// checks); a user's clone does not, and the conformance suites then skip.
-enum Corpus {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
+public enum Corpus {
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static let root: URL? = {
+    /// The `tminus` executable built beside the test bundle.
+    public static var tminusBinary: URL? {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tminus")
+        let candidates = [besideTests, packageRoot.appendingPathComponent(".build/debug/tminus")]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    public static let root: URL? = {
         let candidates: [String?] = [ProcessInfo.processInfo.environment["TMINUS_CORPUS"],
                                      packageRoot.appendingPathComponent("../shared/corpus").standardizedFileURL.path]
         for case let path? in candidates where FileManager.default.fileExists(atPath: path) {
@@ -20,25 +27,25 @@ enum Corpus {
     }()
 
     /// True in CI, where a missing corpus is a failure rather than a skip.
-    static var required: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+    public static var required: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
 
-    static var available: Bool { root != nil || required }
+    public static var available: Bool { root != nil || required }
 
-    static func url(_ relative: String) throws -> URL {
+    public static func url(_ relative: String) throws -> URL {
         guard let root else {
             throw CorpusMissing()
         }
         return root.appendingPathComponent(relative)
     }
 
-    static func files(in folder: String) throws -> [URL] {
+    public static func files(in folder: String) throws -> [URL] {
         let directory = try url(folder)
         return try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
             .filter { !$0.lastPathComponent.hasPrefix("LICENSE") }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
-    struct CorpusMissing: Error, CustomStringConvertible {
-        var description: String { "../shared/corpus is missing, and CI requires it" }
+    public struct CorpusMissing: Error, CustomStringConvertible {
+        public var description: String { "../shared/corpus is missing, and CI requires it" }
     }
 }

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+@testable import CountdownStore
+
+/// SIGKILL in the middle of a large import: the database must open cleanly with
+/// either the old or the new state, never something in between.
+@Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"))
+struct DurabilityTests {
+    static let bigCount = 30_000
+
+    static func bigCalendar(at url: URL) throws {
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tminus tests//durability//EN\r\n"
+        for index in 0..<bigCount {
+            let day = 1 + index % 28, month = 1 + index / 28 % 12
+            text += "BEGIN:VEVENT\r\nUID:bulk-\(index)@test\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Bulk event \(index)\r\n"
+            text += "DTSTART;VALUE=DATE:2027\(month < 10 ? "0" : "")\(month)\(day < 10 ? "0" : "")\(day)\r\nRRULE:FREQ=YEARLY\r\nEND:VEVENT\r\n"
+        }
+        try Data((text + "END:VCALENDAR\r\n").utf8).write(to: url)
+    }
+
+    enum KillPoint: CaseIterable { case whileParsing, atFirstProgress, atLastQuarter }
+
+    @Test(.timeLimit(.minutes(5)), arguments: KillPoint.allCases)
+    func sigkillMidImportLeavesOldOrNewState(_ point: KillPoint) throws {
+        let binary = try #require(Corpus.tminusBinary, "build the tminus executable first")
+        let temp = try TemporaryStore()
+        _ = try temp.store.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
+        let oldCount = try temp.store.countdowns(inFeed: "family").count
+        try temp.store.close()
+        let big = temp.directory.appendingPathComponent("big.ics")
+        try Self.bigCalendar(at: big)
+
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["import", big.path, "--feed", "family", "--db", temp.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var seen = ""
+        switch point {
+        case .whileParsing:
+            Thread.sleep(forTimeInterval: 0.2)
+        case .atFirstProgress, .atLastQuarter:
+            let marker = point == .atFirstProgress ? "importing:" : "\(Self.bigCount * 3 / 4 / 500 * 500) of"
+            while process.isRunning, !seen.contains(marker) {
+                let chunk = errors.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                seen += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+        let killedWhileRunning = process.isRunning
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+
+        let reopened = try CountdownStore(path: temp.path)
+        #expect(try reopened.integrityCheck() == "ok")
+        let count = try reopened.countdowns(inFeed: "family").count
+        #expect(count == oldCount || count == oldCount + Self.bigCount, "half an import survived: \(count) countdowns")
+        if killedWhileRunning, point != .atLastQuarter { #expect(count == oldCount, "killed before commit, yet the new state is there") }
+        print("durability (\(point)): killed \(killedWhileRunning ? "mid-import" : "after exit"), \(count) countdowns afterwards (old \(oldCount))")
+        try reopened.close()
+    }
+}
