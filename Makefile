@@ -55,10 +55,13 @@ valgrind: build
 	$(VALGRIND) .build/debug/tminus validate Tests/ICalendarTests/Fixtures/custom-zone.ics >/dev/null
 	@echo "valgrind: no memory errors, no leaks"
 
-# The feed server arrives with issue 4; until then `make run` shows the CLI on the examples.
+# Until the feed server lands (issue 4), `make run` loads the example feeds into
+# ./tminus.sqlite (idempotently) and shows how long is left for each.
+EXAMPLE_FEEDS := birthdays holidays exams bills tasks
 run: build
-	.build/debug/tminus validate examples/birthdays.ics
-	.build/debug/tminus occurrences examples/birthdays.ics --from $$(date +%Y-%m-%d) --to $$(date -d '+1 year' +%Y-%m-%d)
+	@for feed in $(EXAMPLE_FEEDS); do .build/debug/tminus import examples/$$feed.ics --feed $$feed || exit 1; done
+	@.build/debug/tminus import examples/google-export.ics --feed kids
+	@for feed in $(EXAMPLE_FEEDS) kids; do echo; echo "== $$feed"; .build/debug/tminus list --feed $$feed || exit 1; done
 
 clean:
 	rm -rf .build
