@@ -23,7 +23,7 @@ struct ListCommand: ParsableCommand {
         try reportingErrors {
             let store = try store.open()
             guard let stored = try store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
-            let calculator = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.resolve(tz))
+            let calculator = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.resolve(tz), maxOccurrences: store.limits.maxOccurrences)
             let snapshot = FeedSnapshot(feed: stored.feed, countdowns: try store.countdowns(inFeed: feed), calculator: calculator,
                                         unit: unit, sort: sort)
             if json {

@@ -7,10 +7,13 @@ import ICalendar
 public struct RemainingTimeCalculator: Sendable {
     public let now: Date
     public let zone: Zone
+    /// Most occurrences one expansion may produce, so no rule can exhaust the process.
+    public let maxOccurrences: Int
 
-    public init(now: Date, zone: Zone) {
+    public init(now: Date, zone: Zone, maxOccurrences: Int = 100_000) {
         self.now = now
         self.zone = zone
+        self.maxOccurrences = maxOccurrences
     }
 
     private var today: CivilDate { zone.local(of: now).date }
@@ -49,7 +52,7 @@ public struct RemainingTimeCalculator: Sendable {
     /// reaches back by each occurrence's length, so events still running are found.
     private func next(_ items: [Component], _ expander: OccurrenceExpander) -> Occurrence? {
         let window = DateInterval(start: now.addingTimeInterval(-2 * 86_400), end: now.addingTimeInterval(1_000 * 365.25 * 86_400))
-        for limit in [64, 100_000] {
+        for limit in [min(64, maxOccurrences), maxOccurrences] {
             let result = expander.occurrences(of: items, in: window, limit: limit)
             if let first = result.occurrences.first(where: { !isOver($0) }) { return first }
             if !result.truncated { return nil }
@@ -61,7 +64,7 @@ public struct RemainingTimeCalculator: Sendable {
     private func previous(_ items: [Component], _ expander: OccurrenceExpander) -> Occurrence? {
         for days in [8.0, 400, 4_000, 40_000, 4_000_000] {
             let window = DateInterval(start: now.addingTimeInterval(-days * 86_400), end: now.addingTimeInterval(1))
-            let found = expander.occurrences(of: items, in: window, limit: 200_000).occurrences
+            let found = expander.occurrences(of: items, in: window, limit: maxOccurrences).occurrences
             if let last = found.last(where: { $0.startInstant <= now }) { return last }
         }
         return nil
