@@ -24,7 +24,7 @@ struct AddCommand: ParsableCommand {
     @OptionGroup var fields: CountdownFields
 
     func validate() throws {
-        guard fields.date != nil else { throw ValidationError("--date is required (YYYY-MM-DD)") }
+        guard let date = fields.date, CivilDate(parsing: date) != nil else { throw ValidationError("--date is required, as YYYY-MM-DD") }
         guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("the title is empty") }
         guard Feed.isValidSlug(feed) else { throw ValidationError(StoreError.invalidSlug(feed).description) }
     }
@@ -35,7 +35,7 @@ struct AddCommand: ParsableCommand {
             let stored = try store.feed(slug: feed) ?? store.createFeed(Feed(slug: feed, timeZone: try ViewerZone.resolve(nil).identifier))
             var generator = SystemRandomNumberGenerator()
             var countdown = Countdown(uid: StableUID.generate(using: &generator), title: title,
-                                      target: .date(CivilDate(parsing: fields.date!)!), kind: fields.task ? .task : .event)
+                                      target: .date(CivilDate(parsing: fields.date!) ?? CivilDate(year: 2000, month: 1, day: 1)))
             try fields.apply(to: &countdown, feedZone: stored.feed.timeZone, store: store)
             let saved = try store.add(countdown, toFeed: feed)
             let remaining = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.resolve(nil)).remaining(for: saved)

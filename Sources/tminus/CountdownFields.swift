@@ -28,80 +28,36 @@ struct CountdownFields: ParsableArguments {
     @Flag(help: "A task (VTODO) due on --date rather than an event.") var task = false
     @Option(help: "Task priority, 1 (highest) to 9.") var priority: Int?
 
-    func validate() throws {
-        if let date, CivilDate(parsing: date) == nil { throw ValidationError("--date '\(date)' is not YYYY-MM-DD") }
-        if let time, Self.parseTime(time) == nil { throw ValidationError("--time '\(time)' is not HH:MM") }
-        if let tz, tz != "floating", Zone.named(tz) == nil { throw ValidationError("--tz '\(tz)' is not a known time zone") }
-        if let colors {
-            let parts = colors.split(separator: ",").map(String.init)
-            guard (1...2).contains(parts.count), parts.allSatisfy({ Presentation.normalizeHex($0) != nil }) else {
-                throw ValidationError("--colors '\(colors)' must be one or two #RRGGBB colours separated by a comma")
-            }
-        }
-        if let textColor, Presentation.normalizeHex(textColor) == nil { throw ValidationError("--text-color '\(textColor)' is not #RRGGBB") }
-        for offset in alarm where ICalDuration(parsing: offset) == nil {
-            throw ValidationError("--alarm '\(offset)' is not a duration like -P2D or -PT30M")
-        }
-        if let rrule {
-            do { _ = try RecurrenceRule(parsing: rrule) } catch { throw ValidationError("--rrule: \(error)") }
-        }
-        if let `repeat` {
-            do { _ = try RepeatPhrase.parse(`repeat`) } catch { throw ValidationError("--repeat: \(error)") }
-        }
-        if let priority, !(1...9).contains(priority) { throw ValidationError("--priority must be 1 to 9") }
+    /// The options as a draft; `apply` in the Countdowns module does the rest.
+    func draft(title: String? = nil) -> CountdownDraft {
+        var draft = CountdownDraft()
+        draft.title = title
+        draft.date = date
+        draft.time = time
+        draft.timeZone = tz
+        draft.end = end
+        draft.repeat = `repeat`
+        draft.clamp = clamp ? true : nil
+        draft.rrule = rrule
+        draft.colors = colors.map { $0.split(separator: ",").map(String.init) }
+        draft.textColor = textColor
+        draft.categories = category.isEmpty ? nil : category
+        draft.alarms = alarm.isEmpty ? nil : alarm
+        draft.unit = unit
+        draft.direction = up ? .up : nil
+        draft.notes = notes
+        draft.url = url
+        draft.location = location
+        draft.kind = task ? .task : nil
+        draft.priority = priority
+        return draft
     }
 
-    static func parseTime(_ text: String) -> (Int, Int)? {
-        let parts = text.split(separator: ":")
-        guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute) else { return nil }
-        return (hour, minute)
-    }
-
-    /// Applies the given options to a countdown (new or loaded).
-    func apply(to countdown: inout Countdown, feedZone: String, store: CountdownStore) throws {
-        if date != nil || time != nil || tz != nil {
-            let day = date.flatMap { CivilDate(parsing: $0) } ?? countdown.target.civilDate
-            // A timed countdown keeps its clock time when only the date changes.
-            let clock = time.flatMap(Self.parseTime) ?? (countdown.isAllDay ? nil : (countdown.target.local.hour, countdown.target.local.minute))
-            if let (hour, minute) = clock {
-                let local = LocalDateTime(date: day, hour: hour, minute: minute)
-                let name = tz ?? countdown.target.tzid ?? feedZone
-                if name == "floating" { countdown.target = .floating(local) }
-                else if let zone = Zone.named(name), !zone.isUTC { countdown.target = .zoned(local, tzid: zone.identifier) }
-                else { countdown.target = .utc(local) }
-            } else {
-                countdown.target = .date(day)
-            }
-        }
-        if let end {
-            if let endDate = CivilDate(parsing: end), countdown.isAllDay {
-                guard endDate >= countdown.target.civilDate else { throw CLIError("--end \(end) is before the start") }
-                countdown.end = .date(endDate.adding(days: 1))
-            } else if let (hour, minute) = Self.parseTime(end), !countdown.isAllDay {
-                let local = LocalDateTime(date: countdown.target.civilDate, hour: hour, minute: minute)
-                guard local > countdown.target.local else { throw CLIError("--end \(end) is not after the start time") }
-                countdown.end = countdown.target.with(local: local)
-            } else {
-                throw CLIError("--end must be a date (YYYY-MM-DD) for all-day countdowns, or a time (HH:MM) for timed ones")
-            }
-            countdown.duration = nil
-        }
-        if let rrule { countdown.repeatRule = Repeat(rrule: rrule, startingOn: countdown.target.civilDate) }
-        else if let phrase = `repeat` { countdown.repeatRule = try RepeatPhrase.parse(phrase, clamp: clamp) }
-        else if clamp, case .every(let interval, let unit, _) = countdown.repeatRule {
-            countdown.repeatRule = .every(interval: interval, unit: unit, clamp: true)
-        }
-        if let colors { countdown.presentation.gradient = colors.split(separator: ",").compactMap { Presentation.normalizeHex(String($0)) } }
-        if let textColor { countdown.presentation.textColor = Presentation.normalizeHex(textColor) }
-        if let image { countdown.presentation.image = try Self.imageReference(image, store: store) }
-        if !category.isEmpty { countdown.categories = category }
-        if !alarm.isEmpty { countdown.alarms = alarm.compactMap { ICalDuration(parsing: $0) } }
-        if let unit { countdown.displayUnit = unit }
-        if up { countdown.direction = .up }
-        if let notes { countdown.notes = notes }
-        if let url { countdown.url = url }
-        if let location { countdown.location = location }
-        if let priority { countdown.priority = priority }
+    /// Applies the options to a countdown (new or loaded); a local image file is uploaded first.
+    func apply(to countdown: inout Countdown, title: String? = nil, feedZone: String, store: CountdownStore) throws {
+        var draft = draft(title: title)
+        if let image { draft.image = try Self.imageReference(image, store: store) }
+        do { try draft.apply(to: &countdown, feedZone: feedZone) } catch { throw ValidationError("--\(error.field.kebab): \(error.message)") }
     }
 
     static func imageReference(_ value: String, store: CountdownStore) throws -> String {
@@ -113,3 +69,8 @@ struct CountdownFields: ParsableArguments {
 }
 
 extension DisplayUnit: ExpressibleByArgument {}
+
+extension String {
+    /// `textColor` → `text-color`, for naming CLI options in messages.
+    var kebab: String { reduce(into: "") { out, c in if c.isUppercase { out += "-" + c.lowercased() } else { out.append(c) } } }
+}

@@ -21,9 +21,8 @@ struct EditCommand: ParsableCommand {
             let store = try store.open()
             let (loaded, feedSlug) = try store.countdown(id: id)
             var countdown = loaded
-            if let title { countdown.title = title }
             let feedZone = try store.feed(slug: feedSlug)?.feed.timeZone ?? "UTC"
-            try fields.apply(to: &countdown, feedZone: feedZone, store: store)
+            try fields.apply(to: &countdown, title: title, feedZone: feedZone, store: store)
             let saved = try store.update(countdown)
             print(saved.sequence == loaded.sequence ? "#\(id): nothing changed" : "#\(id) updated (sequence \(saved.sequence))")
         }

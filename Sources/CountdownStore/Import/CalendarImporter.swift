@@ -21,7 +21,8 @@ extension CountdownStore {
         let calendar = parsed.calendar
         let total = calendar.events.count + calendar.todos.count
         guard total <= limits.maxComponents else { throw StoreError.tooManyComponents(count: total, limit: limits.maxComponents) }
-        let (countdowns, skipped) = CountdownReader.countdowns(in: calendar, source: options.source)
+        var (countdowns, skipped) = CountdownReader.countdowns(in: calendar, source: options.source)
+        if let filter = options.filter { countdowns = countdowns.filter(filter) }
         if options.strict, let first = skipped.first { throw StoreError.invalid(first.description) }
         let categoryColors = CalendarExport.categoryColors(in: calendar)
         var report = ImportReport()

@@ -1,3 +1,5 @@
+import Countdowns
+
 /// What an import did, in the words the CLI prints.
 public struct ImportReport: Sendable, Equatable, CustomStringConvertible {
     public var added = 0
@@ -29,6 +31,8 @@ public struct ImportOptions: Sendable {
     public var createFeed: Bool
     /// The zone a new feed gets when the calendar names none (X-WR-TIMEZONE).
     public var defaultTimeZone: String
+    /// Keeps only the countdowns it accepts (a feed definition's include/exclude rules).
+    public var filter: (@Sendable (Countdown) -> Bool)?
 
     public init(strict: Bool = false, source: String? = nil, sync: Bool = false, createFeed: Bool = true, defaultTimeZone: String = "UTC") {
         self.defaultTimeZone = defaultTimeZone

@@ -70,6 +70,22 @@ enum StoreMigrations {
                 t.column("createdAt", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v2: feed tokens and settings") { db in
+            // Secrets are stored as SHA-256 hashes only.
+            try db.create(table: "feedToken") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("feed", onDelete: .cascade).notNull()
+                t.column("label", .text).notNull()
+                t.column("tokenHash", .text).notNull().unique()
+                t.column("createdAt", .datetime).notNull()
+                t.column("lastUsedAt", .datetime)
+                t.column("revokedAt", .datetime)
+            }
+            try db.create(table: "setting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -6,22 +6,8 @@ import ICalendar
 /// REFRESH-INTERVAL/X-PUBLISHED-TTL.
 public enum CalendarExport {
     public static func calendar(feed: Feed, countdowns: [Countdown], imageURL: (@Sendable (String) -> String?)? = nil) -> VCalendar {
-        var calendar = VCalendar.empty()
+        var calendar = header(for: feed, name: feed.name, description: feed.description)
         var header = calendar.properties
-        header.append(Property(name: "METHOD", value: "PUBLISH"))
-        header.append(Property.text("NAME", feed.name))
-        header.append(Property.text("X-WR-CALNAME", feed.name))
-        if let description = feed.description {
-            header.append(Property.text("DESCRIPTION", description))
-            header.append(Property.text("X-WR-CALDESC", description))
-        }
-        if let color = feed.color {
-            if let name = CSSColor.nearestName(toHex: color) { header.append(Property.text("COLOR", name)) }
-            header.append(Property(name: "X-APPLE-CALENDAR-COLOR", value: color))
-        }
-        header.append(Property(name: "REFRESH-INTERVAL", parameters: [Parameter("VALUE", "DURATION")], value: feed.refreshInterval.description))
-        header.append(Property(name: "X-PUBLISHED-TTL", value: feed.refreshInterval.description))
-        header.append(Property(name: "X-WR-TIMEZONE", value: feed.timeZone))
         for (name, color) in feed.categoryColors.sorted(by: { $0.key < $1.key }) {
             header.append(Property(name: TMinusProperty.category, parameters: [Parameter(TMinusProperty.colorParameter, color)],
                                    value: TextEscaping.escape(name)))
@@ -37,6 +23,28 @@ public enum CalendarExport {
                 else { calendar.events.append(VEvent(component: component)) }
             }
         }
+        return calendar
+    }
+
+    /// The calendar header every client reads, for a feed (or its countdown calendar).
+    public static func header(for feed: Feed, name: String, description: String?) -> VCalendar {
+        var calendar = VCalendar.empty()
+        var header = calendar.properties
+        header.append(Property(name: "METHOD", value: "PUBLISH"))
+        header.append(Property.text("NAME", name))
+        header.append(Property.text("X-WR-CALNAME", name))
+        if let description {
+            header.append(Property.text("DESCRIPTION", description))
+            header.append(Property.text("X-WR-CALDESC", description))
+        }
+        if let color = feed.color {
+            if let cssName = CSSColor.nearestName(toHex: color) { header.append(Property.text("COLOR", cssName)) }
+            header.append(Property(name: "X-APPLE-CALENDAR-COLOR", value: color))
+        }
+        header.append(Property(name: "REFRESH-INTERVAL", parameters: [Parameter("VALUE", "DURATION")], value: feed.refreshInterval.description))
+        header.append(Property(name: "X-PUBLISHED-TTL", value: feed.refreshInterval.description))
+        header.append(Property(name: "X-WR-TIMEZONE", value: feed.timeZone))
+        calendar.properties = header
         return calendar
     }
 

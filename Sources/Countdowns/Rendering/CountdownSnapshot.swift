@@ -86,21 +86,26 @@ extension FeedSnapshot {
 
     public init(feed: Feed, countdowns: [Countdown], calculator: RemainingTimeCalculator, unit: DisplayUnit? = nil,
                 sort: Sort = .remaining, imageURL: (String) -> String? = { $0 }) {
-        var rows = countdowns.map { countdown in
-            (countdown, calculator.remaining(for: countdown, unit: unit))
-        }
+        let rows = Self.rows(countdowns, calculator: calculator, unit: unit, sort: sort)
+        self.init(version: Self.currentVersion, feed: feed.slug, name: feed.name, timeZone: calculator.zone.identifier,
+                  generatedAt: Zone.utc.local(of: calculator.now).iso + "Z",
+                  countdowns: rows.map { CountdownSnapshot(countdown: $0.0, remaining: $0.1, imageURL: imageURL) })
+    }
+
+    /// Countdowns with their remaining time, in display order: active ones by
+    /// next occurrence (or by title), finished and cancelled ones last.
+    public static func rows(_ countdowns: [Countdown], calculator: RemainingTimeCalculator, unit: DisplayUnit? = nil,
+                            sort: Sort = .remaining) -> [(Countdown, RemainingTime)] {
+        var rows = countdowns.map { ($0, calculator.remaining(for: $0, unit: unit)) }
         rows.sort { a, b in
             switch sort {
             case .title: return (a.1.title.lowercased(), a.0.uid) < (b.1.title.lowercased(), b.0.uid)
             case .remaining:
-                // Active and upcoming first, by date; finished ones last.
                 let rank = { (r: RemainingTime, c: Countdown) in c.status != .active || r.state == .past ? 1 : 0 }
                 let start = { (r: RemainingTime) in r.occurrence?.startInstant ?? .distantFuture }
                 return (rank(a.1, a.0), start(a.1), a.1.title, a.0.uid) < (rank(b.1, b.0), start(b.1), b.1.title, b.0.uid)
             }
         }
-        self.init(version: Self.currentVersion, feed: feed.slug, name: feed.name, timeZone: calculator.zone.identifier,
-                  generatedAt: Zone.utc.local(of: calculator.now).iso + "Z",
-                  countdowns: rows.map { CountdownSnapshot(countdown: $0.0, remaining: $0.1, imageURL: imageURL) })
+        return rows
     }
 }

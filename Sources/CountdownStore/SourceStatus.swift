@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+
+/// How a feed's source last fared: for conditional GET and for /healthz.
+public struct SourceStatus: Sendable, Hashable, Codable {
+    public var feed: String
+    public var location: String
+    public var etag: String?
+    public var lastModifiedHeader: String?
+    public var lastFetchedAt: Date?
+    public var lastSuccessAt: Date?
+    public var lastError: String?
+}
+
+extension CountdownStore {
+    public func sources() throws -> [SourceStatus] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT source.*, feed.slug FROM source JOIN feed ON feed.id = source.feedId ORDER BY feed.slug, location").map {
+                SourceStatus(feed: $0["slug"], location: $0["location"], etag: $0["etag"], lastModifiedHeader: $0["lastModifiedHeader"],
+                             lastFetchedAt: $0["lastFetchedAt"], lastSuccessAt: $0["lastSuccessAt"], lastError: $0["lastError"])
+            }
+        }
+    }
+
+    public func source(feed slug: String, location: String) throws -> SourceStatus? {
+        try sources().first { $0.feed == slug && $0.location == location }
+    }
+
+    /// Records a fetch: validators on success (200 or 304), the error otherwise.
+    /// Creates the feed and source rows if needed, so failures are visible from the first try.
+    public func recordFetch(feed slug: String, location: String, etag: String?, lastModified: String?, error: String?) throws {
+        let now = clock()
+        try pool.write { db in
+            let feed = try requireFeed(db, slug)
+            let source = try SourceRecord.findOrCreate(db, feedId: feed.id!, location: location)
+            if let error {
+                try db.execute(sql: "UPDATE source SET lastFetchedAt = ?, lastError = ? WHERE id = ?", arguments: [now, error, source.id!])
+            } else {
+                try db.execute(sql: """
+                    UPDATE source SET lastFetchedAt = ?, lastSuccessAt = ?, lastError = NULL,
+                    etag = COALESCE(?, etag), lastModifiedHeader = COALESCE(?, lastModifiedHeader) WHERE id = ?
+                    """, arguments: [now, now, etag, lastModified, source.id!])
+            }
+        }
+    }
+}

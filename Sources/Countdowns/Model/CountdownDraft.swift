@@ -1,0 +1,142 @@
+import ICalendar
+
+/// Changes to a countdown as people give them (CLI options, admin-API JSON):
+/// every field is optional and only the given ones change. Validation names the field.
+public struct CountdownDraft: Sendable, Codable, Equatable {
+    public var title: String?
+    /// `YYYY-MM-DD`.
+    public var date: String?
+    /// `HH:MM`; without it the countdown is all-day.
+    public var time: String?
+    /// Zone of `time` (Olson name), or `floating`; default: the feed's zone.
+    public var timeZone: String?
+    /// An end date (all-day, inclusive) or an `HH:MM` end time on the same day.
+    public var end: String?
+    /// A preset phrase: `yearly`, `every 2 weeks`, `last friday` …
+    public var `repeat`: String?
+    public var clamp: Bool?
+    public var rrule: String?
+    /// One or two `#RRGGBB`.
+    public var colors: [String]?
+    public var textColor: String?
+    /// An image URI or `tminus-image:` reference (uploads are stored first).
+    public var image: String?
+    public var categories: [String]?
+    /// Offsets like `-P2D`.
+    public var alarms: [String]?
+    public var unit: DisplayUnit?
+    public var direction: Direction?
+    public var notes: String?
+    public var url: String?
+    public var location: String?
+    public var kind: Countdown.Kind?
+    public var priority: Int?
+    public var status: CountdownStatus?
+
+    public init() {}
+
+    public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
+        public var field: String
+        public var message: String
+        public var description: String { "\(field): \(message)" }
+    }
+
+    static func parseTime(_ text: String) -> (Int, Int)? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        return (hour, minute)
+    }
+
+    /// A new countdown from a draft that has at least a title and a date.
+    public func makeCountdown(uid: String, feedZone: String) throws(Invalid) -> Countdown {
+        guard let title, !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: "title", message: "is required") }
+        guard let date, let day = CivilDate(parsing: date) else { throw Invalid(field: "date", message: "is required, as YYYY-MM-DD") }
+        var countdown = Countdown(uid: uid, title: title, target: .date(day), kind: kind ?? .event)
+        try apply(to: &countdown, feedZone: feedZone)
+        return countdown
+    }
+
+    public func apply(to countdown: inout Countdown, feedZone: String) throws(Invalid) {
+        if let title {
+            guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: "title", message: "is empty") }
+            countdown.title = title
+        }
+        if let kind { countdown.kind = kind }
+        if date != nil || time != nil || timeZone != nil {
+            var day = countdown.target.civilDate
+            if let date {
+                guard let parsed = CivilDate(parsing: date) else { throw Invalid(field: "date", message: "'\(date)' is not YYYY-MM-DD") }
+                day = parsed
+            }
+            var clock: (Int, Int)? = countdown.isAllDay ? nil : (countdown.target.local.hour, countdown.target.local.minute)
+            if let time {
+                guard let parsed = Self.parseTime(time) else { throw Invalid(field: "time", message: "'\(time)' is not HH:MM") }
+                clock = parsed
+            }
+            if let (hour, minute) = clock {
+                let local = LocalDateTime(date: day, hour: hour, minute: minute)
+                let name = timeZone ?? countdown.target.tzid ?? feedZone
+                if name == "floating" { countdown.target = .floating(local) } else {
+                    guard let zone = Zone.named(name) else { throw Invalid(field: "timeZone", message: "'\(name)' is not a known time zone") }
+                    countdown.target = zone.isUTC ? .utc(local) : .zoned(local, tzid: zone.identifier)
+                }
+            } else {
+                countdown.target = .date(day)
+            }
+        }
+        if let end {
+            if let endDate = CivilDate(parsing: end), countdown.isAllDay {
+                guard endDate >= countdown.target.civilDate else { throw Invalid(field: "end", message: "\(end) is before the start") }
+                countdown.end = .date(endDate.adding(days: 1))
+            } else if let (hour, minute) = Self.parseTime(end), !countdown.isAllDay {
+                let local = LocalDateTime(date: countdown.target.civilDate, hour: hour, minute: minute)
+                guard local > countdown.target.local else { throw Invalid(field: "end", message: "\(end) is not after the start time") }
+                countdown.end = countdown.target.with(local: local)
+            } else {
+                throw Invalid(field: "end", message: "must be a date (YYYY-MM-DD) for all-day countdowns, or a time (HH:MM) for timed ones")
+            }
+            countdown.duration = nil
+        }
+        if let rrule {
+            do { _ = try RecurrenceRule(parsing: rrule) } catch { throw Invalid(field: "rrule", message: error.message) }
+            countdown.repeatRule = Repeat(rrule: rrule, startingOn: countdown.target.civilDate)
+        } else if let phrase = `repeat` {
+            do { countdown.repeatRule = try RepeatPhrase.parse(phrase, clamp: clamp ?? false) } catch {
+                throw Invalid(field: "repeat", message: error.description)
+            }
+        } else if clamp == true, case .every(let interval, let unit, _) = countdown.repeatRule {
+            countdown.repeatRule = .every(interval: interval, unit: unit, clamp: true)
+        }
+        if let colors {
+            let parsed = colors.compactMap(Presentation.normalizeHex)
+            guard (1...2).contains(colors.count), parsed.count == colors.count else {
+                throw Invalid(field: "colors", message: "must be one or two #RRGGBB colours")
+            }
+            countdown.presentation.gradient = parsed
+        }
+        if let textColor {
+            guard let hex = Presentation.normalizeHex(textColor) else { throw Invalid(field: "textColor", message: "'\(textColor)' is not #RRGGBB") }
+            countdown.presentation.textColor = hex
+        }
+        if let image { countdown.presentation.image = image.isEmpty ? nil : image }
+        if let categories { countdown.categories = categories.filter { !$0.isEmpty } }
+        if let alarms {
+            var offsets: [ICalDuration] = []
+            for alarm in alarms {
+                guard let offset = ICalDuration(parsing: alarm) else { throw Invalid(field: "alarms", message: "'\(alarm)' is not a duration like -P2D") }
+                offsets.append(offset)
+            }
+            countdown.alarms = offsets
+        }
+        if let unit { countdown.displayUnit = unit }
+        if let direction { countdown.direction = direction }
+        if let notes { countdown.notes = notes.isEmpty ? nil : notes }
+        if let url { countdown.url = url.isEmpty ? nil : url }
+        if let location { countdown.location = location.isEmpty ? nil : location }
+        if let priority {
+            guard (0...9).contains(priority) else { throw Invalid(field: "priority", message: "must be 0 to 9") }
+            countdown.priority = priority
+        }
+        if let status { countdown.status = status }
+    }
+}

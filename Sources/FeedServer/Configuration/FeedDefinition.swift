@@ -1,0 +1,146 @@
+import Countdowns
+import Foundation
+import ICalendar
+import Yams
+
+/// One file in `feeds/`: a feed and where its countdowns come from. YAML is
+/// decoded into these typed fields, so a string like `no` stays a string.
+struct FeedDefinition: Decodable, Sendable {
+    struct Filter: Decodable, Sendable {
+        var categories: [String]?
+        /// A regular expression matched against the summary.
+        var summary: String?
+    }
+
+    struct Source: Decodable, Sendable {
+        /// A local calendar, relative to the definition file.
+        var file: String?
+        /// An http(s) calendar (a Google "secret address", a school timetable …).
+        var url: String?
+        var include: Filter?
+        var exclude: Filter?
+        /// How often a URL source is fetched again (ISO 8601 duration), default PT1H.
+        var refresh: String?
+    }
+
+    struct CountdownSettings: Decodable, Sendable {
+        /// `daily` (one event a day for `days` days) or `milestones`.
+        var mode: String?
+        var days: Int?
+        var milestones: [Int]?
+    }
+
+    var slug: String?
+    var name: String?
+    var description: String?
+    var timezone: String?
+    var color: String?
+    var `public`: Bool?
+    var countdown: CountdownSettings?
+    var alarms: Bool?
+    /// REFRESH-INTERVAL for clients (ISO 8601 duration), default PT6H.
+    var refresh: String?
+    var sources: [Source]?
+}
+
+/// A definition checked and resolved against its file's location.
+struct LoadedFeedDefinition: Sendable {
+    struct Source: Sendable {
+        var location: String
+        var isURL: Bool
+        var refresh: TimeInterval
+        var filter: SourceFilter
+    }
+
+    var file: String
+    var feed: Feed
+    var sources: [Source]
+}
+
+struct FeedDefinitionError: Error, CustomStringConvertible {
+    var file: String
+    var message: String
+    var description: String { "\(file): \(message)" }
+}
+
+enum FeedDefinitionLoader {
+    /// Every `*.yaml` / `*.yml` in the folder, sorted; one bad file is reported, not fatal.
+    static func load(directory: URL) -> (definitions: [LoadedFeedDefinition], errors: [FeedDefinitionError]) {
+        let files = ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? [])
+            .filter { ["yaml", "yml"].contains($0.pathExtension.lowercased()) }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        var definitions: [LoadedFeedDefinition] = []
+        var errors: [FeedDefinitionError] = []
+        for file in files {
+            do { definitions.append(try load(file: file)) } catch let error as FeedDefinitionError { errors.append(error) } catch {
+                errors.append(FeedDefinitionError(file: file.path, message: "\(error)"))
+            }
+        }
+        var seen = Set<String>()
+        definitions = definitions.filter { definition in
+            if seen.insert(definition.feed.slug).inserted { return true }
+            errors.append(FeedDefinitionError(file: definition.file, message: "slug '\(definition.feed.slug)' is already defined by another file"))
+            return false
+        }
+        return (definitions, errors)
+    }
+
+    static func load(file: URL) throws -> LoadedFeedDefinition {
+        let path = file.path
+        func fail(_ message: String) -> FeedDefinitionError { FeedDefinitionError(file: path, message: message) }
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let raw: FeedDefinition
+        do { raw = try YAMLDecoder().decode(FeedDefinition.self, from: text) } catch {
+            throw fail("not a valid feed definition: \(error)")
+        }
+        let slug = raw.slug ?? file.deletingPathExtension().lastPathComponent
+        guard Feed.isValidSlug(slug) else { throw fail("slug '\(slug)' must be lower-case letters, digits and dashes") }
+        let zoneName = raw.timezone ?? "UTC"
+        guard let zone = Zone.named(zoneName) else { throw fail("timezone '\(zoneName)' is not a known zone (use an Olson name such as Europe/London)") }
+        var color: String?
+        if let raw = raw.color {
+            guard let hex = Presentation.normalizeHex(raw) else { throw fail("color '\(raw)' is not #RRGGBB") }
+            color = hex
+        }
+        let refreshText = raw.refresh ?? "PT6H"
+        guard let refresh = ICalDuration(parsing: refreshText), !refresh.isNegative, !refresh.isZero else {
+            throw fail("refresh '\(refreshText)' is not a positive ISO 8601 duration such as PT6H")
+        }
+        let mode: Feed.CountdownMode
+        switch raw.countdown?.mode ?? "daily" {
+        case "daily":
+            let days = raw.countdown?.days ?? 60
+            guard (1...366).contains(days) else { throw fail("countdown.days must be 1 to 366") }
+            mode = .daily(days: days)
+        case "milestones":
+            let marks = raw.countdown?.milestones ?? Feed.CountdownMode.defaultMilestones
+            guard !marks.isEmpty, marks.allSatisfy({ (0...3650).contains($0) }) else { throw fail("countdown.milestones must be days from 0 to 3650") }
+            mode = .milestones(marks)
+        case let other:
+            throw fail("countdown.mode '\(other)' must be daily or milestones")
+        }
+        var sources: [LoadedFeedDefinition.Source] = []
+        for (index, source) in (raw.sources ?? []).enumerated() {
+            let label = "sources[\(index)]"
+            guard (source.file == nil) != (source.url == nil) else { throw fail("\(label) needs exactly one of file: or url:") }
+            let refreshText = source.refresh ?? "PT1H"
+            guard let every = ICalDuration(parsing: refreshText), !every.isNegative, every.days * 86_400 + every.seconds >= 60 else {
+                throw fail("\(label).refresh '\(refreshText)' must be a duration of at least a minute")
+            }
+            let filter: SourceFilter
+            do { filter = try SourceFilter(include: source.include, exclude: source.exclude) } catch { throw fail("\(label): \(error)") }
+            if let url = source.url {
+                guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
+                    throw fail("\(label).url '\(url)' is not an http(s) URL")
+                }
+                sources.append(.init(location: url, isURL: true, refresh: TimeInterval(every.days * 86_400 + every.seconds), filter: filter))
+            } else if let relative = source.file {
+                let resolved = URL(fileURLWithPath: relative, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path
+                sources.append(.init(location: resolved, isURL: false, refresh: 0, filter: filter))
+            }
+        }
+        let feed = Feed(slug: slug, name: raw.name ?? slug, description: raw.description, timeZone: zone.identifier, color: color,
+                        isPublic: raw.public ?? true, countdownMode: mode, includeAlarms: raw.alarms ?? false, refreshInterval: refresh)
+        return LoadedFeedDefinition(file: path, feed: feed, sources: sources)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Everything `tminus serve` is told; tests build one directly.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    public var databasePath: String
+    /// The `feeds/` folder of definitions; nil serves only what the database holds.
+    public var feedsDirectory: String?
+    /// A file holding the admin bearer token; when nil, one is generated next to the database.
+    public var adminTokenFile: String?
+    /// Public origin for links (https://countdowns.example.org); default http://host:port.
+    public var baseURL: String?
+    /// Largest request body accepted (imports), in bytes.
+    public var maxBodyBytes: Int
+    /// Fetch URL sources in the background.
+    public var refreshSources: Bool
+    /// Injected clock: rendering and caching depend on "now" only through this.
+    public var clock: @Sendable () -> Date
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "tminus.sqlite", feedsDirectory: String? = nil,
+                adminTokenFile: String? = nil, baseURL: String? = nil, maxBodyBytes: Int = 8 << 20, refreshSources: Bool = true,
+                clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.host = host
+        self.port = port
+        self.databasePath = databasePath
+        self.feedsDirectory = feedsDirectory
+        self.adminTokenFile = adminTokenFile
+        self.baseURL = baseURL
+        self.maxBodyBytes = maxBodyBytes
+        self.refreshSources = refreshSources
+        self.clock = clock
+    }
+}

@@ -1,2 +1,0 @@
-/// Placeholder until its issue lands; the layer must compile from the start.
-enum FeedServerModule {}

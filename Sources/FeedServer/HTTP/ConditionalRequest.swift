@@ -1,0 +1,38 @@
+import Foundation
+import HTTPTypes
+
+/// RFC 7232 for GET and HEAD: If-None-Match (weak comparison, lists, `*`) wins
+/// over If-Modified-Since, and an If-Modified-Since that does not parse is ignored.
+struct ConditionalRequest {
+    var ifNoneMatch: [String]?
+    var ifModifiedSince: String?
+
+    init(_ headers: HTTPFields) {
+        let matches = headers[values: .ifNoneMatch]
+        ifNoneMatch = matches.isEmpty ? nil : matches.flatMap(Self.entityTags)
+        ifModifiedSince = headers[.ifModifiedSince]
+    }
+
+    /// Splits `W/"a", "b,c"` into its tags, keeping commas inside quotes.
+    static func entityTags(_ header: String) -> [String] {
+        var tags: [String] = [], current = "", quoted = false
+        for character in header {
+            if character == "\"" { quoted.toggle() }
+            if character == ",", !quoted { tags.append(current); current = ""; continue }
+            current.append(character)
+        }
+        tags.append(current)
+        return tags.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// Weak comparison: `W/"x"` matches `"x"`.
+    static func opaque(_ tag: String) -> String { tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag }
+
+    func isNotModified(etag: String, lastModified: Date) -> Bool {
+        if let tags = ifNoneMatch {
+            return tags.contains { $0 == "*" || Self.opaque($0) == Self.opaque(etag) }
+        }
+        guard let raw = ifModifiedSince, let since = HTTPDate.parse(raw) else { return false }
+        return lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
+    }
+}

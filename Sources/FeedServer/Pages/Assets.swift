@@ -1,0 +1,69 @@
+/// The page's stylesheet and script, served from /assets so that the
+/// Content-Security-Policy can forbid inline scripts.
+enum Assets {
+    static let css = """
+        :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+        body { margin: 0 auto; max-width: 72rem; padding: 1.5rem; background: Canvas; color: CanvasText; }
+        h1 { margin: .2rem 0; font-size: 2rem; }
+        .crumbs a, footer { color: GrayText; font-size: .9rem; }
+        .description { color: GrayText; margin: .2rem 0 1rem; }
+        .subscribe { display: flex; flex-wrap: wrap; gap: .5rem; margin-bottom: 1.5rem; }
+        .button { display: inline-block; padding: .45rem .9rem; border-radius: 999px; background: #007AFF; color: #fff; text-decoration: none; font-weight: 600; font-size: .9rem; }
+        .button.secondary { background: transparent; color: #007AFF; border: 1px solid #007AFF; }
+        .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: 1.25rem; }
+        .card { text-align: center; padding: 1rem .5rem 1.2rem; border-radius: 1.5rem; background: color-mix(in srgb, Canvas 92%, CanvasText 8%); }
+        .circle { position: relative; overflow: hidden; width: 10rem; height: 10rem; margin: 0 auto .8rem; border-radius: 50%;
+                  display: flex; flex-direction: column; align-items: center; justify-content: center;
+                  background: linear-gradient(135deg, var(--from), var(--to)); color: var(--ink); }
+        .circle .photo { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; opacity: .55; }
+        .number { position: relative; font-size: 2.8rem; font-weight: 700; line-height: 1; }
+        .unit { position: relative; font-size: 1.1rem; font-weight: 500; }
+        .card h2 { font-size: 1.1rem; margin: .2rem 0; }
+        .card time { font-weight: 300; color: GrayText; }
+        .card .svg { display: block; margin-top: .4rem; font-size: .75rem; color: GrayText; }
+        .state-past { opacity: .6; }
+        .feeds { list-style: none; padding: 0; }
+        .feed { display: flex; align-items: center; gap: .8rem; padding: .8rem 0; border-bottom: 1px solid color-mix(in srgb, CanvasText 15%, Canvas); }
+        .feed .name { font-size: 1.2rem; font-weight: 600; flex: 1; }
+        .feed .count { color: GrayText; }
+        """
+
+    /// Recounts each live card in the viewer's zone with the same rules as the
+    /// server: calendar days, then months past 99 days, years past 12 months.
+    static let js = """
+        "use strict";
+        (function () {
+          function startOfDay(d) { return new Date(d.getFullYear(), d.getMonth(), d.getDate()); }
+          function targetDay(start) {
+            if (/^\\d{4}-\\d{2}-\\d{2}$/.test(start)) { var p = start.split("-"); return new Date(+p[0], +p[1] - 1, +p[2]); }
+            return startOfDay(new Date(start));
+          }
+          function monthsBetween(a, b) {
+            var m = (b.getFullYear() - a.getFullYear()) * 12 + b.getMonth() - a.getMonth();
+            if (b.getDate() < a.getDate()) m -= 1;
+            return Math.max(0, m);
+          }
+          function plural(n, word) { return word + (n === 1 ? "" : "s"); }
+          function update() {
+            var today = startOfDay(new Date());
+            document.querySelectorAll("article.card[data-live='1']").forEach(function (card) {
+              var unit = card.dataset.unit;
+              if (unit === "detailed") return;
+              var target = targetDay(card.dataset.start);
+              var days = Math.round((target - today) / 86400000);
+              var number = card.querySelector(".number"), label = card.querySelector(".unit");
+              if (days < 0) return;
+              if (days === 0) { number.textContent = "Today"; label.textContent = ""; return; }
+              var months = monthsBetween(today, target), n = days, word = "Day";
+              if (unit === "weeks") { n = Math.floor(days / 7); word = "Week"; }
+              else if (unit === "months" || (unit === "dynamic" && days > 99 && months <= 12)) { n = months; word = "Month"; }
+              else if (unit === "years" || (unit === "dynamic" && days > 99)) { n = Math.floor(months / 12); word = "Year"; }
+              number.textContent = String(n);
+              label.textContent = plural(n, word);
+            });
+          }
+          update();
+          setInterval(update, 60000);
+        })();
+        """
+}

@@ -1,0 +1,50 @@
+import Countdowns
+import ICalendar
+
+/// What a card shows, shared by the HTML page and the SVG card: the big number
+/// and its unit ("78" / "Days"), or a word ("Today"), plus colours and the date line.
+struct CardFace {
+    var big: String
+    var unit: String
+    var title: String
+    var dateLine: String
+    var gradient: (String, String)
+    var textColor: String
+
+    /// Pleasant defaults for countdowns without colours, picked by UID so they stay put.
+    static let palette = [("#FF3B30", "#FF9500"), ("#5856D6", "#AF52DE"), ("#34C759", "#30B0C7"),
+                          ("#007AFF", "#5AC8FA"), ("#FF2D55", "#FF9F0A"), ("#8E8E93", "#48484A")]
+
+    init(countdown: Countdown, remaining: RemainingTime) {
+        switch (remaining.state, countdown.status, remaining.unit) {
+        case (_, .cancelled, _), (_, .completed, _), (.today, _, _), (.running, _, _), (_, _, .detailed):
+            big = remaining.text
+            unit = ""
+        default:
+            big = String(remaining.amount)
+            let word = DisplayText.quantity(remaining.amount, remaining.unit).split(separator: " ").last.map(String.init) ?? ""
+            unit = word.prefix(1).uppercased() + word.dropFirst() + (remaining.state == .past && !remaining.isCountingUp ? " ago" : "")
+        }
+        title = remaining.title
+        dateLine = Self.format(remaining.date)
+        let colors = countdown.presentation.gradient
+        let fallback = Self.palette[Int(StableHash.value(countdown.uid) % UInt64(Self.palette.count))]
+        gradient = (colors.first ?? fallback.0, colors.count > 1 ? colors[1] : (colors.first ?? fallback.1))
+        textColor = countdown.presentation.textColor ?? "#FFFFFF"
+    }
+
+    static func format(_ date: CivilDate) -> String {
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(days[date.weekday]), \(date.day) \(months[date.month - 1]) \(date.year)"
+    }
+}
+
+/// FNV-1a: a hash that is the same in every process (Swift's Hasher is seeded per run).
+enum StableHash {
+    static func value(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+}
