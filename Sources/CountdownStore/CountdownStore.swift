@@ -203,3 +203,10 @@ extension CountdownStore {
         }
     }
 }
+
+extension CountdownStore {
+    /// A cheap liveness check for /healthz (the full integrity check reads every page).
+    public func integrityCheckQuick() throws -> String {
+        try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer" }
+    }
+}

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The command line: countdowns from calendars, and calendars from countdowns.
 @main
-struct TMinus: ParsableCommand {
+struct TMinus: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tminus",
         abstract: "Turn calendars into countdowns, and countdowns back into calendars.",
@@ -13,7 +13,7 @@ struct TMinus: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            ImportCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self, EditCommand.self, RemoveCommand.self,
+            ServeCommand.self, ImportCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self, EditCommand.self, RemoveCommand.self,
             FeedsCommand.self, ValidateCommand.self, OccurrencesCommand.self, FormatCommand.self,
         ]
     )

@@ -34,8 +34,10 @@ public struct ImportOptions: Sendable {
     /// Keeps only the countdowns it accepts (a feed definition's include/exclude rules).
     public var filter: (@Sendable (Countdown) -> Bool)?
 
-    public init(strict: Bool = false, source: String? = nil, sync: Bool = false, createFeed: Bool = true, defaultTimeZone: String = "UTC") {
+    public init(strict: Bool = false, source: String? = nil, sync: Bool = false, createFeed: Bool = true, defaultTimeZone: String = "UTC",
+                filter: (@Sendable (Countdown) -> Bool)? = nil) {
         self.defaultTimeZone = defaultTimeZone
+        self.filter = filter
         self.strict = strict
         self.source = source
         self.sync = sync

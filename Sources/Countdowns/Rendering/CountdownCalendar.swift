@@ -47,7 +47,10 @@ public struct CountdownCalendar: Sendable {
             while index < targets.count, targets[index] < day { index += 1 }
             guard index < targets.count else { break }
             let left = targets[index].daysSinceEpoch - day.daysSinceEpoch
-            if case .milestones(let marks) = feed.countdownMode, !marks.contains(left) { continue }
+            switch feed.countdownMode {
+            case .daily(let days): if left >= days { continue }       // only the last N days before a target
+            case .milestones(let marks): if !marks.contains(left) { continue }
+            }
             let number = countdown.repeatRule.yearlyInterval.map { (targets[index].year - countdown.target.civilDate.year) / max($0, 1) }
             let title = countdown.renderedTitle(occurrenceNumber: number) + " — " + (left == 0 ? "Today" : DisplayText.quantity(left, .days))
             events.append(event(countdown, day: day, target: targets[index], title: title))

@@ -1,0 +1,106 @@
+import AsyncHTTPClient
+import Countdowns
+import CountdownStore
+import Foundation
+import Logging
+import Synchronization
+
+/// Keeps the database in step with `feeds/`: saves each definition, imports its
+/// file sources (syncing, so removed events go away), and refreshes its URL
+/// sources with conditional GET. A failing source keeps its last good data and
+/// is reported in the logs and on /healthz.
+final class FeedLoader: Sendable {
+    let store: CountdownStore
+    let cache: RenderCache
+    let fetcher: CalendarFetcher
+    let directory: URL?
+    let logger: Logger
+    private let state = Mutex<(definitions: [LoadedFeedDefinition], errors: [String])>(([], []))
+
+    init(store: CountdownStore, cache: RenderCache, fetcher: CalendarFetcher, directory: URL?, logger: Logger) {
+        self.store = store
+        self.cache = cache
+        self.fetcher = fetcher
+        self.directory = directory
+        self.logger = logger
+    }
+
+    var definitionErrors: [String] { state.withLock { $0.errors } }
+    var urlSources: [(feed: String, source: LoadedFeedDefinition.Source)] {
+        state.withLock { $0.definitions.flatMap { definition in definition.sources.filter(\.isURL).map { (definition.feed.slug, $0) } } }
+    }
+
+    /// Loads every definition and imports file sources. Called at start and on SIGHUP.
+    func reload() {
+        guard let directory else { return }
+        let (definitions, errors) = FeedDefinitionLoader.load(directory: directory)
+        for error in errors { logger.error("feed definition rejected", metadata: ["error": "\(error)"]) }
+        state.withLock { $0 = (definitions, errors.map(\.description)) }
+        for definition in definitions {
+            do {
+                try store.saveFeed(definition.feed)
+                cache.invalidate(slugPrefix: definition.feed.slug)
+            } catch {
+                logger.error("cannot save feed", metadata: ["feed": "\(definition.feed.slug)", "error": "\(error)"])
+                continue
+            }
+            for source in definition.sources where !source.isURL { importFile(source, into: definition.feed.slug) }
+        }
+        logger.info("feeds loaded", metadata: ["feeds": "\(definitions.count)", "rejected": "\(errors.count)", "directory": "\(directory.path)"])
+    }
+
+    private func importFile(_ source: LoadedFeedDefinition.Source, into slug: String) {
+        guard let data = FileManager.default.contents(atPath: source.location) else {
+            record(slug, source.location, error: "file not found or unreadable")
+            return
+        }
+        importData([UInt8](data), source: source, into: slug)
+    }
+
+    private func importData(_ data: [UInt8], source: LoadedFeedDefinition.Source, into slug: String, etag: String? = nil, lastModified: String? = nil) {
+        let filter = source.filter
+        var options = ImportOptions(source: source.location, sync: true, createFeed: false)
+        if !filter.isEmpty { options.filter = { countdown in filter.accepts(countdown) } }
+        do {
+            let report = try store.importCalendar(data, intoFeed: slug, options: options)
+            try store.recordFetch(feed: slug, location: source.location, etag: etag, lastModified: lastModified, error: nil)
+            logger.info("source imported", metadata: ["feed": "\(slug)", "source": "\(source.location)", "result": "\(report)"])
+        } catch {
+            record(slug, source.location, error: "\(error)")
+        }
+    }
+
+    private func record(_ slug: String, _ location: String, error: String) {
+        logger.error("source failed; keeping its last good data", metadata: ["feed": "\(slug)", "source": "\(location)", "error": "\(error)"])
+        try? store.recordFetch(feed: slug, location: location, etag: nil, lastModified: nil, error: error)
+    }
+
+    /// Fetches one URL source now (conditional GET with the stored validators).
+    func refresh(feed slug: String, source: LoadedFeedDefinition.Source) async {
+        let known = try? store.source(feed: slug, location: source.location)
+        do {
+            switch try await fetcher.fetch(source.location, etag: known?.etag, lastModified: known?.lastModifiedHeader) {
+            case .notModified:
+                try store.recordFetch(feed: slug, location: source.location, etag: nil, lastModified: nil, error: nil)
+                logger.debug("source not modified", metadata: ["feed": "\(slug)", "source": "\(source.location)"])
+            case .fetched(let bytes, let etag, let lastModified):
+                importData(bytes, source: source, into: slug, etag: etag, lastModified: lastModified)
+            }
+        } catch {
+            record(slug, source.location, error: "\(error)")
+        }
+    }
+
+    /// Refreshes the URL sources that are due; returns how many were fetched.
+    @discardableResult
+    func refreshDueSources(now: Date) async -> Int {
+        var fetched = 0
+        for (slug, source) in urlSources {
+            let last = (try? store.source(feed: slug, location: source.location))??.lastFetchedAt
+            if let last, now.timeIntervalSince(last) < source.refresh { continue }
+            await refresh(feed: slug, source: source)
+            fetched += 1
+        }
+        return fetched
+    }
+}

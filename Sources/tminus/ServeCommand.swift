@@ -1,0 +1,52 @@
+import ArgumentParser
+import FeedServer
+import Foundation
+import Hummingbird
+import Logging
+
+/// `tminus serve`: the feed server.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve feeds as subscribable calendars, JSON, HTML pages and SVG cards.",
+        discussion: """
+            Loads the feed definitions in --feeds at start and again on SIGHUP; URL sources are refreshed in
+            the background. The admin API (/api) needs the bearer token from --admin-token-file, or the one
+            generated next to the database at first start (mode 0600).
+            """
+    )
+
+    @Option(help: "Address to listen on (0.0.0.0 for every interface).") var host = "127.0.0.1"
+    @Option(help: "Port to listen on.") var port = 8080
+    @Option(help: "The SQLite database (default: $TMINUS_DB, else ./tminus.sqlite).") var db: String?
+    @Option(help: "Folder of feed definitions (*.yaml).") var feeds: String?
+    @Option(help: "File with the admin bearer token.") var adminTokenFile: String?
+    @Option(help: "Public base URL for links, e.g. https://countdowns.example.org (default http://HOST:PORT).") var baseURL: String?
+    @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        if let feeds {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: feeds, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--feeds \(feeds) is not a folder")
+            }
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "tminus")
+        logger.logLevel = logLevel
+        let configuration = ServerConfiguration(host: host, port: port,
+                                                databasePath: db ?? ProcessInfo.processInfo.environment["TMINUS_DB"] ?? "tminus.sqlite",
+                                                feedsDirectory: feeds, adminTokenFile: adminTokenFile, baseURL: baseURL)
+        let app: any ApplicationProtocol
+        do { app = try buildApplication(configuration, logger: logger) } catch {
+            printError("error: \(error)")
+            throw ExitCode(1)
+        }
+        try await app.runService()
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
