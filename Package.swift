@@ -72,7 +72,13 @@ let package = Package(
             dependencies: ["CountdownStore", "TestSupport"],
             exclude: ["Fixtures"]
         ),
-        // FeedServerTests arrive with the server (issue 4).
+        .testTarget(
+            name: "FeedServerTests",
+            dependencies: [
+                "FeedServer", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

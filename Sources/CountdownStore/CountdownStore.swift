@@ -39,6 +39,8 @@ public struct StoredFeed: Sendable, Hashable {
     public var countdownCount: Int
     /// The last change to the feed or any of its countdowns (never moves back).
     public var updatedAt: Date
+    /// Rises with every change: a cache key that a stalled clock cannot fool.
+    public var revision: Int64
 }
 
 extension CountdownStore {
@@ -191,7 +193,7 @@ extension CountdownStore {
     func stored(_ record: FeedRecord, _ db: Database) throws -> StoredFeed {
         let count = try CountdownRecord.filter(Column("feedId") == record.id!).fetchCount(db)
         return StoredFeed(id: record.id!, feed: record.feed(categoryColors: try CategoryRecord.colors(db, feedId: record.id!)),
-                          countdownCount: count, updatedAt: record.updatedAt)
+                          countdownCount: count, updatedAt: record.updatedAt, revision: record.revision)
     }
 
     func saveCategoryColors(_ db: Database, feedId: Int64, colors: [String: String]) throws {

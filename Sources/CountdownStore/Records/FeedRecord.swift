@@ -18,6 +18,7 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
     var refreshInterval: String
     var createdAt: Date
     var updatedAt: Date
+    var revision: Int64 = 0
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
@@ -70,8 +71,9 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
         return .daily(days: parts.count > 1 ? Int(parts[1]) ?? 60 : 60)
     }
 
-    /// Moves `updatedAt` forward, never back, so Last-Modified only rises.
+    /// Moves `updatedAt` forward, never back, so Last-Modified only rises; and
+    /// bumps `revision`, which changes even when the clock does not move.
     static func touch(_ db: Database, feedId: Int64, now: Date) throws {
-        try db.execute(sql: "UPDATE feed SET updatedAt = MAX(updatedAt, ?) WHERE id = ?", arguments: [now, feedId])
+        try db.execute(sql: "UPDATE feed SET updatedAt = MAX(updatedAt, ?), revision = revision + 1 WHERE id = ?", arguments: [now, feedId])
     }
 }

@@ -86,6 +86,10 @@ enum StoreMigrations {
                 t.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v3: feed revision") { db in
+            // Rises on every change, whatever the clock says: what caches key on.
+            try db.alter(table: "feed") { t in t.add(column: "revision", .integer).notNull().defaults(to: 0) }
+        }
         return migrator
     }
 }

@@ -19,11 +19,13 @@ public struct CountdownCalendar: Sendable {
         self.maxOccurrences = maxOccurrences
     }
 
-    /// How many days ahead the calendar reaches.
+    /// How many days ahead the calendar is published. Events exist only within N
+    /// days of a target (or on milestones), so a year ahead costs little and lets a
+    /// client that refreshes rarely still have every day it will show.
     var horizon: Int {
         switch feed.countdownMode {
-        case .daily(let days): max(1, min(days, 366))
-        case .milestones(let days): max(1, min((days.max() ?? 100) + 1, 3_660))
+        case .daily(let days): max(366, min(days, 3_660))
+        case .milestones(let days): max(366, min((days.max() ?? 100) + 1, 3_660))
         }
     }
 

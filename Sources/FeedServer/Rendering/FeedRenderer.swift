@@ -18,7 +18,7 @@ struct FeedRenderer: Sendable {
 
     /// The exported calendar: the countdowns' own events, repeats as RRULE.
     func exportedCalendar(_ stored: StoredFeed, pathPrefix: String, download: Bool = false) throws -> Representation {
-        let key = RenderCache.Key(slot: "ics|\(stored.feed.slug)|\(pathPrefix)|\(download)", version: "\(stored.updatedAt.timeIntervalSince1970)")
+        let key = RenderCache.Key(slot: "ics|\(stored.feed.slug)|\(pathPrefix)|\(download)", version: "\(stored.revision)")
         return try cache.value(for: key) {
             let calendar = CalendarExport.calendar(feed: stored.feed, countdowns: try store.countdowns(inFeed: stored.feed.slug),
                                                    imageURL: { reference in self.imageURL(reference) })
@@ -33,7 +33,7 @@ struct FeedRenderer: Sendable {
         let zone = Zone.named(stored.feed.timeZone) ?? .utc
         let now = clock()
         let today = zone.local(of: now).date
-        let key = RenderCache.Key(slot: "countdown|\(stored.feed.slug)|", version: "\(stored.updatedAt.timeIntervalSince1970)|\(today.iso)")
+        let key = RenderCache.Key(slot: "countdown|\(stored.feed.slug)|", version: "\(stored.revision)|\(today.iso)")
         return try cache.value(for: key) {
             let calendar = CountdownCalendar(feed: stored.feed, today: today, zone: zone, maxOccurrences: store.limits.maxOccurrences)
                 .calendar(for: try store.countdowns(inFeed: stored.feed.slug))
@@ -56,7 +56,7 @@ struct FeedRenderer: Sendable {
         let now = clock()
         let minute = Int(now.timeIntervalSince1970 / 60)
         let slot = "json|\(stored.feed.slug)|\(query.zone.identifier)|\(query.unit?.rawValue ?? "")|\(query.limit ?? 0)|\(query.category ?? "")|\(query.sort.rawValue)"
-        return try cache.value(for: .init(slot: slot, version: "\(stored.updatedAt.timeIntervalSince1970)|\(minute)")) {
+        return try cache.value(for: .init(slot: slot, version: "\(stored.revision)|\(minute)")) {
             var countdowns = try store.countdowns(inFeed: stored.feed.slug)
             if let category = query.category?.lowercased() { countdowns = countdowns.filter { $0.categories.contains { $0.lowercased() == category } } }
             let calculator = RemainingTimeCalculator(now: Date(timeIntervalSince1970: Double(minute * 60)), zone: query.zone,
@@ -75,7 +75,7 @@ struct FeedRenderer: Sendable {
     func page(_ stored: StoredFeed, zone: Zone, pathPrefix: String) throws -> Representation {
         let now = clock()
         let minute = Int(now.timeIntervalSince1970 / 60)
-        let key = RenderCache.Key(slot: "html|\(stored.feed.slug)|\(pathPrefix)|\(zone.identifier)", version: "\(stored.updatedAt.timeIntervalSince1970)|\(minute)")
+        let key = RenderCache.Key(slot: "html|\(stored.feed.slug)|\(pathPrefix)|\(zone.identifier)", version: "\(stored.revision)|\(minute)")
         return try cache.value(for: key) {
             let calculator = RemainingTimeCalculator(now: Date(timeIntervalSince1970: Double(minute * 60)), zone: zone, maxOccurrences: store.limits.maxOccurrences)
             let rows = FeedSnapshot.rows(try store.countdowns(inFeed: stored.feed.slug), calculator: calculator)
@@ -90,7 +90,7 @@ struct FeedRenderer: Sendable {
     func card(_ stored: StoredFeed, id: Int64, zone: Zone) throws -> Representation? {
         let now = clock()
         let minute = Int(now.timeIntervalSince1970 / 60)
-        let key = RenderCache.Key(slot: "svg|\(stored.feed.slug)|\(id)|\(zone.identifier)", version: "\(stored.updatedAt.timeIntervalSince1970)|\(minute)")
+        let key = RenderCache.Key(slot: "svg|\(stored.feed.slug)|\(id)|\(zone.identifier)", version: "\(stored.revision)|\(minute)")
         guard let (countdown, slug) = try? store.countdown(id: id), slug == stored.feed.slug else { return nil }
         return cache.value(for: key) {
             let calculator = RemainingTimeCalculator(now: Date(timeIntervalSince1970: Double(minute * 60)), zone: zone, maxOccurrences: store.limits.maxOccurrences)

@@ -122,6 +122,7 @@ struct PublicRoutes: Sendable {
                 return entry
             },
             "definitionErrors": loader.definitionErrors,
+            "renderCache": ["hits": renderer.cache.statistics.hits, "misses": renderer.cache.statistics.misses],
         ]
         let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],

@@ -1,0 +1,99 @@
+import CountdownStore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Synchronization
+import TestSupport
+@testable import FeedServer
+
+/// A real server on a loopback port, on a temporary SQLite file, with feed
+/// definitions written by the test and a clock the test controls.
+final class ServerFixture: Sendable {
+    let directory: URL
+    let feeds: URL
+    let adminToken = "test-admin-token-0123456789"
+    private let now: Mutex<Date>
+
+    init(now: Date = Date(timeIntervalSince1970: 1_795_338_000)) throws {   // 2026-11-22T08:20:00Z
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-server-\(UUID().uuidString)")
+        feeds = directory.appendingPathComponent("feeds")
+        try FileManager.default.createDirectory(at: feeds, withIntermediateDirectories: true)
+        try Data(adminToken.utf8).write(to: directory.appendingPathComponent("admin-token"))
+        self.now = Mutex(now)
+    }
+
+    var clockNow: Date { now.withLock { $0 } }
+    func setClock(_ date: Date) { now.withLock { $0 = date } }
+
+    /// Writes a calendar and a feed definition that imports it.
+    func feed(_ slug: String, calendar: String, yaml extra: String = "") throws {
+        let ics = directory.appendingPathComponent("\(slug).ics")
+        try Data(calendar.utf8).write(to: ics)
+        try Data("""
+            name: \(slug.capitalized)
+            \(extra)
+            sources:
+              - file: ../\(slug).ics
+
+            """.utf8).write(to: feeds.appendingPathComponent("\(slug).yaml"))
+    }
+
+    var configuration: ServerConfiguration {
+        ServerConfiguration(host: "127.0.0.1", port: 0, databasePath: directory.appendingPathComponent("tminus.sqlite").path,
+                            feedsDirectory: feeds.path, adminTokenFile: directory.appendingPathComponent("admin-token").path,
+                            baseURL: "http://127.0.0.1:8080", refreshSources: false, clock: { [self] in self.clockNow })
+    }
+
+    func withServer<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+        var logger = Logger(label: "tminus-test")
+        logger.logLevel = .warning
+        let app = try buildApplication(configuration, logger: logger)
+        return try await app.test(.live) { client in try await body(client) }
+    }
+
+    var admin: HTTPFields { [.authorization: "Bearer \(adminToken)"] }
+
+    static let family = """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//tminus tests//server//EN\r
+        BEGIN:VEVENT\r
+        UID:xmas@server.test\r
+        DTSTAMP:20260101T000000Z\r
+        SUMMARY:🎄 Christmas\r
+        DTSTART;VALUE=DATE:20001225\r
+        RRULE:FREQ=YEARLY\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:standup@server.test\r
+        DTSTAMP:20260101T000000Z\r
+        SUMMARY:Standup\r
+        DTSTART;TZID=Europe/Berlin:20261102T093000\r
+        DTEND;TZID=Europe/Berlin:20261102T094500\r
+        RRULE:FREQ=WEEKLY;BYDAY=MO,WE\r
+        EXDATE;TZID=Europe/Berlin:20261125T093000\r
+        BEGIN:VALARM\r
+        ACTION:DISPLAY\r
+        TRIGGER:-PT10M\r
+        DESCRIPTION:Standup\r
+        END:VALARM\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:trip@server.test\r
+        DTSTAMP:20260101T000000Z\r
+        SUMMARY:Trip\r
+        DTSTART;VALUE=DATE:20261201\r
+        DTEND;VALUE=DATE:20261204\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+}
+
+extension TestClientProtocol {
+    func text(_ uri: String, headers: HTTPFields = [:]) async throws -> (TestResponse, String) {
+        let response = try await execute(uri: uri, method: .get, headers: headers)
+        return (response, String(buffer: response.body))
+    }
+}
