@@ -99,7 +99,7 @@ extension FeedSnapshot {
         var rows = countdowns.map { ($0, calculator.remaining(for: $0, unit: unit)) }
         rows.sort { a, b in
             switch sort {
-            case .title: return (a.1.title.lowercased(), a.0.uid) < (b.1.title.lowercased(), b.0.uid)
+            case .title: return (sortKey(a.1.title), a.0.uid) < (sortKey(b.1.title), b.0.uid)
             case .remaining:
                 let rank = { (r: RemainingTime, c: Countdown) in c.status != .active || r.state == .past ? 1 : 0 }
                 let start = { (r: RemainingTime) in r.occurrence?.startInstant ?? .distantFuture }
@@ -107,5 +107,10 @@ extension FeedSnapshot {
             }
         }
         return rows
+    }
+
+    /// "🎄 Christmas" sorts under C: leading emoji and punctuation are ignored.
+    static func sortKey(_ title: String) -> String {
+        String(title.drop { !$0.isLetter && !$0.isNumber }).lowercased()
     }
 }
