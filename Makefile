@@ -62,13 +62,14 @@ valgrind: build
 	$(VALGRIND) $(MEMCHECK_BIN) list --feed kids --db .build/memcheck.sqlite >/dev/null
 	@echo "valgrind: no memory errors, no leaks"
 
-# Until the feed server lands (issue 4), `make run` loads the example feeds into
-# ./tminus.sqlite (idempotently) and shows how long is left for each.
-EXAMPLE_FEEDS := birthdays holidays exams bills tasks
+# `make run`: the feed server on http://127.0.0.1:8080 with the example feeds
+# (feeds/*.yaml, built on examples/) on ./tminus.sqlite. Ctrl-C stops it;
+# `kill -HUP` reloads feeds/. HOST, PORT and DB can be overridden.
+HOST ?= 127.0.0.1
+PORT ?= 8080
+DB ?= tminus.sqlite
 run: build
-	@for feed in $(EXAMPLE_FEEDS); do .build/debug/tminus import examples/$$feed.ics --feed $$feed || exit 1; done
-	@.build/debug/tminus import examples/google-export.ics --feed kids
-	@for feed in $(EXAMPLE_FEEDS) kids; do echo; echo "== $$feed"; .build/debug/tminus list --feed $$feed || exit 1; done
+	.build/debug/tminus serve --host $(HOST) --port $(PORT) --db $(DB) --feeds feeds
 
 clean:
 	rm -rf .build
