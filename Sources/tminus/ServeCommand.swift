@@ -3,9 +3,10 @@ import FeedServer
 import Foundation
 import Hummingbird
 import Logging
+import Synchronization
 
 /// `tminus serve`: the feed server.
-struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve feeds as subscribable calendars, JSON, HTML pages and SVG cards.",
@@ -34,7 +35,20 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    /// The CLI stays synchronous (valgrind cannot follow dispatch_main, which an
+    /// async root command would use for every command); serve waits for its server here.
+    func run() throws {
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do { try await serve(); outcome.withLock { $0 = .success(()) } } catch { outcome.withLock { $0 = .failure(error) } }
+            done.signal()
+        }
+        done.wait()
+        try outcome.withLock { $0 }?.get()
+    }
+
+    func serve() async throws {
         var logger = Logger(label: "tminus")
         logger.logLevel = logLevel
         let configuration = ServerConfiguration(host: host, port: port,

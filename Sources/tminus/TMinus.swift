@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The command line: countdowns from calendars, and calendars from countdowns.
 @main
-struct TMinus: AsyncParsableCommand {
+struct TMinus: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tminus",
         abstract: "Turn calendars into countdowns, and countdowns back into calendars.",

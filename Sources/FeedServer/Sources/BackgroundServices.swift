@@ -11,7 +11,8 @@ struct SourceRefreshService: Service {
     func run() async throws {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             await loader.refreshDueSources(now: clock())
-            try? await Task.sleep(for: .seconds(30))
+            // Wake at once on shutdown instead of finishing the nap.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(30)) }
         }
     }
 }
