@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import ICalendar
 
@@ -22,6 +23,18 @@ struct CalendarInput {
             return try ICalendarParser.parse(data: data, options: options)
         } catch {
             throw CLIError("\(path): \(error)")
+        }
+    }
+}
+
+extension CalendarInput {
+    /// Reads the calendar, or prints why it cannot and exits with 1.
+    static func readOrExit(_ path: String, options: ParseOptions) throws -> ParseResult {
+        do {
+            return try read(path, options: options)
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(1)
         }
     }
 }

@@ -24,13 +24,7 @@ struct FormatCommand: ParsableCommand {
     var strict = false
 
     func run() throws {
-        let result: ParseResult
-        do {
-            result = try CalendarInput.read(file, options: strict ? .strict : .lenient)
-        } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
+        let result = try CalendarInput.readOrExit(file, options: strict ? .strict : .lenient)
         for diagnostic in result.diagnostics {
             FileHandle.standardError.write(Data("\(file): \(diagnostic)\n".utf8))
         }

@@ -48,13 +48,7 @@ struct OccurrencesCommand: ParsableCommand {
         guard let start = WindowBound.parse(from, zone: zone) else { throw ValidationError("--from '\(from)' is not a date or date-time") }
         guard let end = WindowBound.parse(to, zone: zone) else { throw ValidationError("--to '\(to)' is not a date or date-time") }
         guard end > start else { throw ValidationError("--to must be after --from") }
-        let result: ParseResult
-        do {
-            result = try CalendarInput.read(file, options: strict ? .strict : .lenient)
-        } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
+        let result = try CalendarInput.readOrExit(file, options: strict ? .strict : .lenient)
         for diagnostic in result.diagnostics where diagnostic.severity == .error {
             FileHandle.standardError.write(Data("skipped: \(file): \(diagnostic)\n".utf8))
         }

@@ -17,13 +17,7 @@ struct ValidateCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let result: ParseResult
-        do {
-            result = try CalendarInput.read(file, options: .lenient)
-        } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
+        let result = try CalendarInput.readOrExit(file, options: .lenient)
         let calendar = result.calendar
         if json {
             let encoder = JSONEncoder()

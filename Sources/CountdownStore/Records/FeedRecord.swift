@@ -25,15 +25,14 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
     init(_ feed: Feed, now: Date) {
         slug = feed.slug
         name = feed.name
-        description = feed.description
         timeZone = feed.timeZone
-        color = feed.color
         isPublic = feed.isPublic
         countdownMode = Self.encode(feed.countdownMode)
         includeAlarms = feed.includeAlarms
         refreshInterval = feed.refreshInterval.description
         createdAt = now
         updatedAt = now
+        apply(feed)
     }
 
     mutating func apply(_ feed: Feed) {

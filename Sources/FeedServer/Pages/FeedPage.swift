@@ -39,17 +39,8 @@ enum FeedPage {
                 """
         }
         if rows.isEmpty { cards = "<p class=\"empty\">No countdowns in this feed yet.</p>" }
-        return """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(HTMLEscape.text(feed.name)) — tminus</title>
-            <link rel="stylesheet" href="/assets/tminus.css">
-            <link rel="alternate" type="text/calendar" title="\(HTMLEscape.text(feed.name))" href="\(HTMLEscape.text(links.https))">
-            </head>
-            <body>
+        let head = "<link rel=\"alternate\" type=\"text/calendar\" title=\"\(HTMLEscape.text(feed.name))\" href=\"\(HTMLEscape.text(links.https))\">\n"
+        return HTMLDocument.render(title: "\(feed.name) — tminus", head: head, body: """
             <header>
             <p class="crumbs"><a href="/">tminus</a></p>
             <h1>\(HTMLEscape.text(feed.name))</h1>
@@ -66,9 +57,7 @@ enum FeedPage {
             \(cards)</main>
             <footer>Times in \(HTMLEscape.text(feed.timeZone)) until your browser recounts them in yours.</footer>
             <script src="/assets/tminus.js" defer></script>
-            </body>
-            </html>
 
-            """
+            """)
     }
 }

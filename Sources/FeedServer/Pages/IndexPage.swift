@@ -14,22 +14,11 @@ enum IndexPage {
                 """
         }
         if feeds.isEmpty { items = "<li>No public feeds yet. Add files to feeds/ or use the admin API.</li>" }
-        return """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>tminus</title>
-            <link rel="stylesheet" href="/assets/tminus.css">
-            </head>
-            <body>
+        return HTMLDocument.render(title: "tminus", body: """
             <header><h1>tminus</h1><p class="description">Countdowns from calendars, as calendars.</p></header>
             <main><ul class="feeds">
             \(items)</ul></main>
-            </body>
-            </html>
 
-            """
+            """)
     }
 }
