@@ -12,7 +12,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     let token = try AdminToken.setUp(store: store, configuredFile: configuration.adminTokenFile, databasePath: configuration.databasePath, logger: logger)
     let baseURL = configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)"
     let cache = RenderCache()
-    let renderer = FeedRenderer(store: store, cache: cache, clock: configuration.clock, baseURL: baseURL)
+    let renderer = FeedRenderer(store: store, cache: cache, clock: configuration.clock, baseURL: baseURL, gzip: configuration.gzip)
     let fetcher = CalendarFetcher(client: .shared, maxBytes: store.limits.maxInputBytes, timeout: .seconds(30))
     let loader = FeedLoader(store: store, cache: cache, fetcher: fetcher,
                             directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) }, logger: logger)

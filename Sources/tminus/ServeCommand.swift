@@ -24,6 +24,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "File with the admin bearer token.") var adminTokenFile: String?
     @Option(help: "Public base URL for links, e.g. https://countdowns.example.org (default http://HOST:PORT).") var baseURL: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel: Logger.Level = .info
+    @Flag(help: "Gzip calendars and JSON for clients that ask (off by default: some Outlook versions choke on it).") var gzip = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
@@ -53,7 +54,7 @@ struct ServeCommand: ParsableCommand {
         logger.logLevel = logLevel
         let configuration = ServerConfiguration(host: host, port: port,
                                                 databasePath: db ?? ProcessInfo.processInfo.environment["TMINUS_DB"] ?? "tminus.sqlite",
-                                                feedsDirectory: feeds, adminTokenFile: adminTokenFile, baseURL: baseURL)
+                                                feedsDirectory: feeds, adminTokenFile: adminTokenFile, baseURL: baseURL, gzip: gzip)
         let app: any ApplicationProtocol
         do { app = try buildApplication(configuration, logger: logger) } catch {
             printError("error: \(error)")

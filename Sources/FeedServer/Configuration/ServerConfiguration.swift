@@ -15,12 +15,14 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Fetch URL sources in the background.
     public var refreshSources: Bool
+    /// Offer gzip to clients that ask for it. Off by default: some Outlook versions choke on it.
+    public var gzip: Bool
     /// Injected clock: rendering and caching depend on "now" only through this.
     public var clock: @Sendable () -> Date
 
     public init(host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "tminus.sqlite", feedsDirectory: String? = nil,
                 adminTokenFile: String? = nil, baseURL: String? = nil, maxBodyBytes: Int = 8 << 20, refreshSources: Bool = true,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+                gzip: Bool = false, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.host = host
         self.port = port
         self.databasePath = databasePath
@@ -29,6 +31,7 @@ public struct ServerConfiguration: Sendable {
         self.baseURL = baseURL
         self.maxBodyBytes = maxBodyBytes
         self.refreshSources = refreshSources
+        self.gzip = gzip
         self.clock = clock
     }
 }

@@ -1,3 +1,4 @@
+import CompressNIO
 import Crypto
 import Foundation
 import HTTPTypes
@@ -12,28 +13,54 @@ struct Representation: Sendable {
     var lastModified: Date
     var cacheControl: String
     var contentDisposition: String?
+    /// The same content gzipped, with its own ETag, when the server offers gzip.
+    var gzipped: (bytes: [UInt8], etag: String)?
 
-    init(bytes: [UInt8], contentType: String, lastModified: Date, cacheControl: String, contentDisposition: String? = nil) {
+    init(bytes: [UInt8], contentType: String, lastModified: Date, cacheControl: String, contentDisposition: String? = nil, gzip: Bool = false) {
         self.bytes = bytes
         self.contentType = contentType
         self.lastModified = lastModified
         self.cacheControl = cacheControl
         self.contentDisposition = contentDisposition
-        etag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        etag = Self.tag(bytes)
+        if gzip, bytes.count > 1024, var buffer = Optional(ByteBuffer(bytes: bytes)),
+           var compressed = try? buffer.compress(with: .gzip()), let packed = compressed.readBytes(length: compressed.readableBytes) {
+            gzipped = (packed, Self.tag(packed))
+        }
+    }
+
+    /// A strong ETag: a hash of exactly the bytes served.
+    static func tag(_ bytes: [UInt8]) -> String {
+        "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+
+    /// True when Accept-Encoding lists gzip (or *) with a quality above zero.
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        for coding in header.lowercased().split(separator: ",") {
+            let pieces = coding.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let name = pieces.first, name == "gzip" || name == "*" else { continue }
+            let quality = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return quality > 0
+        }
+        return false
     }
 
     /// 200 with the bytes, or 304 with the same validators when the client has them.
     func response(to request: Request, extraHeaders: HTTPFields = [:]) -> Response {
         var headers = extraHeaders
-        headers[.eTag] = etag
+        let variant = gzipped.flatMap { Self.acceptsGzip(request.headers[.acceptEncoding]) ? $0 : nil }
+        let (body, tag) = variant ?? (bytes, etag)
+        headers[.eTag] = tag
         headers[.lastModified] = HTTPDate.format(lastModified)
         headers[.cacheControl] = cacheControl
-        headers[.vary] = "Accept-Encoding"
-        if ConditionalRequest(request.headers).isNotModified(etag: etag, lastModified: lastModified) {
+        if gzipped != nil { headers[.vary] = "Accept-Encoding" }
+        if variant != nil { headers[.contentEncoding] = "gzip" }
+        if ConditionalRequest(request.headers).isNotModified(etag: tag, lastModified: lastModified) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = contentType
         if let contentDisposition { headers[.contentDisposition] = contentDisposition }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

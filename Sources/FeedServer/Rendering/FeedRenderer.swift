@@ -11,6 +11,7 @@ struct FeedRenderer: Sendable {
     let cache: RenderCache
     let clock: @Sendable () -> Date
     let baseURL: String
+    let gzip: Bool
 
     static let calendarType = "text/calendar; charset=utf-8"
 
@@ -24,7 +25,7 @@ struct FeedRenderer: Sendable {
                                                    imageURL: { reference in self.imageURL(reference) })
             return Representation(bytes: CalendarWriter().bytes(calendar), contentType: Self.calendarType, lastModified: stored.updatedAt,
                                   cacheControl: cacheControl(stored.feed, maxAge: 300),
-                                  contentDisposition: "\(download ? "attachment" : "inline"); filename=\"\(stored.feed.slug).ics\"")
+                                  contentDisposition: "\(download ? "attachment" : "inline"); filename=\"\(stored.feed.slug).ics\"", gzip: gzip)
         }
     }
 
@@ -40,7 +41,7 @@ struct FeedRenderer: Sendable {
             let dayStart = zone.instant(of: LocalDateTime(date: today))
             return Representation(bytes: CalendarWriter().bytes(calendar), contentType: Self.calendarType,
                                   lastModified: max(stored.updatedAt, dayStart), cacheControl: cacheControl(stored.feed, maxAge: 900),
-                                  contentDisposition: "inline; filename=\"\(stored.feed.slug)-countdown.ics\"")
+                                  contentDisposition: "inline; filename=\"\(stored.feed.slug)-countdown.ics\"", gzip: gzip)
         }
     }
 
@@ -68,7 +69,7 @@ struct FeedRenderer: Sendable {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             return Representation(bytes: Array(try encoder.encode(snapshot)), contentType: "application/json; charset=utf-8",
                                   lastModified: max(stored.updatedAt, Date(timeIntervalSince1970: Double(minute * 60))),
-                                  cacheControl: cacheControl(stored.feed, maxAge: 60))
+                                  cacheControl: cacheControl(stored.feed, maxAge: 60), gzip: gzip)
         }
     }
 

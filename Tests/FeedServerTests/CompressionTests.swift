@@ -1,0 +1,43 @@
+import CompressNIO
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import FeedServer
+
+/// gzip is optional: off by default (some Outlook versions choke on it), and when
+/// on, the gzipped bytes have their own strong ETag.
+struct CompressionTests {
+    @Test func offByDefault() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer { client in
+            let response = try await client.execute(uri: "/feeds/family.ics", method: .get, headers: [.acceptEncoding: "gzip, deflate"])
+            #expect(response.headers[.contentEncoding] == nil)
+            #expect(String(buffer: response.body).hasPrefix("BEGIN:VCALENDAR"))
+        }
+    }
+
+    @Test func whenEnabledGzipHasItsOwnETag() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        var configuration = fixture.configuration
+        configuration.gzip = true
+        let app = try buildApplication(configuration)
+        try await app.test(.live) { client in
+            let plain = try await client.execute(uri: "/feeds/family.ics", method: .get)
+            let packed = try await client.execute(uri: "/feeds/family.ics", method: .get, headers: [.acceptEncoding: "gzip"])
+            #expect(plain.headers[.contentEncoding] == nil && packed.headers[.contentEncoding] == "gzip")
+            #expect(packed.headers[.vary] == "Accept-Encoding" && plain.headers[.vary] == "Accept-Encoding")
+            var body = packed.body
+            var unpacked = try body.decompress(with: .gzip())
+            #expect(unpacked.readString(length: unpacked.readableBytes) == String(buffer: plain.body))
+            let packedTag = try #require(packed.headers[.eTag])
+            #expect(packedTag != plain.headers[.eTag])
+            let again = try await client.execute(uri: "/feeds/family.ics", method: .get, headers: [.acceptEncoding: "gzip", .ifNoneMatch: packedTag])
+            #expect(again.status == .notModified)
+            let refused = try await client.execute(uri: "/feeds/family.ics", method: .get, headers: [.acceptEncoding: "gzip;q=0"])
+            #expect(refused.headers[.contentEncoding] == nil)
+        }
+    }
+}
