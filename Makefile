@@ -10,7 +10,7 @@ SWIFT_FLAGS ?=
 
 export TMINUS_PYTHON := $(abspath $(VENV))/bin/python3
 
-.PHONY: all deps pydeps build release test valgrind bench run clean
+.PHONY: all deps pydeps clients build release test valgrind interop bench run clean
 
 all: build
 
@@ -38,6 +38,23 @@ release: deps
 
 test: deps pydeps
 	swift test $(SWIFT_FLAGS)
+
+# Real clients for `make interop`, from Debian's packages when missing.
+CLIENT_PACKAGES := vdirsyncer khal calcurse chromium fonts-noto-color-emoji curl
+clients:
+	@missing=""; for p in $(CLIENT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "==> installing interop clients:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+# vdirsyncer + khal, calcurse, python readers, a polling client and headless
+# Chromium against a live server; screenshots land in artifacts/interop/.
+interop: build pydeps clients
+	TMINUS_PYTHON=$(TMINUS_PYTHON) bash Tests/interop/run.sh
 
 # Speed, measured against references in the same run (release build).
 bench: deps pydeps

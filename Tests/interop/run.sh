@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# make interop: real clients that nobody here wrote, against a real tminus server.
+# Starts `tminus serve` on a loopback port with the example feeds (feeds/), then
+# vdirsyncer + khal, calcurse, python's icalendar / recurring-ical-events, a
+# polling subscriber and headless Chromium. Screenshots go to artifacts/interop/.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+TMINUS=${TMINUS:-$ROOT/.build/debug/tminus}
+PYTHON=${TMINUS_PYTHON:-python3}
+ART=$ROOT/artifacts/interop
+WORK=$(mktemp -d /tmp/tminus-interop.XXXXXX)
+PORT=$($PYTHON -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+BASE="http://127.0.0.1:$PORT"
+export TMINUS WORK
+mkdir -p "$ART"
+PASSED=0; FAILED=0
+ok()   { echo "ok: $*"; PASSED=$((PASSED + 1)); }
+fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
+expect() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
+count_from() { while IFS= read -r line; do echo "$line"; case $line in ok:*) PASSED=$((PASSED + 1));; FAIL:*) FAILED=$((FAILED + 1));; esac; done; }
+# Runs a checker that prints ok:/FAIL: lines; a checker that crashes is a failure too.
+run_checks() { # label command...
+  local label=$1; shift
+  "$@" > "$WORK/checks.out" 2>&1; local status=$?
+  count_from < "$WORK/checks.out"
+  if [ $status -ne 0 ] && ! grep -q '^FAIL:' "$WORK/checks.out"; then fail "$label exited with $status without reporting why"; fi
+}
+
+# The admin token: our own file, so the checks can use the API.
+head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' > "$WORK/admin-token"
+ADMIN=$(cat "$WORK/admin-token")
+"$TMINUS" serve --port "$PORT" --db "$WORK/tminus.sqlite" --feeds feeds --admin-token-file "$WORK/admin-token" --log-level warning \
+  > "$ART/server.log" 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 1 100); do curl -sf "$BASE/healthz" >/dev/null && break; sleep 0.2; done
+expect "tminus serves on $BASE" curl -sf "$BASE/healthz" -o /dev/null
+api() { curl -sf -H "Authorization: Bearer $ADMIN" -H 'Content-Type: application/json' "$@"; }
+TOKEN_URL=$(api -X POST -d '{"label":"interop"}' "$BASE/api/feeds/bills/tokens" | $PYTHON -c 'import json,sys; print(json.load(sys.stdin)["ics"])')
+TOKEN_URL=${TOKEN_URL/http:\/\/127.0.0.1:8080/$BASE}
+expect "a private feed token URL is under 256 characters" test ${#TOKEN_URL} -lt 256
+
+echo "== vdirsyncer and khal"
+write_configs() {
+  mkdir -p "$WORK/status" "$WORK/cal"
+  : > "$WORK/vdirsyncer.conf"
+  printf '[general]\nstatus_path = "%s/status/"\n' "$WORK" >> "$WORK/vdirsyncer.conf"
+  printf '[calendars]\n' > "$WORK/khal.conf"
+  for entry in "birthdays|$BASE/feeds/birthdays.ics" "exams|$BASE/feeds/exams.ics" "bills|$TOKEN_URL" "tasks_countdown|$BASE/feeds/tasks/countdown.ics"; do
+    name=${entry%%|*}; url=${entry#*|}
+    mkdir -p "$WORK/cal/$name"
+    cat >> "$WORK/vdirsyncer.conf" <<CONF
+[pair $name]
+a = "${name}_remote"
+b = "${name}_local"
+collections = null
+conflict_resolution = "a wins"
+[storage ${name}_remote]
+type = "http"
+url = "$url"
+[storage ${name}_local]
+type = "filesystem"
+path = "$WORK/cal/$name/"
+fileext = ".ics"
+CONF
+    printf '[[%s]]\npath = %s/cal/%s/\ntype = calendar\n' "$name" "$WORK" "$name" >> "$WORK/khal.conf"
+  done
+}
+khal_file() { echo "$WORK/khal-${1//\//_}.conf"; }
+khal_config() { # zone
+  cp "$WORK/khal.conf" "$(khal_file "$1")"
+  printf '[locale]\nlocal_timezone = %s\ndefault_timezone = %s\ntimeformat = %%H:%%M\ndateformat = %%Y-%%m-%%d\nlongdateformat = %%Y-%%m-%%d\ndatetimeformat = %%Y-%%m-%%d %%H:%%M\nlongdatetimeformat = %%Y-%%m-%%d %%H:%%M\n' "$1" "$1" >> "$(khal_file "$1")"
+}
+khal_list() { # zone from to
+  khal -c "$(khal_file "$1")" list --day-format "" --format "{start-date} {start-time} {title}" "$2" "$3" 2>&1
+}
+write_configs
+export HOME=$WORK   # vdirsyncer and khal keep state under $HOME
+# `yes` dies of SIGPIPE when discover stops reading; that is not a failure.
+if { yes || true; } | vdirsyncer -c "$WORK/vdirsyncer.conf" discover >"$ART/vdirsyncer-discover.log" 2>&1 \
+   && vdirsyncer -c "$WORK/vdirsyncer.conf" sync >"$ART/vdirsyncer-sync.log" 2>&1; then
+  ok "vdirsyncer syncs a public, a private (token) and a countdown calendar"
+else
+  fail "vdirsyncer sync (see artifacts/interop/vdirsyncer-*.log)"; cat "$ART/vdirsyncer-sync.log" | tail -5
+fi
+khal_config Europe/Budapest; khal_config America/New_York
+BUD=$(khal_list Europe/Budapest 2027-01-01 2027-03-01)
+echo "$BUD" > "$ART/khal-budapest.txt"
+expect "khal: Grandma's yearly birthday on 3 Feb 2027, all-day" grep -q "^2027-02-03  🎂 Grandma Zsófia" <<<"$BUD"
+expect "khal: Anna's 29 Feb birthday clamped to 28 Feb 2027" grep -q "^2027-02-28  🎂 Anna's birthday" <<<"$BUD"
+expect "khal (Budapest): the maths exam at 09:00" grep -q "^2027-01-12 09:00 📐 Maths final" <<<"$BUD"
+NYC=$(khal_list America/New_York 2027-01-01 2027-03-01)
+echo "$NYC" > "$ART/khal-new-york.txt"
+expect "khal (New York): the same exam at 03:00" grep -q "^2027-01-12 03:00 📐 Maths final" <<<"$NYC"
+expect "khal (New York): the online test set in UTC at 03:00" grep -q "^2027-02-03 03:00 🚗 Driving theory" <<<"$NYC"
+RENT=$(khal_list Europe/Budapest 2026-12-31 2027-01-02)
+expect "khal: the private bills feed, through its token, has the rent on 1 Jan" grep -q "🏠 Rent" <<<"$RENT"
+TODAY=$(date +%Y-%m-%d)
+EXPECTED=$($PYTHON - "$BASE" <<'PY'
+import json, sys, urllib.request
+feed = json.load(urllib.request.urlopen(sys.argv[1] + "/feeds/tasks.json?tz=Europe/Budapest"))
+for c in feed["countdowns"]:
+    if c["state"] == "upcoming" and 0 < c["days"] < 30 and c["direction"] == "down":
+        print(f'{c["title"]} — {c["days"]} day{"s" if c["days"] != 1 else ""}'); break
+PY
+)
+if [ -n "$EXPECTED" ]; then
+  expect "khal: today's countdown event reads \"$EXPECTED\"" grep -qF "$EXPECTED" <<<"$(khal_list Europe/Budapest "$TODAY" 1d)"
+fi
+# A change through the admin API reaches the subscriber, with SEQUENCE raised.
+GRANDMA=$(api "$BASE/api/feeds/birthdays/countdowns" | $PYTHON -c 'import json,sys; print([c["id"] for c in json.load(sys.stdin)["countdowns"] if "Grandma" in c["title"]][0])')
+api -X PATCH -d '{"title":"🎂 Grandma Zsófia (party at noon)"}' "$BASE/api/countdowns/$GRANDMA" >/dev/null
+vdirsyncer -c "$WORK/vdirsyncer.conf" sync >>"$ART/vdirsyncer-sync.log" 2>&1
+expect "khal shows the edited title after a sync" grep -q "Grandma Zsófia (party at noon)" <<<"$(khal_list Europe/Budapest 2027-02-01 2027-02-05)"
+expect "the synced event's SEQUENCE rose to 1" grep -rlq "SEQUENCE:1" $(grep -rl "Grandma" "$WORK/cal/birthdays")
+
+echo "== calcurse"
+curl -sf "$BASE/feeds/exams.ics" -o "$WORK/exams.ics"
+mkdir -p "$WORK/calcurse"
+if TZ=Europe/Budapest calcurse -D "$WORK/calcurse" -i "$WORK/exams.ics" >"$ART/calcurse-import.log" 2>&1 && grep -q " 0 skipped" "$ART/calcurse-import.log" && ! grep -qi "error" "$ART/calcurse-import.log"; then
+  ok "calcurse imports the exported exams calendar without errors"
+else
+  fail "calcurse import (see artifacts/interop/calcurse-import.log)"; tail -5 "$ART/calcurse-import.log"
+fi
+DAY=$(TZ=Europe/Budapest calcurse -D "$WORK/calcurse" -Q --from 01/12/2027 --days 1 2>&1)   # calcurse's default input format
+echo "$DAY" > "$ART/calcurse-day.txt"
+expect "calcurse: 12 Jan 2027 has the maths exam 09:00–12:00" grep -q "09:00 -> 12:00" <<<"$DAY"
+expect "calcurse: and its title" grep -q "Maths final" <<<"$DAY"
+
+echo "== python readers"
+run_checks "python readers" env TMINUS="$TMINUS" "$PYTHON" Tests/interop/clients.py readers "$BASE" "$TOKEN_URL"
+
+echo "== a polling subscriber"
+run_checks "polling subscriber" "$PYTHON" Tests/interop/clients.py poll "$BASE" "$ADMIN"
+
+echo "== headless Chromium"
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROME" ]; then fail "chromium is not installed"; else
+  shoot() { timeout 60 "$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars "$@" 2>/dev/null; }
+  shoot --window-size=1200,900 --screenshot="$ART/index.png" "$BASE/" ; expect "screenshot of /" test -s "$ART/index.png"
+  shoot --window-size=1200,1000 --screenshot="$ART/feed-birthdays.png" "$BASE/feeds/birthdays"; expect "screenshot of a feed page" test -s "$ART/feed-birthdays.png"
+  shoot --window-size=420,1200 --screenshot="$ART/feed-holidays-phone.png" "$BASE/feeds/holidays"; expect "screenshot at phone width" test -s "$ART/feed-holidays-phone.png"
+  CARD=$(api "$BASE/api/feeds/holidays/countdowns" | $PYTHON -c 'import json,sys; print(json.load(sys.stdin)["countdowns"][0]["id"])')
+  shoot --window-size=320,330 --screenshot="$ART/card.png" "$BASE/feeds/holidays/$CARD.svg"; expect "an SVG card rendered to PNG" test -s "$ART/card.png"
+  timeout 60 "$CHROME" --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 --virtual-time-budget=3000 --dump-dom \
+    "$BASE/feeds/holidays" > "$WORK/dom.html" 2> "$ART/chromium-console.log"
+  CARDS=$(grep -c '<article class="card' "$WORK/dom.html")
+  FILLED=$(grep -cE '<span class="number">[^<]+</span><span class="unit">[^<]*</span>' "$WORK/dom.html")
+  WANT=$($PYTHON -c "import json,urllib.request; print(len(json.load(urllib.request.urlopen('$BASE/feeds/holidays.json'))['countdowns']))")
+  expect "--dump-dom: every card ($CARDS of $WANT) shows its number and unit after the script ran" test "$CARDS" -eq "$WANT" -a "$FILLED" -eq "$WANT"
+  expect "no console errors or CSP refusals" bash -c "! grep -qiE 'Uncaught|Refused to|CONSOLE.*(error|Error)' '$ART/chromium-console.log'"
+fi
+
+echo
+echo "interop: $PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
