@@ -134,6 +134,24 @@ run_checks "python readers" env TMINUS="$TMINUS" "$PYTHON" Tests/interop/clients
 echo "== a polling subscriber"
 run_checks "polling subscriber" "$PYTHON" Tests/interop/clients.py poll "$BASE" "$ADMIN"
 
+echo "== recipes"
+LINE=$(TMINUS_URL=$BASE sh examples/recipes/next-countdown.sh holidays)
+FIRST=$($PYTHON -c "import json,urllib.request; c=json.load(urllib.request.urlopen('$BASE/feeds/holidays.json?limit=1'))['countdowns'][0]; print(c['title'] + ': ' + c['text'])")
+expect "the status-bar one-liner prints \"$LINE\"" test -n "$LINE" -a "$LINE" = "$FIRST"
+run_checks "Home Assistant recipe" "$PYTHON" - "$BASE" <<'PY'
+import json, sys, urllib.request, urllib.parse
+import jinja2, yaml
+base = sys.argv[1]
+sensor = yaml.safe_load(open("examples/recipes/home-assistant.yaml"))["sensor"][0]
+url = urllib.parse.urlsplit(sensor["resource"])
+data = json.load(urllib.request.urlopen(base + url.path + "?" + url.query))
+state = jinja2.Template(sensor["value_template"]).render(value_json=data)
+first = data["countdowns"][0]
+print(("ok: " if state == first["text"] else "FAIL: ") + f"Home Assistant's value_template renders {state!r}")
+missing = [key for key in sensor["json_attributes"] if key not in first]
+print(("ok: " if not missing else "FAIL: ") + f"its json_attributes all exist in the feed {missing}")
+PY
+
 echo "== headless Chromium"
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROME" ]; then fail "chromium is not installed"; else
