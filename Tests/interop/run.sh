@@ -96,7 +96,7 @@ expect "khal (New York): the same exam at 03:00" grep -q "^2027-01-12 03:00 📐
 expect "khal (New York): the online test set in UTC at 03:00" grep -q "^2027-02-03 03:00 🚗 Driving theory" <<<"$NYC"
 RENT=$(khal_list Europe/Budapest 2026-12-31 2027-01-02)
 expect "khal: the private bills feed, through its token, has the rent on 1 Jan" grep -q "🏠 Rent" <<<"$RENT"
-TODAY=$(date +%Y-%m-%d)
+TODAY=$(TZ=Europe/Budapest date +%Y-%m-%d)   # the zone khal and the JSON use below
 EXPECTED=$($PYTHON - "$BASE" <<'PY'
 import json, sys, urllib.request
 feed = json.load(urllib.request.urlopen(sys.argv[1] + "/feeds/tasks.json?tz=Europe/Budapest"))
