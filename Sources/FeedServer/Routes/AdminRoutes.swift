@@ -37,6 +37,16 @@ struct AdminRoutes: Sendable {
                 return Response(status: .noContent)
             }
         }
+        api.put("countdowns/:id/image") { request, context in try await self.mapped { try await self.uploadImage(request, context) } }
+        api.delete("countdowns/:id/image") { _, context in
+            try self.mapped {
+                let (loaded, slug) = try self.store.countdown(id: try self.id(context))
+                var countdown = loaded
+                countdown.presentation.image = nil
+                guard let feed = try self.store.feed(slug: slug)?.feed else { throw StoreError.feedNotFound(slug) }
+                return try AdminJSON.encode(self.snapshot(try self.store.update(countdown), feed))
+            }
+        }
         api.post("feeds/:slug/import") { request, context in try await self.mapped { try await self.importCalendar(request, context) } }
         api.get("feeds/:slug/export") { request, context in
             try self.mapped {
@@ -126,6 +136,19 @@ struct AdminRoutes: Sendable {
         let draft = try await AdminJSON.decode(CountdownDraft.self, request, limit: 64 << 10)
         var countdown = loaded
         try draft.apply(to: &countdown, feedZone: feed.timeZone)
+        return try AdminJSON.encode(snapshot(try store.update(countdown), feed))
+    }
+
+    /// The body is the image itself (png, jpeg, gif, webp or svg); its bytes decide the type.
+    private func uploadImage(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (loaded, slug) = try store.countdown(id: try id(context))
+        guard let feed = try store.feed(slug: slug)?.feed else { throw StoreError.feedNotFound(slug) }
+        let bytes = Data(try await AdminJSON.body(request, limit: store.limits.maxImageBytes).readableBytesView)
+        guard let type = CountdownStore.imageType(of: bytes) else {
+            throw HTTPError(.unsupportedMediaType, message: "the body is not a png, jpeg, gif, webp or svg image")
+        }
+        var countdown = loaded
+        countdown.presentation.image = try store.storeImage(bytes, mimeType: type)
         return try AdminJSON.encode(snapshot(try store.update(countdown), feed))
     }
 
