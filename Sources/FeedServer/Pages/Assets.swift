@@ -38,9 +38,14 @@ enum Assets {
             if (/^\\d{4}-\\d{2}-\\d{2}$/.test(start)) { var p = start.split("-"); return new Date(+p[0], +p[1] - 1, +p[2]); }
             return startOfDay(new Date(start));
           }
+          // Same rule as the server: the 31st clamps to shorter months.
+          function addMonths(a, m) {
+            var last = new Date(a.getFullYear(), a.getMonth() + m + 1, 0).getDate();
+            return new Date(a.getFullYear(), a.getMonth() + m, Math.min(a.getDate(), last));
+          }
           function monthsBetween(a, b) {
             var m = (b.getFullYear() - a.getFullYear()) * 12 + b.getMonth() - a.getMonth();
-            if (b.getDate() < a.getDate()) m -= 1;
+            while (m > 0 && addMonths(a, m) > b) m -= 1;
             return Math.max(0, m);
           }
           function plural(n, word) { return word + (n === 1 ? "" : "s"); }
