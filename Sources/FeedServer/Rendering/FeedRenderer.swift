@@ -15,6 +15,16 @@ struct FeedRenderer: Sendable {
 
     static let calendarType = "text/calendar; charset=utf-8"
 
+    /// "Now" rounded down to the minute: JSON, pages and cards change at most once a minute.
+    private var minute: (key: Int, start: Date) {
+        let key = Int(clock().timeIntervalSince1970 / 60)
+        return (key, Date(timeIntervalSince1970: Double(key * 60)))
+    }
+
+    private func calculator(at now: Date, _ zone: Zone) -> RemainingTimeCalculator {
+        RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: store.limits.maxOccurrences)
+    }
+
     func cacheControl(_ feed: Feed, maxAge: Int) -> String { (feed.isPublic ? "public" : "private") + ", max-age=\(maxAge)" }
 
     /// The exported calendar: the countdowns' own events, repeats as RRULE.
@@ -54,51 +64,49 @@ struct FeedRenderer: Sendable {
     }
 
     func json(_ stored: StoredFeed, query: JSONQuery) throws -> Representation {
-        let now = clock()
-        let minute = Int(now.timeIntervalSince1970 / 60)
+        let (minute, minuteStart) = self.minute
         let slot = "json|\(stored.feed.slug)|\(query.zone.identifier)|\(query.unit?.rawValue ?? "")|\(query.limit ?? 0)|\(query.category ?? "")|\(query.sort.rawValue)"
         return try cache.value(for: .init(slot: slot, version: "\(stored.revision)|\(minute)")) {
             var countdowns = try store.countdowns(inFeed: stored.feed.slug)
             if let category = query.category?.lowercased() { countdowns = countdowns.filter { $0.categories.contains { $0.lowercased() == category } } }
-            let calculator = RemainingTimeCalculator(now: Date(timeIntervalSince1970: Double(minute * 60)), zone: query.zone,
-                                                     maxOccurrences: store.limits.maxOccurrences)
-            var snapshot = FeedSnapshot(feed: stored.feed, countdowns: countdowns, calculator: calculator, unit: query.unit, sort: query.sort,
+            var snapshot = FeedSnapshot(feed: stored.feed, countdowns: countdowns, calculator: calculator(at: minuteStart, query.zone),
+                                        unit: query.unit, sort: query.sort,
                                         imageURL: { self.imageURL($0) })
             if let limit = query.limit { snapshot.countdowns = Array(snapshot.countdowns.prefix(limit)) }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             return Representation(bytes: Array(try encoder.encode(snapshot)), contentType: "application/json; charset=utf-8",
-                                  lastModified: max(stored.updatedAt, Date(timeIntervalSince1970: Double(minute * 60))),
-                                  cacheControl: cacheControl(stored.feed, maxAge: 60), gzip: gzip)
+                                  lastModified: max(stored.updatedAt, minuteStart), cacheControl: cacheControl(stored.feed, maxAge: 60), gzip: gzip)
         }
     }
 
     func page(_ stored: StoredFeed, zone: Zone, pathPrefix: String) throws -> Representation {
-        let now = clock()
-        let minute = Int(now.timeIntervalSince1970 / 60)
+        let (minute, minuteStart) = self.minute
         let key = RenderCache.Key(slot: "html|\(stored.feed.slug)|\(pathPrefix)|\(zone.identifier)", version: "\(stored.revision)|\(minute)")
         return try cache.value(for: key) {
-            let calculator = RemainingTimeCalculator(now: Date(timeIntervalSince1970: Double(minute * 60)), zone: zone, maxOccurrences: store.limits.maxOccurrences)
-            let rows = FeedSnapshot.rows(try store.countdowns(inFeed: stored.feed.slug), calculator: calculator)
+            let rows = FeedSnapshot.rows(try store.countdowns(inFeed: stored.feed.slug), calculator: calculator(at: minuteStart, zone))
             let html = FeedPage.render(feed: stored.feed, rows: rows, links: FeedPage.links(baseURL: baseURL, path: pathPrefix),
                                        cardPath: { "\(pathPrefix)/\($0.id ?? 0).svg" }, imageURL: { self.imageURL($0) })
             return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8",
-                                  lastModified: max(stored.updatedAt, Date(timeIntervalSince1970: Double(minute * 60))),
-                                  cacheControl: cacheControl(stored.feed, maxAge: 60))
+                                  lastModified: max(stored.updatedAt, minuteStart), cacheControl: cacheControl(stored.feed, maxAge: 60))
         }
     }
 
+    struct CountdownNotFound: Error {}
+
+    /// The countdown is only read from the store when the cached card is stale.
     func card(_ stored: StoredFeed, id: Int64, zone: Zone) throws -> Representation? {
-        let now = clock()
-        let minute = Int(now.timeIntervalSince1970 / 60)
+        let (minute, minuteStart) = self.minute
         let key = RenderCache.Key(slot: "svg|\(stored.feed.slug)|\(id)|\(zone.identifier)", version: "\(stored.revision)|\(minute)")
-        guard let (countdown, slug) = try? store.countdown(id: id), slug == stored.feed.slug else { return nil }
-        return cache.value(for: key) {
-            let calculator = RemainingTimeCalculator(now: Date(timeIntervalSince1970: Double(minute * 60)), zone: zone, maxOccurrences: store.limits.maxOccurrences)
-            let svg = SVGCard.render(CardFace(countdown: countdown, remaining: calculator.remaining(for: countdown)))
-            return Representation(bytes: Array(svg.utf8), contentType: "image/svg+xml; charset=utf-8",
-                                  lastModified: max(stored.updatedAt, Date(timeIntervalSince1970: Double(minute * 60))),
-                                  cacheControl: cacheControl(stored.feed, maxAge: 300))
+        do {
+            return try cache.value(for: key) {
+                guard let (countdown, slug) = try? store.countdown(id: id), slug == stored.feed.slug else { throw CountdownNotFound() }
+                let svg = SVGCard.render(CardFace(countdown: countdown, remaining: calculator(at: minuteStart, zone).remaining(for: countdown)))
+                return Representation(bytes: Array(svg.utf8), contentType: "image/svg+xml; charset=utf-8",
+                                      lastModified: max(stored.updatedAt, minuteStart), cacheControl: cacheControl(stored.feed, maxAge: 300))
+            }
+        } catch is CountdownNotFound {
+            return nil
         }
     }
 
