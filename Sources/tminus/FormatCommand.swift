@@ -8,9 +8,7 @@ struct FormatCommand: ParsableCommand {
         commandName: "format",
         abstract: "Rewrite an .ics file in tminus's interoperable form.",
         discussion: """
-            CRLF line endings, lines folded at 75 octets without splitting characters, control characters
-            removed, TZIDs renamed to plain Olson names (Windows names included), one compact VTIMEZONE per
-            zone used, and no X-LIC-ERROR properties. Everything else is kept as it was.
+            CRLF line endings, lines folded at 75 octets without splitting characters, control characters removed, TZIDs renamed to plain Olson names (Windows names included), one compact VTIMEZONE per zone used, and no X-LIC-ERROR properties. Everything else is kept as it was.
             """
     )
 

@@ -8,9 +8,7 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import an .ics file into a feed (re-importing the same file changes nothing).",
         discussion: """
-            Countdowns are matched by UID: new ones are added, changed ones updated (their SEQUENCE rises),
-            identical ones left alone. The whole import is one transaction: if it fails, nothing changes.
-            Items without a start (DTSTART, or DUE for tasks) are skipped and listed.
+            Countdowns are matched by UID: new ones are added, changed ones updated (their SEQUENCE rises), identical ones left alone. The whole import is one transaction: if it fails, nothing changes. Items without a start (DTSTART, or DUE for tasks) are skipped and listed.
             """
     )
 

@@ -8,10 +8,7 @@ struct OccurrencesCommand: ParsableCommand {
         commandName: "occurrences",
         abstract: "List the occurrences of a calendar's events and tasks in a time window.",
         discussion: """
-            Repeats (RRULE, RDATE, EXDATE) and moved or cancelled instances (RECURRENCE-ID) are applied.
-            An occurrence is listed when it overlaps [--from, --to).
-            JSON keys: component, uid, summary, start, end, allDay, recurrenceId. Timed values are UTC
-            ("YYYY-MM-DDTHH:MM:SSZ"), all-day values are dates ("YYYY-MM-DD").
+            Repeats (RRULE, RDATE, EXDATE) and moved or cancelled instances (RECURRENCE-ID) are applied. An occurrence is listed when it overlaps [--from, --to). JSON keys: component, uid, summary, start, end, allDay, recurrenceId. Timed values are UTC ("YYYY-MM-DDTHH:MM:SSZ"), all-day values are dates ("YYYY-MM-DD").
             """
     )
 

@@ -11,9 +11,7 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve feeds as subscribable calendars, JSON, HTML pages and SVG cards.",
         discussion: """
-            Loads the feed definitions in --feeds at start and again on SIGHUP; URL sources are refreshed in
-            the background. The admin API (/api) needs the bearer token from --admin-token-file, or the one
-            generated next to the database at first start (mode 0600).
+            Loads the feed definitions in --feeds at start and again on SIGHUP; URL sources are refreshed in the background. The admin API (/api) needs the bearer token from --admin-token-file, or the one generated next to the database at first start (mode 0600).
             """
     )
 

@@ -9,7 +9,9 @@ struct TMinus: ParsableCommand {
         discussion: """
             Examples:
               tminus validate examples/birthdays.ics
-              tminus occurrences examples/birthdays.ics --from 2026-01-01 --to 2027-01-01 --tz Europe/Budapest
+              tminus import examples/birthdays.ics --feed family
+              tminus list --feed family
+              tminus serve --feeds feeds
             """,
         version: "0.1.0",
         subcommands: [
