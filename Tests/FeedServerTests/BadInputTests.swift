@@ -85,6 +85,9 @@ struct BadInputTests {
             let (_, ics) = try await client.text("/feeds/trips.ics")
             #expect(ics.contains("SUMMARY:Kyoto 🌸") && ics.contains("SEQUENCE:1") && ics.contains("X-TMINUS-GRADIENT:#FF3B30,#FF9500"))
             #expect(!ics.contains("BEGIN:VALARM"), "alarms are opt-in per feed")
+            let badMode = try await client.execute(uri: "/api/feeds/trips", method: .patch, headers: json,
+                                                   body: ByteBuffer(string: #"{"slug":"trips","countdown":{"mode":"daily","days":0}}"#))
+            #expect(badMode.status == .unprocessableContent && String(buffer: badMode.body).contains("1 to 366"), "the same rule as feeds/*.yaml")
             let duplicate = try await client.execute(uri: "/api/feeds", method: .post, headers: json, body: ByteBuffer(string: #"{"slug":"trips"}"#))
             #expect(duplicate.status == .conflict)
             let removed = try await client.execute(uri: "/api/feeds/trips", method: .delete, headers: fixture.admin)

@@ -95,38 +95,22 @@ enum FeedDefinitionLoader {
         }
         let slug = raw.slug ?? file.deletingPathExtension().lastPathComponent
         guard Feed.isValidSlug(slug) else { throw fail("slug '\(slug)' must be lower-case letters, digits and dashes") }
-        let zoneName = raw.timezone ?? "UTC"
-        guard let zone = Zone.named(zoneName) else { throw fail("timezone '\(zoneName)' is not a known zone (use an Olson name such as Europe/London)") }
+        let timeZone: String, refresh: ICalDuration, mode: Feed.CountdownMode
         var color: String?
-        if let raw = raw.color {
-            guard let hex = Presentation.normalizeHex(raw) else { throw fail("color '\(raw)' is not #RRGGBB") }
-            color = hex
-        }
-        let refreshText = raw.refresh ?? "PT6H"
-        guard let refresh = ICalDuration(parsing: refreshText), !refresh.isNegative, !refresh.isZero else {
-            throw fail("refresh '\(refreshText)' is not a positive ISO 8601 duration such as PT6H")
-        }
-        let mode: Feed.CountdownMode
-        switch raw.countdown?.mode ?? "daily" {
-        case "daily":
-            let days = raw.countdown?.days ?? 60
-            guard (1...366).contains(days) else { throw fail("countdown.days must be 1 to 366") }
-            mode = .daily(days: days)
-        case "milestones":
-            let marks = raw.countdown?.milestones ?? Feed.CountdownMode.defaultMilestones
-            guard !marks.isEmpty, marks.allSatisfy({ (0...3650).contains($0) }) else { throw fail("countdown.milestones must be days from 0 to 3650") }
-            mode = .milestones(marks)
-        case let other:
-            throw fail("countdown.mode '\(other)' must be daily or milestones")
+        do {
+            timeZone = try Feed.validTimeZone(raw.timezone ?? "UTC")
+            color = try raw.color.map(Feed.validColor)
+            refresh = try Feed.validInterval(raw.refresh ?? "PT6H")
+            mode = try Feed.validCountdownMode(raw.countdown?.mode, days: raw.countdown?.days, milestones: raw.countdown?.milestones)
+        } catch {
+            throw fail(error.message)
         }
         var sources: [LoadedFeedDefinition.Source] = []
         for (index, source) in (raw.sources ?? []).enumerated() {
             let label = "sources[\(index)]"
             guard (source.file == nil) != (source.url == nil) else { throw fail("\(label) needs exactly one of file: or url:") }
-            let refreshText = source.refresh ?? "PT1H"
-            guard let every = ICalDuration(parsing: refreshText), !every.isNegative, every.days * 86_400 + every.seconds >= 60 else {
-                throw fail("\(label).refresh '\(refreshText)' must be a duration of at least a minute")
-            }
+            let every: ICalDuration
+            do { every = try Feed.validInterval(source.refresh ?? "PT1H", minimumSeconds: 60) } catch { throw fail("\(label).refresh: \(error.message)") }
             let filter: SourceFilter
             do { filter = try SourceFilter(include: source.include, exclude: source.exclude) } catch { throw fail("\(label): \(error)") }
             if let url = source.url {
@@ -139,7 +123,7 @@ enum FeedDefinitionLoader {
                 sources.append(.init(location: resolved, isURL: false, refresh: 0, filter: filter))
             }
         }
-        let feed = Feed(slug: slug, name: raw.name ?? slug, description: raw.description, timeZone: zone.identifier, color: color,
+        let feed = Feed(slug: slug, name: raw.name ?? slug, description: raw.description, timeZone: timeZone, color: color,
                         isPublic: raw.public ?? true, countdownMode: mode, includeAlarms: raw.alarms ?? false, refreshInterval: refresh)
         return LoadedFeedDefinition(file: path, feed: feed, sources: sources)
     }

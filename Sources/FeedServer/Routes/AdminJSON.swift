@@ -100,32 +100,19 @@ struct FeedJSON: Codable {
         }
     }
 
-    /// Applies the fields given to a feed definition.
+    /// Applies the fields given to a feed definition, by the same rules as feeds/*.yaml.
     func apply(to feed: inout Feed) throws {
-        if let name { feed.name = name }
-        if let description { feed.description = description.isEmpty ? nil : description }
-        if let timeZone {
-            guard let zone = Zone.named(timeZone) else { throw HTTPError(.unprocessableContent, message: "timeZone '\(timeZone)' is not a known zone") }
-            feed.timeZone = zone.identifier
-        }
-        if let color {
-            guard let hex = Presentation.normalizeHex(color) else { throw HTTPError(.unprocessableContent, message: "color '\(color)' is not #RRGGBB") }
-            feed.color = hex
-        }
-        if let isPublic = `public` { feed.isPublic = isPublic }
-        if let alarms { feed.includeAlarms = alarms }
-        if let refresh {
-            guard let duration = ICalDuration(parsing: refresh), !duration.isNegative, !duration.isZero else {
-                throw HTTPError(.unprocessableContent, message: "refresh '\(refresh)' is not a positive duration such as PT6H")
-            }
-            feed.refreshInterval = duration
-        }
-        if let countdown {
-            switch countdown.mode {
-            case "daily": feed.countdownMode = .daily(days: min(max(countdown.days ?? 60, 1), 366))
-            case "milestones": feed.countdownMode = .milestones(countdown.milestones ?? Feed.CountdownMode.defaultMilestones)
-            default: throw HTTPError(.unprocessableContent, message: "countdown.mode must be daily or milestones")
-            }
+        do {
+            if let name { feed.name = name }
+            if let description { feed.description = description.isEmpty ? nil : description }
+            if let timeZone { feed.timeZone = try Feed.validTimeZone(timeZone) }
+            if let color { feed.color = try Feed.validColor(color) }
+            if let isPublic = `public` { feed.isPublic = isPublic }
+            if let alarms { feed.includeAlarms = alarms }
+            if let refresh { feed.refreshInterval = try Feed.validInterval(refresh) }
+            if let countdown { feed.countdownMode = try Feed.validCountdownMode(countdown.mode, days: countdown.days, milestones: countdown.milestones) }
+        } catch let error as Feed.InvalidSetting {
+            throw HTTPError(.unprocessableContent, message: error.message)
         }
     }
 }

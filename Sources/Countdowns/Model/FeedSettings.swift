@@ -1,0 +1,49 @@
+import ICalendar
+
+/// The rules for a feed's settings, in one place for every way a feed is
+/// defined (feeds/*.yaml and the admin API). Messages name the setting's value.
+extension Feed {
+    public struct InvalidSetting: Error, Sendable, Equatable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// An Olson name (Windows and prefixed names are accepted and normalised).
+    public static func validTimeZone(_ raw: String) throws(InvalidSetting) -> String {
+        guard let zone = Zone.named(raw) else {
+            throw InvalidSetting(message: "time zone '\(raw)' is not a known zone (use an Olson name such as Europe/London)")
+        }
+        return zone.identifier
+    }
+
+    public static func validColor(_ raw: String) throws(InvalidSetting) -> String {
+        guard let hex = Presentation.normalizeHex(raw) else { throw InvalidSetting(message: "color '\(raw)' is not #RRGGBB") }
+        return hex
+    }
+
+    /// A positive ISO 8601 duration of at least `minimumSeconds`.
+    public static func validInterval(_ raw: String, minimumSeconds: Int = 1) throws(InvalidSetting) -> ICalDuration {
+        guard let duration = ICalDuration(parsing: raw), !duration.isNegative, duration.days * 86_400 + duration.seconds >= minimumSeconds else {
+            throw InvalidSetting(message: "'\(raw)' is not a duration of at least \(minimumSeconds) second(s), such as PT6H")
+        }
+        return duration
+    }
+
+    /// `daily` with 1…366 days (default 60), or `milestones` of 0…3650 days.
+    public static func validCountdownMode(_ mode: String?, days: Int?, milestones: [Int]?) throws(InvalidSetting) -> CountdownMode {
+        switch mode ?? "daily" {
+        case "daily":
+            let days = days ?? 60
+            guard (1...366).contains(days) else { throw InvalidSetting(message: "countdown days must be 1 to 366, not \(days)") }
+            return .daily(days: days)
+        case "milestones":
+            let marks = milestones ?? CountdownMode.defaultMilestones
+            guard !marks.isEmpty, marks.allSatisfy({ (0...3650).contains($0) }) else {
+                throw InvalidSetting(message: "countdown milestones must be days from 0 to 3650")
+            }
+            return .milestones(marks)
+        case let other:
+            throw InvalidSetting(message: "countdown mode '\(other)' must be daily or milestones")
+        }
+    }
+}
