@@ -56,10 +56,23 @@ clients:
 interop: build pydeps clients
 	TMINUS_PYTHON=$(TMINUS_PYTHON) bash Tests/interop/run.sh
 
-# Speed, measured against references in the same run (release build).
+# Speed, measured against references in the same run (release build): the
+# iCalendar core against python and a full walk, then serving against a bare
+# Hummingbird app and nginx (wrk drives the load; both are installed when missing).
+BENCH_PACKAGES := nginx-light wrk
 bench: deps pydeps
+	@missing=""; for p in $(BENCH_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "==> installing benchmark tools:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
 	swift build -c release --product tminus-bench $(SWIFT_FLAGS)
+	swift build -c release --product tminus $(SWIFT_FLAGS)
 	.build/release/tminus-bench
+	$(TMINUS_PYTHON) bench/serving.py .
 
 # parse → expand → write under valgrind; fails on memory errors and on real leaks
 # (Swift's runtime keeps metadata caches that valgrind calls "possibly lost").

@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -49,6 +50,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -60,7 +63,8 @@ let package = Package(
             ]
         ),
         // `make bench`: timings against a reference in the same run.
-        .executableTarget(name: "tminus-bench", dependencies: ["ICalendar"]),
+        // `tminus-bench bare-server`: the bare Hummingbird app the serving benchmark compares with.
+        .executableTarget(name: "tminus-bench", dependencies: ["ICalendar", .product(name: "Hummingbird", package: "hummingbird")]),
         // Helpers shared by the test targets: the corpus, the Python checkers, the built binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(

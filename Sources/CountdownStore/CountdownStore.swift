@@ -11,11 +11,14 @@ public final class CountdownStore: Sendable {
     let clock: @Sendable () -> Date
     public let limits: StoreLimits
     public let path: String
+    let statements = StatementCounter()
 
     public init(path: String, limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() }) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
+        let statements = self.statements
+        configuration.prepareDatabase { db in db.trace(options: .statement) { _ in statements.increment() } }
         pool = try DatabasePool(path: path, configuration: configuration)
         try StoreMigrations.migrator.migrate(pool)
         self.clock = clock

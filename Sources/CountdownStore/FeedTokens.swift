@@ -23,7 +23,7 @@ public enum Secret {
     }
 
     public static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256Hex.of(secret)
     }
 
     /// Compares two equal-length strings without an early exit.

@@ -13,7 +13,7 @@ extension CountdownStore {
         guard ["image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"].contains(mimeType) else {
             throw StoreError.invalid("\(mimeType) is not an image type tminus serves (png, jpeg, gif, webp, svg)")
         }
-        let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256Hex.of(bytes)
         let now = clock()
         try pool.write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO image (sha256, mimeType, bytes, createdAt) VALUES (?, ?, ?, ?)",

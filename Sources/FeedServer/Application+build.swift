@@ -6,30 +6,50 @@ import Logging
 import ServiceLifecycle
 
 /// The server, built in one place so that `tminus serve` and the tests run the
-/// same thing: store → feeds/ definitions → routes → background services.
+/// same thing: store → feeds/ definitions → compiled feeds → routes → background services.
 public func buildApplication(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "tminus")) throws -> some ApplicationProtocol {
+    try buildServer(configuration, logger: logger).application
+}
+
+/// The parts of a running server that tests look into.
+struct Server {
+    var application: Application<RouterResponder<BasicRequestContext>>
+    var store: CountdownStore
+    var catalog: FeedCatalog
+    var cache: RenderCache
+}
+
+func buildServer(_ configuration: ServerConfiguration, logger: Logger) throws -> Server {
     let store = try CountdownStore(path: configuration.databasePath, clock: configuration.clock)
     let token = try AdminToken.setUp(store: store, configuredFile: configuration.adminTokenFile, databasePath: configuration.databasePath, logger: logger)
-    let baseURL = configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)"
-    let cache = RenderCache()
-    let renderer = FeedRenderer(store: store, cache: cache, clock: configuration.clock, baseURL: baseURL, gzip: configuration.gzip)
+    let settings = RenderSettings(baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", gzip: configuration.gzip,
+                                  maxOccurrences: store.limits.maxOccurrences)
+    let cache = RenderCache(budgetBytes: configuration.cacheBytes)
+    let renderer = FeedRenderer(cache: cache, settings: settings, clock: configuration.clock, logger: logger)
+    let catalog = FeedCatalog(store: store, settings: settings, clock: configuration.clock, logger: logger)
     let fetcher = CalendarFetcher(client: .shared, maxBytes: store.limits.maxInputBytes, timeout: .seconds(30))
-    let loader = FeedLoader(store: store, cache: cache, fetcher: fetcher,
-                            directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) }, logger: logger)
+    let health = HealthMonitor()
+    let loader = FeedLoader(store: store, fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
+                            logger: logger, health: health)
     loader.reload()
+    catalog.refreshNow(force: true)
+    health.update(sources: (try? store.sources()) ?? [])
 
     let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: LogRequestsMiddleware(.info))
-    PublicRoutes(store: store, renderer: renderer, loader: loader).register(on: router)
-    AdminRoutes(store: store, renderer: renderer, loader: loader, fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
+    PublicRoutes(catalog: catalog, renderer: renderer, images: ImageRoute(store: store),
+                 health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors) }).register(on: router)
+    AdminRoutes(store: store, catalog: catalog, settings: settings, clock: configuration.clock, loader: loader, fetcher: fetcher,
+                maxBodyBytes: configuration.maxBodyBytes, logger: logger)
         .register(on: router, token: token)
 
-    var services: [any Service] = [ReloadOnHangupService(loader: loader, logger: logger)]
-    if configuration.refreshSources { services.append(SourceRefreshService(loader: loader, clock: configuration.clock)) }
-    let feeds = (try? store.feeds().count) ?? 0
-    logger.notice("tminus ready", metadata: ["url": "\(baseURL)", "database": "\(configuration.databasePath)", "feeds": "\(feeds)",
-                                             "adminTokenFile": "\(token.file)"])
-    return Application(router: router,
-                       configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tminus"),
-                       services: services, logger: logger)
+    var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger),
+                                   CatalogPollService(catalog: catalog, health: health, store: store, interval: configuration.pollInterval)]
+    if configuration.refreshSources { services.append(SourceRefreshService(loader: loader, catalog: catalog, clock: configuration.clock)) }
+    logger.notice("tminus ready", metadata: ["url": "\(settings.baseURL)", "database": "\(configuration.databasePath)", "feeds": "\(catalog.feeds.count)",
+                                             "adminTokenFile": "\(token.file)", "cacheMB": "\(configuration.cacheBytes >> 20)"])
+    let application = Application(router: router,
+                                  configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tminus"),
+                                  services: services, logger: logger)
+    return Server(application: application, store: store, catalog: catalog, cache: cache)
 }

@@ -4,6 +4,11 @@ import ICalendar
 // `make bench`: tminus's iCalendar core timed against a reference in the same run.
 // Timings are medians; the machine is shared, so compare ratios, not absolutes.
 
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "bare-server" {
+    try await BareServer.run(arguments: Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
 let runs = 5
 let python = ProcessInfo.processInfo.environment["TMINUS_PYTHON"] ?? "python3"
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

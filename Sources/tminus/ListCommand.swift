@@ -27,9 +27,7 @@ struct ListCommand: ParsableCommand {
             let snapshot = FeedSnapshot(feed: stored.feed, countdowns: try store.countdowns(inFeed: feed), calculator: calculator,
                                         unit: unit, sort: sort)
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(snapshot), as: UTF8.self))
+                print(String(decoding: try JSONEncoder.tminusPretty.encode(snapshot), as: UTF8.self))
                 return
             }
             if snapshot.countdowns.isEmpty { print("\(feed) has no countdowns yet"); return }

@@ -1,3 +1,4 @@
+import Countdowns
 import Foundation
 import ICalendar
 
@@ -34,12 +35,10 @@ enum OccurrenceJSON {
                 allDay: occurrence.isAllDay,
                 recurrenceId: occurrence.recurrenceId.map { stamp($0, instant: occurrence.recurrenceInstant!) })
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(rows), as: UTF8.self)
+        return String(decoding: try JSONEncoder.tminusPretty.encode(rows), as: UTF8.self)
     }
 
     static func stamp(_ value: DateTimeValue, instant: Date) -> String {
-        value.isAllDay ? value.civilDate.iso : Zone.utc.local(of: instant).iso + "Z"
+        UTCStamp.iso(value, at: instant)
     }
 }

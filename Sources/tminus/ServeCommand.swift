@@ -17,15 +17,19 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: "Address to listen on (0.0.0.0 for every interface).") var host = "127.0.0.1"
     @Option(help: "Port to listen on.") var port = 8080
-    @Option(help: "The SQLite database (default: $TMINUS_DB, else ./tminus.sqlite).") var db: String?
+    @OptionGroup var store: StoreOptions
     @Option(help: "Folder of feed definitions (*.yaml).") var feeds: String?
     @Option(help: "File with the admin bearer token.") var adminTokenFile: String?
     @Option(help: "Public base URL for links, e.g. https://countdowns.example.org (default http://HOST:PORT).") var baseURL: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel: Logger.Level = .info
+    @Option(help: ArgumentHelp("Memory for rendered JSON, pages, cards and countdown calendars, in MB.",
+                               discussion: "Least recently used renders go first when it is full. Compiled feeds (the exported calendars and prepared countdowns) come on top."))
+    var cacheMb = 64
     @Flag(help: "Gzip calendars and JSON for clients that ask (off by default: some Outlook versions choke on it).") var gzip = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard (1...65536).contains(cacheMb) else { throw ValidationError("--cache-mb must be 1 to 65536") }
         if let feeds {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: feeds, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -51,8 +55,8 @@ struct ServeCommand: ParsableCommand {
         var logger = Logger(label: "tminus")
         logger.logLevel = logLevel
         let configuration = ServerConfiguration(host: host, port: port,
-                                                databasePath: db ?? ProcessInfo.processInfo.environment["TMINUS_DB"] ?? "tminus.sqlite",
-                                                feedsDirectory: feeds, adminTokenFile: adminTokenFile, baseURL: baseURL, gzip: gzip)
+                                                databasePath: store.path, feedsDirectory: feeds, adminTokenFile: adminTokenFile,
+                                                baseURL: baseURL, gzip: gzip, cacheBytes: cacheMb << 20)
         let app: any ApplicationProtocol
         do { app = try buildApplication(configuration, logger: logger) } catch {
             printError("error: \(error)")

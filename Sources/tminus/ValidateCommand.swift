@@ -1,4 +1,5 @@
 import ArgumentParser
+import Countdowns
 import Foundation
 import ICalendar
 
@@ -20,8 +21,7 @@ struct ValidateCommand: ParsableCommand {
         let result = try CalendarInput.readOrExit(file, options: .lenient)
         let calendar = result.calendar
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let encoder = JSONEncoder.tminusPretty
             let report = Report(file: file, events: calendar.events.count, todos: calendar.todos.count,
                                 errors: result.errors.count, warnings: result.warnings.count, diagnostics: result.diagnostics)
             print(String(decoding: try encoder.encode(report), as: UTF8.self))

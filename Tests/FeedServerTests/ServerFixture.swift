@@ -52,6 +52,25 @@ final class ServerFixture: Sendable {
         return try await app.test(.live) { client in try await body(client) }
     }
 
+    /// The store, catalog and render cache of a running server, for tests that look inside.
+    struct Parts: Sendable {
+        var store: CountdownStore
+        var catalog: FeedCatalog
+        var cache: RenderCache
+    }
+
+    /// A live server built from `configuration` after `adjust`, with its parts.
+    func withServer<T: Sendable>(adjust: (inout ServerConfiguration) -> Void,
+                                 _ body: @Sendable (any TestClientProtocol, Parts) async throws -> T) async throws -> T {
+        var logger = Logger(label: "tminus-test")
+        logger.logLevel = .warning
+        var configuration = self.configuration
+        adjust(&configuration)
+        let server = try buildServer(configuration, logger: logger)
+        let parts = Parts(store: server.store, catalog: server.catalog, cache: server.cache)
+        return try await server.application.test(.live) { client in try await body(client, parts) }
+    }
+
     var admin: HTTPFields { [.authorization: "Bearer \(adminToken)"] }
 
     static let family = """

@@ -42,14 +42,15 @@ struct CorpusRobustnessTests {
     @Test(.timeLimit(.minutes(5)))
     func hostileInputsNeitherCrashNorHang() throws {
         var counts: [String: Int] = [:]
-        for url in try Corpus.files(in: "hostile") {
+        let files = try Corpus.files(in: "hostile")
+        for url in files {
             let started = Date()
             let (outcome, _) = Self.exercise(try Data(contentsOf: url))
             counts[outcome, default: 0] += 1
             #expect(Date().timeIntervalSince(started) < 20, "\(url.lastPathComponent) took too long")
         }
         print("corpus hostile: \(counts.values.reduce(0, +)) inputs survived (\(counts["clean", default: 0]) clean, \(counts["diagnosed", default: 0]) diagnosed, \(counts["rejected", default: 0]) rejected)")
-        #expect(counts.values.reduce(0, +) == 50)
+        #expect(counts.values.reduce(0, +) == files.count && files.count >= 50)
     }
 
     /// parse → write → parse gives equal values, and writing is byte-stable.

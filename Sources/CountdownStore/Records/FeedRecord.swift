@@ -19,6 +19,7 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
     var createdAt: Date
     var updatedAt: Date
     var revision: Int64 = 0
+    var countdownMaxEvents: Int = 2_000
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
@@ -44,13 +45,14 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
         countdownMode = Self.encode(feed.countdownMode)
         includeAlarms = feed.includeAlarms
         refreshInterval = feed.refreshInterval.description
+        countdownMaxEvents = feed.countdownMaxEvents
     }
 
     func feed(categoryColors: [String: String]) -> Feed {
         Feed(slug: slug, name: name, description: description, timeZone: timeZone, color: color, isPublic: isPublic,
              countdownMode: Self.decode(countdownMode), includeAlarms: includeAlarms,
              refreshInterval: ICalDuration(parsing: refreshInterval) ?? ICalDuration(seconds: 6 * 3600),
-             categoryColors: categoryColors)
+             categoryColors: categoryColors, countdownMaxEvents: countdownMaxEvents)
     }
 
     /// `daily:60` or `milestones:100,50,30`.

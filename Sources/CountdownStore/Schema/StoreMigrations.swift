@@ -90,6 +90,10 @@ enum StoreMigrations {
             // Rises on every change, whatever the clock says: what caches key on.
             try db.alter(table: "feed") { t in t.add(column: "revision", .integer).notNull().defaults(to: 0) }
         }
+        migrator.registerMigration("v4: countdown calendar size") { db in
+            // Clients refuse big subscriptions (Google stops near 1 MB): at most this many events.
+            try db.alter(table: "feed") { t in t.add(column: "countdownMaxEvents", .integer).notNull().defaults(to: 2_000) }
+        }
         return migrator
     }
 }

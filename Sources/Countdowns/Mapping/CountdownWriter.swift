@@ -84,7 +84,7 @@ public enum CountdownWriter {
     }
 
     static func utc(_ name: String, _ date: Date) -> Property {
-        Property(name: name, value: Zone.utc.local(of: date).basic + "Z")
+        Property(name: name, value: UTCStamp.basic(date))
     }
 
     static func rdate(_ value: RecurrenceDate) -> Property {

@@ -24,10 +24,16 @@ public struct Feed: Sendable, Hashable {
     public var refreshInterval: ICalDuration
     /// Category name → `#RRGGBB`.
     public var categoryColors: [String: String]
+    /// Most events the countdown calendar holds; farther countdowns get fewer days.
+    public var countdownMaxEvents: Int
+
+    /// The feed's zone, resolved (a stored name is always valid; UTC if the zone data lost it).
+    public var zone: Zone { Zone.named(timeZone) ?? .utc }
 
     public init(slug: String, name: String? = nil, description: String? = nil, timeZone: String = "UTC", color: String? = nil,
                 isPublic: Bool = true, countdownMode: CountdownMode = .daily(days: 60), includeAlarms: Bool = false,
-                refreshInterval: ICalDuration = ICalDuration(seconds: 6 * 3600), categoryColors: [String: String] = [:]) {
+                refreshInterval: ICalDuration = ICalDuration(seconds: 6 * 3600), categoryColors: [String: String] = [:],
+                countdownMaxEvents: Int = 2_000) {
         self.slug = slug
         self.name = name ?? slug
         self.description = description
@@ -38,6 +44,7 @@ public struct Feed: Sendable, Hashable {
         self.includeAlarms = includeAlarms
         self.refreshInterval = refreshInterval
         self.categoryColors = categoryColors
+        self.countdownMaxEvents = countdownMaxEvents
     }
 
     /// Slugs appear in URLs and file names: lower-case letters, digits and dashes.

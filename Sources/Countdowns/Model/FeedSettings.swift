@@ -29,6 +29,13 @@ extension Feed {
         return duration
     }
 
+    /// 1…100,000 events in the countdown calendar.
+    public static func validMaxEvents(_ raw: Int?) throws(InvalidSetting) -> Int {
+        let value = raw ?? CountdownCalendar.defaultMaxEvents
+        guard (1...100_000).contains(value) else { throw InvalidSetting(message: "countdown maxEvents must be 1 to 100000, not \(value)") }
+        return value
+    }
+
     /// `daily` with 1…366 days (default 60), or `milestones` of 0…3650 days.
     public static func validCountdownMode(_ mode: String?, days: Int?, milestones: [Int]?) throws(InvalidSetting) -> CountdownMode {
         switch mode ?? "daily" {

@@ -5,18 +5,46 @@ import ICalendar
 /// ("🎄 Christmas — 33 days"), or only on milestone days. Each day's event has
 /// its own stable UID and a fixed title, so a client that refreshes rarely still
 /// shows the right number on every day it has. Days are the feed's days.
+///
+/// Clients refuse big subscriptions (Google stops at about 1 MB), so the calendar
+/// holds at most `maxEvents` events: the nearest countdowns keep every day, farther
+/// ones fall back to milestone days, then to the target day alone, and the
+/// calendar's description says so.
 public struct CountdownCalendar: Sendable {
     public let feed: Feed
     public let today: CivilDate
     public let zone: Zone
-    public let maxOccurrences: Int
+
+    /// About 900 KB of events: what every client we know accepts.
+    public static let defaultMaxEvents = 2_000
 
     /// `today` is the current date in the feed's zone; rendering depends on nothing else.
-    public init(feed: Feed, today: CivilDate, zone: Zone, maxOccurrences: Int = 100_000) {
+    public init(feed: Feed, today: CivilDate, zone: Zone) {
         self.feed = feed
         self.today = today
         self.zone = zone
-        self.maxOccurrences = maxOccurrences
+    }
+
+    /// How much of a countdown's run-up the calendar shows.
+    public enum Detail: Int, Sendable, Comparable, CaseIterable {
+        /// Every day the feed's mode asks for.
+        case full
+        /// Milestone days only (100, 50, 30, 14, 7, 3, 2, 1 days and the day itself).
+        case milestones
+        /// The target day alone.
+        case targetDay
+        /// Nothing: the calendar was full.
+        case none
+
+        public static func < (a: Detail, b: Detail) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// The calendar, and how many countdowns were shown at each detail.
+    public struct Result: Sendable {
+        public var calendar: VCalendar
+        public var detail: [Detail: Int]
+        /// True when some countdown is shown with less than full detail.
+        public var isReduced: Bool { detail.contains { $0.key != .full && $0.value > 0 } }
     }
 
     /// How many days ahead the calendar is published. Events exist only within N
@@ -29,54 +57,120 @@ public struct CountdownCalendar: Sendable {
         }
     }
 
-    public func calendar(for countdowns: [Countdown]) -> VCalendar {
-        var calendar = CalendarExport.header(for: feed, name: feed.name + " — countdown",
-                                             description: "One all-day event a day until each of \(feed.name)'s countdowns")
-        for countdown in countdowns.sorted(by: { $0.uid < $1.uid }) where countdown.status == .active && countdown.direction == .down {
-            calendar.events += days(for: countdown).map(VEvent.init(component:))
+    public func calendar(for series: [CountdownSeries]) -> Result {
+        let last = today.adding(days: horizon)
+        var plans: [Plan] = []
+        for one in series where one.countdown.status == .active && one.countdown.direction == .down {
+            let targets = one.dates(from: today, through: last, zone: zone, limit: horizon + 8)
+            if let first = targets.first { plans.append(Plan(series: one, targets: targets, nearest: first)) }
         }
-        return calendar
+        let detail = allot(&plans)
+        var counts: [Detail: Int] = [:]
+        for level in detail.values { counts[level, default: 0] += 1 }
+        var events: [VEvent] = []
+        for plan in plans.sorted(by: { $0.series.countdown.uid < $1.series.countdown.uid }) {
+            let level = detail[plan.series.countdown.uid] ?? .none
+            events += days(for: plan, detail: level).map(VEvent.init(component:))
+        }
+        var calendar = CalendarExport.header(for: feed, name: feed.name + " — countdown", description: description(counts))
+        calendar.events = events
+        return Result(calendar: calendar, detail: counts)
     }
 
-    /// The events for one countdown: for each day D in the window, the days left to
-    /// the first occurrence on or after D.
-    func days(for countdown: Countdown) -> [Component] {
-        let targets = targetDates(for: countdown)
-        var events: [Component] = []
-        var index = 0
-        for offset in 0..<horizon {
-            let day = today.adding(days: offset)
-            while index < targets.count, targets[index] < day { index += 1 }
-            guard index < targets.count else { break }
-            let left = targets[index].daysSinceEpoch - day.daysSinceEpoch
-            switch feed.countdownMode {
-            case .daily(let days): if left >= days { continue }       // only the last N days before a target
-            case .milestones(let marks): if !marks.contains(left) { continue }
+    private func description(_ counts: [Detail: Int]) -> String {
+        var text = "One all-day event a day until each of \(feed.name)'s countdowns"
+        let reduced = counts.filter { $0.key != .full && $0.value > 0 }
+        guard !reduced.isEmpty else { return text }
+        text += ". To stay under \(feed.countdownMaxEvents) events, "
+        var parts: [String] = ["the nearest \(counts[.full] ?? 0) have every day"]
+        if let n = reduced[.milestones] { parts.append("\(n) have milestone days only") }
+        if let n = reduced[.targetDay] { parts.append("\(n) have only the day itself") }
+        if let n = reduced[.none] { parts.append("\(n) are left out") }
+        return text + parts.joined(separator: ", ")
+    }
+
+    struct Plan {
+        var series: CountdownSeries
+        var targets: [CivilDate]
+        var nearest: CivilDate
+    }
+
+    /// Everyone gets the target day first, nearest first, while room lasts; then
+    /// the nearest are upgraded to every day, or else to milestones.
+    private func allot(_ plans: inout [Plan]) -> [String: Detail] {
+        plans.sort { ($0.nearest, $0.series.countdown.uid) < ($1.nearest, $1.series.countdown.uid) }
+        var budget = feed.countdownMaxEvents
+        var chosen: [String: (Detail, Int)] = [:]
+        for plan in plans {
+            let cost = eventCount(plan, .targetDay)
+            if cost <= budget {
+                chosen[plan.series.countdown.uid] = (.targetDay, cost)
+                budget -= cost
+            } else {
+                chosen[plan.series.countdown.uid] = (.none, 0)
             }
-            let number = countdown.repeatRule.yearlyInterval.map { (targets[index].year - countdown.target.civilDate.year) / max($0, 1) }
+        }
+        for plan in plans {
+            let uid = plan.series.countdown.uid
+            guard let (current, spent) = chosen[uid], current == .targetDay else { continue }
+            for richer in [Detail.full, .milestones] {
+                let extra = eventCount(plan, richer) - spent
+                if extra <= budget {
+                    chosen[uid] = (richer, spent + extra)
+                    budget -= extra
+                    break
+                }
+            }
+        }
+        return chosen.mapValues(\.0)
+    }
+
+    private func eventCount(_ plan: Plan, _ detail: Detail) -> Int {
+        var count = 0
+        forEachDay(plan, detail) { _, _, _ in count += 1 }
+        return count
+    }
+
+    /// Whether a day `left` days before a target has an event at `detail`.
+    private func shows(_ left: Int, _ detail: Detail) -> Bool {
+        switch (detail, feed.countdownMode) {
+        case (.none, _): false
+        case (.targetDay, _): left == 0
+        case (.full, .daily(let days)): left < days
+        case (.milestones, .daily(let days)): left < days && Feed.CountdownMode.defaultMilestones.contains(left)
+        case (.full, .milestones(let marks)), (.milestones, .milestones(let marks)): marks.contains(left)
+        }
+    }
+
+    /// For each day D in the window, the days left to the first target on or after D.
+    private func forEachDay(_ plan: Plan, _ detail: Detail, _ body: (CivilDate, CivilDate, Int) -> Void) {
+        guard detail != .none else { return }
+        var index = 0
+        let start = today.daysSinceEpoch
+        for offset in 0..<horizon {
+            while index < plan.targets.count, plan.targets[index].daysSinceEpoch < start + offset { index += 1 }
+            guard index < plan.targets.count else { break }
+            let left = plan.targets[index].daysSinceEpoch - start - offset
+            if shows(left, detail) { body(today.adding(days: offset), plan.targets[index], left) }
+        }
+    }
+
+    private func days(for plan: Plan, detail: Detail) -> [Component] {
+        let countdown = plan.series.countdown
+        var events: [Component] = []
+        forEachDay(plan, detail) { day, target, left in
+            let number = countdown.repeatRule.yearlyInterval.map { (target.year - countdown.target.civilDate.year) / max($0, 1) }
             let title = countdown.renderedTitle(occurrenceNumber: number) + " — " + (left == 0 ? "Today" : DisplayText.quantity(left, .days))
-            events.append(event(countdown, day: day, target: targets[index], title: title))
+            events.append(event(countdown, day: day, target: target, title: title))
         }
         return events
-    }
-
-    /// Dates (in the feed's zone) of the occurrences that the window can count to.
-    func targetDates(for countdown: Countdown) -> [CivilDate] {
-        let expander = RemainingTimeCalculator.expander(for: countdown, floatingZone: zone)
-        let items = RemainingTimeCalculator.components(for: countdown)
-        let start = zone.instant(of: LocalDateTime(date: today))
-        // Far enough to find the next occurrence after the window, however sparse the repeat.
-        let window = DateInterval(start: start, end: start.addingTimeInterval(1_000 * 365.25 * 86_400))
-        let found = expander.occurrences(of: items, in: window, limit: min(maxOccurrences, horizon + 8)).occurrences
-        let dates = found.map { $0.isAllDay ? $0.start.civilDate : zone.local(of: $0.startInstant).date }.filter { $0 >= today }
-        return Array(Set(dates)).sorted()
     }
 
     private func event(_ countdown: Countdown, day: CivilDate, target: CivilDate, title: String) -> Component {
         let stamp = countdown.lastModified ?? countdown.created ?? Date(timeIntervalSince1970: 0)
         return Component(name: VEvent.componentName, properties: [
             Property.text("UID", "\(countdown.uid)/\(target.basic)/\(day.basic)@countdown.tminus"),
-            Property(name: "DTSTAMP", value: Zone.utc.local(of: stamp).basic + "Z"),
+            Property(name: "DTSTAMP", value: UTCStamp.basic(stamp)),
             Property.text("SUMMARY", title),
             DateTimeValue.date(day).property("DTSTART"),
             DateTimeValue.date(day.adding(days: 1)).property("DTEND"),

@@ -61,7 +61,7 @@ public struct CountdownSnapshot: Sendable, Codable, Equatable {
         state = remaining.state.rawValue
         direction = countdown.direction.rawValue
         date = remaining.date.iso
-        start = remaining.occurrence.map { $0.isAllDay ? $0.start.civilDate.iso : Zone.utc.local(of: $0.startInstant).iso + "Z" }
+        start = remaining.occurrence?.isoStart
         allDay = remaining.occurrence?.isAllDay ?? countdown.isAllDay
         days = remaining.days
         amount = remaining.amount
@@ -86,9 +86,12 @@ extension FeedSnapshot {
 
     public init(feed: Feed, countdowns: [Countdown], calculator: RemainingTimeCalculator, unit: DisplayUnit? = nil,
                 sort: Sort = .remaining, imageURL: (String) -> String? = { $0 }) {
-        let rows = Self.rows(countdowns, calculator: calculator, unit: unit, sort: sort)
+        self.init(feed: feed, rows: Self.rows(countdowns, calculator: calculator, unit: unit, sort: sort), calculator: calculator, imageURL: imageURL)
+    }
+
+    public init(feed: Feed, rows: [(Countdown, RemainingTime)], calculator: RemainingTimeCalculator, imageURL: (String) -> String? = { $0 }) {
         self.init(version: Self.currentVersion, feed: feed.slug, name: feed.name, timeZone: calculator.zone.identifier,
-                  generatedAt: Zone.utc.local(of: calculator.now).iso + "Z",
+                  generatedAt: UTCStamp.iso(calculator.now),
                   countdowns: rows.map { CountdownSnapshot(countdown: $0.0, remaining: $0.1, imageURL: imageURL) })
     }
 
@@ -96,7 +99,14 @@ extension FeedSnapshot {
     /// next occurrence (or by title), finished and cancelled ones last.
     public static func rows(_ countdowns: [Countdown], calculator: RemainingTimeCalculator, unit: DisplayUnit? = nil,
                             sort: Sort = .remaining) -> [(Countdown, RemainingTime)] {
-        var rows = countdowns.map { ($0, calculator.remaining(for: $0, unit: unit)) }
+        rows(countdowns.map { CountdownSeries($0, preparedAt: calculator.now, floatingZone: calculator.zone, maxOccurrences: calculator.maxOccurrences) },
+             calculator: calculator, unit: unit, sort: sort)
+    }
+
+    /// The same for prepared series: arithmetic on kept occurrences, no expansion.
+    public static func rows(_ series: [CountdownSeries], calculator: RemainingTimeCalculator, unit: DisplayUnit? = nil,
+                            sort: Sort = .remaining) -> [(Countdown, RemainingTime)] {
+        var rows = series.map { ($0.countdown, calculator.remaining(for: $0, unit: unit)) }
         rows.sort { a, b in
             switch sort {
             case .title: return (sortKey(a.1.title), a.0.uid) < (sortKey(b.1.title), b.0.uid)

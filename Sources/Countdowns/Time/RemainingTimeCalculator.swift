@@ -18,14 +18,20 @@ public struct RemainingTimeCalculator: Sendable {
 
     private var today: CivilDate { zone.local(of: now).date }
 
+    /// Prepares the countdown's series at `now` and measures it: fine for one
+    /// countdown; a feed keeps its prepared series and calls `remaining(for:unit:)`
+    /// with them, so each minute costs arithmetic, not expansion.
     public func remaining(for countdown: Countdown, unit requested: DisplayUnit? = nil) -> RemainingTime {
-        let expander = Self.expander(for: countdown, floatingZone: zone)
-        let items = Self.components(for: countdown)
+        remaining(for: CountdownSeries(countdown, preparedAt: now, floatingZone: zone, maxOccurrences: maxOccurrences), unit: requested)
+    }
+
+    public func remaining(for series: CountdownSeries, unit requested: DisplayUnit? = nil) -> RemainingTime {
+        let countdown = series.countdown
         let countingUp = countdown.direction == .up
-        var chosen = countingUp ? previous(items, expander) ?? next(items, expander) : next(items, expander) ?? previous(items, expander)
-        if chosen == nil, let fallback = expander.occurrences(of: items, in: DateInterval(start: .distantPast, end: .distantFuture), limit: 1).occurrences.first {
-            chosen = fallback
-        }
+        let next = { series.next(at: now, zone: zone, isOver: isOver) }
+        let previous = { series.previous(at: now, zone: zone) }
+        var chosen = countingUp ? previous() ?? next() : next() ?? previous()
+        if chosen == nil { chosen = series.first(zone: zone) }
         let date = chosen.map(localDate) ?? countdown.target.civilDate
         var state = chosen.map(state(of:)) ?? .past
         if countdown.status != .active { state = .past }
@@ -45,30 +51,6 @@ public struct RemainingTimeCalculator: Sendable {
     }
 
     // MARK: choosing the occurrence
-
-    /// The first occurrence that is not over for the viewer yet. One expansion
-    /// over a long window, cut off by a small limit: libical's iteration is
-    /// costly, and rules with COUNT restart from DTSTART on every call. Expansion
-    /// reaches back by each occurrence's length, so events still running are found.
-    private func next(_ items: [Component], _ expander: OccurrenceExpander) -> Occurrence? {
-        let window = DateInterval(start: now.addingTimeInterval(-2 * 86_400), end: now.addingTimeInterval(1_000 * 365.25 * 86_400))
-        for limit in [min(64, maxOccurrences), maxOccurrences] {
-            let result = expander.occurrences(of: items, in: window, limit: limit)
-            if let first = result.occurrences.first(where: { !isOver($0) }) { return first }
-            if !result.truncated { return nil }
-        }
-        return nil
-    }
-
-    /// The most recent occurrence that has started.
-    private func previous(_ items: [Component], _ expander: OccurrenceExpander) -> Occurrence? {
-        for days in [8.0, 400, 4_000, 40_000, 4_000_000] {
-            let window = DateInterval(start: now.addingTimeInterval(-days * 86_400), end: now.addingTimeInterval(1))
-            let found = expander.occurrences(of: items, in: window, limit: maxOccurrences).occurrences
-            if let last = found.last(where: { $0.startInstant <= now }) { return last }
-        }
-        return nil
-    }
 
     private func isOver(_ occurrence: Occurrence) -> Bool {
         if occurrence.isAllDay { return lastDate(occurrence) < today }
@@ -129,22 +111,5 @@ public struct RemainingTimeCalculator: Sendable {
         guard let interval = countdown.repeatRule.yearlyInterval, let occurrence else { return nil }
         let years = occurrence.start.civilDate.year - countdown.target.civilDate.year
         return years >= 0 ? years / max(interval, 1) : nil
-    }
-
-    // MARK: iCalendar
-
-    static func components(for countdown: Countdown) -> [Component] {
-        var master = CountdownWriter.components(for: countdown, options: .init(includeAlarms: false))
-        if countdown.status == .cancelled {
-            // A cancelled countdown still has a date to show; expand it as if active.
-            master[0].properties.removeAll { $0.name == "STATUS" }
-        }
-        return master
-    }
-
-    static func expander(for countdown: Countdown, floatingZone: Zone) -> OccurrenceExpander {
-        var calendar = VCalendar.empty()
-        calendar.timeZones = countdown.timeZoneDefinitions.map(VTimeZone.init(component:))
-        return OccurrenceExpander(calendar: calendar, floatingZone: floatingZone)
     }
 }

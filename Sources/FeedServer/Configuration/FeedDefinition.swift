@@ -23,24 +23,19 @@ struct FeedDefinition: Decodable, Sendable {
         var refresh: String?
     }
 
-    struct CountdownSettings: Decodable, Sendable {
-        /// `daily` (one event a day for `days` days) or `milestones`.
-        var mode: String?
-        var days: Int?
-        var milestones: [Int]?
-    }
-
     var slug: String?
-    var name: String?
-    var description: String?
-    var timezone: String?
-    var color: String?
-    var `public`: Bool?
-    var countdown: CountdownSettings?
-    var alarms: Bool?
-    /// REFRESH-INTERVAL for clients (ISO 8601 duration), default PT6H.
-    var refresh: String?
+    /// Name, zone, colour, countdown calendar …: the same document the admin API takes.
+    var settings: FeedSettingsDocument
     var sources: [Source]?
+
+    enum CodingKeys: String, CodingKey { case slug, sources }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        slug = try container.decodeIfPresent(String.self, forKey: .slug)
+        sources = try container.decodeIfPresent([Source].self, forKey: .sources)
+        settings = try FeedSettingsDocument(from: decoder)
+    }
 }
 
 /// A definition checked and resolved against its file's location.
@@ -55,6 +50,8 @@ struct LoadedFeedDefinition: Sendable {
     var file: String
     var feed: Feed
     var sources: [Source]
+    /// Old spellings that still work, to log.
+    var warnings: [String] = []
 }
 
 struct FeedDefinitionError: Error, CustomStringConvertible {
@@ -95,16 +92,8 @@ enum FeedDefinitionLoader {
         }
         let slug = raw.slug ?? file.deletingPathExtension().lastPathComponent
         guard Feed.isValidSlug(slug) else { throw fail("slug '\(slug)' must be lower-case letters, digits and dashes") }
-        let timeZone: String, refresh: ICalDuration, mode: Feed.CountdownMode
-        var color: String?
-        do {
-            timeZone = try Feed.validTimeZone(raw.timezone ?? "UTC")
-            color = try raw.color.map(Feed.validColor)
-            refresh = try Feed.validInterval(raw.refresh ?? "PT6H")
-            mode = try Feed.validCountdownMode(raw.countdown?.mode, days: raw.countdown?.days, milestones: raw.countdown?.milestones)
-        } catch {
-            throw fail(error.message)
-        }
+        var feed = Feed(slug: slug)
+        do { try raw.settings.apply(to: &feed) } catch { throw fail(error.message) }
         var sources: [LoadedFeedDefinition.Source] = []
         for (index, source) in (raw.sources ?? []).enumerated() {
             let label = "sources[\(index)]"
@@ -123,8 +112,7 @@ enum FeedDefinitionLoader {
                 sources.append(.init(location: resolved, isURL: false, refresh: 0, filter: filter))
             }
         }
-        let feed = Feed(slug: slug, name: raw.name ?? slug, description: raw.description, timeZone: timeZone, color: color,
-                        isPublic: raw.public ?? true, countdownMode: mode, includeAlarms: raw.alarms ?? false, refreshInterval: refresh)
-        return LoadedFeedDefinition(file: path, feed: feed, sources: sources)
+        let warnings = raw.settings.deprecatedKeys.map { "\(path): '\($0)' is an old spelling; write 'timeZone'" }
+        return LoadedFeedDefinition(file: path, feed: feed, sources: sources, warnings: warnings)
     }
 }

@@ -17,12 +17,17 @@ public struct ServerConfiguration: Sendable {
     public var refreshSources: Bool
     /// Offer gzip to clients that ask for it. Off by default: some Outlook versions choke on it.
     public var gzip: Bool
+    /// Byte budget of the cache of clock-dependent renders (JSON, pages, cards,
+    /// countdown calendars); compiled feeds come on top.
+    public var cacheBytes: Int
+    /// How often the store is asked whether another process changed a feed.
+    public var pollInterval: Duration = .seconds(1)
     /// Injected clock: rendering and caching depend on "now" only through this.
     public var clock: @Sendable () -> Date
 
     public init(host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "tminus.sqlite", feedsDirectory: String? = nil,
                 adminTokenFile: String? = nil, baseURL: String? = nil, maxBodyBytes: Int = 8 << 20, refreshSources: Bool = true,
-                gzip: Bool = false, clock: @escaping @Sendable () -> Date = { Date() }) {
+                gzip: Bool = false, cacheBytes: Int = 64 << 20, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.host = host
         self.port = port
         self.databasePath = databasePath
@@ -32,6 +37,7 @@ public struct ServerConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.refreshSources = refreshSources
         self.gzip = gzip
+        self.cacheBytes = cacheBytes
         self.clock = clock
     }
 }

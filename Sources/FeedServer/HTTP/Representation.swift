@@ -1,12 +1,15 @@
 import CompressNIO
-import Crypto
+import CountdownStore
 import Foundation
 import HTTPTypes
 import Hummingbird
 
 /// Rendered bytes plus the validators and caching headers that go with them.
-/// The strong ETag is a hash of exactly these bytes.
-struct Representation: Sendable {
+/// The strong ETag is a hash of exactly these bytes. Routes return it as it is:
+/// as a `ResponseGenerator` it answers 200, or 304 when the client has it.
+struct Representation: Sendable, ResponseGenerator {
+    static let calendarType = "text/calendar; charset=utf-8"
+
     var bytes: [UInt8]
     var contentType: String
     var etag: String
@@ -15,8 +18,12 @@ struct Representation: Sendable {
     var contentDisposition: String?
     /// The same content gzipped, with its own ETag, when the server offers gzip.
     var gzipped: (bytes: [UInt8], etag: String)?
+    /// Headers that go with every response of this kind (a page's CSP, `nosniff`).
+    var extraHeaders: HTTPFields
 
-    init(bytes: [UInt8], contentType: String, lastModified: Date, cacheControl: String, contentDisposition: String? = nil, gzip: Bool = false) {
+    init(bytes: [UInt8], contentType: String, lastModified: Date, cacheControl: String, contentDisposition: String? = nil, gzip: Bool = false,
+         extraHeaders: HTTPFields = [:]) {
+        self.extraHeaders = extraHeaders
         self.bytes = bytes
         self.contentType = contentType
         self.lastModified = lastModified
@@ -31,7 +38,7 @@ struct Representation: Sendable {
 
     /// A strong ETag: a hash of exactly the bytes served.
     static func tag(_ bytes: [UInt8]) -> String {
-        "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        "\"" + SHA256Hex.prefix(bytes, bytes: 16) + "\""
     }
 
     /// True when Accept-Encoding lists gzip (or *) with a quality above zero.
@@ -47,7 +54,7 @@ struct Representation: Sendable {
     }
 
     /// 200 with the bytes, or 304 with the same validators when the client has them.
-    func response(to request: Request, extraHeaders: HTTPFields = [:]) -> Response {
+    func response(from request: Request, context: some RequestContext) -> Response {
         var headers = extraHeaders
         let variant = gzipped.flatMap { Self.acceptsGzip(request.headers[.acceptEncoding]) ? $0 : nil }
         let (body, tag) = variant ?? (bytes, etag)

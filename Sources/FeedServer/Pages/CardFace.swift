@@ -39,12 +39,3 @@ struct CardFace {
         return "\(days[date.weekday]), \(date.day) \(months[date.month - 1]) \(date.year)"
     }
 }
-
-/// FNV-1a: a hash that is the same in every process (Swift's Hasher is seeded per run).
-enum StableHash {
-    static func value(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
-    }
-}

@@ -26,7 +26,7 @@ enum FeedPage {
         var cards = ""
         for (countdown, remaining) in rows {
             let face = CardFace(countdown: countdown, remaining: remaining)
-            let start = remaining.occurrence.map { $0.isAllDay ? $0.start.civilDate.iso : Zone.utc.local(of: $0.startInstant).iso + "Z" } ?? remaining.date.iso
+            let start = remaining.occurrence?.isoStart ?? remaining.date.iso
             let image = countdown.presentation.image.flatMap(imageURL).map { "<img class=\"photo\" src=\"\(HTMLEscape.text($0))\" alt=\"\">" } ?? ""
             cards += """
                 <article class="card state-\(remaining.state.rawValue)" style="--from:\(face.gradient.0);--to:\(face.gradient.1);--ink:\(face.textColor)" data-start="\(start)" data-unit="\(remaining.unit.rawValue)" data-live="\(countdown.status == .active && !remaining.isCountingUp ? "1" : "0")">

@@ -2,117 +2,114 @@ import Countdowns
 import CountdownStore
 import Foundation
 import ICalendar
+import Logging
+import Synchronization
 
-/// Store → Countdowns → ICalendar writer → bytes, for each kind of output, through
-/// the render cache. Time-dependent outputs carry the day (countdown calendar) or
-/// minute (JSON, HTML, SVG) in their cache key and in Last-Modified.
+/// Compiled feed → Countdowns → bytes, for each clock-dependent output, through
+/// the render cache. The countdown calendar depends on the day in the feed's
+/// zone; JSON, pages and cards on the minute. Each is derived from the compiled
+/// series by arithmetic: no SQL, no re-expansion of a prepared series.
 struct FeedRenderer: Sendable {
-    let store: CountdownStore
     let cache: RenderCache
+    let settings: RenderSettings
     let clock: @Sendable () -> Date
-    let baseURL: String
-    let gzip: Bool
+    let logger: Logger
+    /// Revisions whose countdown calendar was reduced and already logged.
+    private let reducedLogged = ReducedLog()
 
-    static let calendarType = "text/calendar; charset=utf-8"
+    final class ReducedLog: Sendable {
+        let revisions = Mutex<[String: Int64]>([:])
+    }
+
+    init(cache: RenderCache, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger) {
+        self.cache = cache
+        self.settings = settings
+        self.clock = clock
+        self.logger = logger
+    }
+
+    var baseURL: String { settings.baseURL }
 
     /// "Now" rounded down to the minute: JSON, pages and cards change at most once a minute.
     private var minute: (key: Int, start: Date) {
-        let key = Int(clock().timeIntervalSince1970 / 60)
+        let key = Int((clock().timeIntervalSince1970 / 60).rounded(.down))
         return (key, Date(timeIntervalSince1970: Double(key * 60)))
     }
 
     private func calculator(at now: Date, _ zone: Zone) -> RemainingTimeCalculator {
-        RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: store.limits.maxOccurrences)
+        RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: settings.maxOccurrences)
     }
 
-    func cacheControl(_ feed: Feed, maxAge: Int) -> String { (feed.isPublic ? "public" : "private") + ", max-age=\(maxAge)" }
-
-    /// The exported calendar: the countdowns' own events, repeats as RRULE.
-    func exportedCalendar(_ stored: StoredFeed, pathPrefix: String, download: Bool = false) throws -> Representation {
-        let key = RenderCache.Key(slot: "ics|\(stored.feed.slug)|\(pathPrefix)|\(download)", version: "\(stored.revision)")
-        return try cache.value(for: key) {
-            let calendar = CalendarExport.calendar(feed: stored.feed, countdowns: try store.countdowns(inFeed: stored.feed.slug),
-                                                   imageURL: { reference in self.imageURL(reference) })
-            return Representation(bytes: CalendarWriter().bytes(calendar), contentType: Self.calendarType, lastModified: stored.updatedAt,
-                                  cacheControl: cacheControl(stored.feed, maxAge: 300),
-                                  contentDisposition: "\(download ? "attachment" : "inline"); filename=\"\(stored.feed.slug).ics\"", gzip: gzip)
-        }
-    }
-
-    /// The countdown calendar, re-rendered when the day changes in the feed's zone.
-    func countdownCalendar(_ stored: StoredFeed) throws -> Representation {
-        let zone = Zone.named(stored.feed.timeZone) ?? .utc
-        let now = clock()
-        let today = zone.local(of: now).date
-        let key = RenderCache.Key(slot: "countdown|\(stored.feed.slug)|", version: "\(stored.revision)|\(today.iso)")
-        return try cache.value(for: key) {
-            let calendar = CountdownCalendar(feed: stored.feed, today: today, zone: zone, maxOccurrences: store.limits.maxOccurrences)
-                .calendar(for: try store.countdowns(inFeed: stored.feed.slug))
+    /// The countdown calendar, rendered again when the day changes in the feed's zone.
+    func countdownCalendar(_ compiled: CompiledFeed) async throws -> Representation {
+        let zone = compiled.feed.zone
+        let today = zone.local(of: clock()).date
+        let key = RenderKey.countdownCalendar(slug: compiled.slug, revision: compiled.revision, day: today)
+        return try await cache.value(for: key) { [self] in
+            let result = CountdownCalendar(feed: compiled.feed, today: today, zone: zone).calendar(for: compiled.series)
+            if result.isReduced { noteReduced(compiled, result) }
             let dayStart = zone.instant(of: LocalDateTime(date: today))
-            return Representation(bytes: CalendarWriter().bytes(calendar), contentType: Self.calendarType,
-                                  lastModified: max(stored.updatedAt, dayStart), cacheControl: cacheControl(stored.feed, maxAge: 900),
-                                  contentDisposition: "inline; filename=\"\(stored.feed.slug)-countdown.ics\"", gzip: gzip)
+            return Representation(bytes: CalendarWriter().bytes(result.calendar), contentType: Representation.calendarType,
+                                  lastModified: max(compiled.stored.updatedAt, dayStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 900),
+                                  contentDisposition: "inline; filename=\"\(compiled.slug)-countdown.ics\"", gzip: settings.gzip)
         }
     }
 
-    struct JSONQuery: Sendable, Hashable {
-        var zone: Zone
-        var unit: DisplayUnit?
-        var limit: Int?
-        var category: String?
-        var sort: FeedSnapshot.Sort
-    }
-
-    func json(_ stored: StoredFeed, query: JSONQuery) throws -> Representation {
-        let (minute, minuteStart) = self.minute
-        let slot = "json|\(stored.feed.slug)|\(query.zone.identifier)|\(query.unit?.rawValue ?? "")|\(query.limit ?? 0)|\(query.category ?? "")|\(query.sort.rawValue)"
-        return try cache.value(for: .init(slot: slot, version: "\(stored.revision)|\(minute)")) {
-            var countdowns = try store.countdowns(inFeed: stored.feed.slug)
-            if let category = query.category?.lowercased() { countdowns = countdowns.filter { $0.categories.contains { $0.lowercased() == category } } }
-            var snapshot = FeedSnapshot(feed: stored.feed, countdowns: countdowns, calculator: calculator(at: minuteStart, query.zone),
-                                        unit: query.unit, sort: query.sort,
-                                        imageURL: { self.imageURL($0) })
-            if let limit = query.limit { snapshot.countdowns = Array(snapshot.countdowns.prefix(limit)) }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return Representation(bytes: Array(try encoder.encode(snapshot)), contentType: "application/json; charset=utf-8",
-                                  lastModified: max(stored.updatedAt, minuteStart), cacheControl: cacheControl(stored.feed, maxAge: 60), gzip: gzip)
+    private func noteReduced(_ compiled: CompiledFeed, _ result: CountdownCalendar.Result) {
+        let first = reducedLogged.revisions.withLock { logged in
+            defer { logged[compiled.slug] = compiled.revision }
+            return logged[compiled.slug] != compiled.revision
         }
+        guard first else { return }
+        let detail = CountdownCalendar.Detail.allCases.map { "\($0): \(result.detail[$0] ?? 0)" }.joined(separator: ", ")
+        logger.notice("countdown calendar reduced to stay under maxEvents", metadata: [
+            "feed": "\(compiled.slug)", "maxEvents": "\(compiled.feed.countdownMaxEvents)", "countdowns": "\(detail)",
+        ])
     }
 
-    func page(_ stored: StoredFeed, zone: Zone, pathPrefix: String) throws -> Representation {
+    /// `/feeds/{slug}.json`. A category the feed does not have is answered with
+    /// the empty list and not cached, so random categories cannot fill the cache.
+    func json(_ compiled: CompiledFeed, query: FeedQuery) async throws -> Representation {
         let (minute, minuteStart) = self.minute
-        let key = RenderCache.Key(slot: "html|\(stored.feed.slug)|\(pathPrefix)|\(zone.identifier)", version: "\(stored.revision)|\(minute)")
-        return try cache.value(for: key) {
-            let rows = FeedSnapshot.rows(try store.countdowns(inFeed: stored.feed.slug), calculator: calculator(at: minuteStart, zone))
-            let html = FeedPage.render(feed: stored.feed, rows: rows, links: FeedPage.links(baseURL: baseURL, path: pathPrefix),
-                                       cardPath: { "\(pathPrefix)/\($0.id ?? 0).svg" }, imageURL: { self.imageURL($0) })
-            return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8",
-                                  lastModified: max(stored.updatedAt, minuteStart), cacheControl: cacheControl(stored.feed, maxAge: 60))
-        }
-    }
-
-    struct CountdownNotFound: Error {}
-
-    /// The countdown is only read from the store when the cached card is stale.
-    func card(_ stored: StoredFeed, id: Int64, zone: Zone) throws -> Representation? {
-        let (minute, minuteStart) = self.minute
-        let key = RenderCache.Key(slot: "svg|\(stored.feed.slug)|\(id)|\(zone.identifier)", version: "\(stored.revision)|\(minute)")
-        do {
-            return try cache.value(for: key) {
-                guard let (countdown, slug) = try? store.countdown(id: id), slug == stored.feed.slug else { throw CountdownNotFound() }
-                let svg = SVGCard.render(CardFace(countdown: countdown, remaining: calculator(at: minuteStart, zone).remaining(for: countdown)))
-                return Representation(bytes: Array(svg.utf8), contentType: "image/svg+xml; charset=utf-8",
-                                      lastModified: max(stored.updatedAt, minuteStart), cacheControl: cacheControl(stored.feed, maxAge: 300))
+        let render: @Sendable () throws -> Representation = { [self] in
+            var series = compiled.series
+            if let category = query.category {
+                series = compiled.categories.contains(category) ? series.filter { $0.countdown.categories.contains { $0.lowercased() == category } } : []
             }
-        } catch is CountdownNotFound {
-            return nil
+            let calculator = calculator(at: minuteStart, query.zone)
+            var rows = FeedSnapshot.rows(series, calculator: calculator, unit: query.unit, sort: query.sort)
+            if rows.count > query.limit { rows.removeLast(rows.count - query.limit) }
+            let snapshot = FeedSnapshot(feed: compiled.feed, rows: rows, calculator: calculator, imageURL: { settings.imageURL($0) })
+            return Representation(bytes: Array(try JSONEncoder.tminus.encode(snapshot)), contentType: "application/json; charset=utf-8",
+                                  lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 60),
+                                  gzip: settings.gzip)
+        }
+        if let category = query.category, !compiled.categories.contains(category) { return try render() }
+        return try await cache.value(for: .json(slug: compiled.slug, revision: compiled.revision, minute: minute, query: query), render: render)
+    }
+
+    func page(_ compiled: CompiledFeed, zone: Zone, path: String) async throws -> Representation {
+        let (minute, minuteStart) = self.minute
+        let key = RenderKey.page(slug: compiled.slug, revision: compiled.revision, minute: minute, zone: zone, path: path)
+        return try await cache.value(for: key) { [self] in
+            let rows = FeedSnapshot.rows(compiled.series, calculator: calculator(at: minuteStart, zone))
+            let html = FeedPage.render(feed: compiled.feed, rows: rows, links: FeedPage.links(baseURL: baseURL, path: path),
+                                       cardPath: { "\(path)/\($0.id ?? 0).svg" }, imageURL: { settings.imageURL($0) })
+            return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8",
+                                  lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 60),
+                                  extraHeaders: PageHeaders.page)
         }
     }
 
-    /// Uploaded blobs are served from /images/<sha256>; URIs stay as they are.
-    func imageURL(_ reference: String) -> String? {
-        guard reference.hasPrefix(CountdownStore.imageScheme) else { return reference }
-        return baseURL + "/images/" + reference.dropFirst(CountdownStore.imageScheme.count)
+    /// One countdown's SVG card, or nil when the feed has no such countdown.
+    func card(_ compiled: CompiledFeed, id: Int64, zone: Zone) async throws -> Representation? {
+        guard let series = compiled.series(id: id) else { return nil }
+        let (minute, minuteStart) = self.minute
+        let key = RenderKey.card(slug: compiled.slug, revision: compiled.revision, minute: minute, id: id, zone: zone)
+        return try await cache.value(for: key) { [self] in
+            let svg = SVGCard.render(CardFace(countdown: series.countdown, remaining: calculator(at: minuteStart, zone).remaining(for: series)))
+            return Representation(bytes: Array(svg.utf8), contentType: "image/svg+xml; charset=utf-8",
+                                  lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 300))
+        }
     }
 }

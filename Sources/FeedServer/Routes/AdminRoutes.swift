@@ -9,7 +9,9 @@ import Logging
 /// transaction, so a failed request leaves the store as it was.
 struct AdminRoutes: Sendable {
     let store: CountdownStore
-    let renderer: FeedRenderer
+    let catalog: FeedCatalog
+    let settings: RenderSettings
+    let clock: @Sendable () -> Date
     let loader: FeedLoader
     let fetcher: CalendarFetcher
     let maxBodyBytes: Int
@@ -17,139 +19,162 @@ struct AdminRoutes: Sendable {
 
     func register(on router: Router<BasicRequestContext>, token: AdminToken) {
         let api = router.group("api").add(middleware: AdminAuthMiddleware(token: token))
-        api.get("feeds") { _, _ in try AdminJSON.encode(try self.store.feeds().map { FeedJSON($0, baseURL: self.renderer.baseURL) }) }
-        api.post("feeds") { request, _ in try await self.mapped { try await self.createFeed(request) } }
-        api.get("feeds/:slug") { _, context in try self.mapped { try AdminJSON.encode(FeedJSON(try self.stored(context), baseURL: self.renderer.baseURL)) } }
-        api.patch("feeds/:slug") { request, context in try await self.mapped { try await self.updateFeed(request, context) } }
-        api.delete("feeds/:slug") { _, context in
-            try self.mapped {
-                try self.store.deleteFeed(slug: context.parameters.get("slug") ?? "")
-                return Response(status: .noContent)
-            }
+        api.get("feeds") { _, _ in
+            try AdminJSON.encode(try await self.store.async { try $0.feeds() }.map { FeedJSON($0, baseURL: self.settings.baseURL) })
         }
-        api.get("feeds/:slug/countdowns") { _, context in try self.mapped { try self.listCountdowns(context) } }
-        api.post("feeds/:slug/countdowns") { request, context in try await self.mapped { try await self.createCountdown(request, context) } }
-        api.get("countdowns/:id") { _, context in try self.mapped { try self.showCountdown(context) } }
-        api.patch("countdowns/:id") { request, context in try await self.mapped { try await self.updateCountdown(request, context) } }
-        api.delete("countdowns/:id") { _, context in
-            try self.mapped {
-                try self.store.delete(id: try self.id(context))
-                return Response(status: .noContent)
-            }
+        api.post("feeds") { request, _ in try await self.createFeed(request) }
+        api.get("feeds/{slug}") { _, context in try AdminJSON.encode(FeedJSON(try await self.stored(context), baseURL: self.settings.baseURL)) }
+        api.patch("feeds/{slug}") { request, context in try await self.updateFeed(request, context) }
+        api.delete("feeds/{slug}") { _, context in
+            let slug = context.parameters.get("slug") ?? ""
+            try await self.write { try $0.deleteFeed(slug: slug) }
+            return Response(status: .noContent)
         }
-        api.put("countdowns/:id/image") { request, context in try await self.mapped { try await self.uploadImage(request, context) } }
-        api.delete("countdowns/:id/image") { _, context in
-            try self.mapped {
-                let (loaded, slug) = try self.store.countdown(id: try self.id(context))
-                var countdown = loaded
-                countdown.presentation.image = nil
-                guard let feed = try self.store.feed(slug: slug)?.feed else { throw StoreError.feedNotFound(slug) }
-                return try AdminJSON.encode(self.snapshot(try self.store.update(countdown), feed))
-            }
+        api.get("feeds/{slug}/countdowns") { _, context in try await self.listCountdowns(context) }
+        api.post("feeds/{slug}/countdowns") { request, context in try await self.createCountdown(request, context) }
+        api.get("countdowns/{id}") { _, context in try await self.showCountdown(context) }
+        api.patch("countdowns/{id}") { request, context in try await self.updateCountdown(request, context) }
+        api.delete("countdowns/{id}") { _, context in
+            let id = try self.id(context)
+            try await self.write { try $0.delete(id: id) }
+            return Response(status: .noContent)
         }
-        api.post("feeds/:slug/import") { request, context in try await self.mapped { try await self.importCalendar(request, context) } }
-        api.get("feeds/:slug/export") { request, context in
-            try self.mapped {
-                let stored = try self.stored(context)
-                return try self.renderer.exportedCalendar(stored, pathPrefix: "/api", download: true).response(to: request)
-            }
+        api.put("countdowns/{id}/image") { request, context in try await self.uploadImage(request, context) }
+        api.delete("countdowns/{id}/image") { _, context in
+            let (loaded, feed) = try await self.countdown(context)
+            var countdown = loaded
+            countdown.presentation.image = nil
+            let edited = countdown
+            return try AdminJSON.encode(self.snapshot(try await self.write { try $0.update(edited) }, feed))
         }
-        api.post("feeds/:slug/refresh") { _, context in try await self.mapped { try await self.refresh(context) } }
-        api.get("feeds/:slug/tokens") { _, context in try self.mapped { try AdminJSON.encode(try self.store.feedTokens(feed: try self.stored(context).feed.slug)) } }
-        api.post("feeds/:slug/tokens") { request, context in try await self.mapped { try await self.createToken(request, context) } }
-        api.delete("feeds/:slug/tokens/:id") { _, context in
-            try self.mapped {
-                try self.store.revokeFeedToken(feed: try self.stored(context).feed.slug, id: try self.id(context))
-                return Response(status: .noContent)
-            }
+        api.post("feeds/{slug}/import") { request, context in try await self.importCalendar(request, context) }
+        api.get("feeds/{slug}/export") { request, context in
+            let slug = try await self.stored(context).feed.slug
+            await self.catalog.refresh()
+            guard let compiled = self.catalog.feed(slug: slug) else { throw StoreError.feedNotFound(slug) }
+            var download = compiled.exported
+            download.contentDisposition = "attachment; filename=\"\(slug).ics\""
+            download.cacheControl = "private, no-store"
+            return download
+        }
+        api.post("feeds/{slug}/refresh") { _, context in try await self.refresh(context) }
+        api.get("feeds/{slug}/tokens") { _, context in
+            let slug = try await self.stored(context).feed.slug
+            return try AdminJSON.encode(try await self.store.async { try $0.feedTokens(feed: slug) })
+        }
+        api.post("feeds/{slug}/tokens") { request, context in try await self.createToken(request, context) }
+        api.delete("feeds/{slug}/tokens/{id}") { _, context in
+            let slug = try await self.stored(context).feed.slug
+            let id = try self.id(context)
+            try await self.write { try $0.revokeFeedToken(feed: slug, id: id) }
+            return Response(status: .noContent)
         }
     }
 
-    private func mapped(_ body: () throws -> Response) throws -> Response {
-        do { return try body() } catch { throw AdminJSON.map(error) }
+    /// A store write, then the catalog brought up to it, so that the next read sees the change.
+    @discardableResult
+    private func write<T: Sendable>(_ body: @escaping @Sendable (CountdownStore) throws -> T) async throws -> T {
+        let result = try await store.async(body)
+        await catalog.refresh()
+        return result
     }
 
-    private func mapped(_ body: () async throws -> Response) async throws -> Response {
-        do { return try await body() } catch { throw AdminJSON.map(error) }
-    }
-
-    private func stored(_ context: BasicRequestContext) throws -> StoredFeed {
+    private func stored(_ context: BasicRequestContext) async throws -> StoredFeed {
         let slug = context.parameters.get("slug") ?? ""
-        guard let stored = try store.feed(slug: slug) else { throw StoreError.feedNotFound(slug) }
+        guard let stored = try await store.async({ try $0.feed(slug: slug) }) else { throw StoreError.feedNotFound(slug) }
         return stored
     }
 
+    /// A countdown by `{id}`, and the feed it is in.
+    private func countdown(_ context: BasicRequestContext) async throws -> (Countdown, Feed) {
+        let id = try self.id(context)
+        return try await store.async { store in
+            let (countdown, slug) = try store.countdown(id: id)
+            guard let feed = try store.feed(slug: slug)?.feed else { throw StoreError.feedNotFound(slug) }
+            return (countdown, feed)
+        }
+    }
+
     private func id(_ context: BasicRequestContext) throws -> Int64 {
-        guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else { throw HTTPError(.badRequest, message: "the id must be a number") }
+        guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.badRequest, message: "the id must be a number") }
         return id
     }
 
     private func createFeed(_ request: Request) async throws -> Response {
         let input = try await AdminJSON.decode(FeedJSON.self, request, limit: 64 << 10)
         var feed = Feed(slug: input.slug)
-        try input.apply(to: &feed)
-        let stored = try store.createFeed(feed)
+        warnAboutOldSpellings(input.settings)
+        try input.settings.apply(to: &feed)
+        let stored = try await write { [feed] in try $0.createFeed(feed) }
         logger.info("feed created", metadata: ["feed": "\(feed.slug)"])
-        return try AdminJSON.encode(FeedJSON(stored, baseURL: renderer.baseURL), status: .created)
+        return try AdminJSON.encode(FeedJSON(stored, baseURL: settings.baseURL), status: .created)
     }
 
     private func updateFeed(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        var feed = try stored(context).feed
+        var feed = try await stored(context).feed
         let input = try await AdminJSON.decode(FeedJSON.self, request, limit: 64 << 10)
         guard input.slug == feed.slug else { throw HTTPError(.unprocessableContent, message: "a feed's slug cannot change (it is in every subscriber's URL)") }
-        try input.apply(to: &feed)
-        return try AdminJSON.encode(FeedJSON(try store.saveFeed(feed), baseURL: renderer.baseURL))
+        warnAboutOldSpellings(input.settings)
+        try input.settings.apply(to: &feed)
+        return try AdminJSON.encode(FeedJSON(try await write { [feed] in try $0.saveFeed(feed) }, baseURL: settings.baseURL))
+    }
+
+    private func warnAboutOldSpellings(_ settings: FeedSettingsDocument) {
+        for key in settings.deprecatedKeys {
+            logger.warning("admin API: '\(key)' is an old spelling; send 'timeZone'")
+        }
     }
 
     private func calculator(_ feed: Feed) -> RemainingTimeCalculator {
-        RemainingTimeCalculator(now: renderer.clock(), zone: Zone.named(feed.timeZone) ?? .utc, maxOccurrences: store.limits.maxOccurrences)
+        RemainingTimeCalculator(now: clock(), zone: feed.zone, maxOccurrences: settings.maxOccurrences)
     }
 
-    private func listCountdowns(_ context: BasicRequestContext) throws -> Response {
-        let feed = try stored(context).feed
-        return try AdminJSON.encode(FeedSnapshot(feed: feed, countdowns: try store.countdowns(inFeed: feed.slug), calculator: calculator(feed),
-                                                 imageURL: { renderer.imageURL($0) }))
+    private func listCountdowns(_ context: BasicRequestContext) async throws -> Response {
+        let feed = try await stored(context).feed
+        let countdowns = try await store.async { try $0.countdowns(inFeed: feed.slug) }
+        return try AdminJSON.encode(FeedSnapshot(feed: feed, countdowns: countdowns, calculator: calculator(feed), imageURL: { settings.imageURL($0) }))
     }
 
     private func snapshot(_ countdown: Countdown, _ feed: Feed) -> CountdownSnapshot {
-        CountdownSnapshot(countdown: countdown, remaining: calculator(feed).remaining(for: countdown), imageURL: { renderer.imageURL($0) })
+        CountdownSnapshot(countdown: countdown, remaining: calculator(feed).remaining(for: countdown), imageURL: { settings.imageURL($0) })
     }
 
     private func createCountdown(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let feed = try stored(context).feed
+        let feed = try await stored(context).feed
         let draft = try await AdminJSON.decode(CountdownDraft.self, request, limit: 64 << 10)
         var generator = SystemRandomNumberGenerator()
         let countdown = try draft.makeCountdown(uid: StableUID.generate(using: &generator), feedZone: feed.timeZone)
-        let saved = try store.add(countdown, toFeed: feed.slug)
+        let saved = try await write { try $0.add(countdown, toFeed: feed.slug) }
         return try AdminJSON.encode(snapshot(saved, feed), status: .created)
     }
 
-    private func showCountdown(_ context: BasicRequestContext) throws -> Response {
-        let (countdown, slug) = try store.countdown(id: try id(context))
-        guard let feed = try store.feed(slug: slug)?.feed else { throw StoreError.feedNotFound(slug) }
+    private func showCountdown(_ context: BasicRequestContext) async throws -> Response {
+        let (countdown, feed) = try await self.countdown(context)
         return try AdminJSON.encode(snapshot(countdown, feed))
     }
 
     private func updateCountdown(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let (loaded, slug) = try store.countdown(id: try id(context))
-        guard let feed = try store.feed(slug: slug)?.feed else { throw StoreError.feedNotFound(slug) }
+        let (loaded, feed) = try await countdown(context)
         let draft = try await AdminJSON.decode(CountdownDraft.self, request, limit: 64 << 10)
         var countdown = loaded
         try draft.apply(to: &countdown, feedZone: feed.timeZone)
-        return try AdminJSON.encode(snapshot(try store.update(countdown), feed))
+        let edited = countdown
+        return try AdminJSON.encode(snapshot(try await write { try $0.update(edited) }, feed))
     }
 
     /// The body is the image itself (png, jpeg, gif, webp or svg); its bytes decide the type.
     private func uploadImage(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let (loaded, slug) = try store.countdown(id: try id(context))
-        guard let feed = try store.feed(slug: slug)?.feed else { throw StoreError.feedNotFound(slug) }
+        let (loaded, feed) = try await countdown(context)
         let bytes = Data(try await AdminJSON.body(request, limit: store.limits.maxImageBytes).readableBytesView)
         guard let type = CountdownStore.imageType(of: bytes) else {
             throw HTTPError(.unsupportedMediaType, message: "the body is not a png, jpeg, gif, webp or svg image")
         }
-        var countdown = loaded
-        countdown.presentation.image = try store.storeImage(bytes, mimeType: type)
-        return try AdminJSON.encode(snapshot(try store.update(countdown), feed))
+        let saved = try await write { store in
+            var countdown = loaded
+            countdown.presentation.image = try store.storeImage(bytes, mimeType: type)
+            return try store.update(countdown)
+        }
+        return try AdminJSON.encode(snapshot(saved, feed))
     }
 
     struct ImportResult: Encodable {
@@ -159,7 +184,7 @@ struct AdminRoutes: Sendable {
 
     /// `text/calendar` body, or JSON `{"url": …}` fetched with AsyncHTTPClient.
     private func importCalendar(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let slug = try stored(context).feed.slug
+        let slug = try await stored(context).feed.slug
         let query = request.uri.queryParameters
         let strict = query.get("strict") == "true"
         let type = request.headers[.contentType]?.lowercased() ?? ""
@@ -184,28 +209,30 @@ struct AdminRoutes: Sendable {
         } else {
             throw HTTPError(.unsupportedMediaType, message: "send text/calendar, or application/json with {\"url\": …}")
         }
-        let report = try store.importCalendar(bytes, intoFeed: slug, options: ImportOptions(strict: strict, source: source, createFeed: false))
+        let options = ImportOptions(strict: strict, source: source, createFeed: false)
+        let report = try await write { try $0.importCalendar(bytes, intoFeed: slug, options: options) }
         logger.info("import", metadata: ["feed": "\(slug)", "result": "\(report)"])
         return try AdminJSON.encode(ImportResult(added: report.added, updated: report.updated, unchanged: report.unchanged, removed: report.removed,
                                                  skipped: report.skipped, diagnostics: report.diagnostics))
     }
 
     private func refresh(_ context: BasicRequestContext) async throws -> Response {
-        let slug = try stored(context).feed.slug
+        let slug = try await stored(context).feed.slug
         let sources = loader.urlSources.filter { $0.feed == slug }
         for (feed, source) in sources { await loader.refresh(feed: feed, source: source) }
-        return try AdminJSON.encode(try store.sources().filter { $0.feed == slug })
+        await catalog.refresh()
+        return try AdminJSON.encode(try await store.async { try $0.sources() }.filter { $0.feed == slug })
     }
 
     private func createToken(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let slug = try stored(context).feed.slug
+        let slug = try await stored(context).feed.slug
         struct Label: Decodable { var label: String? }
         let buffer = try await AdminJSON.body(request, limit: 4 << 10)
         let label = (try? JSONDecoder().decode(Label.self, from: Data(buffer.readableBytesView)))?.label ?? "token"
-        let (secret, info) = try store.createFeedToken(feed: slug, label: label)
-        let links = FeedPage.links(baseURL: renderer.baseURL, path: "/t/\(secret)/feeds/\(slug)")
+        let (secret, info) = try await write { try $0.createFeedToken(feed: slug, label: label) }
+        let links = FeedPage.links(baseURL: settings.baseURL, path: "/t/\(secret)/feeds/\(slug)")
         struct Created: Encodable { var token: FeedToken; var secret: String; var ics: String; var webcal: String; var countdown: String; var html: String }
         return try AdminJSON.encode(Created(token: info, secret: secret, ics: links.https, webcal: links.webcal, countdown: links.countdown,
-                                            html: renderer.baseURL + "/t/\(secret)/feeds/\(slug)"), status: .created)
+                                            html: settings.baseURL + "/t/\(secret)/feeds/\(slug)"), status: .created)
     }
 }

@@ -1,4 +1,6 @@
+import CountdownStore
 import Foundation
+import NIOPosix
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -6,11 +8,12 @@ import UnixSignals
 /// Fetches URL sources when they are due, until the server shuts down.
 struct SourceRefreshService: Service {
     let loader: FeedLoader
+    let catalog: FeedCatalog
     let clock: @Sendable () -> Date
 
     func run() async throws {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            await loader.refreshDueSources(now: clock())
+            if await loader.refreshDueSources(now: clock()) > 0 { await catalog.refresh() }
             // Wake at once on shutdown instead of finishing the nap.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(30)) }
         }
@@ -20,12 +23,41 @@ struct SourceRefreshService: Service {
 /// `kill -HUP` reloads `feeds/` without a restart.
 struct ReloadOnHangupService: Service {
     let loader: FeedLoader
+    let catalog: FeedCatalog
     let logger: Logger
 
     func run() async throws {
         for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
             logger.notice("SIGHUP: reloading feed definitions")
-            loader.reload()
+            try? await NIOThreadPool.singleton.runIfActive { loader.reload() }
+            await catalog.refresh(force: true)
         }
+    }
+}
+
+/// Keeps the compiled feeds in step with the store once a second: one small
+/// query for the feeds' revisions (and the live tokens), never one per request.
+/// That is how a `tminus import` by another process reaches a running server.
+/// Now and then it also saves token uses and refreshes what `/healthz` shows.
+struct CatalogPollService: Service {
+    let catalog: FeedCatalog
+    let health: HealthMonitor
+    let store: CountdownStore
+    var interval: Duration = .seconds(1)
+
+    func run() async throws {
+        var tick = 1
+        // The catalog was compiled before the server started listening: wait first.
+        while (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: interval) })) != nil,
+              !Task.isCancelled, !Task.isShuttingDownGracefully {
+            await catalog.refresh()
+            if tick % 5 == 0, let sources = try? await store.async({ try $0.sources() }) { health.update(sources: sources) }
+            if tick % 60 == 0 {
+                await catalog.saveTokenUses()
+                if let check = try? await store.async({ try $0.integrityCheckQuick() }) { health.update(database: check) }
+            }
+            tick += 1
+        }
+        await catalog.saveTokenUses()
     }
 }

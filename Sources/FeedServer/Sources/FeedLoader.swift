@@ -11,15 +11,15 @@ import Synchronization
 /// is reported in the logs and on /healthz.
 final class FeedLoader: Sendable {
     let store: CountdownStore
-    let cache: RenderCache
     let fetcher: CalendarFetcher
     let directory: URL?
     let logger: Logger
+    let health: HealthMonitor
     private let state = Mutex<(definitions: [LoadedFeedDefinition], errors: [String])>(([], []))
 
-    init(store: CountdownStore, cache: RenderCache, fetcher: CalendarFetcher, directory: URL?, logger: Logger) {
+    init(store: CountdownStore, fetcher: CalendarFetcher, directory: URL?, logger: Logger, health: HealthMonitor) {
         self.store = store
-        self.cache = cache
+        self.health = health
         self.fetcher = fetcher
         self.directory = directory
         self.logger = logger
@@ -30,16 +30,17 @@ final class FeedLoader: Sendable {
         state.withLock { $0.definitions.flatMap { definition in definition.sources.filter(\.isURL).map { (definition.feed.slug, $0) } } }
     }
 
-    /// Loads every definition and imports file sources. Called at start and on SIGHUP.
+    /// Loads every definition and imports file sources. Called at start and on
+    /// SIGHUP; the caller then recompiles every feed (`FeedCatalog.refresh(force:)`).
     func reload() {
         guard let directory else { return }
         let (definitions, errors) = FeedDefinitionLoader.load(directory: directory)
         for error in errors { logger.error("feed definition rejected", metadata: ["error": "\(error)"]) }
+        for warning in definitions.flatMap(\.warnings) { logger.warning("feed definition", metadata: ["warning": "\(warning)"]) }
         state.withLock { $0 = (definitions, errors.map(\.description)) }
         for definition in definitions {
             do {
                 try store.saveFeed(definition.feed)
-                cache.invalidate(slugPrefix: definition.feed.slug)
             } catch {
                 logger.error("cannot save feed", metadata: ["feed": "\(definition.feed.slug)", "error": "\(error)"])
                 continue
@@ -64,6 +65,7 @@ final class FeedLoader: Sendable {
         do {
             let report = try store.importCalendar(data, intoFeed: slug, options: options)
             try store.recordFetch(feed: slug, location: source.location, etag: etag, lastModified: lastModified, error: nil)
+            sourcesChanged()
             logger.info("source imported", metadata: ["feed": "\(slug)", "source": "\(source.location)", "result": "\(report)"])
         } catch {
             record(slug, source.location, error: "\(error)")
@@ -73,6 +75,7 @@ final class FeedLoader: Sendable {
     private func record(_ slug: String, _ location: String, error: String) {
         logger.error("source failed; keeping its last good data", metadata: ["feed": "\(slug)", "source": "\(location)", "error": "\(error)"])
         try? store.recordFetch(feed: slug, location: location, etag: nil, lastModified: nil, error: error)
+        sourcesChanged()
     }
 
     /// Fetches one URL source now (conditional GET with the stored validators).
@@ -82,6 +85,7 @@ final class FeedLoader: Sendable {
             switch try await fetcher.fetch(source.location, etag: known?.etag, lastModified: known?.lastModifiedHeader) {
             case .notModified:
                 try store.recordFetch(feed: slug, location: source.location, etag: nil, lastModified: nil, error: nil)
+                sourcesChanged()
                 logger.debug("source not modified", metadata: ["feed": "\(slug)", "source": "\(source.location)"])
             case .fetched(let bytes, let etag, let lastModified):
                 importData(bytes, source: source, into: slug, etag: etag, lastModified: lastModified)
@@ -102,5 +106,10 @@ final class FeedLoader: Sendable {
             fetched += 1
         }
         return fetched
+    }
+
+    /// What /healthz shows follows every fetch (a query per fetch, never per request).
+    private func sourcesChanged() {
+        if let sources = try? store.sources() { health.update(sources: sources) }
     }
 }

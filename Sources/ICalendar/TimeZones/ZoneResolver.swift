@@ -14,7 +14,7 @@ public struct ZoneResolver: Sendable {
         var embedded: [String: Zone] = [:]
         for timeZone in calendar.timeZones {
             guard let tzid = timeZone.tzid, registry.zone(named: tzid) == nil, embedded[tzid] == nil else { continue }
-            if let zone = registry.zone(fromVTimeZoneText: CalendarWriter.text(of: timeZone.component), tzid: tzid) {
+            if let zone = registry.zone(fromVTimeZoneText: CalendarWriter.text(of: ObservanceRepair.repaired(timeZone.component)), tzid: tzid) {
                 embedded[tzid] = zone
             }
         }

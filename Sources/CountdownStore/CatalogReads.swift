@@ -1,0 +1,93 @@
+import Countdowns
+import Foundation
+import GRDB
+
+/// What a server that keeps compiled feeds in memory reads: a cheap list of feed
+/// revisions to poll, and a feed's countdowns that re-parses only the rows that
+/// changed since the caller's last read.
+extension CountdownStore {
+    /// A feed's identity and how far it has changed; polled once a second.
+    public struct FeedVersion: Sendable, Hashable {
+        public var slug: String
+        public var revision: Int64
+    }
+
+    public func feedVersions() throws -> [FeedVersion] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT slug, revision FROM feed ORDER BY slug").map { FeedVersion(slug: $0["slug"], revision: $0["revision"]) }
+        }
+    }
+
+    /// A feed and all its countdowns, read in one transaction so that they match
+    /// the feed's revision. Countdowns in `known` whose row has not changed
+    /// (same sequence, stamps and source) are reused instead of parsed again.
+    public func feedContents(slug: String, reusing known: [Int64: Countdown] = [:]) throws -> (feed: StoredFeed, countdowns: [Countdown])? {
+        try pool.read { db in
+            guard let record = try FeedRecord.filter(Column("slug") == slug).fetchOne(db) else { return nil }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT countdown.id, countdown.sequence, countdown.createdAt, countdown.lastModified, source.location AS sourceLocation
+                FROM countdown LEFT JOIN source ON source.id = countdown.sourceId
+                WHERE countdown.feedId = ? ORDER BY startsOn, title, countdown.id
+                """, arguments: [record.id!])
+            var countdowns: [Countdown?] = []
+            countdowns.reserveCapacity(rows.count)
+            var missing: [Int64: Int] = [:]
+            for row in rows {
+                let id: Int64 = row["id"]
+                if let old = known[id], old.sequence == row["sequence"], old.created == row["createdAt"],
+                   old.lastModified == row["lastModified"], old.source == row["sourceLocation"] {
+                    countdowns.append(old)
+                } else {
+                    missing[id] = countdowns.count
+                    countdowns.append(nil)
+                }
+            }
+            if !missing.isEmpty {
+                // Changed rows are parsed again; the rest were reused as they were.
+                let changed = try Row.fetchCursor(db, sql: """
+                    SELECT countdown.*, source.location AS sourceLocation FROM countdown
+                    LEFT JOIN source ON source.id = countdown.sourceId WHERE countdown.feedId = ?
+                    """, arguments: [record.id!])
+                while let row = try changed.next() {
+                    guard let index = missing[row["id"]] else { continue }
+                    countdowns[index] = try CountdownRecord(row: row).countdown(source: row["sourceLocation"])
+                }
+            }
+            let all = countdowns.compactMap { $0 }
+            let feed = StoredFeed(id: record.id!, feed: record.feed(categoryColors: try CategoryRecord.colors(db, feedId: record.id!)),
+                                  countdownCount: all.count, updatedAt: record.updatedAt, revision: record.revision)
+            return (feed, all)
+        }
+    }
+
+    /// A live feed token: the hash of its secret and the feed it opens.
+    public struct ActiveToken: Sendable, Hashable {
+        public var id: Int64
+        public var hash: String
+        public var slug: String
+    }
+
+    /// Every token that is not revoked, to answer `/t/{token}/…` from memory.
+    public func activeTokens() throws -> [ActiveToken] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT feedToken.id, feedToken.tokenHash, feed.slug FROM feedToken
+                JOIN feed ON feed.id = feedToken.feedId WHERE revokedAt IS NULL ORDER BY feedToken.id
+                """).map { ActiveToken(id: $0["id"], hash: $0["tokenHash"], slug: $0["slug"]) }
+        }
+    }
+
+    /// Saves when tokens were last used; the server gathers uses in memory and
+    /// writes them now and then, never on the request path.
+    public func recordTokenUse(_ uses: [Int64: Date]) throws {
+        guard !uses.isEmpty else { return }
+        try pool.write { db in
+            for (id, date) in uses {
+                try db.execute(sql: "UPDATE feedToken SET lastUsedAt = MAX(COALESCE(lastUsedAt, 0), ?) WHERE id = ?", arguments: [date, id])
+            }
+        }
+    }
+
+    /// SQL statements run since the store was opened (all connections).
+    public var statementCount: Int { statements.value }
+}

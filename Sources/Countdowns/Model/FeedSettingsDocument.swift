@@ -1,0 +1,109 @@
+import ICalendar
+
+/// A feed's settings as people write them: one Codable document read from
+/// `feeds/*.yaml` and from the admin API's JSON, checked by the same rules
+/// (`Feed.valid*`) and applied by one function. A field that is absent leaves
+/// the feed's value as it is, so the same document serves a full definition
+/// (applied to a new feed's defaults) and a PATCH.
+///
+/// `timeZone` is the spelling; the older `timezone` is still read, and noted in
+/// `deprecatedKeys` so that the caller can warn.
+public struct FeedSettingsDocument: Codable, Sendable, Equatable {
+    public struct CountdownSettings: Codable, Sendable, Equatable {
+        /// `daily` (one event a day for `days` days) or `milestones`.
+        public var mode: String?
+        public var days: Int?
+        public var milestones: [Int]?
+        /// Most events in the countdown calendar (default 2,000, about 900 KB).
+        public var maxEvents: Int?
+
+        public init(mode: String? = nil, days: Int? = nil, milestones: [Int]? = nil, maxEvents: Int? = nil) {
+            self.mode = mode
+            self.days = days
+            self.milestones = milestones
+            self.maxEvents = maxEvents
+        }
+    }
+
+    public var name: String?
+    public var description: String?
+    public var timeZone: String?
+    /// `#RRGGBB` (`#RGB` is accepted).
+    public var color: String?
+    public var isPublic: Bool?
+    /// Include each countdown's VALARMs in the exported calendar.
+    public var alarms: Bool?
+    /// REFRESH-INTERVAL for clients (ISO 8601 duration), default PT6H.
+    public var refresh: String?
+    public var countdown: CountdownSettings?
+    /// Old spellings met while decoding; never encoded.
+    public var deprecatedKeys: [String] = []
+
+    enum CodingKeys: String, CodingKey {
+        case name, description, timeZone, timezone, color, isPublic = "public", alarms, refresh, countdown
+    }
+
+    public init() {}
+
+    /// Every setting of `feed`, as the admin API shows it.
+    public init(_ feed: Feed) {
+        name = feed.name
+        description = feed.description
+        timeZone = feed.timeZone
+        color = feed.color
+        isPublic = feed.isPublic
+        alarms = feed.includeAlarms
+        refresh = feed.refreshInterval.description
+        switch feed.countdownMode {
+        case .daily(let days): countdown = CountdownSettings(mode: "daily", days: days, maxEvents: feed.countdownMaxEvents)
+        case .milestones(let marks): countdown = CountdownSettings(mode: "milestones", milestones: marks, maxEvents: feed.countdownMaxEvents)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        description = try container.decodeIfPresent(String.self, forKey: .description)
+        timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+        if let old = try container.decodeIfPresent(String.self, forKey: .timezone) {
+            deprecatedKeys.append("timezone")
+            timeZone = timeZone ?? old
+        }
+        color = try container.decodeIfPresent(String.self, forKey: .color)
+        isPublic = try container.decodeIfPresent(Bool.self, forKey: .isPublic)
+        alarms = try container.decodeIfPresent(Bool.self, forKey: .alarms)
+        refresh = try container.decodeIfPresent(String.self, forKey: .refresh)
+        countdown = try container.decodeIfPresent(CountdownSettings.self, forKey: .countdown)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encodeIfPresent(description, forKey: .description)
+        try container.encodeIfPresent(timeZone, forKey: .timeZone)
+        try container.encodeIfPresent(color, forKey: .color)
+        try container.encodeIfPresent(isPublic, forKey: .isPublic)
+        try container.encodeIfPresent(alarms, forKey: .alarms)
+        try container.encodeIfPresent(refresh, forKey: .refresh)
+        try container.encodeIfPresent(countdown, forKey: .countdown)
+    }
+
+    /// Applies the settings present, by the rules in `Feed.valid*`; on error the feed is unchanged.
+    public func apply(to feed: inout Feed) throws(Feed.InvalidSetting) {
+        var edited = feed
+        if let name { edited.name = name }
+        if let description { edited.description = description.isEmpty ? nil : description }
+        if let timeZone { edited.timeZone = try Feed.validTimeZone(timeZone) }
+        if let color { edited.color = try Feed.validColor(color) }
+        if let isPublic { edited.isPublic = isPublic }
+        if let alarms { edited.includeAlarms = alarms }
+        if let refresh { edited.refreshInterval = try Feed.validInterval(refresh) }
+        if let countdown {
+            if countdown.mode != nil || countdown.days != nil || countdown.milestones != nil {
+                edited.countdownMode = try Feed.validCountdownMode(countdown.mode, days: countdown.days, milestones: countdown.milestones)
+            }
+            if let maxEvents = countdown.maxEvents { edited.countdownMaxEvents = try Feed.validMaxEvents(maxEvents) }
+        }
+        feed = edited
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import ICalendar
+
+/// A countdown with its recurrence prepared once: the iCalendar components and
+/// expander are built when the series is made, and the occurrences around the
+/// instant it was prepared for are expanded then and kept.
+///
+/// Why: a feed is read far more often than it changes, and JSON, pages and cards
+/// are re-derived every minute. Re-expanding every countdown each minute costs
+/// libical work per countdown; answering "which occurrence is next?" from a short
+/// sorted list costs a comparison or two. When the clock moves past what was kept
+/// (`validUntil`), answers fall back to a fresh expansion, which is always right,
+/// and the owner of the series should prepare it again.
+///
+/// Both the remaining-time calculation and the countdown calendar read
+/// occurrences only through this type.
+public struct CountdownSeries: Sendable {
+    public let countdown: Countdown
+    /// The zone floating times were read in when the kept occurrences were expanded.
+    public let floatingZone: Zone
+    /// Most occurrences one expansion may produce, so no rule can exhaust the process.
+    public let maxOccurrences: Int
+    /// Kept occurrences overlap `[coveredFrom, ∞)`; nothing is known before it except `earlier`.
+    let coveredFrom: Date
+    /// Occurrences overlapping `[coveredFrom, ∞)`, sorted by start, at most `keptOccurrences`.
+    let kept: [Occurrence]
+    /// True when more occurrences follow `kept.last`.
+    let keptTruncated: Bool
+    /// The latest occurrence starting before `coveredFrom` (nil when there is none).
+    let earlier: Occurrence?
+    /// True when the countdown's times depend on the viewer's zone (floating date-times).
+    let isFloating: Bool
+    private let items: [Component]
+    private let expander: OccurrenceExpander
+
+    /// How many upcoming occurrences a repeating series keeps: a few weeks of a
+    /// daily repeat, years of a yearly one, and little memory for 10,000 countdowns.
+    public static let keptOccurrences = 8
+    /// Occurrences that may still be running or "today" somewhere are kept this far back.
+    static let lookback: TimeInterval = 3 * 86_400
+
+    /// Prepares `countdown` around `instant`: its components, its expander, and
+    /// the occurrences a viewer at `instant` (or a while after) asks for.
+    public init(_ countdown: Countdown, preparedAt instant: Date, floatingZone: Zone, maxOccurrences: Int = 100_000) {
+        self.countdown = countdown
+        self.floatingZone = floatingZone
+        self.maxOccurrences = maxOccurrences
+        items = Self.components(for: countdown)
+        expander = Self.expander(for: countdown, floatingZone: floatingZone)
+        isFloating = Self.usesFloatingTime(countdown)
+        if !countdown.isRepeating {
+            // A one-off (with any overrides): the whole series, once.
+            let all = expander.occurrences(of: items, in: DateInterval(start: .distantPast, end: .distantFuture), limit: min(64, maxOccurrences))
+            coveredFrom = .distantPast
+            kept = all.occurrences.map(Self.slim(countdown))
+            keptTruncated = all.truncated
+            earlier = nil
+        } else {
+            let from = instant.addingTimeInterval(-Self.lookback)
+            let window = DateInterval(start: from, end: from.addingTimeInterval(1_000 * 365.25 * 86_400))
+            let ahead = expander.occurrences(of: items, in: window, limit: min(Self.keptOccurrences, maxOccurrences))
+            coveredFrom = from
+            kept = ahead.occurrences.map(Self.slim(countdown))
+            keptTruncated = ahead.truncated
+            earlier = Self.latest(startingBefore: from, items, expander, limit: maxOccurrences).map(Self.slim(countdown))
+        }
+    }
+
+    /// Until this instant, every answer comes from the kept occurrences.
+    public var validUntil: Date {
+        guard keptTruncated, let last = kept.last else { return .distantFuture }
+        return last.startInstant.addingTimeInterval(-Self.lookback)
+    }
+
+    /// True when `now`, seen from `zone`, is answered from what was kept.
+    func isCovered(at now: Date, zone: Zone) -> Bool {
+        now.addingTimeInterval(-2 * 86_400) >= coveredFrom && (!isFloating || zone == floatingZone)
+    }
+
+    // MARK: the three questions remaining time asks
+
+    /// The first occurrence overlapping `[now - 2 days, ∞)` that `isOver` does not reject.
+    public func next(at now: Date, zone: Zone, isOver: (Occurrence) -> Bool) -> Occurrence? {
+        let windowStart = now.addingTimeInterval(-2 * 86_400)
+        if isCovered(at: now, zone: zone) {
+            if let found = kept.first(where: { Self.overlaps($0, from: windowStart) && !isOver($0) }) { return found }
+            if !keptTruncated { return nil }
+        }
+        let (items, expander) = expansion(for: zone)
+        let window = DateInterval(start: windowStart, end: now.addingTimeInterval(1_000 * 365.25 * 86_400))
+        for limit in [min(64, maxOccurrences), maxOccurrences] {
+            let result = expander.occurrences(of: items, in: window, limit: limit)
+            if let first = result.occurrences.first(where: { !isOver($0) }) { return first }
+            if !result.truncated { return nil }
+        }
+        return nil
+    }
+
+    /// The most recent occurrence that has started by `now`.
+    public func previous(at now: Date, zone: Zone) -> Occurrence? {
+        if now >= coveredFrom, !isFloating || zone == floatingZone {
+            let started = kept.last { $0.startInstant <= now }
+            let keptAreAllStarted = kept.last.map { $0.startInstant <= now } ?? false
+            if !(keptTruncated && keptAreAllStarted) {
+                return [started, earlier].compactMap { $0 }.max { $0.startInstant < $1.startInstant }
+            }
+        }
+        let (items, expander) = expansion(for: zone)
+        return Self.latest(startingBefore: now.addingTimeInterval(1), items, expander, limit: maxOccurrences)
+    }
+
+    /// The first occurrence there is, for a series that has neither a next nor a previous one.
+    public func first(zone: Zone) -> Occurrence? {
+        if coveredFrom == .distantPast, !isFloating || zone == floatingZone { return kept.first }
+        let (items, expander) = expansion(for: zone)
+        return expander.occurrences(of: items, in: DateInterval(start: .distantPast, end: .distantFuture), limit: 1).occurrences.first
+    }
+
+    // MARK: what the countdown calendar asks
+
+    /// The distinct dates (in `zone`) of occurrences on or after `today`, through
+    /// at least `through` and one beyond it when there is one, at most `limit` of them.
+    public func dates(from today: CivilDate, through last: CivilDate, zone: Zone, limit: Int) -> [CivilDate] {
+        let start = zone.instant(of: LocalDateTime(date: today))
+        let date = { (occurrence: Occurrence) in occurrence.isAllDay ? occurrence.start.civilDate : zone.local(of: occurrence.startInstant).date }
+        if start >= coveredFrom, !isFloating || zone == floatingZone,
+           !keptTruncated || kept.last.map({ date($0) > last }) == true {
+            return Array(Set(kept.map(date).filter { $0 >= today })).sorted().prefix(limit).map { $0 }
+        }
+        let (items, expander) = expansion(for: zone)
+        // Far enough to find the next occurrence after the window, however sparse the repeat.
+        let window = DateInterval(start: start, end: start.addingTimeInterval(1_000 * 365.25 * 86_400))
+        let found = expander.occurrences(of: items, in: window, limit: min(maxOccurrences, limit)).occurrences
+        return Array(Set(found.map(date).filter { $0 >= today })).sorted()
+    }
+
+    // MARK: preparing
+
+    /// The countdown as the components the expander reads. A cancelled countdown
+    /// still has a date to show, so it is expanded as if active.
+    public static func components(for countdown: Countdown) -> [Component] {
+        var master = CountdownWriter.components(for: countdown, options: .init(includeAlarms: false))
+        if countdown.status == .cancelled {
+            master[0].properties.removeAll { $0.name == "STATUS" }
+        }
+        return master
+    }
+
+    public static func expander(for countdown: Countdown, floatingZone: Zone) -> OccurrenceExpander {
+        var calendar = VCalendar.empty()
+        calendar.timeZones = countdown.timeZoneDefinitions.map(VTimeZone.init(component:))
+        return OccurrenceExpander(calendar: calendar, floatingZone: floatingZone)
+    }
+
+    private func expansion(for zone: Zone) -> ([Component], OccurrenceExpander) {
+        if !isFloating || zone == floatingZone { return (items, expander) }
+        return (items, Self.expander(for: countdown, floatingZone: zone))
+    }
+
+    /// The most recent occurrence starting before `instant`: windows that widen
+    /// backwards, so a yearly repeat costs two small expansions, not a century.
+    static func latest(startingBefore instant: Date, _ items: [Component], _ expander: OccurrenceExpander, limit: Int) -> Occurrence? {
+        for days in [8.0, 400, 4_000, 40_000, 4_000_000] {
+            let window = DateInterval(start: instant.addingTimeInterval(-days * 86_400), end: instant)
+            let found = expander.occurrences(of: items, in: window, limit: limit).occurrences
+            if let last = found.last(where: { $0.startInstant < instant }) { return last }
+        }
+        return nil
+    }
+
+    static func overlaps(_ occurrence: Occurrence, from start: Date) -> Bool {
+        let end = occurrence.endInstant ?? occurrence.startInstant
+        return end > occurrence.startInstant ? end > start : occurrence.startInstant >= start
+    }
+
+    /// Kept occurrences share the countdown's UID string and drop the summary
+    /// (the countdown has it), so 10,000 series stay small.
+    private static func slim(_ countdown: Countdown) -> (Occurrence) -> Occurrence {
+        { occurrence in
+            var slim = occurrence
+            slim.uid = countdown.uid
+            slim.summary = nil
+            return slim
+        }
+    }
+
+    static func usesFloatingTime(_ countdown: Countdown) -> Bool {
+        func floating(_ value: DateTimeValue?) -> Bool { if case .floating = value { true } else { false } }
+        return floating(countdown.target) || floating(countdown.end)
+            || countdown.recurrenceDates.contains { floating($0.start) }
+            || !countdown.overrides.isEmpty
+    }
+}

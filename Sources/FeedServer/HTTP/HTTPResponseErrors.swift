@@ -1,0 +1,39 @@
+import Countdowns
+import CountdownStore
+import Hummingbird
+
+// Store and validation errors answer with the status they deserve, through
+// Hummingbird's own error path, and every one of them left the store unchanged.
+// The body is HTTPError's JSON: {"error": {"message": "…"}}.
+
+extension StoreError: HTTPResponseError {
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .feedNotFound, .countdownNotFound: .notFound
+        case .feedExists, .duplicateUID: .conflict
+        case .invalidSlug: .badRequest
+        case .tooLarge, .tooManyComponents: .contentTooLarge
+        case .unusableCalendar, .invalid: .unprocessableContent
+        }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try HTTPError(status, message: description).response(from: request, context: context)
+    }
+}
+
+extension CountdownDraft.Invalid: HTTPResponseError {
+    public var status: HTTPResponse.Status { .unprocessableContent }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try HTTPError(status, message: description).response(from: request, context: context)
+    }
+}
+
+extension Feed.InvalidSetting: HTTPResponseError {
+    public var status: HTTPResponse.Status { .unprocessableContent }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try HTTPError(status, message: message).response(from: request, context: context)
+    }
+}

@@ -1,0 +1,13 @@
+import HTTPTypes
+
+/// Security headers for what a browser renders.
+enum PageHeaders {
+    /// Scripts only from this origin; inline styles are allowed for the per-card colours.
+    static let page: HTTPFields = [
+        .contentSecurityPolicy: "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        .xContentTypeOptions: "nosniff",
+        HTTPField.Name("Referrer-Policy")!: "no-referrer",
+    ]
+
+    static let asset: HTTPFields = [.xContentTypeOptions: "nosniff"]
+}

@@ -1,0 +1,24 @@
+import Countdowns
+import ICalendar
+
+/// Everything a clock-dependent representation depends on, as typed values:
+/// the feed's revision, the day (countdown calendar) or minute (JSON, pages,
+/// cards), and the validated, normalised query. Two requests that must get the
+/// same bytes get equal keys; nothing user-controlled enters a key unchecked.
+enum RenderKey: Hashable, Sendable {
+    case countdownCalendar(slug: String, revision: Int64, day: CivilDate)
+    case json(slug: String, revision: Int64, minute: Int, query: FeedQuery)
+    case page(slug: String, revision: Int64, minute: Int, zone: Zone, path: String)
+    case card(slug: String, revision: Int64, minute: Int, id: Int64, zone: Zone)
+}
+
+/// The validated parameters of `/feeds/{slug}.json`. `limit` is clamped to the
+/// feed's size and `category` is one the feed has, so a key space an outsider
+/// can grow is bounded by the feed itself.
+struct FeedQuery: Hashable, Sendable {
+    var zone: Zone
+    var unit: DisplayUnit?
+    var limit: Int
+    var category: String?
+    var sort: FeedSnapshot.Sort
+}

@@ -1,0 +1,47 @@
+import Countdowns
+import Hummingbird
+import ICalendar
+
+extension FeedQuery {
+    /// Validates and normalises `/feeds/{slug}.json`'s query: an unknown `tz`,
+    /// `unit` or `sort` is a 400; `limit` is clamped to the feed's size;
+    /// `category` is lower-cased.
+    init(_ request: Request, _ compiled: CompiledFeed) throws {
+        let query = request.uri.queryParameters
+        zone = try ViewerZone.parse(query.get("tz"), default: compiled.feed.zone)
+        unit = nil
+        if let raw = query.get("unit") {
+            guard let parsed = DisplayUnit(rawValue: raw) else {
+                throw HTTPError(.badRequest, message: "unit must be one of \(DisplayUnit.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            unit = parsed
+        }
+        limit = compiled.series.count
+        if let raw = query.get("limit") {
+            guard let parsed = Int(raw), parsed > 0 else { throw HTTPError(.badRequest, message: "limit must be a positive integer") }
+            limit = min(parsed, compiled.series.count)
+        }
+        sort = .remaining
+        if let raw = query.get("sort") {
+            guard let parsed = FeedSnapshot.Sort(rawValue: raw) else { throw HTTPError(.badRequest, message: "sort must be remaining or title") }
+            sort = parsed
+        }
+        category = query.get("category").map { $0.lowercased() }
+    }
+}
+
+/// The viewer's zone from `?tz=`: checked for length and characters before any
+/// lookup, so that no request can make the zone registry work hard.
+enum ViewerZone {
+    static let maxLength = 64
+
+    static func parse(_ raw: String?, default fallback: Zone) throws -> Zone {
+        guard let raw else { return fallback }
+        let plausible = !raw.isEmpty && raw.utf8.count <= maxLength
+            && raw.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "/_-+ .".unicodeScalars.contains($0)) }
+        guard plausible, let zone = Zone.named(raw) else {
+            throw HTTPError(.badRequest, message: "tz must be a known time zone name (an Olson name such as Europe/Berlin, at most \(maxLength) characters)")
+        }
+        return zone
+    }
+}

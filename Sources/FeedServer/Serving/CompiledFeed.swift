@@ -1,0 +1,68 @@
+import Countdowns
+import CountdownStore
+import Foundation
+import ICalendar
+
+/// One feed, compiled once per change and then only read: its settings, its
+/// countdowns with their recurrence prepared, and the bytes of the outputs that
+/// do not depend on the clock. Requests read it from memory, so a cached GET
+/// runs no SQL and no libical.
+struct CompiledFeed: Sendable {
+    let stored: StoredFeed
+    /// In the store's order (first date, then title).
+    let series: [CountdownSeries]
+    let indexByID: [Int64: Int]
+    /// Lower-cased category names, to tell `?category=` values the feed has from the rest.
+    let categories: Set<String>
+    /// The exported calendar (the countdowns' own events), rendered at compile time.
+    let exported: Representation
+    /// When the clock passes this, some series must be prepared again.
+    let validUntil: Date
+
+    var feed: Feed { stored.feed }
+    var slug: String { stored.feed.slug }
+    var revision: Int64 { stored.revision }
+    var countdowns: [Countdown] { series.map(\.countdown) }
+
+    func series(id: Int64) -> CountdownSeries? { indexByID[id].map { series[$0] } }
+
+    /// Compiles `countdowns` for `stored`. Series and bytes of `previous` are
+    /// reused where nothing they depend on changed, so editing one countdown of
+    /// 10,000 prepares one series, not 10,000.
+    static func compile(_ stored: StoredFeed, countdowns: [Countdown], previous: CompiledFeed?, now: Date,
+                        settings: RenderSettings) -> CompiledFeed {
+        let zone = stored.feed.zone
+        var reusable: [Int64: CountdownSeries] = [:]
+        if let previous, previous.feed.timeZone == stored.feed.timeZone {
+            for old in previous.series where old.validUntil > now {
+                if let id = old.countdown.id { reusable[id] = old }
+            }
+        }
+        var series: [CountdownSeries] = []
+        series.reserveCapacity(countdowns.count)
+        var indexByID: [Int64: Int] = [:]
+        var categories = Set<String>()
+        for countdown in countdowns {
+            if let id = countdown.id, let old = reusable[id], old.countdown == countdown {
+                series.append(old)
+            } else {
+                series.append(CountdownSeries(countdown, preparedAt: now, floatingZone: zone, maxOccurrences: settings.maxOccurrences))
+            }
+            if let id = countdown.id { indexByID[id] = series.count - 1 }
+            for category in countdown.categories { categories.insert(category.lowercased()) }
+        }
+        let exported: Representation
+        if let previous, previous.feed == stored.feed, previous.stored.updatedAt == stored.updatedAt,
+           previous.series.count == series.count, zip(previous.series, series).allSatisfy({ $0.countdown == $1.countdown }) {
+            exported = previous.exported
+        } else {
+            let calendar = CalendarExport.calendar(feed: stored.feed, countdowns: countdowns, imageURL: { settings.imageURL($0) })
+            exported = Representation(bytes: CalendarWriter().bytes(calendar), contentType: Representation.calendarType,
+                                      lastModified: stored.updatedAt, cacheControl: settings.cacheControl(stored.feed, maxAge: 300),
+                                      contentDisposition: "inline; filename=\"\(stored.feed.slug).ics\"", gzip: settings.gzip)
+        }
+        let validUntil = series.map(\.validUntil).min() ?? .distantFuture
+        return CompiledFeed(stored: stored, series: series, indexByID: indexByID, categories: categories, exported: exported,
+                            validUntil: validUntil)
+    }
+}

@@ -1,0 +1,132 @@
+import Countdowns
+import CountdownStore
+import Foundation
+import Logging
+import NIOPosix
+import Synchronization
+
+/// The compiled feeds and live feed tokens, in memory. Requests only read the
+/// published state (one lock, one dictionary lookup). A refresh compares the
+/// store's feed revisions with the compiled ones and compiles the feeds that
+/// changed; refreshes run one at a time on a thread of their own, off Swift's
+/// cooperative pool, since SQLite and libical block.
+///
+/// Writes in this process call `refresh()` and await it, so the next request
+/// sees them; writes by another process (`tminus import` beside a running
+/// server) are found by `CatalogPollService`, which refreshes once a second.
+final class FeedCatalog: Sendable {
+    struct Published: Sendable {
+        var feeds: [String: CompiledFeed] = [:]
+        /// Hash of a token's secret → the token and the feed it opens.
+        var tokens: [String: CountdownStore.ActiveToken] = [:]
+        var compiledAt: Date = .distantPast
+    }
+
+    let store: CountdownStore
+    let settings: RenderSettings
+    let clock: @Sendable () -> Date
+    let logger: Logger
+    private let published = Mutex(Published())
+    private let tokenUses = Mutex<[Int64: Date]>([:])
+    private let compiles = Atomic<Int>(0)
+    /// One thread: refreshes are serialised, and a slow one never occupies the request threads.
+    private static let compilePool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        return pool
+    }()
+
+    init(store: CountdownStore, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger) {
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.logger = logger
+    }
+
+    // MARK: reads (the request path: memory only)
+
+    func feed(slug: String) -> CompiledFeed? { published.withLock { $0.feeds[slug] } }
+
+    var feeds: [CompiledFeed] { published.withLock { $0.feeds.values.sorted { $0.slug < $1.slug } } }
+
+    /// The feed a token opens, or nil. The use is noted in memory and saved later.
+    func slug(forToken secret: String) -> String? {
+        guard secret.count >= 16, secret.count <= 64 else { return nil }
+        let hash = Secret.hash(secret)
+        guard let token = published.withLock({ $0.tokens[hash] }), Secret.constantTimeEquals(token.hash, hash) else { return nil }
+        let now = clock()
+        tokenUses.withLock { $0[token.id] = now }
+        return token.slug
+    }
+
+    /// How many feeds were compiled since start (tests read it).
+    var compileCount: Int { compiles.load(ordering: .relaxed) }
+
+    // MARK: refresh
+
+    /// Brings the published state up to the store: compiles feeds whose revision
+    /// changed (or whose series the clock has outrun), drops deleted ones, reloads tokens.
+    /// `force` recompiles every feed (after `feeds/` was reloaded).
+    func refresh(force: Bool = false) async {
+        do {
+            try await Self.compilePool.runIfActive { self.refreshNow(force: force) }
+        } catch {
+            logger.error("feed refresh failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The same, on the calling thread: at start, before the server listens.
+    func refreshNow(force: Bool = false) {
+        let now = clock()
+        do {
+            let versions = try store.feedVersions()
+            let tokens = try store.activeTokens()
+            var current = published.withLock { $0.feeds }
+            let live = Set(versions.map(\.slug))
+            for slug in current.keys where !live.contains(slug) { current[slug] = nil }
+            for version in versions {
+                let old = current[version.slug]
+                if !force, let old, old.revision == version.revision, old.validUntil > now { continue }
+                if let compiled = compile(version.slug, previous: old, reload: force || old?.revision != version.revision, now: now) {
+                    current[version.slug] = compiled
+                }
+            }
+            let tokenMap = Dictionary(tokens.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
+            published.withLock { $0 = Published(feeds: current, tokens: tokenMap, compiledAt: now) }
+        } catch {
+            logger.error("cannot read feeds from the store; serving what was compiled before", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func compile(_ slug: String, previous: CompiledFeed?, reload: Bool, now: Date) -> CompiledFeed? {
+        let started = ContinuousClock.now
+        do {
+            let stored: StoredFeed, countdowns: [Countdown]
+            if reload || previous == nil {
+                var known: [Int64: Countdown] = [:]
+                for countdown in previous?.countdowns ?? [] { if let id = countdown.id { known[id] = countdown } }
+                guard let contents = try store.feedContents(slug: slug, reusing: known) else { return nil }
+                (stored, countdowns) = contents
+            } else {
+                (stored, countdowns) = (previous!.stored, previous!.countdowns)
+            }
+            let compiled = CompiledFeed.compile(stored, countdowns: countdowns, previous: previous, now: now, settings: settings)
+            compiles.add(1, ordering: .relaxed)
+            logger.debug("feed compiled", metadata: ["feed": "\(slug)", "revision": "\(stored.revision)", "countdowns": "\(countdowns.count)",
+                                                    "duration": "\(ContinuousClock.now - started)"])
+            return compiled
+        } catch {
+            logger.error("cannot compile feed; serving its previous revision", metadata: ["feed": "\(slug)", "error": "\(error)"])
+            return previous
+        }
+    }
+
+    /// Saves the token uses gathered since the last call (a write now and then, never per request).
+    func saveTokenUses() async {
+        let uses = tokenUses.withLock { uses in defer { uses = [:] }; return uses }
+        guard !uses.isEmpty else { return }
+        do { try await Self.compilePool.runIfActive { try self.store.recordTokenUse(uses) } } catch {
+            logger.warning("cannot save token use", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import CountdownStore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TestSupport
+@testable import FeedServer
+
+/// The serving core: feeds are compiled once per change and read from memory.
+struct ServingCoreTests {
+    /// The hot path touches no database: a statement counter on the store proves it.
+    @Test func cachedGetsAndHeadsRunNoSQL() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer(adjust: { $0.pollInterval = .seconds(3600) }) { client, parts in
+            let token = try await client.execute(uri: "/api/feeds/family/tokens", method: .post, headers: fixture.admin)
+            let secret = try #require((try JSONSerialization.jsonObject(with: Data(buffer: token.body)) as? [String: Any])?["secret"] as? String)
+            let uris = ["/feeds/family.ics", "/feeds/family.json", "/feeds/family.json?tz=Asia/Tokyo&limit=2", "/feeds/family",
+                        "/feeds/family/countdown.ics", "/t/\(secret)/feeds/family.ics", "/t/\(secret)/feeds/family/countdown.ics", "/"]
+            for uri in uris { #expect(try await client.execute(uri: uri, method: .get).status == .ok, "\(uri)") }
+            let before = parts.store.statementCount
+            for round in 0..<125 {
+                for uri in uris {
+                    let response = try await client.execute(uri: uri, method: round % 2 == 0 ? .get : .head)
+                    #expect(response.status == .ok)
+                }
+            }
+            #expect(parts.store.statementCount == before, "1,000 cached GETs and HEADs ran no SQL statement")
+        }
+    }
+
+    /// A `tminus import` by another process reaches a running server within 2 seconds.
+    @Test func importFromAnotherProcessIsServedWithinTwoSeconds() async throws {
+        let binary = try #require(Corpus.tminusBinary, "the tminus binary is built beside the tests")
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        let extra = fixture.directory.appendingPathComponent("extra.ics")
+        try Data(CountdownCalendarTests.calendar(target: "20270320").utf8).write(to: extra)
+        try await fixture.withServer(adjust: { $0.clock = { Date() } }) { client, _ in
+            let (_, before) = try await client.text("/feeds/family.ics")
+            #expect(before.components(separatedBy: "BEGIN:VEVENT").count == 4)
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["import", extra.path, "--feed", "family", "--db", fixture.configuration.databasePath]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let imported = ContinuousClock.now
+            var seen = false
+            while ContinuousClock.now - imported < .seconds(3) {
+                let (_, body) = try await client.text("/feeds/family.ics")
+                if body.contains("UID:launch@test") { seen = true; break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let waited = ContinuousClock.now - imported
+            #expect(seen && waited < .seconds(2), "served after \(waited)")
+        }
+    }
+
+    /// Random `?category=`, `?limit=` and `?tz=` values keep the cache within its budget.
+    @Test func randomQueriesKeepTheCacheWithinItsBudget() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        let budget = 16 << 10
+        try await fixture.withServer(adjust: { $0.cacheBytes = budget }) { client, parts in
+            var generator = SystemRandomNumberGenerator()
+            let zones = ["Europe/Berlin", "Asia/Tokyo", "America/New_York", "Australia/Sydney", "UTC", "Pacific/Auckland"]
+            for _ in 0..<300 {
+                let query = ["category=\(UInt64.random(in: 0...UInt64.max, using: &generator))", "limit=\(Int.random(in: 1...100_000, using: &generator))",
+                             "tz=\(zones.randomElement(using: &generator)!)", "sort=\(Bool.random(using: &generator) ? "title" : "remaining")"]
+                let response = try await client.execute(uri: "/feeds/family.json?" + query.shuffled(using: &generator).prefix(Int.random(in: 1...4)).joined(separator: "&"),
+                                                        method: .get)
+                #expect(response.status == .ok)
+                #expect(parts.cache.statistics.bytes <= budget)
+            }
+            #expect(parts.cache.statistics.evictions > 0, "the budget was reached and old entries went")
+            // Categories the feed does not have are answered but never cached.
+            let entries = parts.cache.statistics.entries
+            let (unknown, body) = try await client.text("/feeds/family.json?category=nothing-like-this")
+            #expect(unknown.status == .ok && body.contains("\"countdowns\":[]"))
+            #expect(parts.cache.statistics.entries == entries)
+            // Limits beyond the feed's size are one key: the whole feed.
+            let misses = parts.cache.statistics.misses
+            for limit in [3, 4, 50, 10_000] { _ = try await client.text("/feeds/family.json?limit=\(limit)&tz=Asia/Tokyo&unit=weeks") }
+            #expect(parts.cache.statistics.misses == misses + 1)
+            for bad in ["tz=Mars/Base", "tz=" + String(repeating: "a/", count: 40), "unit=fortnights", "sort=random", "limit=0", "limit=x"] {
+                #expect(try await client.execute(uri: "/feeds/family.json?\(bad)", method: .get).status == .badRequest, "\(bad)")
+            }
+        }
+    }
+
+    /// Fifty concurrent requests for a cold key cause one render.
+    @Test func concurrentRequestsForAColdKeyRenderOnce() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("big", calendar: GeneratedCalendar.make(events: 400))
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let misses = parts.cache.statistics.misses
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<50 { group.addTask { try await client.execute(uri: "/feeds/big.json?tz=Asia/Tokyo", method: .get).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.count == 50 && statuses.allSatisfy { $0 == .ok })
+            #expect(parts.cache.statistics.misses == misses + 1, "one render for fifty requests")
+        }
+    }
+
+    /// 10,000 countdowns: the countdown calendar stays under 1 MB, says why, and Python's icalendar reads it.
+    @Test func countdownCalendarOfTenThousandStaysUnderOneMegabyte() async throws {
+        let fixture = try ServerFixture()
+        let store = try CountdownStore(path: fixture.configuration.databasePath, clock: { fixture.clockNow })
+        let report = try store.importCalendar(Array(GeneratedCalendar.make(events: 10_000).utf8), intoFeed: "big",
+                                              options: ImportOptions(createFeed: true))
+        #expect(report.added == 10_000)
+        try store.close()
+        try await fixture.withServer(adjust: { _ in }) { client, _ in
+            let (response, body) = try await client.text("/feeds/big/countdown.ics")
+            #expect(response.status == .ok)
+            #expect(body.utf8.count < 1_000_000, "\(body.utf8.count) bytes")
+            let events = body.components(separatedBy: "BEGIN:VEVENT").count - 1
+            #expect(events > 1_000 && events <= 2_000, "\(events) events")
+            #expect(body.replacingOccurrences(of: "\r\n ", with: "").contains("To stay under 2000 events"), "the description says why")
+            if PythonChecker.available {
+                let file = fixture.directory.appendingPathComponent("countdown.ics")
+                try Data(body.utf8).write(to: file)
+                let result = try #require(try PythonChecker.run(["parse": [file.path]])[file.path] as? [String: Any])
+                #expect(result["ok"] as? Bool == true && result["events"] as? Int == events, "\(result)")
+            }
+            let (json, _) = try await client.text("/feeds/big.json")
+            #expect(json.status == .ok)
+        }
+    }
+}
