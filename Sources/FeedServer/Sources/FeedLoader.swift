@@ -3,6 +3,7 @@ import Countdowns
 import CountdownStore
 import Foundation
 import Logging
+import NIOPosix
 import Synchronization
 
 /// Keeps the database in step with `feeds/`: saves each definition, imports its
@@ -79,19 +80,22 @@ final class FeedLoader: Sendable {
     }
 
     /// Fetches one URL source now (conditional GET with the stored validators).
+    /// The store work runs on NIO's blocking pool, never on Swift's cooperative threads.
     func refresh(feed slug: String, source: LoadedFeedDefinition.Source) async {
-        let known = try? store.source(feed: slug, location: source.location)
+        let known = try? await store.async { try $0.source(feed: slug, location: source.location) }
         do {
             switch try await fetcher.fetch(source.location, etag: known?.etag, lastModified: known?.lastModifiedHeader) {
             case .notModified:
-                try store.recordFetch(feed: slug, location: source.location, etag: nil, lastModified: nil, error: nil)
+                try await store.async { try $0.recordFetch(feed: slug, location: source.location, etag: nil, lastModified: nil, error: nil) }
                 sourcesChanged()
                 logger.debug("source not modified", metadata: ["feed": "\(slug)", "source": "\(source.location)"])
             case .fetched(let bytes, let etag, let lastModified):
-                importData(bytes, source: source, into: slug, etag: etag, lastModified: lastModified)
+                try await NIOThreadPool.singleton.runIfActive {
+                    self.importData(bytes, source: source, into: slug, etag: etag, lastModified: lastModified)
+                }
             }
         } catch {
-            record(slug, source.location, error: "\(error)")
+            try? await NIOThreadPool.singleton.runIfActive { self.record(slug, source.location, error: "\(error)") }
         }
     }
 
@@ -100,7 +104,7 @@ final class FeedLoader: Sendable {
     func refreshDueSources(now: Date) async -> Int {
         var fetched = 0
         for (slug, source) in urlSources {
-            let last = (try? store.source(feed: slug, location: source.location))??.lastFetchedAt
+            let last = (try? await store.async { try $0.source(feed: slug, location: source.location) })??.lastFetchedAt
             if let last, now.timeIntervalSince(last) < source.refresh { continue }
             await refresh(feed: slug, source: source)
             fetched += 1
