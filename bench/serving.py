@@ -39,8 +39,10 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start(args, **kwargs):
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kwargs)
+def start(args, log, **kwargs):
+    """Starts a server; its output goes to LOG, shown if it does not come up."""
+    process = subprocess.Popen(args, stdout=open(log, "wb"), stderr=subprocess.STDOUT, **kwargs)
+    process.log = log
     processes.append(process)
     return process
 
@@ -56,15 +58,19 @@ def stop_all():
             process.kill()
 
 
-def wait_ready(url, seconds=60):
+def wait_ready(url, process, seconds=60):
     deadline = time.time() + seconds
     while time.time() < deadline:
+        if process.poll() is not None:
+            break
         try:
             with urllib.request.urlopen(url, timeout=2) as response:
                 if response.status < 500:
                     return
         except Exception:  # noqa: BLE001 - not up yet
             time.sleep(0.1)
+    with open(process.log, errors="replace") as handle:
+        sys.stderr.write(handle.read()[-3000:])
     raise SystemExit(f"bench: {url} did not answer in {seconds}s")
 
 
@@ -107,6 +113,7 @@ def main():
         print("serving bench: skipped, wrk is not installed (make bench installs it)")
         return 0
     work = tempfile.mkdtemp(prefix="tminus-serving-bench-")
+    os.chmod(work, 0o755)   # nginx's workers run as nobody and must read www/
     try:
         return run(work)
     finally:
@@ -127,8 +134,8 @@ def run(work):
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = start([TMINUS, "serve", "--port", str(port), "--db", db, "--admin-token-file", token_file,
-                    "--cache-mb", "16", "--log-level", "warning"])
-    wait_ready(base + "/healthz")
+                    "--cache-mb", "16", "--log-level", "warning"], os.path.join(work, "tminus.log"))
+    wait_ready(base + "/healthz", server)
     admin = {"Authorization": "Bearer bench-admin-token-0123456789abcdef", "Content-Type": "application/json"}
 
     outputs = {
@@ -165,8 +172,8 @@ def run(work):
             handle.write(bodies[name])
     bare_port = free_port()
     specs = [f"/feeds/{n}={os.path.join(www, 'feeds', n)}" for n in ["f50.ics", "f10k.ics"]]
-    start([BENCH, "bare-server", str(bare_port)] + specs)
-    wait_ready(f"http://127.0.0.1:{bare_port}/feeds/f50.ics")
+    bare = start([BENCH, "bare-server", str(bare_port)] + specs, os.path.join(work, "bare.log"))
+    wait_ready(f"http://127.0.0.1:{bare_port}/feeds/f50.ics", bare)
     nginx_port = None
     if shutil.which("nginx"):
         nginx_port = free_port()
@@ -177,8 +184,8 @@ events {{ worker_connections 1024; }}
 http {{ access_log off; types {{ text/calendar ics; }}
   server {{ listen 127.0.0.1:{nginx_port}; root {www}; }} }}
 """)
-        start(["nginx", "-c", conf, "-p", work])
-        wait_ready(f"http://127.0.0.1:{nginx_port}/feeds/f50.ics")
+        nginx = start(["nginx", "-c", conf, "-p", work], os.path.join(work, "nginx.log"))
+        wait_ready(f"http://127.0.0.1:{nginx_port}/feeds/f50.ics", nginx)
 
     def reference_etag(url):
         return fetch(url, method="HEAD")[1].get("ETag") or fetch(url, method="HEAD")[1].get("Etag")
