@@ -110,7 +110,7 @@ public struct CountdownCalendar: Sendable {
                 chosen[plan.series.countdown.uid] = (.none, 0)
             }
         }
-        for plan in plans {
+        for plan in plans where budget > 0 {
             let uid = plan.series.countdown.uid
             guard let (current, spent) = chosen[uid], current == .targetDay else { continue }
             for richer in [Detail.full, .milestones] {
@@ -126,6 +126,11 @@ public struct CountdownCalendar: Sendable {
     }
 
     private func eventCount(_ plan: Plan, _ detail: Detail) -> Int {
+        if detail == .targetDay {
+            // One event on each target day inside the window: no need to walk the days.
+            let end = today.daysSinceEpoch + horizon
+            return plan.targets.reduce(0) { $0 + ($1.daysSinceEpoch < end ? 1 : 0) }
+        }
         var count = 0
         forEachDay(plan, detail) { _, _, _ in count += 1 }
         return count

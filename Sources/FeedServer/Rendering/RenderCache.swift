@@ -106,10 +106,12 @@ final class RenderCache: Sendable {
         state.withLock { state in
             state.inFlight[key] = nil
             if let old = state.unlink(key) { state.statistics.bytes -= old.size }
-            guard size <= budgetBytes else { return }
             state.pushNewest(key, Entry(value: value, size: size))
             state.statistics.bytes += size
-            while state.statistics.bytes > budgetBytes, let oldest = state.oldest, let evicted = state.unlink(oldest) {
+            // The newest entry always stays, even one larger than the whole budget
+            // (a 10,000-countdown JSON with a 16 MB budget): rendering it again on
+            // every request would cost far more than holding it.
+            while state.statistics.bytes > budgetBytes, let oldest = state.oldest, oldest != key, let evicted = state.unlink(oldest) {
                 state.statistics.bytes -= evicted.size
                 state.statistics.evictions += 1
             }
