@@ -30,6 +30,11 @@ public struct CountdownSeries: Sendable {
     let earlier: Occurrence?
     /// True when the countdown's times depend on the viewer's zone (floating date-times).
     let isFloating: Bool
+    /// Occurrence dates in `floatingZone` (the feed's zone) over the next year or
+    /// so, for the countdown calendar, which is rendered daily: expanded once
+    /// here, not once a day. Complete for `datesCover`.
+    let keptDates: [CivilDate]
+    let datesCover: ClosedRange<Int>?
     private let items: [Component]
     private let expander: OccurrenceExpander
 
@@ -55,6 +60,8 @@ public struct CountdownSeries: Sendable {
             kept = all.occurrences.map(Self.slim(countdown))
             keptTruncated = all.truncated
             earlier = nil
+            keptDates = []
+            datesCover = nil
         } else {
             let from = instant.addingTimeInterval(-Self.lookback)
             let window = DateInterval(start: from, end: from.addingTimeInterval(1_000 * 365.25 * 86_400))
@@ -63,7 +70,28 @@ public struct CountdownSeries: Sendable {
             kept = ahead.occurrences.map(Self.slim(countdown))
             keptTruncated = ahead.truncated
             earlier = Self.latest(startingBefore: from, items, expander, limit: maxOccurrences).map(Self.slim(countdown))
+            let dates = Self.datesAhead(from: floatingZone.local(of: instant).date, items, expander, zone: floatingZone,
+                                        limit: min(Self.keptDays + 8, maxOccurrences))
+            keptDates = dates.dates
+            datesCover = dates.cover
         }
+    }
+
+    /// How far ahead a repeating series keeps its dates: the countdown calendar's usual window and then some.
+    static let keptDays = 400
+
+    /// Distinct dates from `today` on, and the day numbers they are complete for.
+    private static func datesAhead(from today: CivilDate, _ items: [Component], _ expander: OccurrenceExpander, zone: Zone,
+                                   limit: Int) -> (dates: [CivilDate], cover: ClosedRange<Int>?) {
+        let start = zone.instant(of: LocalDateTime(date: today))
+        let window = DateInterval(start: start, end: zone.instant(of: LocalDateTime(date: today.adding(days: keptDays + 1))))
+        let result = expander.occurrences(of: items, in: window, limit: limit)
+        let dates = Array(Set(result.occurrences.map { $0.isAllDay ? $0.start.civilDate : zone.local(of: $0.startInstant).date }
+            .filter { $0 >= today })).sorted()
+        // When the limit cut the list, only the days before the last date found are complete.
+        let through = result.truncated ? (dates.last?.daysSinceEpoch ?? today.daysSinceEpoch) - 1 : today.daysSinceEpoch + keptDays
+        guard through >= today.daysSinceEpoch else { return ([], nil) }
+        return (dates.filter { $0.daysSinceEpoch <= through }, today.daysSinceEpoch...through)
     }
 
     /// Until this instant, every answer comes from the kept occurrences.
@@ -127,11 +155,24 @@ public struct CountdownSeries: Sendable {
            !keptTruncated || kept.last.map({ date($0) > last }) == true {
             return Array(Set(kept.map(date).filter { $0 >= today })).sorted().prefix(limit).map { $0 }
         }
+        if zone == floatingZone, let cover = datesCover, cover.contains(today.daysSinceEpoch), cover.contains(last.daysSinceEpoch) {
+            let kept = keptDates.filter { $0 >= today }
+            // Complete through `last`; one more beyond it when the kept ones reach that far.
+            if kept.last.map({ $0 > last }) == true || cover.upperBound > last.daysSinceEpoch {
+                let beyond = kept.first { $0 > last } ?? next(at: zone.instant(of: LocalDateTime(date: last.adding(days: 1))), zone: zone,
+                                                           isOver: { _ in false }).map(dateOf(zone))
+                return Array((kept.filter { $0 <= last } + (beyond.map { [$0] } ?? [])).prefix(limit))
+            }
+        }
         let (items, expander) = expansion(for: zone)
         // Far enough to find the next occurrence after the window, however sparse the repeat.
         let window = DateInterval(start: start, end: start.addingTimeInterval(1_000 * 365.25 * 86_400))
         let found = expander.occurrences(of: items, in: window, limit: min(maxOccurrences, limit)).occurrences
         return Array(Set(found.map(date).filter { $0 >= today })).sorted()
+    }
+
+    private func dateOf(_ zone: Zone) -> (Occurrence) -> CivilDate {
+        { occurrence in occurrence.isAllDay ? occurrence.start.civilDate : zone.local(of: occurrence.startInstant).date }
     }
 
     // MARK: preparing
