@@ -14,15 +14,21 @@ export TMINUS_PYTHON := $(abspath $(VENV))/bin/python3
 
 all: build
 
+# Installs those of the Debian packages $(1) that are missing (apt-get, with sudo
+# when not root); says nothing and needs no network when all are there. $(2) names them.
+define install-missing
+missing=""; for p in $(1); do \
+  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+done; \
+if [ -n "$$missing" ]; then \
+  echo "==> installing $(2):$$missing"; \
+  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
+  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+fi
+endef
+
 deps:
-	@missing=""; for p in $(SYSTEM_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "==> installing system packages:$$missing"; \
-	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
-	fi
+	@$(call install-missing,$(SYSTEM_PACKAGES),system packages)
 
 pydeps:
 	@if ! $(TMINUS_PYTHON) -c "import icalendar, recurring_ical_events, jinja2, yaml" 2>/dev/null; then \
@@ -42,14 +48,7 @@ test: deps pydeps
 # Real clients for `make interop`, from Debian's packages when missing.
 CLIENT_PACKAGES := vdirsyncer khal calcurse chromium fonts-noto-color-emoji curl
 clients:
-	@missing=""; for p in $(CLIENT_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "==> installing interop clients:$$missing"; \
-	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
-	fi
+	@$(call install-missing,$(CLIENT_PACKAGES),interop clients)
 
 # vdirsyncer + khal, calcurse, python readers, a polling client and headless
 # Chromium against a live server; screenshots land in artifacts/interop/.
@@ -61,14 +60,7 @@ interop: build pydeps clients
 # Hummingbird app and nginx (wrk drives the load; both are installed when missing).
 BENCH_PACKAGES := nginx-light wrk
 bench: deps pydeps
-	@missing=""; for p in $(BENCH_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "==> installing benchmark tools:$$missing"; \
-	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
-	fi
+	@$(call install-missing,$(BENCH_PACKAGES),benchmark tools)
 	swift build -c release --product tminus-bench $(SWIFT_FLAGS)
 	swift build -c release --product tminus $(SWIFT_FLAGS)
 	.build/release/tminus-bench

@@ -103,15 +103,8 @@ extension CountdownStore {
 
     /// The feed's countdowns, ordered by first date then title. Never loads image bytes.
     public func countdowns(inFeed slug: String) throws -> [Countdown] {
-        try pool.read { db in
-            let feed = try requireFeed(db, slug)
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT countdown.*, source.location AS sourceLocation FROM countdown
-                LEFT JOIN source ON source.id = countdown.sourceId
-                WHERE countdown.feedId = ? ORDER BY startsOn, title, countdown.id
-                """, arguments: [feed.id!])
-            return try rows.map { row in try CountdownRecord(row: row).countdown(source: row["sourceLocation"]) }
-        }
+        guard let contents = try feedContents(slug: slug) else { throw StoreError.feedNotFound(slug) }
+        return contents.countdowns
     }
 
     /// One countdown and the slug of its feed.

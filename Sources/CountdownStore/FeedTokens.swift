@@ -68,25 +68,6 @@ extension CountdownStore {
         }
     }
 
-    /// The feed a live token opens, if any; notes when it was last used (at most once a minute).
-    public func feedSlug(forToken secret: String) throws -> String? {
-        guard secret.count >= 16, secret.count <= 64 else { return nil }
-        let hash = Secret.hash(secret)
-        let now = clock()
-        let found = try pool.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT feedToken.id, feedToken.tokenHash, feedToken.lastUsedAt, feed.slug FROM feedToken
-                JOIN feed ON feed.id = feedToken.feedId WHERE tokenHash = ? AND revokedAt IS NULL
-                """, arguments: [hash])
-        }
-        guard let row = found, Secret.constantTimeEquals(row["tokenHash"], hash) else { return nil }
-        let lastUsed: Date? = row["lastUsedAt"]
-        if lastUsed.map({ now.timeIntervalSince($0) > 60 }) ?? true {
-            try pool.write { db in try db.execute(sql: "UPDATE feedToken SET lastUsedAt = ? WHERE id = ?", arguments: [now, row["id"] as Int64]) }
-        }
-        return row["slug"]
-    }
-
     // MARK: settings
 
     public func setting(_ key: String) throws -> String? {

@@ -37,7 +37,7 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) throws ->
 
     let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: LogRequestsMiddleware(.info))
-    PublicRoutes(catalog: catalog, renderer: renderer, images: ImageRoute(store: store),
+    PublicRoutes(catalog: catalog, renderer: renderer, images: ImageRoute(store: store, cache: cache),
                  health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors) }).register(on: router)
     AdminRoutes(store: store, catalog: catalog, settings: settings, clock: configuration.clock, loader: loader, fetcher: fetcher,
                 maxBodyBytes: configuration.maxBodyBytes, logger: logger)

@@ -1,3 +1,4 @@
+import Foundation
 import Countdowns
 
 /// `/`: the public feeds, each with its subscribe links.
@@ -20,5 +21,14 @@ enum IndexPage {
             \(items)</ul></main>
 
             """)
+    }
+
+    /// The page as served, for the public feeds among `feeds`; Last-Modified is their latest change.
+    static func representation(of feeds: [CompiledFeed], baseURL: String) -> Representation {
+        let shown = feeds.filter(\.feed.isPublic)
+        let html = render(feeds: shown.map { ($0.feed, $0.series.count, FeedPage.links(baseURL: baseURL, path: "/feeds/\($0.slug)")) })
+        return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8",
+                              lastModified: shown.map(\.stored.updatedAt).max() ?? Date(timeIntervalSince1970: 0),
+                              cacheControl: "public, max-age=60", extraHeaders: PageHeaders.page)
     }
 }

@@ -10,6 +10,8 @@ enum RenderKey: Hashable, Sendable {
     case json(slug: String, revision: Int64, minute: Int, query: FeedQuery)
     case page(slug: String, revision: Int64, minute: Int, zone: Zone, path: String)
     case card(slug: String, revision: Int64, minute: Int, id: Int64, zone: Zone)
+    /// An uploaded image: its name is its content's hash, so it never changes.
+    case image(sha: String)
 }
 
 /// The validated parameters of `/feeds/{slug}.json`. `limit` is clamped to the

@@ -16,7 +16,7 @@ struct PublicRoutes: Sendable {
     let health: @Sendable () -> Health
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get("/") { _, _ in self.index() }
+        router.get("/") { _, _ in self.catalog.index }
         router.get("/healthz") { _, _ in self.health() }
         router.get("/assets/tminus.css") { _, _ in Self.css }
         router.get("/assets/tminus.js") { _, _ in Self.js }
@@ -61,14 +61,6 @@ struct PublicRoutes: Sendable {
         return (compiled, "/feeds/\(slug)")
     }
 
-    private func index() -> Representation {
-        let feeds = catalog.feeds.filter(\.feed.isPublic)
-        let html = IndexPage.render(feeds: feeds.map { ($0.feed, $0.series.count, FeedPage.links(baseURL: renderer.baseURL, path: "/feeds/\($0.slug)")) })
-        let lastModified = feeds.map(\.stored.updatedAt).max() ?? Date(timeIntervalSince1970: 0)
-        return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8", lastModified: lastModified,
-                              cacheControl: "public, max-age=60", extraHeaders: PageHeaders.page)
-    }
-
     static let css = asset(Assets.css, type: "text/css; charset=utf-8")
     static let js = asset(Assets.js, type: "text/javascript; charset=utf-8")
 
@@ -79,17 +71,19 @@ struct PublicRoutes: Sendable {
 }
 
 /// `/images/{sha256}`: uploaded images, immutable, so each is read from the
-/// store once and then kept (within the render cache's budget).
+/// store once and then kept in the render cache (within its budget).
 struct ImageRoute: Sendable {
     let store: CountdownStore
+    let cache: RenderCache
 
     func image(_ context: BasicRequestContext) async throws -> Representation {
         let sha = context.parameters.get("sha") ?? ""
-        guard sha.utf8.count == 64, sha.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }),
-              let (bytes, type) = try await store.async({ try $0.image(CountdownStore.imageScheme + sha) }) else {
-            throw HTTPError(.notFound, message: "no such image")
+        let notFound = HTTPError(.notFound, message: "no such image")
+        guard sha.utf8.count == 64, sha.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { throw notFound }
+        return try await cache.value(for: .image(sha: sha)) { [store] in
+            guard let (bytes, type) = try store.image(CountdownStore.imageScheme + sha) else { throw notFound }
+            return Representation(bytes: [UInt8](bytes), contentType: type, lastModified: Date(timeIntervalSince1970: 0),
+                                  cacheControl: "public, max-age=31536000, immutable", extraHeaders: PageHeaders.asset)
         }
-        return Representation(bytes: [UInt8](bytes), contentType: type, lastModified: Date(timeIntervalSince1970: 0),
-                              cacheControl: "public, max-age=31536000, immutable", extraHeaders: PageHeaders.asset)
     }
 }

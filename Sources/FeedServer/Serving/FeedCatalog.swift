@@ -19,6 +19,8 @@ final class FeedCatalog: Sendable {
         var feeds: [String: CompiledFeed] = [:]
         /// Hash of a token's secret → the token and the feed it opens.
         var tokens: [String: CountdownStore.ActiveToken] = [:]
+        /// `/`, rendered with the feeds it lists.
+        var index: Representation?
         var compiledAt: Date = .distantPast
     }
 
@@ -29,18 +31,21 @@ final class FeedCatalog: Sendable {
     private let published = Mutex(Published())
     private let tokenUses = Mutex<[Int64: Date]>([:])
     private let compiles = Atomic<Int>(0)
-    /// One thread: refreshes are serialised, and a slow one never occupies the request threads.
-    private static let compilePool: NIOThreadPool = {
-        let pool = NIOThreadPool(numberOfThreads: 1)
-        pool.start()
-        return pool
-    }()
+    /// One thread per catalog: its refreshes are serialised, a slow one never
+    /// occupies the request threads, and no other catalog (tests run several) waits behind it.
+    private let compilePool: NIOThreadPool
 
     init(store: CountdownStore, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.store = store
         self.settings = settings
         self.clock = clock
         self.logger = logger
+        compilePool = NIOThreadPool(numberOfThreads: 1)
+        compilePool.start()
+    }
+
+    deinit {
+        compilePool.shutdownGracefully { _ in }
     }
 
     // MARK: reads (the request path: memory only)
@@ -49,11 +54,15 @@ final class FeedCatalog: Sendable {
 
     var feeds: [CompiledFeed] { published.withLock { $0.feeds.values.sorted { $0.slug < $1.slug } } }
 
+    /// The index page of the public feeds, as of the last refresh.
+    var index: Representation { published.withLock { $0.index } ?? IndexPage.representation(of: [], baseURL: settings.baseURL) }
+
     /// The feed a token opens, or nil. The use is noted in memory and saved later.
     func slug(forToken secret: String) -> String? {
         guard secret.count >= 16, secret.count <= 64 else { return nil }
         let hash = Secret.hash(secret)
-        guard let token = published.withLock({ $0.tokens[hash] }), Secret.constantTimeEquals(token.hash, hash) else { return nil }
+        // Looked up by the SHA-256 of the secret: timing says nothing about the secret itself.
+        guard let token = published.withLock({ $0.tokens[hash] }) else { return nil }
         let now = clock()
         tokenUses.withLock { $0[token.id] = now }
         return token.slug
@@ -69,7 +78,7 @@ final class FeedCatalog: Sendable {
     /// `force` recompiles every feed (after `feeds/` was reloaded).
     func refresh(force: Bool = false) async {
         do {
-            try await Self.compilePool.runIfActive { self.refreshNow(force: force) }
+            try await compilePool.runIfActive { self.refreshNow(force: force) }
         } catch {
             logger.error("feed refresh failed", metadata: ["error": "\(error)"])
         }
@@ -92,7 +101,8 @@ final class FeedCatalog: Sendable {
                 }
             }
             let tokenMap = Dictionary(tokens.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
-            published.withLock { $0 = Published(feeds: current, tokens: tokenMap, compiledAt: now) }
+            let index = IndexPage.representation(of: current.values.sorted { $0.slug < $1.slug }, baseURL: settings.baseURL)
+            published.withLock { $0 = Published(feeds: current, tokens: tokenMap, index: index, compiledAt: now) }
         } catch {
             logger.error("cannot read feeds from the store; serving what was compiled before", metadata: ["error": "\(error)"])
         }
@@ -125,7 +135,7 @@ final class FeedCatalog: Sendable {
     func saveTokenUses() async {
         let uses = tokenUses.withLock { uses in defer { uses = [:] }; return uses }
         guard !uses.isEmpty else { return }
-        do { try await Self.compilePool.runIfActive { try self.store.recordTokenUse(uses) } } catch {
+        do { try await compilePool.runIfActive { try self.store.recordTokenUse(uses) } } catch {
             logger.warning("cannot save token use", metadata: ["error": "\(error)"])
         }
     }
