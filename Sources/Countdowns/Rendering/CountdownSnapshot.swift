@@ -106,17 +106,25 @@ extension FeedSnapshot {
     /// The same for prepared series: arithmetic on kept occurrences, no expansion.
     public static func rows(_ series: [CountdownSeries], calculator: RemainingTimeCalculator, unit: DisplayUnit? = nil,
                             sort: Sort = .remaining) -> [(Countdown, RemainingTime)] {
-        var rows = series.map { ($0.countdown, calculator.remaining(for: $0, unit: unit)) }
-        rows.sort { a, b in
-            switch sort {
-            case .title: return (sortKey(a.1.title), a.0.uid) < (sortKey(b.1.title), b.0.uid)
-            case .remaining:
-                let rank = { (r: RemainingTime, c: Countdown) in c.status != .active || r.state == .past ? 1 : 0 }
-                let start = { (r: RemainingTime) in r.occurrence?.startInstant ?? .distantFuture }
-                return (rank(a.1, a.0), start(a.1), a.1.title, a.0.uid) < (rank(b.1, b.0), start(b.1), b.1.title, b.0.uid)
+        // Sorted as indices over keys computed once: sorting the (Countdown,
+        // RemainingTime) pairs themselves copied both structs at every move, and
+        // that was a quarter of a 10,000-countdown render.
+        let remaining = series.map { calculator.remaining(for: $0, unit: unit) }
+        let uids = series.map(\.countdown.uid)
+        var order = Array(series.indices)
+        switch sort {
+        case .title:
+            let keys = remaining.map { sortKey($0.title) }
+            order.sort { (keys[$0], uids[$0]) < (keys[$1], uids[$1]) }
+        case .remaining:
+            let ranks = zip(series, remaining).map { $0.countdown.status != .active || $1.state == .past ? 1 : 0 }
+            let starts = remaining.map { $0.occurrence?.startInstant ?? .distantFuture }
+            let titles = remaining.map(\.title)
+            order.sort { a, b in
+                (ranks[a], starts[a], titles[a], uids[a]) < (ranks[b], starts[b], titles[b], uids[b])
             }
         }
-        return rows
+        return order.map { (series[$0].countdown, remaining[$0]) }
     }
 
     /// "🎄 Christmas" sorts under C: leading emoji and punctuation are ignored.

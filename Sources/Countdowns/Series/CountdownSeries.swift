@@ -35,8 +35,11 @@ public struct CountdownSeries: Sendable {
     /// here, not once a day. Complete for `datesCover`.
     let keptDates: [CivilDate]
     let datesCover: ClosedRange<Int>?
-    private let items: [Component]
-    private let expander: OccurrenceExpander
+    /// The components and expander, kept only when a later question may need a
+    /// fresh expansion (a repeat, a floating or a cut-off one-off). The other
+    /// one-offs answer everything from `kept`, so 10,000 of them do not hold
+    /// 10,000 component trees; `expansion(for:)` rebuilds one if ever asked.
+    private let prepared: (items: [Component], expander: OccurrenceExpander)?
 
     /// How many upcoming occurrences a repeating series keeps: a few weeks of a
     /// daily repeat, years of a yearly one, and little memory for 10,000 countdowns.
@@ -50,8 +53,8 @@ public struct CountdownSeries: Sendable {
         self.countdown = countdown
         self.floatingZone = floatingZone
         self.maxOccurrences = maxOccurrences
-        items = Self.components(for: countdown)
-        expander = Self.expander(for: countdown, floatingZone: floatingZone)
+        let items = Self.components(for: countdown)
+        let expander = Self.expander(for: countdown, floatingZone: floatingZone)
         isFloating = Self.usesFloatingTime(countdown)
         if !countdown.isRepeating {
             // A one-off (with any overrides): the whole series, once.
@@ -62,6 +65,7 @@ public struct CountdownSeries: Sendable {
             earlier = nil
             keptDates = []
             datesCover = nil
+            prepared = all.truncated || isFloating ? (items, expander) : nil
         } else {
             let from = instant.addingTimeInterval(-Self.lookback)
             let window = DateInterval(start: from, end: from.addingTimeInterval(1_000 * 365.25 * 86_400))
@@ -74,6 +78,7 @@ public struct CountdownSeries: Sendable {
                                         limit: min(Self.keptDays + 8, maxOccurrences))
             keptDates = dates.dates
             datesCover = dates.cover
+            prepared = (items, expander)
         }
     }
 
@@ -194,8 +199,8 @@ public struct CountdownSeries: Sendable {
     }
 
     private func expansion(for zone: Zone) -> ([Component], OccurrenceExpander) {
-        if !isFloating || zone == floatingZone { return (items, expander) }
-        return (items, Self.expander(for: countdown, floatingZone: zone))
+        if let prepared, !isFloating || zone == floatingZone { return prepared }
+        return (prepared?.items ?? Self.components(for: countdown), Self.expander(for: countdown, floatingZone: zone))
     }
 
     /// The most recent occurrence starting before `instant`: windows that widen

@@ -15,6 +15,12 @@ struct ConditionalRequest {
 
     /// Splits `W/"a", "b,c"` into its tags, keeping commas inside quotes.
     static func entityTags(_ header: String) -> [String] {
+        // The common case, one tag and no list: no per-character work. (This runs
+        // on every conditional GET, and the loop below was a tenth of a 304.)
+        if !header.utf8.contains(UInt8(ascii: ",")) {
+            let tag = header.trimmingCharacters(in: .whitespaces)
+            return tag.isEmpty ? [] : [tag]
+        }
         var tags: [String] = [], current = "", quoted = false
         for character in header {
             if character == "\"" { quoted.toggle() }

@@ -80,7 +80,7 @@ struct FeedRenderer: Sendable {
             var rows = FeedSnapshot.rows(series, calculator: calculator, unit: query.unit, sort: query.sort)
             if rows.count > query.limit { rows.removeLast(rows.count - query.limit) }
             let snapshot = FeedSnapshot(feed: compiled.feed, rows: rows, calculator: calculator, imageURL: { settings.imageURL($0) })
-            return Representation(bytes: Array(try JSONEncoder.tminus.encode(snapshot)), contentType: "application/json; charset=utf-8",
+            return Representation(bytes: FeedSnapshotJSON.bytes(snapshot), contentType: "application/json; charset=utf-8",
                                   lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 60),
                                   gzip: settings.gzip)
         }

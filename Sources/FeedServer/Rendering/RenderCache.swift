@@ -84,7 +84,11 @@ final class RenderCache: Sendable {
             state.statistics.misses += 1
             let task = Task {
                 do {
-                    let value = try await Self.renderPool.runIfActive { try render() }
+                    let value = try await Self.renderPool.runIfActive {
+                        let value = try render()
+                        if value.byteCount >= HeapTrim.afterRenderBytes { HeapTrim.now() }
+                        return value
+                    }
                     self.insert(key, value)
                     return value
                 } catch {
@@ -102,7 +106,7 @@ final class RenderCache: Sendable {
     }
 
     private func insert(_ key: RenderKey, _ value: Representation) {
-        let size = value.bytes.count + (value.gzipped?.bytes.count ?? 0) + 512
+        let size = value.cachedSize
         state.withLock { state in
             state.inFlight[key] = nil
             if let old = state.unlink(key) { state.statistics.bytes -= old.size }

@@ -91,6 +91,7 @@ final class FeedCatalog: Sendable {
             let versions = try store.feedVersions()
             let tokens = try store.activeTokens()
             var current = published.withLock { $0.feeds }
+            var compiledAny = false
             let live = Set(versions.map(\.slug))
             for slug in current.keys where !live.contains(slug) { current[slug] = nil }
             for version in versions {
@@ -98,11 +99,13 @@ final class FeedCatalog: Sendable {
                 if !force, let old, old.revision == version.revision, old.validUntil > now { continue }
                 if let compiled = compile(version.slug, previous: old, reload: force || old?.revision != version.revision, now: now) {
                     current[version.slug] = compiled
+                    compiledAny = true
                 }
             }
             let tokenMap = Dictionary(tokens.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
             let index = IndexPage.representation(of: current.values.sorted { $0.slug < $1.slug }, baseURL: settings.baseURL)
             published.withLock { $0 = Published(feeds: current, tokens: tokenMap, index: index, compiledAt: now) }
+            if compiledAny { HeapTrim.now() }
         } catch {
             logger.error("cannot read feeds from the store; serving what was compiled before", metadata: ["error": "\(error)"])
         }
