@@ -19,6 +19,7 @@ public final class CountdownStore: Sendable {
         configuration.busyMode = .timeout(10)
         let statements = self.statements
         configuration.prepareDatabase { db in db.trace(options: .statement) { _ in statements.increment() } }
+        try PrivateFile.prepareDatabase(at: path)
         pool = try DatabasePool(path: path, configuration: configuration)
         try StoreMigrations.migrator.migrate(pool)
         self.clock = clock

@@ -13,6 +13,9 @@ extension CountdownStore {
         guard ["image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"].contains(mimeType) else {
             throw StoreError.invalid("\(mimeType) is not an image type tminus serves (png, jpeg, gif, webp, svg)")
         }
+        if mimeType == "image/svg+xml" {
+            do { try SVGCheck.validate(bytes) } catch { throw StoreError.invalid(error.description) }
+        }
         let digest = SHA256Hex.of(bytes)
         let now = clock()
         try pool.write { db in
@@ -38,7 +41,24 @@ extension CountdownStore {
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
         if head.starts(with: Array("GIF8".utf8)) { return "image/gif" }
         if head.count >= 12, head[0..<4] == ArraySlice(Array("RIFF".utf8)), head[8..<12] == ArraySlice(Array("WEBP".utf8)) { return "image/webp" }
-        if String(decoding: bytes.prefix(512), as: UTF8.self).contains("<svg") { return "image/svg+xml" }
+        if looksLikeSVG(bytes) { return "image/svg+xml" }
         return nil
+    }
+
+    /// An SVG starts with `<svg`, after at most a byte-order mark, white space, an
+    /// XML declaration and comments: `<svg` merely somewhere in the first bytes
+    /// let an HTML page holding `<!-- <svg -->` through as an image.
+    static func looksLikeSVG(_ bytes: Data) -> Bool {
+        var text = Substring(String(decoding: bytes.prefix(4096), as: UTF8.self))
+        if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
+        while true {
+            text = text.drop { $0.isWhitespace }
+            if text.hasPrefix("<?xml"), let end = text.range(of: "?>") { text = text[end.upperBound...]; continue }
+            if text.hasPrefix("<!--"), let end = text.range(of: "-->") { text = text[end.upperBound...]; continue }
+            break
+        }
+        guard text.hasPrefix("<svg") else { return false }
+        let next = text.dropFirst(4).first
+        return next == nil || next == ">" || next!.isWhitespace
     }
 }

@@ -27,7 +27,8 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) throws ->
     let cache = RenderCache(budgetBytes: configuration.cacheBytes)
     let renderer = FeedRenderer(cache: cache, settings: settings, clock: configuration.clock, logger: logger)
     let catalog = FeedCatalog(store: store, settings: settings, clock: configuration.clock, logger: logger)
-    let fetcher = CalendarFetcher(client: .shared, maxBytes: store.limits.maxInputBytes, timeout: .seconds(30))
+    let fetcher = CalendarFetcher(maxBytes: store.limits.maxInputBytes, timeout: configuration.fetchTimeout,
+                                  allowPrivate: configuration.allowPrivateSources)
     let health = HealthMonitor()
     let loader = FeedLoader(store: store, fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
                             logger: logger, health: health)
@@ -36,20 +37,27 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) throws ->
     health.update(sources: (try? store.sources()) ?? [])
 
     let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: RequestLogMiddleware())
     PublicRoutes(catalog: catalog, renderer: renderer, images: ImageRoute(store: store, cache: cache),
-                 health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors) }).register(on: router)
+                 health: { health.status(definitionErrors: loader.definitionErrors) }).register(on: router)
     AdminRoutes(store: store, catalog: catalog, settings: settings, clock: configuration.clock, loader: loader, fetcher: fetcher,
-                maxBodyBytes: configuration.maxBodyBytes, logger: logger)
+                maxBodyBytes: configuration.maxBodyBytes, logger: logger,
+                health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors) })
         .register(on: router, token: token)
 
     var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger),
                                    CatalogPollService(catalog: catalog, health: health, store: store, interval: configuration.pollInterval)]
     if configuration.refreshSources { services.append(SourceRefreshService(loader: loader, catalog: catalog, clock: configuration.clock)) }
+    let limits = configuration.connections
+    let (idle, head) = limits.timeAmounts
+    let maxConnections = limits.resolvedMaxConnections(logger: logger)
     logger.notice("tminus ready", metadata: ["url": "\(settings.baseURL)", "database": "\(configuration.databasePath)", "feeds": "\(catalog.feeds.count)",
-                                             "adminTokenFile": "\(token.file)", "cacheMB": "\(configuration.cacheBytes >> 20)"])
+                                             "adminTokenFile": "\(token.file)", "cacheMB": "\(configuration.cacheBytes >> 20)",
+                                             "maxConnections": "\(maxConnections)"])
     let application = Application(router: router,
-                                  configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tminus"),
+                                  server: .http1(configuration: .init(additionalChannelHandlers: [RequestHeadDeadline(limit: head)], idleTimeout: idle)),
+                                  configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tminus",
+                                                       availableConnectionsDelegate: .maximum(maxConnections, logger: logger)),
                                   services: services, logger: logger)
     return Server(application: application, store: store, catalog: catalog, cache: cache)
 }

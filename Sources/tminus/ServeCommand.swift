@@ -26,10 +26,21 @@ struct ServeCommand: ParsableCommand {
                                discussion: "Least recently used renders go first when it is full. Compiled feeds (the exported calendars and prepared countdowns) come on top."))
     var cacheMb = 64
     @Flag(help: "Gzip calendars and JSON for clients that ask (off by default: some Outlook versions choke on it).") var gzip = false
+    @Flag(help: ArgumentHelp("Let URL sources and URL imports fetch from loopback, private and link-local addresses.",
+                             discussion: "Off by default, so that nobody who can name a URL can make the server read its own network (SSRF). Turn it on for a calendar server on your home network."))
+    var allowPrivateSources = false
+    @Option(help: ArgumentHelp("Most connections held at once; more wait in the listen backlog.",
+                               discussion: "Default: what the open-file limit allows, less 512 for the database and outbound fetches."))
+    var maxConnections: Int?
+    @Option(help: "Seconds before an idle keep-alive connection is closed.") var idleTimeout = 30
+    @Option(help: "Seconds a client has to send a whole request head.") var requestTimeout = 20
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard (1...65536).contains(cacheMb) else { throw ValidationError("--cache-mb must be 1 to 65536") }
+        if let maxConnections, maxConnections < 16 { throw ValidationError("--max-connections must be at least 16") }
+        guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 3600 seconds") }
+        guard (1...600).contains(requestTimeout) else { throw ValidationError("--request-timeout must be 1 to 600 seconds") }
         if let feeds {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: feeds, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -54,9 +65,12 @@ struct ServeCommand: ParsableCommand {
     func serve() async throws {
         var logger = Logger(label: "tminus")
         logger.logLevel = logLevel
-        let configuration = ServerConfiguration(host: host, port: port,
+        var configuration = ServerConfiguration(host: host, port: port,
                                                 databasePath: store.path, feedsDirectory: feeds, adminTokenFile: adminTokenFile,
                                                 baseURL: baseURL, gzip: gzip, cacheBytes: cacheMb << 20)
+        configuration.allowPrivateSources = allowPrivateSources
+        configuration.connections = ConnectionLimits(idleTimeout: .seconds(idleTimeout), requestHeadTimeout: .seconds(requestTimeout),
+                                                     maxConnections: maxConnections)
         let app: any ApplicationProtocol
         do { app = try buildApplication(configuration, logger: logger) } catch {
             printError("error: \(error)")

@@ -74,8 +74,8 @@ struct HTTPBehaviourTests {
         try fixture.feed("family", calendar: ServerFixture.family)
         try await fixture.withServer { client in
             func misses() async throws -> Int {
-                let (_, body) = try await client.text("/healthz")
-                let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as! [String: Any]
+                let response = try await client.execute(uri: "/api/health", method: .get, headers: fixture.admin)
+                let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as! [String: Any]
                 return (json["renderCache"] as! [String: Int])["misses"]!
             }
             let start = try await misses()

@@ -43,6 +43,7 @@ final class ServerFixture: Sendable {
         ServerConfiguration(host: "127.0.0.1", port: 0, databasePath: directory.appendingPathComponent("tminus.sqlite").path,
                             feedsDirectory: feeds.path, adminTokenFile: directory.appendingPathComponent("admin-token").path,
                             baseURL: "http://127.0.0.1:8080", refreshSources: false, clock: { [self] in self.clockNow })
+            .allowingPrivateSources()   // the tests' URL sources are servers on loopback
     }
 
     func withServer<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {

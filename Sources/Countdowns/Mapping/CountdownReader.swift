@@ -55,10 +55,11 @@ public enum CountdownReader {
             throw .noStart(line: component.line, uid: item.uid)
         }
         let uid = item.uid ?? StableUID.derive(from: component)
-        var countdown = Countdown(uid: uid, title: item.summary ?? "", target: target, kind: isTask ? .task : .event)
-        countdown.notes = item.descriptionText
-        countdown.location = item.location
-        countdown.url = item.url
+        // Text is cleaned and links are checked here, on the way in (see SafeText, SafeLink).
+        var countdown = Countdown(uid: uid, title: SafeText.clean(item.summary ?? ""), target: target, kind: isTask ? .task : .event)
+        countdown.notes = SafeText.clean(item.descriptionText)
+        countdown.location = SafeText.clean(item.location)
+        countdown.url = SafeLink.filtered(item.url, as: .url)
         countdown.source = source
         var extras = component.properties.filter { !modelled.contains($0.name) }
         if isTask {
@@ -76,7 +77,7 @@ public enum CountdownReader {
         countdown.recurrenceDates = item.rdates
         countdown.exceptionDates = item.exdates
         countdown.overrides = overrides
-        countdown.categories = item.categories
+        countdown.categories = item.categories.map(SafeText.clean)
         countdown.calendarColor = item.color
         countdown.priority = item.priority.flatMap { (0...9).contains($0) ? $0 : nil }
         countdown.sequence = max(0, item.sequence ?? 0)
@@ -92,10 +93,10 @@ public enum CountdownReader {
         else if isTask && todo.isCompleted { countdown.status = .completed; extras.removeAll { $0.name == "STATUS" } }
 
         if let image = component.all("IMAGE").first(where: { $0.parameter("VALUE")?.uppercased() != "BINARY" }) {
-            countdown.presentation.image = image.value
+            countdown.presentation.image = SafeLink.filtered(image.value, as: .image)
             extras.removeAll { $0 == image }
         }
-        if let image = component.first(TMinusProperty.image) { countdown.presentation.image = image.value }
+        if let image = component.first(TMinusProperty.image) { countdown.presentation.image = SafeLink.filtered(image.value, as: .image) }
         countdown.presentation.gradient = component.first(TMinusProperty.gradient)?.value
             .split(separator: ",").compactMap { Presentation.normalizeHex(String($0)) } ?? []
         countdown.presentation.textColor = component.first(TMinusProperty.textColor).flatMap { Presentation.normalizeHex($0.value) }

@@ -51,7 +51,7 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
     public func makeCountdown(uid: String, feedZone: String) throws(Invalid) -> Countdown {
         guard let title, !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: "title", message: "is required") }
         guard let date, let day = CivilDate(parsing: date) else { throw Invalid(field: "date", message: "is required, as YYYY-MM-DD") }
-        var countdown = Countdown(uid: uid, title: title, target: .date(day), kind: kind ?? .event)
+        var countdown = Countdown(uid: uid, title: SafeText.clean(title), target: .date(day), kind: kind ?? .event)
         try apply(to: &countdown, feedZone: feedZone)
         return countdown
     }
@@ -59,7 +59,7 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
     public func apply(to countdown: inout Countdown, feedZone: String) throws(Invalid) {
         if let title {
             guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: "title", message: "is empty") }
-            countdown.title = title
+            countdown.title = SafeText.clean(title)
         }
         if let kind { countdown.kind = kind }
         if date != nil || time != nil || timeZone != nil {
@@ -118,8 +118,13 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
             guard let hex = Presentation.normalizeHex(textColor) else { throw Invalid(field: "textColor", message: "'\(textColor)' is not #RRGGBB") }
             countdown.presentation.textColor = hex
         }
-        if let image { countdown.presentation.image = image.isEmpty ? nil : image }
-        if let categories { countdown.categories = categories.filter { !$0.isEmpty } }
+        if let image {
+            guard image.isEmpty || SafeLink.isAllowed(image, as: .image) else {
+                throw Invalid(field: "image", message: "must be an http or https URL (or an uploaded image)")
+            }
+            countdown.presentation.image = image.isEmpty ? nil : image
+        }
+        if let categories { countdown.categories = categories.map(SafeText.clean).filter { !$0.isEmpty } }
         if let alarms {
             var offsets: [ICalDuration] = []
             for alarm in alarms {
@@ -130,9 +135,12 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
         }
         if let unit { countdown.displayUnit = unit }
         if let direction { countdown.direction = direction }
-        if let notes { countdown.notes = notes.isEmpty ? nil : notes }
-        if let url { countdown.url = url.isEmpty ? nil : url }
-        if let location { countdown.location = location.isEmpty ? nil : location }
+        if let notes { countdown.notes = notes.isEmpty ? nil : SafeText.clean(notes) }
+        if let url {
+            guard url.isEmpty || SafeLink.isAllowed(url, as: .url) else { throw Invalid(field: "url", message: "must be an http or https URL") }
+            countdown.url = url.isEmpty ? nil : url
+        }
+        if let location { countdown.location = location.isEmpty ? nil : SafeText.clean(location) }
         if let priority {
             guard (0...9).contains(priority) else { throw Invalid(field: "priority", message: "must be 0 to 9") }
             countdown.priority = priority

@@ -49,7 +49,8 @@ public struct Feed: Sendable, Hashable {
 
     /// Slugs appear in URLs and file names: lower-case letters, digits and dashes.
     public static func isValidSlug(_ slug: String) -> Bool {
-        !slug.isEmpty && slug.count <= 64 && slug.first != "-"
-            && slug.allSatisfy { ($0.isASCII && ($0.isLowercase || $0.isNumber)) || $0 == "-" }
+        // Bytes, not Characters: this runs on every feed request.
+        !slug.isEmpty && slug.utf8.count <= 64 && slug.utf8.first != UInt8(ascii: "-")
+            && slug.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
     }
 }

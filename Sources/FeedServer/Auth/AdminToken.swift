@@ -20,10 +20,18 @@ struct AdminToken: Sendable {
             throw ServerError.configuration("\(file): admin token file not found")
         } else {
             token = Secret.generate(bytes: 32)
-            guard FileManager.default.createFile(atPath: file, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
-                throw ServerError.configuration("cannot write the admin token to \(file)")
+            do { try PrivateFile.create(at: file, contents: Data((token + "\n").utf8)) } catch {
+                throw ServerError.configuration("cannot write the admin token: \(error)")
             }
             logger.notice("generated an admin token", metadata: ["file": "\(file)"])
+        }
+        if PrivateFile.isReadableByOthers(file) {
+            logger.warning("the admin token file can be read by other users; run chmod 600 on it",
+                           metadata: ["file": "\(file)", "mode": "\(PrivateFile.mode(file))"])
+        }
+        if PrivateFile.isReadableByOthers(databasePath) {
+            logger.warning("the database can be read by other users; run chmod 600 on it and its -wal and -shm files",
+                           metadata: ["file": "\(databasePath)", "mode": "\(PrivateFile.mode(databasePath))"])
         }
         let hash = Secret.hash(token)
         try store.setSetting(settingKey, hash)

@@ -22,6 +22,13 @@ public struct ServerConfiguration: Sendable {
     public var cacheBytes: Int
     /// How often the store is asked whether another process changed a feed.
     public var pollInterval: Duration = .seconds(1)
+    /// Timeouts and the connection limit.
+    public var connections = ConnectionLimits()
+    /// Let URL sources and URL imports reach loopback, private and link-local
+    /// addresses (a home network's calendar server). Off: such fetches are refused.
+    public var allowPrivateSources = false
+    /// The deadline for a whole outbound fetch, body included.
+    public var fetchTimeout: Duration = .seconds(60)
     /// Injected clock: rendering and caching depend on "now" only through this.
     public var clock: @Sendable () -> Date
 
@@ -39,5 +46,14 @@ public struct ServerConfiguration: Sendable {
         self.gzip = gzip
         self.cacheBytes = cacheBytes
         self.clock = clock
+    }
+}
+
+extension ServerConfiguration {
+    /// The same configuration with `allowPrivateSources` on.
+    public func allowingPrivateSources(_ allow: Bool = true) -> ServerConfiguration {
+        var copy = self
+        copy.allowPrivateSources = allow
+        return copy
     }
 }

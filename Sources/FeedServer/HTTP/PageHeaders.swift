@@ -10,4 +10,12 @@ enum PageHeaders {
     ]
 
     static let asset: HTTPFields = [.xContentTypeOptions: "nosniff"]
+
+    /// Uploaded images: even an SVG that got past `SVGCheck` can run nothing,
+    /// load nothing and be embedded only by the same site.
+    static let image: HTTPFields = [
+        .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+        HTTPField.Name("Cross-Origin-Resource-Policy")!: "same-site",
+        .xContentTypeOptions: "nosniff",
+    ]
 }

@@ -3,8 +3,16 @@ import Foundation
 import Hummingbird
 import Synchronization
 
-/// What `/healthz` answers: a snapshot that `HealthMonitor` refreshes in the
-/// background, so a health check never runs a query.
+/// What the public `/healthz` answers: only whether all is well. Anyone can
+/// ask, so it says nothing about paths, sources or errors (those leaked private
+/// feeds' URLs with their secrets, and the first bytes of whatever a failed
+/// source returned). It is read from `HealthMonitor`'s snapshot: no query.
+struct PublicHealth: ResponseEncodable, Sendable {
+    var status: String
+}
+
+/// What `GET /api/health` answers, behind the admin token: the detail, from a
+/// snapshot that `HealthMonitor` refreshes in the background.
 struct Health: ResponseEncodable, Sendable {
     struct Source: Codable, Sendable {
         var feed: String
@@ -37,9 +45,18 @@ final class HealthMonitor: Sendable {
 
     func update(database: String) { state.withLock { $0.database = database } }
 
+    func status(definitionErrors: [String]) -> PublicHealth {
+        let (sources, database) = state.withLock { ($0.sources, $0.database) }
+        return PublicHealth(status: Self.isHealthy(sources: sources, database: database, definitionErrors: definitionErrors) ? "ok" : "degraded")
+    }
+
+    private static func isHealthy(sources: [Health.Source], database: String, definitionErrors: [String]) -> Bool {
+        sources.allSatisfy(\.ok) && definitionErrors.isEmpty && (database == "ok" || database == "not checked yet")
+    }
+
     func snapshot(catalog: FeedCatalog, cache: RenderCache, definitionErrors: [String]) -> Health {
         let (sources, database) = state.withLock { ($0.sources, $0.database) }
-        let healthy = sources.allSatisfy(\.ok) && definitionErrors.isEmpty && (database == "ok" || database == "not checked yet")
+        let healthy = Self.isHealthy(sources: sources, database: database, definitionErrors: definitionErrors)
         return Health(status: healthy ? "ok" : "degraded", database: database, feeds: catalog.feeds.count, sources: sources,
                       definitionErrors: definitionErrors, renderCache: cache.statistics)
     }

@@ -16,9 +16,12 @@ struct AdminRoutes: Sendable {
     let fetcher: CalendarFetcher
     let maxBodyBytes: Int
     let logger: Logger
+    /// The detailed health that `/healthz` no longer shows to everyone.
+    let health: @Sendable () -> Health
 
     func register(on router: Router<BasicRequestContext>, token: AdminToken) {
         let api = router.group("api").add(middleware: AdminAuthMiddleware(token: token))
+        api.get("health") { _, _ in self.health() }
         api.get("feeds") { _, _ in
             try AdminJSON.encode(try await self.store.async { try $0.feeds() }.map { FeedJSON($0, baseURL: self.settings.baseURL) })
         }
@@ -200,7 +203,7 @@ struct AdminRoutes: Sendable {
                 guard case .fetched(let fetched, _, _) = try await fetcher.fetch(input.url) else { throw HTTPError(.badGateway, message: "\(input.url) sent nothing") }
                 bytes = fetched
             } catch let error as CalendarFetcher.Failure {
-                throw HTTPError(.badGateway, message: error.description)
+                throw HTTPError(error.refused ? .unprocessableContent : .badGateway, message: error.description)
             }
             source = input.url
         } else if type.hasPrefix("text/calendar") || type.isEmpty || type.hasPrefix("application/octet-stream") {

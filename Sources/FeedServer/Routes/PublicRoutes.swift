@@ -13,7 +13,7 @@ struct PublicRoutes: Sendable {
     let catalog: FeedCatalog
     let renderer: FeedRenderer
     let images: ImageRoute
-    let health: @Sendable () -> Health
+    let health: @Sendable () -> PublicHealth
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/") { _, _ in self.catalog.index }
@@ -51,13 +51,13 @@ struct PublicRoutes: Sendable {
     /// token for it; and the path its page links from.
     private func feed(_ context: BasicRequestContext) throws -> (compiled: CompiledFeed, path: String) {
         let slug = context.parameters.get("slug") ?? ""
-        let notFound = HTTPError(.notFound, message: "no feed '\(slug)'")
-        guard Feed.isValidSlug(slug), let compiled = catalog.feed(slug: slug) else { throw notFound }
+        let notFound = { HTTPError(.notFound, message: "no feed '\(slug)'") }
+        guard Feed.isValidSlug(slug), let compiled = catalog.feed(slug: slug) else { throw notFound() }
         if let token = context.parameters.get("token") {
-            guard catalog.slug(forToken: token) == slug else { throw notFound }
+            guard catalog.slug(forToken: token) == slug else { throw notFound() }
             return (compiled, "/t/\(token)/feeds/\(slug)")
         }
-        guard compiled.feed.isPublic else { throw notFound }
+        guard compiled.feed.isPublic else { throw notFound() }
         return (compiled, "/feeds/\(slug)")
     }
 
@@ -83,7 +83,7 @@ struct ImageRoute: Sendable {
         return try await cache.value(for: .image(sha: sha)) { [store] in
             guard let (bytes, type) = try store.image(CountdownStore.imageScheme + sha) else { throw notFound }
             return Representation(bytes: [UInt8](bytes), contentType: type, lastModified: Date(timeIntervalSince1970: 0),
-                                  cacheControl: "public, max-age=31536000, immutable", extraHeaders: PageHeaders.asset)
+                                  cacheControl: "public, max-age=31536000, immutable", extraHeaders: PageHeaders.image)
         }
     }
 }

@@ -6,8 +6,9 @@ import ICalendar
 /// One feed, compiled once per change and then only read: its settings, its
 /// countdowns with their recurrence prepared, and the bytes of the outputs that
 /// do not depend on the clock. Requests read it from memory, so a cached GET
-/// runs no SQL and no libical.
-struct CompiledFeed: Sendable {
+/// runs no SQL and no libical. A class: every request takes one from the
+/// catalog, and a reference is one retain where a struct copy was eight.
+final class CompiledFeed: Sendable {
     let stored: StoredFeed
     /// In the store's order (first date, then title).
     let series: [CountdownSeries]
@@ -18,6 +19,16 @@ struct CompiledFeed: Sendable {
     let exported: Representation
     /// When the clock passes this, some series must be prepared again.
     let validUntil: Date
+
+    init(stored: StoredFeed, series: [CountdownSeries], indexByID: [Int64: Int], categories: Set<String>, exported: Representation,
+         validUntil: Date) {
+        self.stored = stored
+        self.series = series
+        self.indexByID = indexByID
+        self.categories = categories
+        self.exported = exported
+        self.validUntil = validUntil
+    }
 
     var feed: Feed { stored.feed }
     var slug: String { stored.feed.slug }

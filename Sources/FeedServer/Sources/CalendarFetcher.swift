@@ -2,44 +2,128 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
-/// Fetches a remote calendar with conditional GET, within a size limit.
+/// Fetches a remote calendar (a URL source, a `{"url"}` import) with
+/// conditional GET, within a size limit and one deadline for the whole
+/// response, body included, following at most `maxRedirects` redirects.
+///
+/// Every hop is checked against `AddressPolicy` on the address it resolves to,
+/// and the connection goes to exactly that address (AsyncHTTPClient's
+/// `dnsOverride`; TLS still checks the certificate against the host name), so
+/// a name cannot resolve to a public address for the check and a private one
+/// for the connection.
 struct CalendarFetcher: Sendable {
     enum Outcome: Sendable {
         case fetched(bytes: [UInt8], etag: String?, lastModified: String?)
         case notModified
     }
 
+    /// Why a fetch failed, never with the bytes it received: errors reach
+    /// logs, the admin health page and API clients.
     struct Failure: Error, CustomStringConvertible {
         var description: String
+        /// True when a rule refused the fetch (address, scheme), not the remote end.
+        var refused = false
     }
 
-    let client: HTTPClient
+    static let maxRedirects = 5
+
     let maxBytes: Int
-    let timeout: TimeAmount
+    /// The deadline for the whole fetch: every hop, headers and body.
+    let timeout: Duration
+    let policy: AddressPolicy
+
+    init(maxBytes: Int, timeout: Duration, allowPrivate: Bool) {
+        self.maxBytes = maxBytes
+        self.timeout = timeout
+        policy = AddressPolicy(allowPrivate: allowPrivate)
+    }
 
     func fetch(_ url: String, etag: String? = nil, lastModified: String? = nil) async throws -> Outcome {
-        var request = HTTPClientRequest(url: url)
+        let deadline = ContinuousClock.now + timeout
+        var location = url
+        for _ in 0...Self.maxRedirects {
+            switch try await hop(location, etag: etag, lastModified: lastModified, deadline: deadline) {
+            case .done(let outcome): return outcome
+            case .redirect(let next): location = next
+            }
+        }
+        throw Failure(description: "\(url) redirects more than \(Self.maxRedirects) times")
+    }
+
+    private enum Hop: Sendable {
+        case done(Outcome)
+        case redirect(String)
+    }
+
+    private func hop(_ location: String, etag: String?, lastModified: String?, deadline: ContinuousClock.Instant) async throws -> Hop {
+        guard let url = URL(string: location), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw Failure(description: "\(location): only http and https URLs are fetched", refused: true)
+        }
+        guard let host = url.host, !host.isEmpty else { throw Failure(description: "\(location) has no host") }
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        let policy = self.policy
+        let address: String
+        do {
+            address = try await NIOThreadPool.singleton.runIfActive { try policy.resolve(host, port: port) }   // getaddrinfo blocks
+        } catch let refusal as AddressPolicy.Refusal {
+            throw Failure(description: refusal.description, refused: true)
+        }
+
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
+                                                     timeout: .init(connect: .seconds(10), read: .seconds(30)))
+        configuration.dnsOverride = [host: address]
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        var request = HTTPClientRequest(url: location)
         request.headers.add(name: "User-Agent", value: "tminus (calendar countdowns)")
         request.headers.add(name: "Accept", value: "text/calendar, */*;q=0.5")
         if let etag { request.headers.add(name: "If-None-Match", value: etag) }
         if let lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
-        let response: HTTPClientResponse
-        do { response = try await client.execute(request, timeout: timeout) } catch {
-            throw Failure(description: "cannot fetch \(url): \(error)")
+        let (maxBytes, prepared, timeout) = (self.maxBytes, request, TimeAmount(self.timeout))
+        let result: Result<Hop, any Error>
+        do {
+            result = .success(try await Self.within(deadline, location) {
+                let response = try await client.execute(prepared, timeout: timeout)   // `within` holds the real deadline
+                switch response.status.code {
+                case 304:
+                    return .done(.notModified)
+                case 200:
+                    let body: ByteBuffer
+                    do { body = try await response.body.collect(upTo: maxBytes) } catch is NIOTooManyBytesError {
+                        throw Failure(description: "\(location) is larger than \(maxBytes) bytes")
+                    }
+                    return .done(.fetched(bytes: Array(body.readableBytesView), etag: response.headers.first(name: "ETag"),
+                                          lastModified: response.headers.first(name: "Last-Modified")))
+                case 301, 302, 303, 307, 308:
+                    guard let target = response.headers.first(name: "Location"), let next = URL(string: target, relativeTo: url)?.absoluteString else {
+                        throw Failure(description: "\(location) answered HTTP \(response.status.code) without a usable Location")
+                    }
+                    return .redirect(next)
+                default:
+                    throw Failure(description: "\(location) answered HTTP \(response.status.code)")
+                }
+            })
+        } catch let failure as Failure {
+            result = .failure(failure)
+        } catch {
+            result = .failure(Failure(description: "cannot fetch \(location): \(error)"))
         }
-        switch response.status.code {
-        case 304:
-            return .notModified
-        case 200:
-            var body: ByteBuffer
-            do { body = try await response.body.collect(upTo: maxBytes) } catch {
-                throw Failure(description: "\(url) is larger than \(maxBytes) bytes")
+        try? await client.shutdown()
+        return try result.get()
+    }
+
+    /// Runs `body`, or fails when `deadline` passes first (and cancels it).
+    private static func within<T: Sendable>(_ deadline: ContinuousClock.Instant, _ location: String,
+                                            _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                throw Failure(description: "\(location) did not send the whole calendar in time")
             }
-            return .fetched(bytes: body.readBytes(length: body.readableBytes) ?? [],
-                            etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
-        default:
-            throw Failure(description: "\(url) answered HTTP \(response.status.code)")
+            defer { group.cancelAll() }
+            return try await group.next()!
         }
     }
 }

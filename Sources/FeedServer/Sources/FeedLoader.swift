@@ -99,17 +99,31 @@ final class FeedLoader: Sendable {
         }
     }
 
-    /// Refreshes the URL sources that are due; returns how many were fetched.
+    /// Sources fetched at once: a slow source delays no other, and a feed with
+    /// many sources does not open many connections at a time.
+    static let concurrentFetches = 4
+
+    /// Refreshes the URL sources that are due, a few at a time; returns how many were fetched.
     @discardableResult
     func refreshDueSources(now: Date) async -> Int {
-        var fetched = 0
+        var due: [(String, LoadedFeedDefinition.Source)] = []
         for (slug, source) in urlSources {
             let last = (try? await store.async { try $0.source(feed: slug, location: source.location) })??.lastFetchedAt
             if let last, now.timeIntervalSince(last) < source.refresh { continue }
-            await refresh(feed: slug, source: source)
-            fetched += 1
+            due.append((slug, source))
         }
-        return fetched
+        await withTaskGroup(of: Void.self) { group in
+            var pending = due[...]
+            for _ in 0..<Self.concurrentFetches {
+                guard let (slug, source) = pending.popFirst() else { break }
+                group.addTask { await self.refresh(feed: slug, source: source) }
+            }
+            while await group.next() != nil {
+                guard let (slug, source) = pending.popFirst() else { continue }
+                group.addTask { await self.refresh(feed: slug, source: source) }
+            }
+        }
+        return due.count
     }
 
     /// What /healthz shows follows every fetch (a query per fetch, never per request).

@@ -42,6 +42,11 @@ struct ComponentTreeBuilder {
     }
 
     private mutating func begin(_ rawName: String, line: Int) throws(ICalendarError) {
+        // The depth is checked before anything else: invalid names are pushed too,
+        // and N of them once nested N deep, which made each END a linear search.
+        guard stack.count < options.maxDepth else {
+            throw .limitExceeded("components nested deeper than \(options.maxDepth) levels at line \(line)")
+        }
         let name = rawName.trimmingCharacters(in: " \t").uppercased()
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter && $0.isASCII || $0.isASCIIDigit || $0 == "-" }) else {
             report(.error, line, "BEGIN with an invalid component name '\(rawName.prefix(40))'")
@@ -89,6 +94,13 @@ struct ComponentTreeBuilder {
 
     private mutating func report(_ severity: Diagnostic.Severity, _ line: Int, component: String? = nil,
                                  property: String? = nil, _ message: String) {
+        // Capped: a hostile file can have a problem on every line, and a million
+        // diagnostics cost more than the calendar itself.
+        guard diagnostics.count <= ParseOptions.maxDiagnostics else { return }
+        if diagnostics.count == ParseOptions.maxDiagnostics {
+            diagnostics.append(Diagnostic(.error, line: line, "more than \(ParseOptions.maxDiagnostics) problems; the rest are not listed"))
+            return
+        }
         diagnostics.append(Diagnostic(severity, line: line, component: component ?? stack.last?.name,
                                       uid: openUIDs.last ?? nil, property: property, message))
     }

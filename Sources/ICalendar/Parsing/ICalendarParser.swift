@@ -29,10 +29,18 @@ public enum ICalendarParser {
             if let root = builder.roots.first {
                 throw .notICalendar("no VCALENDAR: the input holds a bare \(root.name) (line \(root.line)); wrap it in BEGIN:VCALENDAR … END:VCALENDAR")
             }
-            let firstLine = text.prefix(80).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-            throw .notICalendar("no BEGIN:VCALENDAR found (the input starts with '\(Diagnostic.printable(String(firstLine.prefix(40))))')")
+            // Says what the input looks like without quoting it: the input may be a
+            // fetched page or a file a source named, and errors reach logs and clients.
+            let start = text.drop(while: \.isWhitespace)
+            let kind = start.hasPrefix("<") ? "it looks like HTML or XML" : start.hasPrefix("{") || start.hasPrefix("[") ? "it looks like JSON" : "line 1 is not BEGIN:VCALENDAR"
+            throw .notICalendar("no BEGIN:VCALENDAR found (\(kind))")
         }
         diagnostics.sort { ($0.line, $0.severity == .error ? 0 : 1) < ($1.line, $1.severity == .error ? 0 : 1) }
+        if diagnostics.count > ParseOptions.maxDiagnostics + 1 {
+            diagnostics.removeLast(diagnostics.count - ParseOptions.maxDiagnostics)
+            diagnostics.append(Diagnostic(.error, line: diagnostics.last?.line ?? 1,
+                                          "more than \(ParseOptions.maxDiagnostics) problems; the rest are not listed"))
+        }
         let result = ParseResult(calendars: calendars, diagnostics: diagnostics)
         if options.mode == .strict, !result.errors.isEmpty { throw .invalid(result.errors) }
         return result

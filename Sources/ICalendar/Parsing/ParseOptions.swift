@@ -16,12 +16,15 @@ public struct ParseOptions: Sendable {
     /// Check values and time zones (diagnostics). Off only for text tminus wrote itself.
     public var validate: Bool
 
-    public init(mode: Mode = .lenient, maxDepth: Int = 16, maxComponents: Int = 1_000_000, validate: Bool = true) {
+    public init(mode: Mode = .lenient, maxDepth: Int = 10, maxComponents: Int = 1_000_000, validate: Bool = true) {
         self.mode = mode
         self.validate = validate
         self.maxDepth = maxDepth
         self.maxComponents = maxComponents
     }
+
+    /// Most diagnostics one input reports (then one line saying the rest were left out).
+    public static let maxDiagnostics = 1_000
 
     public static let lenient = ParseOptions()
     public static let strict = ParseOptions(mode: .strict)

@@ -2,21 +2,40 @@ import CLibical
 import Synchronization
 
 /// The one way tminus reaches libical's builtin zones. libical 3.0.16 crashes
-/// when several threads look up names outside zone.tab at once, so every lookup
-/// happens under one lock and each result is cached for the life of the process.
+/// when several threads look up names outside zone.tab at once, so every libical
+/// lookup happens under one lock (`libical`). Results are cached: zones found
+/// for the life of the process, names not found in a bounded set, so random
+/// names (a `?tz=` per request, say) cannot grow memory. A cache hit holds the
+/// cache's lock only for the dictionary read.
 public final class TimeZoneRegistry: Sendable {
     public static let shared = TimeZoneRegistry()
 
-    private let cache = Mutex<[String: Zone?]>([:])
+    private let cache = Mutex<(found: [String: Zone], unknown: Set<String>)>(([:], []))
+    private let libical = Mutex<Void>(())
     fileprivate let compactCache = Mutex<[String: Component]>([:])
     private static let libicalPrefix = "/freeassociation.sourceforge.net/"
+    /// Longest name looked up at all: Olson names stay under 40 characters,
+    /// Windows display names under 100, vendor-prefixed TZIDs under 80.
+    static let maxNameLength = 128
+    /// Unknown names remembered before the set starts over.
+    static let maxUnknown = 1_024
 
     /// A zone by Olson name, Windows name, or a libical/Mozilla-prefixed TZID; nil if unknown.
     public func zone(named raw: String) -> Zone? {
+        guard raw.utf8.count <= Self.maxNameLength * 2 else { return nil }
         let name = raw.trimmingCharacters(in: " \t\"")
-        if let cached = cache.withLock({ $0[name] }) { return cached }
+        guard !name.isEmpty, name.utf8.count <= Self.maxNameLength else { return nil }
+        let known: Zone?? = cache.withLock { cache in
+            if let zone = cache.found[name] { return .some(zone) }
+            return cache.unknown.contains(name) ? .some(nil) : nil
+        }
+        if let known { return known }
         let resolved = resolve(name)
-        cache.withLock { $0[name] = resolved }
+        cache.withLock { cache in
+            if let resolved { cache.found[name] = resolved; return }
+            if cache.unknown.count >= Self.maxUnknown { cache.unknown.removeAll(keepingCapacity: true) }
+            cache.unknown.insert(name)
+        }
         return resolved
     }
 
@@ -32,20 +51,23 @@ public final class TimeZoneRegistry: Sendable {
         return nil
     }
 
-    /// `Europe/Berlin`, then with any `/vendor/…/` prefix removed segment by segment.
+    /// `Europe/Berlin`, then with any `/vendor/…/` prefix removed. Olson names
+    /// have at most three segments, so only the last two and three are tried:
+    /// trying every suffix made a name of N slashes cost N² (a 32 KB `?tz=`
+    /// took 11 s).
     static func candidates(for name: String) -> [String] {
         var result = [name]
         if name.hasPrefix(libicalPrefix) { result.append(String(name.dropFirst(libicalPrefix.count))) }
         let segments = name.split(separator: "/")
         if segments.count > 2 {
-            for drop in 1..<(segments.count - 1) { result.append(segments.dropFirst(drop).joined(separator: "/")) }
+            for kept in [3, 2] where kept < segments.count { result.append(segments.suffix(kept).joined(separator: "/")) }
         }
         return result
     }
 
     private func builtin(_ name: String) -> Zone? {
         guard !name.isEmpty, name.count < 64 else { return nil }
-        return cache.withLock { _ -> Zone? in   // the same lock: builtin lookups must not overlap
+        return libical.withLock { _ -> Zone? in   // builtin lookups must not overlap
             LibicalRuntime.ensure()
             guard let pointer = icaltimezone_get_builtin_timezone(name) else { return nil }
             // The location, not the prefixed TZID, is the plain Olson name.

@@ -1,0 +1,45 @@
+/// What text and links may hold once they are in a countdown. Applied on the
+/// way in (the admin JSON and the iCalendar reader), so every output (SVG
+/// cards, pages, JSON, calendars) can rely on it.
+public enum SafeText {
+    /// Drops the characters XML 1.0 forbids (C0 controls other than tab, line
+    /// feed and carriage return, and U+FFFE/U+FFFF). One of them in a title
+    /// made the SVG card malformed XML, which browsers refuse to show.
+    public static func clean(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isForbidden) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !isForbidden($0) }))
+    }
+
+    public static func clean(_ text: String?) -> String? { text.map(clean) }
+
+    static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: false
+        case 0x00...0x1F, 0xFFFE, 0xFFFF: true
+        default: false
+        }
+    }
+}
+
+/// Links a countdown may carry (`url`, `image`): `http`, `https`, and for
+/// images the store's own `tminus-image:` blobs. Anything else (`javascript:`,
+/// `data:`, `file:`) would run or read something in a viewer's browser.
+public enum SafeLink {
+    public enum Kind: Sendable { case url, image }
+
+    public static func isAllowed(_ link: String, as kind: Kind) -> Bool {
+        guard let colon = link.firstIndex(of: ":") else { return false }
+        let scheme = link[..<colon].lowercased()
+        switch scheme {
+        case "http", "https": return link.dropFirst(scheme.count + 1).hasPrefix("//")
+        case "tminus-image": return kind == .image
+        default: return false
+        }
+    }
+
+    /// The link when it is allowed, else nil.
+    public static func filtered(_ link: String?, as kind: Kind) -> String? {
+        guard let link, isAllowed(link, as: kind) else { return nil }
+        return link
+    }
+}

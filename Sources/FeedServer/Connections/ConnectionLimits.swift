@@ -1,0 +1,62 @@
+import Foundation
+import HummingbirdCore
+import Logging
+import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How many connections the server holds and for how long: what keeps idle or
+/// half-sent connections from using up the process's file descriptors.
+public struct ConnectionLimits: Sendable {
+    /// A keep-alive connection with no request in flight is closed after this.
+    public var idleTimeout: Duration = .seconds(30)
+    /// A request head must arrive within this of connecting or of the previous response.
+    public var requestHeadTimeout: Duration = .seconds(20)
+    /// Connections accepted at once; more wait in the listen backlog. Nil: derived
+    /// from the descriptor limit, leaving room for the database and outbound fetches.
+    public var maxConnections: Int?
+
+    public init(idleTimeout: Duration = .seconds(30), requestHeadTimeout: Duration = .seconds(20), maxConnections: Int? = nil) {
+        self.idleTimeout = idleTimeout
+        self.requestHeadTimeout = requestHeadTimeout
+        self.maxConnections = maxConnections
+    }
+
+    /// Descriptors kept back for SQLite, outbound fetches, logs and the listener.
+    static let reservedDescriptors = 512
+
+    /// Raises the soft descriptor limit to the hard one (the default soft limit
+    /// is often 1,024) and returns the connection limit that leaves room for
+    /// everything else the server opens.
+    func resolvedMaxConnections(logger: Logger) -> Int {
+        let available = Self.raiseDescriptorLimit()
+        let derived = max(64, available - Self.reservedDescriptors)
+        guard let maxConnections else { return derived }
+        if maxConnections > derived {
+            logger.warning("--max-connections is above what the descriptor limit allows; lowering it",
+                           metadata: ["requested": "\(maxConnections)", "allowed": "\(derived)"])
+            return derived
+        }
+        return maxConnections
+    }
+
+    private static func raiseDescriptorLimit() -> Int {
+        #if canImport(Glibc)
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = min(limit.rlim_max, 1 << 20)
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return Int(clamping: limit.rlim_cur)
+        #else
+        return 1024
+        #endif
+    }
+
+    var timeAmounts: (idle: TimeAmount, head: TimeAmount) {
+        (TimeAmount(idleTimeout), TimeAmount(requestHeadTimeout))
+    }
+}
