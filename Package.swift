@@ -87,6 +87,7 @@ let package = Package(
                 "FeedServer", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
     ],

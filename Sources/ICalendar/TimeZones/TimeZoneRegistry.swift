@@ -39,6 +39,9 @@ public final class TimeZoneRegistry: Sendable {
         return resolved
     }
 
+    /// How many unknown names are remembered (tests check the bound).
+    var unknownCount: Int { cache.withLock { $0.unknown.count } }
+
     /// The canonical Olson name for a TZID, when tminus knows the zone.
     public func olsonName(for tzid: String) -> String? { zone(named: tzid)?.identifier }
 

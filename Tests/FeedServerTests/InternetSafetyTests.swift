@@ -1,0 +1,311 @@
+import CountdownStore
+import Foundation
+import FoundationXML
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
+import Testing
+@testable import FeedServer
+
+/// The findings of the safe-on-the-internet issue, one regression test each,
+/// named after what an outsider could do before the fix.
+struct InternetSafetyTests {
+    /// A local server that plays a hostile or broken calendar source.
+    static func sourceServer(_ routes: (Router<BasicRequestContext>) -> Void) -> some ApplicationProtocol {
+        let router = Router()
+        routes(router)
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    static let passwd = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+
+    // MARK: 1. long ?tz= values
+
+    @Test func longTzValueIsRefusedWithoutALookup() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer { client in
+            let long = String(repeating: "a/", count: 16_000)
+            let (response, body) = try await client.text("/feeds/family.json?tz=\(long)")
+            #expect(response.status == .badRequest && body.contains("at most 64"))
+        }
+    }
+
+    // MARK: 4 and 8. /healthz
+
+    @Test func healthzLeaksNothingAndRunsNoQuery() async throws {
+        let fixture = try ServerFixture()
+        let secret = "private-key=s3cr3t-0123456789"
+        try await Self.sourceServer { router in
+            router.get("calendar.ics") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: Self.passwd))) }
+        }.test(.live) { source in
+            let port = try #require(source.port)
+            try Data("""
+                name: Private
+                public: false
+                sources:
+                  - url: http://127.0.0.1:\(port)/calendar.ics?\(secret)
+                  - file: ../../../../../../../../etc/passwd
+
+                """.utf8).write(to: fixture.feeds.appendingPathComponent("private.yaml"))
+            try await fixture.withServer(adjust: { _ in }) { client, parts in
+                _ = try await client.execute(uri: "/api/feeds/private/refresh", method: .post, headers: fixture.admin)
+                let before = parts.store.statementCount
+                let (response, body) = try await client.text("/healthz")
+                #expect(response.status == .ok)
+                #expect(body == #"{"status":"degraded"}"#, "only the status: \(body)")
+                #expect(parts.store.statementCount == before, "a health check runs no query")
+
+                let unauthorised = try await client.execute(uri: "/api/health", method: .get)
+                #expect(unauthorised.status == .unauthorized)
+                let detail = String(buffer: try await client.execute(uri: "/api/health", method: .get, headers: fixture.admin).body)
+                #expect(detail.contains("\"sources\""), "the admin sees the sources: \(detail)")
+                #expect(!detail.contains("root:x") && !detail.contains("/bin/bash"), "no fetched or read bytes are echoed: \(detail)")
+            }
+        }
+    }
+
+    @Test func failedURLImportDoesNotEchoTheFetchedBody() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await Self.sourceServer { router in
+            router.get("passwd") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: Self.passwd))) }
+        }.test(.live) { source in
+            let port = try #require(source.port)
+            try await fixture.withServer { client in
+                let response = try await client.execute(uri: "/api/feeds/family/import", method: .post,
+                                                        headers: fixture.admin.merging([.contentType: "application/json"]),
+                                                        body: ByteBuffer(string: #"{"url": "http://127.0.0.1:\#(port)/passwd"}"#))
+                let body = String(buffer: response.body)
+                #expect(response.status == .unprocessableContent)
+                #expect(body.contains("BEGIN:VCALENDAR") && !body.contains("root"), "says what is wrong without quoting it: \(body)")
+            }
+        }
+    }
+
+    // MARK: 10. stored XSS through images and links
+
+    @Test func svgWithScriptIsRefusedAtUpload() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer { client in
+            let id = try await Self.firstID(client, fixture)
+            let svg = #"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>"#
+            let response = try await client.execute(uri: "/api/countdowns/\(id)/image", method: .put, headers: fixture.admin, body: ByteBuffer(string: svg))
+            #expect(response.status == .unprocessableContent && String(buffer: response.body).contains("<script>"))
+            let onload = #"<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="1" height="1"/></svg>"#
+            let second = try await client.execute(uri: "/api/countdowns/\(id)/image", method: .put, headers: fixture.admin, body: ByteBuffer(string: onload))
+            #expect(second.status == .unprocessableContent && String(buffer: second.body).contains("onload"))
+        }
+    }
+
+    @Test func htmlHoldingAnSvgCommentIsNotAnImage() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer { client in
+            let id = try await Self.firstID(client, fixture)
+            let html = "<html><!-- <svg --><body><script>alert(1)</script></body></html>"
+            let response = try await client.execute(uri: "/api/countdowns/\(id)/image", method: .put, headers: fixture.admin, body: ByteBuffer(string: html))
+            #expect(response.status == .unsupportedMediaType)
+        }
+    }
+
+    @Test func uploadedImagesAreServedSandboxed() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer { client in
+            let id = try await Self.firstID(client, fixture)
+            let svg = #"<?xml version="1.0"?><!-- a badge --><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><rect width="2" height="2" fill="url(#g)"/></svg>"#
+            let uploaded = try await client.execute(uri: "/api/countdowns/\(id)/image", method: .put, headers: fixture.admin, body: ByteBuffer(string: svg))
+            #expect(uploaded.status == .ok, "a clean SVG is accepted: \(String(buffer: uploaded.body))")
+            let json = try JSONSerialization.jsonObject(with: Data(buffer: uploaded.body)) as! [String: Any]
+            let url = try #require(json["image"] as? String)
+            let image = try await client.execute(uri: String(url.dropFirst("http://127.0.0.1:8080".count)), method: .get)
+            #expect(image.headers[.contentSecurityPolicy] == "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+            #expect(image.headers[HTTPField.Name("Cross-Origin-Resource-Policy")!] == "same-site")
+        }
+    }
+
+    @Test func javascriptLinksAreRefused() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer { client in
+            let id = try await Self.firstID(client, fixture)
+            for (field, value) in [("image", "javascript:alert(1)"), ("url", "javascript:alert(1)"), ("url", "data:text/html,<script>"),
+                                   ("image", "file:///etc/passwd")] {
+                let response = try await client.execute(uri: "/api/countdowns/\(id)", method: .patch,
+                                                        headers: fixture.admin.merging([.contentType: "application/json"]),
+                                                        body: ByteBuffer(string: #"{"\#(field)": "\#(value)"}"#))
+                #expect(response.status == .unprocessableContent, "\(field) \(value)")
+                #expect(String(buffer: response.body).contains(field))
+            }
+            let fine = try await client.execute(uri: "/api/countdowns/\(id)", method: .patch,
+                                                headers: fixture.admin.merging([.contentType: "application/json"]),
+                                                body: ByteBuffer(string: #"{"url": "https://example.org/party"}"#))
+            #expect(fine.status == .ok)
+        }
+    }
+
+    // MARK: 13. control characters
+
+    @Test func controlCharactersInATitleLeaveTheCardWellFormed() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer { client in
+            let created = try await client.execute(uri: "/api/feeds/family/countdowns", method: .post,
+                                                   headers: fixture.admin.merging([.contentType: "application/json"]),
+                                                   body: ByteBuffer(string: #"{"title": "Bell\u0007 \u0001and\u001b book", "date": "2027-01-01"}"#))
+            #expect(created.status == .created || created.status == .ok)
+            let json = try JSONSerialization.jsonObject(with: Data(buffer: created.body)) as! [String: Any]
+            #expect(json["title"] as? String == "Bell and book")
+            let id = try #require(json["id"] as? Int)
+            let (card, svg) = try await client.text("/feeds/family/\(id).svg")
+            #expect(card.status == .ok)
+            #expect(XMLParser(data: Data(svg.utf8)).parse(), "the card is well-formed XML")
+        }
+    }
+
+    // MARK: 11. SSRF
+
+    @Test func fetchesFromPrivateAddressesAreRefusedByDefault() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await Self.sourceServer { router in
+            router.get("calendar.ics") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: ServerFixture.family))) }
+        }.test(.live) { source in
+            let port = try #require(source.port)
+            try await fixture.withServer(adjust: { $0.allowPrivateSources = false }) { client, _ in
+                for url in ["http://127.0.0.1:\(port)/calendar.ics", "http://2130706433:\(port)/calendar.ics",
+                            "http://169.254.169.254/latest/meta-data/", "http://[::1]:\(port)/calendar.ics", "file:///etc/passwd"] {
+                    let response = try await client.execute(uri: "/api/feeds/family/import", method: .post,
+                                                            headers: fixture.admin.merging([.contentType: "application/json"]),
+                                                            body: ByteBuffer(string: #"{"url": "\#(url)"}"#))
+                    let body = String(buffer: response.body)
+                    #expect(response.status == .unprocessableContent || response.status == .badRequest, "\(url): \(response.status)")
+                    #expect(body.contains("loopback") || body.contains("link-local") || body.contains("http"), "names the rule: \(body)")
+                }
+            }
+            try await fixture.withServer(adjust: { $0.allowPrivateSources = true }) { client, _ in
+                let response = try await client.execute(uri: "/api/feeds/family/import", method: .post,
+                                                        headers: fixture.admin.merging([.contentType: "application/json"]),
+                                                        body: ByteBuffer(string: #"{"url": "http://127.0.0.1:\#(port)/calendar.ics"}"#))
+                #expect(response.status == .ok, "--allow-private-sources opts in")
+            }
+        }
+    }
+
+    @Test func redirectsStopAfterFive() async throws {
+        let hops = Atomic<Int>(0)
+        try await Self.sourceServer { router in
+            router.get("hop/{n}") { _, context in
+                hops.add(1, ordering: .relaxed)
+                let next = (context.parameters.get("n", as: Int.self) ?? 0) + 1
+                return Response(status: .found, headers: [.location: "/hop/\(next)"])
+            }
+        }.test(.live) { source in
+            let port = try #require(source.port)
+            let fetcher = CalendarFetcher(maxBytes: 1 << 20, timeout: .seconds(10), allowPrivate: true)
+            await #expect(throws: CalendarFetcher.Failure.self) { try await fetcher.fetch("http://127.0.0.1:\(port)/hop/0") }
+            #expect(hops.load(ordering: .relaxed) == CalendarFetcher.maxRedirects + 1)
+        }
+    }
+
+    /// Every hop, redirects included, goes through this check on the resolved address.
+    @Test func nonPublicAddressesAreRecognised() throws {
+        let refused = ["127.0.0.1": "loopback", "10.1.2.3": "private", "172.20.0.1": "private", "192.168.1.10": "private",
+                       "169.254.169.254": "link-local", "0.0.0.0": "unspecified", "100.64.0.1": "shared (carrier-grade NAT)",
+                       "224.0.0.1": "multicast", "::1": "loopback", "::": "unspecified", "fe80::1": "link-local",
+                       "fd00::1": "private (unique local)", "::ffff:127.0.0.1": "loopback", "ff02::1": "multicast"]
+        for (address, reason) in refused {
+            #expect(AddressPolicy.nonPublicReason(address) == reason, "\(address)")
+        }
+        for address in ["93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "172.32.0.1"] {
+            #expect(AddressPolicy.nonPublicReason(address) == nil, "\(address)")
+        }
+        let policy = AddressPolicy(allowPrivate: false)
+        #expect(throws: AddressPolicy.Refusal.self) { try policy.resolve("localhost", port: 80) }
+        #expect(throws: AddressPolicy.Refusal.self) { try policy.resolve("2130706433", port: 80) }
+        #expect(try AddressPolicy(allowPrivate: true).resolve("127.0.0.1", port: 80) == "127.0.0.1")
+    }
+
+    // MARK: 7. a body sent a byte at a time
+
+    @Test func slowBodyMeetsTheWholeResponseDeadline() async throws {
+        try await Self.sourceServer { router in
+            router.get("slow.ics") { _, _ in
+                Response(status: .ok, body: ResponseBody { writer in
+                    for byte in ServerFixture.family.utf8 {
+                        try await writer.write(ByteBuffer(bytes: [byte]))
+                        try await Task.sleep(for: .milliseconds(500))
+                    }
+                    try await writer.finish(nil)
+                })
+            }
+        }.test(.live) { source in
+            let port = try #require(source.port)
+            let fetcher = CalendarFetcher(maxBytes: 1 << 20, timeout: .seconds(2), allowPrivate: true)
+            let started = ContinuousClock.now
+            await #expect(throws: CalendarFetcher.Failure.self) { try await fetcher.fetch("http://127.0.0.1:\(port)/slow.ics") }
+            #expect(ContinuousClock.now - started < .seconds(10), "gave up at the deadline, not at the end of the body")
+        }
+    }
+
+    // MARK: 2. idle and half-sent connections
+
+    @Test func halfSentRequestIsClosedAtTheHeadDeadline() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer(adjust: { $0.connections.requestHeadTimeout = .seconds(1) }) { client, _ in
+            let port = try #require(client.port)
+            let (closed, _) = try await Task.detached { try Self.exchange(port: port, send: "GET /feeds/family.ics HTTP/1.1\r\nHost: x\r\n") }.value
+            #expect(closed < 5, "closed after \(closed) s")
+            // (The test client's own keep-alive connection was idle for as long, so it is closed too: ask on a new one.)
+            let (_, answer) = try await Task.detached {
+                try Self.exchange(port: port, send: "GET /feeds/family.ics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            }.value
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "other clients are served")
+        }
+    }
+
+    /// Opens a raw connection, sends `send` (then nothing), and returns how long
+    /// the server kept it open and what it sent back.
+    static func exchange(port: Int, send: String) throws -> (seconds: Double, answer: String) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
+        _ = send.withCString { Glibc.send(fd, $0, strlen($0), 0) }
+        var timeout = timeval(tv_sec: 15, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let started = Date()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var answer: [UInt8] = []
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            answer += buffer.prefix(count)
+        }
+        return (Date().timeIntervalSince(started), String(decoding: answer, as: UTF8.self))
+    }
+
+    static func firstID(_ client: any TestClientProtocol, _ fixture: ServerFixture) async throws -> Int {
+        let list = try await client.execute(uri: "/api/feeds/family/countdowns", method: .get, headers: fixture.admin)
+        let json = try JSONSerialization.jsonObject(with: Data(buffer: list.body)) as! [String: Any]
+        return try #require(((json["countdowns"] as? [[String: Any]])?.first?["id"]) as? Int)
+    }
+}
+
+extension HTTPFields {
+    func merging(_ other: HTTPFields) -> HTTPFields {
+        var copy = self
+        for field in other { copy[field.name] = field.value }
+        return copy
+    }
+}

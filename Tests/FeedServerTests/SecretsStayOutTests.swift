@@ -1,0 +1,98 @@
+import AsyncHTTPClient
+import CountdownStore
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+import TestSupport
+@testable import FeedServer
+
+/// Secrets stay out of logs and out of other users' reach: the real `tminus
+/// serve` binary, its real log, its real files.
+@Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"))
+struct SecretsStayOutTests {
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// A feed token used in a request, and the admin bearer token, never reach
+    /// the log, even at debug level where every request is logged.
+    @Test func tokensUsedInRequestsNeverReachTheLog() async throws {
+        let binary = try #require(Corpus.tminusBinary)
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family, yaml: "public: false")
+        let port = try Self.freePort()
+        let log = fixture.directory.appendingPathComponent("server.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--port", "\(port)", "--db", fixture.directory.appendingPathComponent("db.sqlite").path,
+                             "--feeds", fixture.feeds.path, "--admin-token-file", fixture.directory.appendingPathComponent("admin-token").path,
+                             "--log-level", "debug"]
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        let client = HTTPClient.shared
+        let base = "http://127.0.0.1:\(port)"
+        func get(_ path: String, bearer: String? = nil, method: HTTPMethod = .GET) async throws -> (Int, String) {
+            var request = HTTPClientRequest(url: base + path)
+            request.method = method
+            if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+            let response = try await client.execute(request, timeout: .seconds(10))
+            return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1 << 20)))
+        }
+        var up = false
+        for _ in 0..<200 where !up {
+            up = (try? await get("/healthz"))?.0 == 200
+            if !up { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        try #require(up, "the server came up")
+        let (created, body) = try await get("/api/feeds/family/tokens", bearer: fixture.adminToken, method: .POST)
+        #expect(created == 201 || created == 200, "\(body)")
+        let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as! [String: Any]
+        let token = try #require(json["secret"] as? String)
+        #expect(try await get("/t/\(token)/feeds/family.ics").0 == 200)
+        #expect(try await get("/t/\(token)/feeds/family.json?tz=Europe/Berlin").0 == 200)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        try handle.close()
+
+        let written = try String(contentsOf: log, encoding: .utf8)
+        #expect(written.contains("/t/***/feeds/family.ics"), "the request was logged, redacted")
+        #expect(!written.contains(token), "the feed token is not in the log")
+        #expect(!written.contains(fixture.adminToken), "the admin token is not in the log")
+    }
+
+    /// The database, its WAL and a generated admin token are owner-only from
+    /// the start; a token file that others can read is named in a warning.
+    @Test func databaseAndGeneratedTokenAreOwnerOnly() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-modes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let store = try CountdownStore(path: path)
+        _ = try store.feeds()
+        let token = try AdminToken.setUp(store: store, configuredFile: nil, databasePath: path, logger: .init(label: "test"))
+        for file in [path, path + "-wal", token.file] where FileManager.default.fileExists(atPath: file) {
+            #expect(PrivateFile.mode(file) == "0600", "\(file) is \(PrivateFile.mode(file))")
+        }
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(throws: PrivateFile.Failure.self, "O_EXCL: an existing file is not overwritten") {
+            try PrivateFile.create(at: token.file, contents: Data("x".utf8))
+        }
+        try store.close()
+    }
+}
