@@ -47,6 +47,7 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) throws ->
 
     var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger),
                                    CatalogPollService(catalog: catalog, health: health, store: store, interval: configuration.pollInterval)]
+    if let deadline = configuration.shutdownDeadline { services.append(ShutdownDeadline(limit: deadline, logger: logger)) }
     if configuration.refreshSources { services.append(SourceRefreshService(loader: loader, catalog: catalog, clock: configuration.clock)) }
     let limits = configuration.connections
     let (idle, head) = limits.timeAmounts

@@ -69,6 +69,7 @@ struct ServeCommand: ParsableCommand {
                                                 databasePath: store.path, feedsDirectory: feeds, adminTokenFile: adminTokenFile,
                                                 baseURL: baseURL, gzip: gzip, cacheBytes: cacheMb << 20)
         configuration.allowPrivateSources = allowPrivateSources
+        configuration.shutdownDeadline = .seconds(10)
         configuration.connections = ConnectionLimits(idleTimeout: .seconds(idleTimeout), requestHeadTimeout: .seconds(requestTimeout),
                                                      maxConnections: maxConnections)
         let app: any ApplicationProtocol

@@ -84,6 +84,33 @@ struct InternetSafetyTests {
         }
     }
 
+    // MARK: 5. rules that never end
+
+    /// Each of these kept both cores busy (or the server unresponsive) once a
+    /// feed holding it was read. Now the never-ending ones are refused with a
+    /// diagnostic naming the RRULE, a huge COUNT is capped, and the feed answers.
+    @Test func rulesThatNeverEndDoNotStallTheFeed() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer { client in
+            for (index, rule) in ["FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30", "FREQ=SECONDLY;COUNT=2000000000",
+                                  "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=28"].enumerated() {
+                let calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:hostile-\(index)\r\n"
+                    + "DTSTAMP:20260101T000000Z\r\nSUMMARY:Hostile \(index)\r\nDTSTART:20260301T000000Z\r\nRRULE:\(rule)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+                let imported = try await client.execute(uri: "/api/feeds/family/import", method: .post,
+                                                        headers: fixture.admin.merging([.contentType: "text/calendar"]), body: ByteBuffer(string: calendar))
+                let body = String(buffer: imported.body)
+                #expect(imported.status == .ok, "\(rule): \(body)")
+                if !rule.contains("COUNT") { #expect(body.contains("RRULE"), "the refusal names the property: \(body)") }
+                let (json, _) = try await client.text("/feeds/family.json")
+                #expect(json.status == .ok)
+                let (page, _) = try await client.text("/feeds/family")
+                #expect(page.status == .ok)
+            }
+            #expect(try await client.text("/healthz").0.status == .ok)
+        }
+    }
+
     // MARK: 10. stored XSS through images and links
 
     @Test func svgWithScriptIsRefusedAtUpload() async throws {

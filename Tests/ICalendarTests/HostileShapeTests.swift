@@ -44,4 +44,35 @@ struct HostileShapeTests {
         #expect(TimeZoneRegistry.shared.unknownCount <= TimeZoneRegistry.maxUnknown)
         #expect(TimeZoneRegistry.shared.zone(named: "Asia/Tokyo") != nil, "known zones still resolve")
     }
+
+    /// Rules libical would search for ever (or for minutes) inside one step,
+    /// where no budget can stop it. Each kept both cores busy when a feed was read.
+    @Test(arguments: ["FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30", "FREQ=DAILY;BYMONTH=4;BYMONTHDAY=31",
+                      "FREQ=YEARLY;BYMONTH=2,4;BYMONTHDAY=-31,31", "FREQ=YEARLY;BYYEARDAY=1;BYMONTH=6",
+                      "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=28", "FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=29", "FREQ=SECONDLY;BYDAY=MO"])
+    func rulesThatLibicalWouldSearchForEverAreRefused(_ rule: String) {
+        #expect(throws: RecurrenceRule.Invalid.self) { try RecurrenceRule(parsing: rule) }
+    }
+
+    @Test(arguments: ["FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29", "FREQ=MONTHLY;BYMONTHDAY=31", "FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=29",
+                      "FREQ=YEARLY;BYYEARDAY=60;BYMONTH=2", "FREQ=YEARLY;BYYEARDAY=-1;BYMONTH=12", "FREQ=MINUTELY;BYDAY=MO;BYHOUR=9",
+                      "FREQ=SECONDLY;BYHOUR=9;BYMINUTE=0"])
+    func rulesThatMatchSometimesStayAccepted(_ rule: String) throws {
+        _ = try RecurrenceRule(parsing: rule)
+    }
+
+    /// `FREQ=SECONDLY;COUNT=2000000000`: a COUNT rule cannot jump ahead, so each
+    /// expansion walked from DTSTART (52 s and 400 MB per render). COUNT is now
+    /// capped, so the walk ends at the cap.
+    @Test func hugeCountIsWalkedOnlyToTheCap() throws {
+        let rule = try RecurrenceRule(parsing: "FREQ=SECONDLY;COUNT=2000000000")
+        let start = LocalDateTime(year: 2026, month: 3, day: 1)
+        var expander = RuleExpander(rule: rule, start: start, isDate: false)
+        expander.timeBudget = .seconds(60)   // this test is about the cap, not the clock
+        let later = expander.expand(from: LocalDateTime(year: 2026, month: 11, day: 1), to: LocalDateTime(year: 2026, month: 12, day: 1), limit: 8)
+        #expect(later.occurrences.isEmpty, "the capped series ended long before November")
+        let first = expander.expand(from: nil, to: LocalDateTime(year: 2027, month: 1, day: 1), limit: 200_000)
+        #expect(first.occurrences.count == RuleRepair.maxCount)
+        #expect(first.occurrences.last == LocalDateTime(wallSeconds: start.wallSeconds + Int64(RuleRepair.maxCount - 1)))
+    }
 }

@@ -27,6 +27,10 @@ public struct ServerConfiguration: Sendable {
     /// Let URL sources and URL imports reach loopback, private and link-local
     /// addresses (a home network's calendar server). Off: such fetches are refused.
     public var allowPrivateSources = false
+    /// When set, the process exits this long after a graceful shutdown began,
+    /// whatever is still running (`tminus serve` sets 10 s; tests, which run
+    /// many servers in one process, leave it nil).
+    public var shutdownDeadline: Duration?
     /// The deadline for a whole outbound fetch, body included.
     public var fetchTimeout: Duration = .seconds(60)
     /// Injected clock: rendering and caching depend on "now" only through this.

@@ -61,3 +61,23 @@ struct CatalogPollService: Service {
         await catalog.saveTokenUses()
     }
 }
+
+/// Ends the process when a graceful shutdown takes longer than `limit`. Work
+/// in flight is bounded (expansion budgets, fetch deadlines), but a stop must
+/// not depend on that: SIGTERM once waited for a render that never ended,
+/// until SIGKILL. Store writes are transactions, so exiting mid-write loses
+/// nothing that was committed and leaves nothing half-written.
+struct ShutdownDeadline: Service {
+    let limit: Duration
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()   // returns when the shutdown begins
+        let (limit, logger) = (limit, logger)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18)
+            logger.error("graceful shutdown took longer than \(limit); exiting with work still in flight")
+            _exit(1)
+        }
+    }
+}

@@ -53,6 +53,7 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         if let until = value("UNTIL"), DateTimeValue(text: until, tzid: nil, valueType: nil) == nil {
             throw Invalid(message: "UNTIL=\(until) is not a DATE or DATE-TIME")
         }
+        if let problem = RuleFeasibility.problem(with: self) { throw Invalid(message: problem) }
         // libical is the authority on the rest (BYxxx ranges, weekday names, RSCALE …).
         clearLibicalErrno()
         let parsed = icalrecurrencetype_from_string(self.text)

@@ -14,12 +14,17 @@ public struct RuleExpander: Sendable {
     public var isDate: Bool
     /// Raw libical steps allowed per expansion, so filters that rarely match still end.
     public var iterationBudget: Int
+    /// Wall time allowed per expansion: what the step budget cannot see, since
+    /// one libical step may test many candidates. Checked between steps.
+    public var timeBudget: Duration
 
-    public init(rule: RecurrenceRule, start: LocalDateTime, isDate: Bool, iterationBudget: Int = 2_000_000) {
+    public init(rule: RecurrenceRule, start: LocalDateTime, isDate: Bool, iterationBudget: Int = 500_000,
+                timeBudget: Duration = .milliseconds(250)) {
         self.rule = rule
         self.start = start
         self.isDate = isDate
         self.iterationBudget = iterationBudget
+        self.timeBudget = timeBudget
     }
 
     /// Occurrences with `from <= t < to` (no lower bound when `from` is nil),
@@ -38,10 +43,11 @@ public struct RuleExpander: Sendable {
         var inWindow = 0
         var steps = 0
         var truncated = false
+        let deadline = ContinuousClock.now + timeBudget
         while let next = iterator.next() {
             steps += 1
             if next.wallSeconds > stopAfter { break }
-            if steps > iterationBudget { truncated = true; break }
+            if steps > iterationBudget || (steps % 1024 == 0 && ContinuousClock.now > deadline) { truncated = true; break }
             guard plan.accepts(next) else { continue }
             raw.append(next)
             if next >= (from ?? next), next < to { inWindow += 1 }

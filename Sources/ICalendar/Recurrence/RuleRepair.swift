@@ -7,7 +7,16 @@
 /// - negative BYMONTHDAY / BYYEARDAY used as limits;
 /// - YEARLY with BYWEEKNO, rewritten as WEEKLY plus a week-number filter.
 /// Once anything is filtered here, COUNT must be counted here too.
+///
+/// And one bound that is not a libical bug: COUNT is capped at `maxCount`. A
+/// COUNT rule cannot jump ahead, so reaching today means walking every
+/// occurrence since DTSTART; `FREQ=SECONDLY;COUNT=2000000000` made each
+/// render walk millions of them (52 s, 400 MB). No countdown needs more.
+/// (Rules that libical would search for ever are refused earlier, by
+/// `RuleFeasibility`.)
 struct RuleRepair {
+    static let maxCount = 100_000
+
     var libicalRule: RecurrenceRule
     /// Where libical starts iterating: moved back to the start of DTSTART's
     /// period when BYSETPOS needs whole periods.
@@ -79,7 +88,7 @@ struct RuleRepair {
         // libical 3.0.16 also miscounts some plain rules (BYSECOND on SECONDLY), so
         // COUNT is always counted here, after every repair.
         if let ruleCount = rule.count {
-            count = ruleCount
+            count = min(ruleCount, Self.maxCount)
             libicalRule = libicalRule.removing(["COUNT"])
         }
         if !weekNumbers.isEmpty {

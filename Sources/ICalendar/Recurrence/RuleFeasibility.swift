@@ -1,0 +1,63 @@
+/// Rules that libical 3.0.16 would search for ever, or for minutes, refused
+/// when they are parsed, since no budget can stop libical once it is inside a
+/// step: `icalrecur_iterator_next` loops over candidate instants until one
+/// passes every BY-part filter, and gives up only past the year 2582.
+///
+/// - Filters that no date passes: `BYMONTHDAY=30` with `BYMONTH=2`, or a
+///   `BYYEARDAY` that never falls in the given months. A DAILY rule of this
+///   kind took 3 s to fail; a SECONDLY one never ended (two GETs kept both
+///   cores busy for minutes).
+/// - SECONDLY rules with any day filter, and MINUTELY rules with a month or
+///   year-day filter: libical tests every second (minute) between matches, up
+///   to tens of millions of them per step. `FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=28`
+///   did not finish in a minute. The same series is written as FREQ=DAILY
+///   with BYHOUR, BYMINUTE and BYSECOND.
+enum RuleFeasibility {
+    /// Why the rule cannot be expanded in bounded time, or nil when it can.
+    static func problem(with rule: RecurrenceRule) -> String? {
+        let months = rule.integers("BYMONTH").isEmpty ? Array(1...12) : rule.integers("BYMONTH")
+        let monthDays = rule.integers("BYMONTHDAY")
+        if !monthDays.isEmpty, !months.contains(where: { month in monthDays.contains { abs($0) <= longest(month) } }) {
+            return "BYMONTHDAY=\(rule.value("BYMONTHDAY")!) never falls in \(rule.value("BYMONTH").map { "BYMONTH=\($0)" } ?? "any month"), so the rule has no occurrence"
+        }
+        let yearDays = rule.integers("BYYEARDAY")
+        if !yearDays.isEmpty, rule.value("BYMONTH") != nil,
+           !yearDays.contains(where: { day in monthsOf(yearDay: day).contains { months.contains($0) } }) {
+            return "BYYEARDAY=\(rule.value("BYYEARDAY")!) never falls in BYMONTH=\(rule.value("BYMONTH")!), so the rule has no occurrence"
+        }
+        let dayFilters = ["BYMONTH", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYDAY"].filter { rule.value($0) != nil }
+        switch rule.frequency {
+        case .secondly where !dayFilters.isEmpty:
+            return "FREQ=SECONDLY with \(dayFilters.joined(separator: ", ")) makes libical test every second between matches; write it as FREQ=DAILY with BYHOUR, BYMINUTE and BYSECOND"
+        case .minutely where dayFilters.contains("BYMONTH") || dayFilters.contains("BYYEARDAY") || dayFilters.contains("BYWEEKNO"):
+            return "FREQ=MINUTELY with \(dayFilters.joined(separator: ", ")) makes libical test every minute between matches; write it as FREQ=DAILY with BYHOUR and BYMINUTE"
+        default:
+            return nil
+        }
+    }
+
+    /// Days in the longest instance of `month` (February: 29).
+    static func longest(_ month: Int) -> Int {
+        switch month {
+        case 2: 29
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// The months a BYYEARDAY value can fall in, over leap and common years.
+    static func monthsOf(yearDay: Int) -> Set<Int> {
+        var months = Set<Int>()
+        for length in [365, 366] {
+            let day = yearDay > 0 ? yearDay : length + 1 + yearDay
+            guard (1...length).contains(day) else { continue }
+            var remaining = day
+            for month in 1...12 {
+                let days = month == 2 ? (length == 366 ? 29 : 28) : longest(month)
+                if remaining <= days { months.insert(month); break }
+                remaining -= days
+            }
+        }
+        return months
+    }
+}
