@@ -209,3 +209,20 @@ extension CountdownStore {
         try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer" }
     }
 }
+
+extension CountdownStore {
+    /// True for SQLite's "database or disk is full" (SQLITE_FULL), however it is wrapped.
+    public static func isStorageFull(_ error: any Error) -> Bool {
+        if let error = error as? DatabaseError { return error.resultCode == .SQLITE_FULL }
+        return false
+    }
+
+    /// Lets the file grow by at most `pages` more pages on the writer's
+    /// connection: how the tests make a disk full.
+    func limitGrowth(toPages pages: Int) throws {
+        try pool.writeWithoutTransaction { db in
+            let current = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(current + pages)")
+        }
+    }
+}

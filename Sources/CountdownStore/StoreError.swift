@@ -11,6 +11,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     case tooManyComponents(count: Int, limit: Int)
     case unusableCalendar(ICalendarError)
     case invalid(String)
+    /// SQLite could not grow the file: the disk is full, or `max_page_count` was reached.
+    case storageFull
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
         case .tooManyComponents(let count, let limit): "the calendar has \(count) events and tasks, over the limit of \(limit)"
         case .unusableCalendar(let error): "\(error)"
         case .invalid(let message): message
+        case .storageFull: "the database cannot grow (the disk is full, or its size limit was reached); nothing was changed"
         }
     }
 }

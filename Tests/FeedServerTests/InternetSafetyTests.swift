@@ -1,4 +1,4 @@
-import CountdownStore
+@testable import CountdownStore
 import Foundation
 import FoundationXML
 import HTTPTypes
@@ -108,6 +108,32 @@ struct InternetSafetyTests {
                 #expect(page.status == .ok)
             }
             #expect(try await client.text("/healthz").0.status == .ok)
+        }
+    }
+
+    // MARK: a full disk
+
+    /// With the file unable to grow, an import and an admin write fail with 507
+    /// and say why; the feed is served as before and the server keeps running.
+    @Test func fullDiskAnswers507AndChangesNothing() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let (_, before) = try await client.text("/feeds/family.ics")
+            try parts.store.limitGrowth(toPages: 0)
+            var events = ""
+            for index in 0..<300 {
+                events += "BEGIN:VEVENT\r\nUID:bulk-\(index)@test\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:\(String(repeating: "Bulk ", count: 40))\(index)\r\n"
+                    + "DTSTART;VALUE=DATE:20270101\r\nEND:VEVENT\r\n"
+            }
+            let calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n\(events)END:VCALENDAR\r\n"
+            let imported = try await client.execute(uri: "/api/feeds/family/import", method: .post,
+                                                    headers: fixture.admin.merging([.contentType: "text/calendar"]), body: ByteBuffer(string: calendar))
+            #expect(imported.status.code == 507)
+            #expect(String(buffer: imported.body).contains("cannot grow"))
+            let (after, body) = try await client.text("/feeds/family.ics")
+            #expect(after.status == .ok && body == before, "the previous data is served unchanged")
+            #expect(try await client.text("/healthz").0.status == .ok, "the server keeps running")
         }
     }
 

@@ -14,6 +14,7 @@ extension StoreError: HTTPResponseError {
         case .invalidSlug: .badRequest
         case .tooLarge, .tooManyComponents: .contentTooLarge
         case .unusableCalendar, .invalid: .unprocessableContent
+        case .storageFull: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
         }
     }
 
