@@ -9,6 +9,9 @@ let package = Package(
     products: [
         .executable(name: "tminus", targets: ["tminus"]),
         .library(name: "ICalendar", targets: ["ICalendar"]),
+        // Also used by the fuzz harnesses (Fuzz/, a package of its own, outside the default build).
+        .library(name: "Countdowns", targets: ["Countdowns"]),
+        .library(name: "FeedServer", targets: ["FeedServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

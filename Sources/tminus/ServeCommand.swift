@@ -30,7 +30,7 @@ struct ServeCommand: ParsableCommand {
                              discussion: "Off by default, so that nobody who can name a URL can make the server read its own network (SSRF). Turn it on for a calendar server on your home network."))
     var allowPrivateSources = false
     @Option(help: ArgumentHelp("Most connections held at once; more wait in the listen backlog.",
-                               discussion: "Default: what the open-file limit allows, less 512 for the database and outbound fetches."))
+                               discussion: "Default: 1024 (each connection costs about 12 KB), or fewer when the open-file limit is low. Idle and half-sent connections are closed after --request-timeout, freeing their places."))
     var maxConnections: Int?
     @Option(help: "Seconds before an idle keep-alive connection is closed.") var idleTimeout = 30
     @Option(help: "Seconds a client has to send a whole request head.") var requestTimeout = 20

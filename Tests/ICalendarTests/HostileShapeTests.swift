@@ -49,14 +49,15 @@ struct HostileShapeTests {
     /// where no budget can stop it. Each kept both cores busy when a feed was read.
     @Test(arguments: ["FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30", "FREQ=DAILY;BYMONTH=4;BYMONTHDAY=31",
                       "FREQ=YEARLY;BYMONTH=2,4;BYMONTHDAY=-31,31", "FREQ=YEARLY;BYYEARDAY=1;BYMONTH=6",
-                      "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=28", "FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=29", "FREQ=SECONDLY;BYDAY=MO"])
+                      "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=28", "FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=29", "FREQ=SECONDLY;BYDAY=MO",
+                      "BYDAY=2SA,2SA,2SA,5SA,1SA;FREQ=MINUTELY", "FREQ=WEEKLY;BYDAY=1MO", "FREQ=YEARLY;BYWEEKNO=20;BYDAY=1MO"])
     func rulesThatLibicalWouldSearchForEverAreRefused(_ rule: String) {
         #expect(throws: RecurrenceRule.Invalid.self) { try RecurrenceRule(parsing: rule) }
     }
 
     @Test(arguments: ["FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29", "FREQ=MONTHLY;BYMONTHDAY=31", "FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=29",
                       "FREQ=YEARLY;BYYEARDAY=60;BYMONTH=2", "FREQ=YEARLY;BYYEARDAY=-1;BYMONTH=12", "FREQ=MINUTELY;BYDAY=MO;BYHOUR=9",
-                      "FREQ=SECONDLY;BYHOUR=9;BYMINUTE=0"])
+                      "FREQ=SECONDLY;BYHOUR=9;BYMINUTE=0", "FREQ=MONTHLY;BYDAY=-1FR", "FREQ=YEARLY;BYDAY=20MO"])
     func rulesThatMatchSometimesStayAccepted(_ rule: String) throws {
         _ = try RecurrenceRule(parsing: rule)
     }
@@ -74,5 +75,18 @@ struct HostileShapeTests {
         let first = expander.expand(from: nil, to: LocalDateTime(year: 2027, month: 1, day: 1), limit: 200_000)
         #expect(first.occurrences.count == RuleRepair.maxCount)
         #expect(first.occurrences.last == LocalDateTime(wallSeconds: start.wallSeconds + Int64(RuleRepair.maxCount - 1)))
+    }
+
+    /// Found by FuzzRecurrenceRule: libical strdup()s RSCALE and never frees
+    /// it. The fix frees it (RecurrenceRule, LibicalRecurrenceIterator); this
+    /// test keeps the input expanding, and `make valgrind` runs it for leaks.
+    @Test func rscaleRuleParsesAndExpandsWithoutLeaking() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/fuzz/rscale-leak.ics")
+        let calendar = try ICalendarParser.parse(contentsOf: url).calendar
+        let window = DateInterval(start: Date(timeIntervalSince1970: 1_767_225_600), duration: 2 * 365 * 86_400)
+        _ = OccurrenceExpander(calendar: calendar).occurrences(of: calendar.events, in: window, limit: 10)
+        let rule = try RecurrenceRule(parsing: "RSCALE=CHINESE;FREQ=YEARLY")
+        _ = RuleExpander(rule: rule, start: LocalDateTime(year: 2026, month: 2, day: 17), isDate: true)
+            .expand(from: nil, to: LocalDateTime(year: 2030, month: 1, day: 1), limit: 10)
     }
 }

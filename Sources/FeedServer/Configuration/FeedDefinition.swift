@@ -83,9 +83,13 @@ enum FeedDefinitionLoader {
     }
 
     static func load(file: URL) throws -> LoadedFeedDefinition {
+        try load(text: try String(contentsOf: file, encoding: .utf8), file: file)
+    }
+
+    /// Reads a definition from its text; `file` names it in errors and anchors `file:` sources.
+    static func load(text: String, file: URL) throws -> LoadedFeedDefinition {
         let path = file.path
         func fail(_ message: String) -> FeedDefinitionError { FeedDefinitionError(file: path, message: message) }
-        let text = try String(contentsOf: file, encoding: .utf8)
         let raw: FeedDefinition
         do { raw = try YAMLDecoder().decode(FeedDefinition.self, from: text) } catch {
             throw fail("not a valid feed definition: \(error)")
@@ -114,5 +118,14 @@ enum FeedDefinitionLoader {
         }
         let warnings = raw.settings.deprecatedKeys.map { "\(path): '\($0)' is an old spelling; write 'timeZone'" }
         return LoadedFeedDefinition(file: path, feed: feed, sources: sources, warnings: warnings)
+    }
+}
+
+/// Checks the text of a `feeds/*.yaml` definition as the server would load it:
+/// nil when it is usable, else the message the server would log. (The fuzz
+/// harness calls this; it reads nothing from disk.)
+public enum FeedDefinitionCheck {
+    public static func problem(in text: String, file: String = "feed.yaml") -> String? {
+        do { _ = try FeedDefinitionLoader.load(text: text, file: URL(fileURLWithPath: file)); return nil } catch { return "\(error)" }
     }
 }

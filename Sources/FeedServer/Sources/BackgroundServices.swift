@@ -55,6 +55,7 @@ struct CatalogPollService: Service {
             if tick % 60 == 0 {
                 await catalog.saveTokenUses()
                 if let check = try? await store.async({ try $0.integrityCheckQuick() }) { health.update(database: check) }
+                HeapTrim.now()   // what closed connections and finished requests freed goes back to the system
             }
             tick += 1
         }

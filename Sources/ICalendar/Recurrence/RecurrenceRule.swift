@@ -57,6 +57,9 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         // libical is the authority on the rest (BYxxx ranges, weekday names, RSCALE …).
         clearLibicalErrno()
         let parsed = icalrecurrencetype_from_string(self.text)
+        // libical strdup()s RSCALE into the returned struct and leaves freeing it
+        // to the caller (found by FuzzRecurrenceRule: RSCALE=CHINESE;FREQ=YEARLY).
+        free(parsed.rscale)
         if parsed.freq == ICAL_NO_RECURRENCE || libicalErrno != ICAL_NO_ERROR {
             throw Invalid(message: "libical rejects it (check the BY-parts' values and weekday names)")
         }

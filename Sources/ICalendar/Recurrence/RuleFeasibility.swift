@@ -7,6 +7,9 @@
 ///   `BYYEARDAY` that never falls in the given months. A DAILY rule of this
 ///   kind took 3 s to fail; a SECONDLY one never ended (two GETs kept both
 ///   cores busy for minutes).
+/// - Numbered weekdays (`BYDAY=2SA`) outside MONTHLY and YEARLY, or with
+///   YEARLY and BYWEEKNO, which RFC 5545 forbids: libical then tests every
+///   minute for ever (found by FuzzRecurrenceRule: `BYDAY=2SA;FREQ=MINUTELY`).
 /// - SECONDLY rules with any day filter, and MINUTELY rules with a month or
 ///   year-day filter: libical tests every second (minute) between matches, up
 ///   to tens of millions of them per step. `FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=28`
@@ -24,6 +27,15 @@ enum RuleFeasibility {
         if !yearDays.isEmpty, rule.value("BYMONTH") != nil,
            !yearDays.contains(where: { day in monthsOf(yearDay: day).contains { months.contains($0) } }) {
             return "BYYEARDAY=\(rule.value("BYYEARDAY")!) never falls in BYMONTH=\(rule.value("BYMONTH")!), so the rule has no occurrence"
+        }
+        let numbered = rule.list("BYDAY").filter { $0.count > 2 }
+        if let first = numbered.first {
+            if rule.frequency != .monthly && rule.frequency != .yearly {
+                return "BYDAY=\(first) numbers a weekday, which only FREQ=MONTHLY or YEARLY allows (RFC 5545 3.3.10)"
+            }
+            if rule.frequency == .yearly && rule.value("BYWEEKNO") != nil {
+                return "BYDAY=\(first) numbers a weekday, which FREQ=YEARLY with BYWEEKNO does not allow (RFC 5545 3.3.10)"
+            }
         }
         let dayFilters = ["BYMONTH", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYDAY"].filter { rule.value($0) != nil }
         switch rule.frequency {

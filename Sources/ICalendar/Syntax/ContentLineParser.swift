@@ -1,13 +1,13 @@
 /// Splits one logical line into name, parameters and raw value (RFC 5545 §3.1).
 /// Quoted parameter values may contain `:`, `;` and `,`.
-enum ContentLineParser {
-    enum Failure: Error, Equatable {
+public enum ContentLineParser {
+    public enum Failure: Error, Equatable {
         case noColon
         case badName(String)
         case badParameter(String)
     }
 
-    static func parse(_ line: Substring) throws(Failure) -> (name: String, parameters: [Parameter], value: String) {
+    public static func parse(_ line: Substring) throws(Failure) -> (name: String, parameters: [Parameter], value: String) {
         var index = line.startIndex
         while index < line.endIndex, line[index] != ";", line[index] != ":" { index = line.index(after: index) }
         let name = line[line.startIndex..<index]

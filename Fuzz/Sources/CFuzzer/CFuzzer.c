@@ -1,0 +1,1 @@
+// The declaration in include/CFuzzer.h is all this target provides.

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs each fuzz harness (built by `make fuzz`) for FUZZ_RUNS executions, or
+# FUZZ_SECONDS seconds when that is set, seeded from the project's fixtures and,
+# when it is beside the clone, ../shared/corpus. Seeds are copied into
+# .build-fuzz/ (never into the project). A crash or hang fails the run and
+# leaves its input in .build-fuzz/findings/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=.build-fuzz/debug
+RUNS=${FUZZ_RUNS:-20000}
+WORK=.build-fuzz/work
+FINDINGS=.build-fuzz/findings
+mkdir -p "$FINDINGS"
+seed() {   # seed NAME SOURCES…: a fresh corpus folder for one harness
+  local dir="$WORK/$1"; shift
+  rm -rf "$dir"; mkdir -p "$dir"
+  for source in "$@"; do
+    [ -e "$source" ] || continue
+    find "$source" -type f \( -name '*.ics' -o -name '*.yaml' -o -name '*.json' -o -name '*.txt' \) -size -64k -print0 |
+      while IFS= read -r -d '' file; do cp "$file" "$dir/$(echo "$file" | md5sum | cut -c1-16)"; done
+  done
+  echo "$dir"
+}
+rules="$WORK/rules-seed"; rm -rf "$rules"; mkdir -p "$rules"
+grep -rhoE 'RRULE:[^"\\]+' Tests/ICalendarTests Tests/CountdownStoreTests examples ../shared/corpus 2>/dev/null | sed 's/^RRULE://' | sort -u | head -500 |
+  while IFS= read -r rule; do printf '%s' "$rule" > "$rules/$(printf '%s' "$rule" | md5sum | cut -c1-16)"; done
+json="$WORK/json-seed"; rm -rf "$json"; mkdir -p "$json"
+printf '%s' '{"title":"Launch","date":"2027-03-20","repeat":"yearly","colors":["#FF0000"],"categories":["Work"]}' > "$json/draft"
+printf '%s' '{"title":"Standup","date":"2026-11-23","time":"09:30","timeZone":"Europe/Berlin","repeat":"FREQ=WEEKLY;BYDAY=MO"}' > "$json/timed"
+printf '%s' '{"name":"Family","timeZone":"Europe/Berlin","public":true,"countdown":{"mode":"daily","days":30,"maxEvents":500}}' > "$json/settings"
+
+run() {   # run HARNESS CORPUS
+  local harness=$1 corpus=$2 limit
+  if [ -n "${FUZZ_SECONDS:-}" ]; then limit="-max_total_time=$FUZZ_SECONDS"; else limit="-runs=$RUNS"; fi
+  echo "==> $harness ($limit, seeds: $(ls "$corpus" | wc -l))"
+  "$BIN/$harness" "$limit" -dict=Fuzz/ical.dict -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    -artifact_prefix="$FINDINGS/$harness-" -print_final_stats=1 "$corpus" 2>&1 | grep -E '^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY|INFO: Running with)' || true
+  if ls "$FINDINGS/$harness-"* >/dev/null 2>&1; then
+    echo "fuzz: $harness found a problem: $(ls "$FINDINGS/$harness-"*)" >&2
+    return 1
+  fi
+}
+status=0
+run FuzzContentLine "$(seed content Tests/ICalendarTests/Fixtures examples ../shared/corpus)" || status=1
+run FuzzRecurrenceRule "$rules" || status=1
+run FuzzRoundTrip "$(seed roundtrip Tests/ICalendarTests/Fixtures examples ../shared/corpus)" || status=1
+run FuzzFeedDefinition "$(seed yaml feeds)" || status=1
+run FuzzAdminJSON "$json" || status=1
+[ $status -eq 0 ] && echo "fuzz: no crash, no hang" || echo "fuzz: findings in $FINDINGS" >&2
+exit $status
