@@ -55,14 +55,17 @@ clients:
 interop: build pydeps clients
 	TMINUS_PYTHON=$(TMINUS_PYTHON) bash Tests/interop/run.sh
 
-# Speed, measured against references in the same run (release build): the
-# iCalendar core against python and a full walk, then serving against a bare
-# Hummingbird app and nginx (wrk drives the load; both are installed when missing).
-BENCH_PACKAGES := nginx-light wrk
+# Speed, measured against references in the same run (release build): format,
+# import and expansion against libical doing the same work in C
+# (../shared/bench/*.c, built with gcc), the iCalendar core against python and a
+# full walk, then serving against a bare Hummingbird app and nginx (wrk drives
+# the load; gcc, nginx and wrk are installed when missing).
+BENCH_PACKAGES := nginx-light wrk gcc
 bench: deps pydeps
 	@$(call install-missing,$(BENCH_PACKAGES),benchmark tools)
 	swift build -c release --product tminus-bench $(SWIFT_FLAGS)
 	swift build -c release --product tminus $(SWIFT_FLAGS)
+	$(TMINUS_PYTHON) bench/core.py .
 	.build/release/tminus-bench
 	$(TMINUS_PYTHON) bench/serving.py .
 

@@ -18,6 +18,14 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Refuse the whole file if it has any error.") var strict = false
     @Flag(help: "Also remove countdowns that earlier imports of this same file added but that it no longer contains.") var sync = false
     @Flag(name: .shortAndLong, help: "List every parser diagnostic and skipped item.") var verbose = false
+    @Option(help: ArgumentHelp("Largest file to accept: bytes, or with a unit (64M, 1G).",
+                               discussion: "Raise it on purpose for a very large calendar; the server's limit stays 32M."))
+    var maxBytes = ByteCount(bytes: StoreLimits().maxInputBytes)
+    @Option(help: "Most events and tasks one file may hold.") var maxItems = StoreLimits().maxComponents
+
+    func validate() throws {
+        guard maxItems > 0 else { throw ValidationError("--max-items must be positive") }
+    }
 
     func run() throws {
         try reportingErrors {
@@ -28,14 +36,17 @@ struct ImportCommand: ParsableCommand {
                 data = read
             }
             let source = file == "-" ? nil : URL(fileURLWithPath: file).standardizedFileURL.path
-            let store = try store.open()
-            let report = try store.importCalendar(data, intoFeed: feed, options: ImportOptions(strict: strict, source: source, sync: sync,
+            var limits = StoreLimits()
+            limits.maxInputBytes = maxBytes.bytes
+            limits.maxComponents = maxItems
+            let store = try store.open(limits: limits)
+            let report = try withLimitHints(store.importCalendar(data, intoFeed: feed, options: ImportOptions(strict: strict, source: source, sync: sync,
                                                                                          defaultTimeZone: try ViewerZone.resolve(nil).identifier)) { done, total in
                 // Quarter marks for big files; the store reports every 500 rows.
                 if total >= 2000, done * 4 / total != max(0, done - 500) * 4 / total {
                     printError("importing: \(done) of \(total) countdowns written")
                 }
-            }
+            })
             if !report.diagnostics.isEmpty {
                 printError("\(file): \(report.diagnostics.count) problem(s) found; usable items were imported" + (verbose ? ":" : " (--verbose lists them)"))
                 if verbose { report.diagnostics.forEach { printError("  \($0)") } }
@@ -44,5 +55,16 @@ struct ImportCommand: ParsableCommand {
             let seconds = Date().timeIntervalSince(started)
             print("\(feed): \(report)" + (seconds >= 1 ? String(format: " (%.1f s)", seconds) : ""))
         }
+    }
+}
+
+/// Names the option that raises a limit the file went over.
+private func withLimitHints<T>(_ body: @autoclosure () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch StoreError.tooLarge(let bytes, let limit) {
+        throw CLIError("the file is \(bytes) bytes, over the limit of \(ByteCount(bytes: limit)); raise it with --max-bytes \((bytes >> 20) + 1)M")
+    } catch StoreError.tooManyComponents(let count, let limit) {
+        throw CLIError("the calendar has \(count) events and tasks, over the limit of \(limit); raise it with --max-items \(count)")
     }
 }

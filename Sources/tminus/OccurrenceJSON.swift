@@ -12,8 +12,10 @@ enum OccurrenceJSON {
         var end: String?
         var allDay: Bool
         var recurrenceId: String?
+        /// The STATUS of the instance, lower-cased ("cancelled", "tentative", …), or null.
+        var status: String?
 
-        enum CodingKeys: String, CodingKey { case component, uid, summary, start, end, allDay, recurrenceId }
+        enum CodingKeys: String, CodingKey { case component, uid, summary, start, end, allDay, recurrenceId, status }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -24,6 +26,7 @@ enum OccurrenceJSON {
             try container.encode(end, forKey: .end)            // null, not absent
             try container.encode(allDay, forKey: .allDay)
             try container.encode(recurrenceId, forKey: .recurrenceId)
+            try container.encode(status, forKey: .status)
         }
     }
 
@@ -33,7 +36,8 @@ enum OccurrenceJSON {
                 start: stamp(occurrence.start, instant: occurrence.startInstant),
                 end: occurrence.end.map { stamp($0, instant: occurrence.endInstant!) },
                 allDay: occurrence.isAllDay,
-                recurrenceId: occurrence.recurrenceId.map { stamp($0, instant: occurrence.recurrenceInstant!) })
+                recurrenceId: occurrence.recurrenceId.map { stamp($0, instant: occurrence.recurrenceInstant!) },
+                status: occurrence.status?.rawValue.lowercased())
         }
         return String(decoding: try JSONEncoder.tminusPretty.encode(rows), as: UTF8.self)
     }

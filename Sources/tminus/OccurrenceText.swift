@@ -17,10 +17,11 @@ enum OccurrenceText {
             }
             when = text
         }
-        let kind = occurrence.componentName == "VTODO" ? "[task] " : ""
-        let moved = occurrence.isOverride
-            ? occurrence.recurrenceInstant.map { " (moved from \(zone.local(of: $0).date.iso))" } ?? ""
-            : ""
+        let kind = (occurrence.componentName == "VTODO" ? "[task] " : "") + (occurrence.isCancelled ? "[cancelled] " : "")
+        var moved = ""
+        if occurrence.isOverride, let original = occurrence.recurrenceInstant, original != occurrence.startInstant {
+            moved = " (moved from \(zone.local(of: original).date.iso))"
+        }
         return "\(when)  \(kind)\(occurrence.summary ?? "(no title)")\(moved)"
     }
 

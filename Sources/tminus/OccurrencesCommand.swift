@@ -8,7 +8,7 @@ struct OccurrencesCommand: ParsableCommand {
         commandName: "occurrences",
         abstract: "List the occurrences of a calendar's events and tasks in a time window.",
         discussion: """
-            Repeats (RRULE, RDATE, EXDATE) and moved or cancelled instances (RECURRENCE-ID) are applied. An occurrence is listed when it overlaps [--from, --to). JSON keys: component, uid, summary, start, end, allDay, recurrenceId. Timed values are UTC ("YYYY-MM-DDTHH:MM:SSZ"), all-day values are dates ("YYYY-MM-DD").
+            Repeats (RRULE, RDATE, EXDATE) and moved instances (RECURRENCE-ID, RANGE=THISANDFUTURE included) are applied. Cancelled events and instances (STATUS:CANCELLED) are listed and marked, so that a tool can show them struck through. An occurrence is listed when it overlaps [--from, --to). JSON keys: component, uid, summary, start, end, allDay, recurrenceId, status ("cancelled", "tentative", "confirmed", … or null). Timed values are UTC ("YYYY-MM-DDTHH:MM:SSZ"), all-day values are dates ("YYYY-MM-DD").
             """
     )
 
@@ -50,7 +50,7 @@ struct OccurrencesCommand: ParsableCommand {
             FileHandle.standardError.write(Data("skipped: \(file): \(diagnostic)\n".utf8))
         }
         let calendar = result.calendar
-        let expander = OccurrenceExpander(calendar: calendar, floatingZone: zone)
+        let expander = OccurrenceExpander(calendar: calendar, floatingZone: zone, cancelled: .include)
         let expansion = expander.occurrences(in: calendar, in: DateInterval(start: start, end: end), limit: limit)
         if expansion.truncated {
             FileHandle.standardError.write(Data("warning: stopped after \(limit) occurrences (--limit)\n".utf8))

@@ -9,9 +9,9 @@ struct StoreOptions: ParsableArguments {
 
     var path: String { db ?? ProcessInfo.processInfo.environment["TMINUS_DB"] ?? "tminus.sqlite" }
 
-    func open() throws -> CountdownStore {
+    func open(limits: StoreLimits = StoreLimits()) throws -> CountdownStore {
         do {
-            return try CountdownStore(path: path)
+            return try CountdownStore(path: path, limits: limits)
         } catch {
             throw CLIError("cannot open the database \(path): \(error)")
         }

@@ -73,10 +73,24 @@ struct DiagnosticsTests {
 
     @Test func rruleValidationNamesTheProblem() {
         #expect(throws: RecurrenceRule.Invalid(message: "FREQ is missing")) { try RecurrenceRule(parsing: "COUNT=3") }
-        #expect(throws: RecurrenceRule.Invalid(message: "COUNT and UNTIL must not both be given")) {
+        #expect(throws: RecurrenceRule.Invalid(message: "COUNT and UNTIL must not both be given (a lenient reading applies both limits)")) {
             try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=3;UNTIL=20260101")
+        }
+        #expect(throws: RecurrenceRule.Invalid(message: "COUNT=0 is not a positive integer (a lenient reading keeps DTSTART alone)")) {
+            try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=0")
         }
         #expect(throws: RecurrenceRule.Invalid.self) { try RecurrenceRule(parsing: "FREQ=DAILY;INTERVAL=0") }
         #expect((try? RecurrenceRule(parsing: "freq=yearly;bymonth=2;bymonthday=28,29;bysetpos=-1")) != nil)
+    }
+
+    /// Strict mode still refuses what the lenient reading repairs, with the line and property.
+    @Test func strictModeStillRefusesWhatLenientReadingRepairs() throws {
+        let calendar = Fixtures.calendar("DTSTART:20260401T080000Z\nRRULE:FREQ=DAILY;COUNT=3;UNTIL=20260410T080000Z")
+        #expect(throws: ICalendarError.self) { try ICalendarParser.parse(calendar, options: .strict) }
+        let lenient = try ICalendarParser.parse(calendar)
+        let error = try #require(lenient.errors.first)
+        #expect(error.property == "RRULE" && error.line == 7)
+        #expect((try? RecurrenceRule(parsing: "FREQ=DAILY;COUNT=3;UNTIL=20260410T080000Z", lenient: true))?.count == 3)
+        #expect((try? RecurrenceRule(parsing: "FREQ=YEARLY;COUNT=-1", lenient: true))?.count == nil)
     }
 }

@@ -33,8 +33,10 @@ struct OccurrenceExpanderTests {
             RDATE:20260107T090000Z,20260105T090000Z
             RDATE;VALUE=DATE:20260120
             """, from: "20260101T000000Z", to: "20260201T000000Z")
+        // A DATE in the RDATE of a timed series is midnight in DTSTART's zone (UTC here),
+        // as recurring-ical-events reads it.
         #expect(starts == ["2026-01-05T09:00:00Z", "2026-01-07T09:00:00Z", "2026-01-09T09:00:00Z",
-                           "2026-01-12T09:00:00Z", "2026-01-16T09:00:00Z", "2026-01-20"])
+                           "2026-01-12T09:00:00Z", "2026-01-16T09:00:00Z", "2026-01-20T00:00:00Z"])
     }
 
     @Test func tasksCountDownToTheirDueDate() throws {

@@ -5,6 +5,8 @@ Reads one JSON request on stdin and prints one JSON answer:
   {"parse": [paths]}                        -> {"path": {"ok": bool, "errors": [...], "events": n}}
   {"expand": [paths], "from": "...", "to": "...", "tz": "Europe/Budapest"}
                                             -> {"path": [occurrence, ...]}
+  add "status": true to list cancelled occurrences too, each with "status" (the
+  lower-cased STATUS, or null), as `tminus occurrences` does.
 Occurrences use tminus's JSON shape: uid, summary, start, end, allDay, with timed
 values in UTC ("YYYY-MM-DDTHH:MM:SSZ") and floating times read in "tz".
 """
@@ -36,22 +38,28 @@ def parse(path):
     return {"ok": not errors, "errors": errors, "events": len(calendar.walk("VEVENT"))}
 
 
-def expand(path, start, end, zone):
+def expand(path, start, end, zone, with_status=False):
     with open(path, "rb") as handle:
         calendar = icalendar.Calendar.from_ical(handle.read())
     rows = []
     for event in recurring_ical_events.of(calendar, components=["VEVENT"]).between(start, end):
-        if str(event.get("STATUS", "")).upper() == "CANCELLED":
-            continue  # calendar clients hide cancelled instances, and so does tminus
+        status = str(event["STATUS"]).lower() if "STATUS" in event else None
+        if status == "cancelled" and not with_status:
+            continue  # calendar clients hide cancelled instances, and so do tminus's feeds
+        if "DTSTART" not in event:
+            continue  # nothing to place in time (tminus reports these at validation)
         begin = event["DTSTART"].dt
         finish = event["DTEND"].dt if "DTEND" in event else None
-        rows.append({
+        row = {
             "uid": str(event.get("UID", "")),
             "summary": str(event.get("SUMMARY", "")),
             "start": stamp(begin, zone),
             "end": stamp(finish, zone) if finish is not None else None,
             "allDay": not isinstance(begin, dt.datetime),
-        })
+        }
+        if with_status:
+            row["status"] = status
+        rows.append(row)
     rows.sort(key=lambda r: (r["start"], r["uid"], r["summary"]))
     return rows
 
@@ -64,7 +72,14 @@ def main():
     zone = zoneinfo.ZoneInfo(request.get("tz", "UTC"))
     start = dt.datetime.fromisoformat(request["from"]).replace(tzinfo=zone)
     end = dt.datetime.fromisoformat(request["to"]).replace(tzinfo=zone)
-    print(json.dumps({path: expand(path, start, end, zone) for path in request["expand"]}))
+    with_status = bool(request.get("status"))
+    answer = {}
+    for path in request["expand"]:
+        try:
+            answer[path] = expand(path, start, end, zone, with_status)
+        except Exception as error:  # noqa: BLE001 - a file the reference cannot read
+            answer[path] = {"error": repr(error)[:300]}
+    print(json.dumps(answer))
 
 
 if __name__ == "__main__":

@@ -71,7 +71,9 @@ struct ComponentValidator {
             if start.isAllDay != end.isAllDay {
                 report(.warning, endProperty, endProperty.name, "DTSTART and \(endProperty.name) differ in value type (DATE vs DATE-TIME)")
             } else if resolver.instant(of: end) < resolver.instant(of: start) {
-                report(.warning, endProperty, endProperty.name, "ends before it starts; the end is ignored")
+                report(.warning, endProperty, endProperty.name, component.name == "VTODO"
+                       ? "ends before it starts; the end is ignored"
+                       : "ends before it starts; DTSTART and DTEND are swapped, as calendar clients do")
             }
         }
         for property in component.properties {

@@ -11,13 +11,26 @@ public struct OccurrenceExpander: Sendable {
         public var truncated: Bool
     }
 
-    public let resolver: ZoneResolver
-
-    public init(calendar: VCalendar, floatingZone: Zone = .utc) {
-        resolver = ZoneResolver(calendar: calendar, floatingZone: floatingZone)
+    /// What to do with cancelled events and instances (STATUS:CANCELLED).
+    public enum Cancelled: Sendable {
+        /// Leave them out, as a calendar client hides them (countdowns, feeds).
+        case skip
+        /// List them with `status == .cancelled`, so a tool can show them struck through.
+        case include
     }
 
-    public init(resolver: ZoneResolver) { self.resolver = resolver }
+    public let resolver: ZoneResolver
+    public let cancelled: Cancelled
+
+    public init(calendar: VCalendar, floatingZone: Zone = .utc, cancelled: Cancelled = .skip) {
+        resolver = ZoneResolver(calendar: calendar, floatingZone: floatingZone)
+        self.cancelled = cancelled
+    }
+
+    public init(resolver: ZoneResolver, cancelled: Cancelled = .skip) {
+        self.resolver = resolver
+        self.cancelled = cancelled
+    }
 
     public func occurrences(in calendar: VCalendar, in window: DateInterval, limit: Int) -> Result {
         occurrences(of: calendar.events.map(\.component) + calendar.todos.map(\.component), in: window, limit: limit)
@@ -59,36 +72,68 @@ public struct OccurrenceExpander: Sendable {
     func expand(_ series: RecurringSeries, in window: DateInterval, limit: Int) -> Result {
         var result: [Occurrence] = []
         var truncated = false
-        var replaced: [Date: Component] = [:]
-        for override in series.overrides {
-            guard let id = override.first("RECURRENCE-ID").flatMap(DateTimeValue.init(property:)) else { continue }
-            replaced[resolver.instant(of: id)] = override
-        }
+        let overrides = winningOverrides(series.overrides)
+        let replaced = Set(overrides.map(\.instant))
+        let ranges = overrides.compactMap { RangeOverride($0.component, resolver: resolver) }
+            .sorted { $0.recurrenceInstant < $1.recurrenceInstant }
         if let master = series.master, let shape = SeriesShape(master, resolver: resolver) {
+            let masterStatus = Occurrence.Status(of: master)
+            // Instances a THISANDFUTURE override moves into the window start outside it.
+            let reach = ranges.map(\.reach).max() ?? 0
+            let search = DateInterval(start: window.start.addingTimeInterval(-reach), end: window.end.addingTimeInterval(reach))
             var starts = shape.start.map { [$0] } ?? []
-            let seriesStarts = shape.instanceStarts(in: window, limit: limit, resolver: resolver)
+            let seriesStarts = shape.instanceStarts(in: search, limit: limit, resolver: resolver)
             starts += seriesStarts.starts
             truncated = seriesStarts.truncated
-            let excluded = Set(shape.excludedStarts(in: window, limit: limit, resolver: resolver).map { resolver.instant(of: $0) })
+            let exclusions = Exclusions(shape.excludedStarts(in: search, limit: limit, resolver: resolver),
+                                        seriesIsAllDay: shape.start?.isAllDay ?? false, resolver: resolver)
             var seen = Set<Date>()
             for start in starts {
                 let instant = resolver.instant(of: start)
-                guard seen.insert(instant).inserted, !excluded.contains(instant) else { continue }
-                if replaced[instant] != nil { continue }
-                let occurrence = shape.occurrence(at: start, recurring: shape.isRecurring, resolver: resolver)
+                guard seen.insert(instant).inserted, !exclusions.excludes(start, at: instant),
+                      !replaced.contains(instant) else { continue }
+                var occurrence: Occurrence
+                if let range = ranges.last(where: { $0.recurrenceInstant < instant }) {
+                    occurrence = range.reshape(start, resolver: resolver)
+                } else {
+                    occurrence = shape.occurrence(at: start, recurring: shape.isRecurring, resolver: resolver)
+                    occurrence.status = masterStatus
+                }
+                if occurrence.isCancelled, cancelled == .skip { continue }
                 if overlaps(occurrence, window) { result.append(occurrence) }
             }
         }
-        for override in series.overrides {
-            guard VEvent(component: override).status != "CANCELLED",
+        for (_, override) in overrides {
+            let status = Occurrence.Status(of: override)
+            guard status != .cancelled || cancelled == .include,
                   let shape = SeriesShape(override, resolver: resolver), let start = shape.start else { continue }
             var occurrence = shape.occurrence(at: start, recurring: false, resolver: resolver)
             occurrence.recurrenceId = override.first("RECURRENCE-ID").flatMap(DateTimeValue.init(property:))
             occurrence.recurrenceInstant = occurrence.recurrenceId.map(resolver.instant(of:))
             occurrence.isOverride = true
+            occurrence.status = status
             if overlaps(occurrence, window) { result.append(occurrence) }
         }
         return Result(occurrences: result, truncated: truncated)
+    }
+
+    /// One override per instance: where a file holds several edits of the same
+    /// instance, the latest edit (`OverridePrecedence`) stands for it.
+    /// Kept in file order, so that output stays byte-stable.
+    private func winningOverrides(_ overrides: [Component]) -> [(instant: Date, component: Component)] {
+        var winners: [(instant: Date, component: Component)] = []
+        var slot: [Date: Int] = [:]
+        for override in overrides {
+            guard let id = override.first("RECURRENCE-ID").flatMap(DateTimeValue.init(property:)) else { continue }
+            let instant = resolver.instant(of: id)
+            if let index = slot[instant] {
+                if OverridePrecedence.replaces(override, winners[index].component) { winners[index].component = override }
+            } else {
+                slot[instant] = winners.count
+                winners.append((instant, override))
+            }
+        }
+        return winners
     }
 
     private func overlaps(_ occurrence: Occurrence, _ window: DateInterval) -> Bool {

@@ -20,7 +20,14 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
 
     public private(set) var parts: [Part]
 
-    public init(parsing text: String) throws(Invalid) {
+    /// Reads an RRULE. Strict reading (the default, for validation and for what
+    /// tminus itself writes) refuses every RFC 5545 violation. Lenient reading is
+    /// how an event is still expanded the way calendar clients and
+    /// recurring-ical-events read it, while the validator keeps reporting the error:
+    /// - COUNT together with UNTIL: both limits apply (whichever ends first);
+    /// - COUNT=0: the rule adds nothing, so DTSTART stands alone;
+    /// - a negative COUNT: the COUNT is ignored.
+    public init(parsing text: String, lenient: Bool = false) throws(Invalid) {
         LibicalRuntime.ensure()
         var parts: [Part] = []
         var seen = Set<String>()
@@ -34,11 +41,17 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         self.parts = parts
         guard let freq = value("FREQ") else { throw Invalid(message: "FREQ is missing") }
         guard Frequency(rawValue: freq) != nil else { throw Invalid(message: "FREQ=\(freq) is not a frequency") }
-        if value("COUNT") != nil, value("UNTIL") != nil {
-            throw Invalid(message: "COUNT and UNTIL must not both be given")
+        if !lenient, value("COUNT") != nil, value("UNTIL") != nil {
+            throw Invalid(message: "COUNT and UNTIL must not both be given (a lenient reading applies both limits)")
         }
-        if let count = value("COUNT"), Int(count).map({ $0 < 1 }) ?? true {
-            throw Invalid(message: "COUNT=\(count) is not a positive integer")
+        if let count = value("COUNT"), Int(count).map({ $0 < (lenient ? 0 : 1) }) ?? true {
+            if lenient, Int(count) != nil {
+                parts.removeAll { $0.key == "COUNT" }
+                self.parts = parts
+            } else {
+                let reading = Int(count).map { $0 == 0 ? " (a lenient reading keeps DTSTART alone)" : $0 < 0 ? " (a lenient reading ignores it)" : "" } ?? ""
+                throw Invalid(message: "COUNT=\(count) is not a positive integer\(reading)")
+            }
         }
         if let interval = value("INTERVAL"), Int(interval).map({ $0 < 1 }) ?? true {
             throw Invalid(message: "INTERVAL=\(interval) is not a positive integer")
@@ -56,7 +69,8 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         if let problem = RuleFeasibility.problem(with: self) { throw Invalid(message: problem) }
         // libical is the authority on the rest (BYxxx ranges, weekday names, RSCALE …).
         clearLibicalErrno()
-        let parsed = icalrecurrencetype_from_string(self.text)
+        // COUNT is always counted in Swift (RuleRepair), so libical need not see it.
+        let parsed = icalrecurrencetype_from_string(lenient ? removing(["COUNT"]).text : self.text)
         // libical strdup()s RSCALE into the returned struct and leaves freeing it
         // to the caller (found by FuzzRecurrenceRule: RSCALE=CHINESE;FREQ=YEARLY).
         free(parsed.rscale)

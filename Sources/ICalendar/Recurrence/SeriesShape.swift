@@ -20,6 +20,7 @@ struct SeriesShape {
     let start: DateTimeValue?
     let span: Span?
     let rules: [RecurrenceRule]
+    /// RDATEs, already in DTSTART's shape (`RecurrenceDate.shaped(like:)`).
     let rdates: [RecurrenceDate]
     let exdates: [DateTimeValue]
     /// RFC 2445's EXRULE: removed from RFC 5545 but still found in old files.
@@ -31,18 +32,24 @@ struct SeriesShape {
         componentName = component.name
         uid = component.first("UID")?.text ?? ""
         summary = component.first("SUMMARY")?.text
-        let dtstart = component.first("DTSTART").flatMap(DateTimeValue.init(property:))
+        var dtstart = component.first("DTSTART").flatMap(DateTimeValue.init(property:))
         let due = component.first("DUE").flatMap(DateTimeValue.init(property:))
         let isTodo = component.name == "VTODO"
+        var dtend = isTodo ? nil : component.first("DTEND").flatMap(DateTimeValue.init(property:))
+        // An event that ends before it starts had its two times written the wrong
+        // way round; calendar clients and recurring-ical-events swap them.
+        if let first = dtstart, let last = dtend, resolver.instant(of: last) < resolver.instant(of: first) {
+            (dtstart, dtend) = (last, first)
+        }
         guard let anchor = dtstart ?? (isTodo ? due : nil) else { return nil }
         start = anchor
-        let endValue = isTodo ? (dtstart == nil ? nil : due) : component.first("DTEND").flatMap(DateTimeValue.init(property:))
+        let endValue = isTodo ? (dtstart == nil ? nil : due) : dtend
         let duration = component.first("DURATION").flatMap { ICalDuration(parsing: $0.value) }
         span = Self.span(start: anchor, end: endValue, duration: duration, isTodo: isTodo, resolver: resolver)
-        rules = component.all("RRULE").compactMap { try? RecurrenceRule(parsing: $0.value) }
-        rdates = component.all("RDATE").flatMap { RecurrenceDate.values(of: $0) ?? [] }
+        rules = component.all("RRULE").compactMap { try? RecurrenceRule(parsing: $0.value, lenient: true) }
+        rdates = component.all("RDATE").flatMap { RecurrenceDate.values(of: $0, lenient: true) ?? [] }.map { $0.shaped(like: anchor) }
         exdates = component.all("EXDATE").flatMap { DateTimeValue.values(of: $0) ?? [] }
-        exrules = component.all("EXRULE").compactMap { try? RecurrenceRule(parsing: $0.value) }
+        exrules = component.all("EXRULE").compactMap { try? RecurrenceRule(parsing: $0.value, lenient: true) }
     }
 
     private static func span(start: DateTimeValue, end: DateTimeValue?, duration: ICalDuration?, isTodo: Bool,
@@ -90,11 +97,7 @@ struct SeriesShape {
             starts += result.occurrences.map { start.with(local: $0) }
         }
         guard withDates else { return (starts, truncated) }
-        starts += rdates.map { rdate in
-            // An RDATE without its own TZID or kind follows DTSTART's shape.
-            if case .floating(let local) = rdate.start, start.tzid != nil { return start.with(local: local) }
-            return rdate.start
-        }
+        starts += rdates.map(\.start)
         return (starts, truncated)
     }
 

@@ -11,13 +11,14 @@ public enum RecurrenceDate: Sendable, Hashable {
     }
 
     /// Reads every value of one RDATE property; nil when any value is malformed.
-    public static func values(of property: Property) -> [RecurrenceDate]? {
+    /// `lenient` also reads periods with DATE bounds (see `Period`).
+    public static func values(of property: Property, lenient: Bool = false) -> [RecurrenceDate]? {
         let tzid = property.parameter("TZID")
         let type = property.parameter("VALUE")?.uppercased()
         var result: [RecurrenceDate] = []
         for text in property.value.split(separator: ",") {
             if type == "PERIOD" || text.contains("/") {
-                guard let period = Period(text: text, tzid: tzid) else { return nil }
+                guard let period = Period(text: text, tzid: tzid, lenient: lenient) else { return nil }
                 result.append(.period(period))
             } else {
                 guard let value = DateTimeValue(text: text, tzid: tzid, valueType: type) else { return nil }
