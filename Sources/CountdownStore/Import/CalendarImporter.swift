@@ -12,9 +12,11 @@ extension CountdownStore {
                                progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> ImportReport {
         guard data.count <= limits.maxInputBytes else { throw StoreError.tooLarge(bytes: data.count, limit: limits.maxInputBytes) }
         let parsed: ParseResult
+        // The parser counts every component (alarms and zones too); events and
+        // tasks are held to `maxComponents` below, where the message names them.
         do {
             parsed = try ICalendarParser.parse(data: data, options: ParseOptions(mode: options.strict ? .strict : .lenient,
-                                                                                maxComponents: limits.maxComponents + 1000))
+                                                                                maxComponents: limits.maxComponents * 4 + 1000))
         } catch {
             throw StoreError.unusableCalendar(error)
         }

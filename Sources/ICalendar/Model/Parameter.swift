@@ -5,7 +5,7 @@ public struct Parameter: Sendable, Hashable {
     public var values: [String]
 
     public init(name: String, values: [String]) {
-        self.name = name.uppercased()
+        self.name = ASCII.uppercased(name)
         self.values = values
     }
 

@@ -9,7 +9,7 @@ public struct Property: Sendable, Hashable {
     public var line: Int
 
     public init(name: String, parameters: [Parameter] = [], value: String, line: Int = 0) {
-        self.name = name.uppercased()
+        self.name = ASCII.uppercased(name)
         self.parameters = parameters
         self.value = value
         self.line = line
@@ -21,12 +21,12 @@ public struct Property: Sendable, Hashable {
     }
 
     public func parameter(_ name: String) -> String? {
-        let upper = name.uppercased()
+        let upper = ASCII.uppercased(name)
         return parameters.first { $0.name == upper }?.value
     }
 
     public mutating func setParameter(_ name: String, _ value: String?) {
-        let upper = name.uppercased()
+        let upper = ASCII.uppercased(name)
         parameters.removeAll { $0.name == upper }
         if let value { parameters.append(Parameter(upper, value)) }
     }

@@ -1,5 +1,6 @@
 /// Splits one logical line into name, parameters and raw value (RFC 5545 §3.1).
-/// Quoted parameter values may contain `:`, `;` and `,`.
+/// Quoted parameter values may contain `:`, `;` and `,`. Scans UTF-8 bytes: every
+/// delimiter is ASCII, so multi-byte characters pass through untouched.
 public enum ContentLineParser {
     public enum Failure: Error, Equatable {
         case noColon
@@ -8,44 +9,47 @@ public enum ContentLineParser {
     }
 
     public static func parse(_ line: Substring) throws(Failure) -> (name: String, parameters: [Parameter], value: String) {
-        var index = line.startIndex
-        while index < line.endIndex, line[index] != ";", line[index] != ":" { index = line.index(after: index) }
-        let name = line[line.startIndex..<index]
-        guard index < line.endIndex else { throw .noColon }
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter && $0.isASCII || $0.isASCIIDigit || $0 == "-" }) else {
+        let bytes = line.utf8
+        let end = bytes.endIndex
+        var index = bytes.firstIndex { $0 == ASCII.semicolon || $0 == ASCII.colon } ?? end
+        let name = line[bytes.startIndex..<index]
+        guard index < end else { throw .noColon }
+        guard !name.isEmpty, name.utf8.allSatisfy(ASCII.isNameByte) else {
             throw .badName(String(name.prefix(40)))
         }
         var parameters: [Parameter] = []
-        while line[index] == ";" {
-            index = line.index(after: index)
+        while bytes[index] == ASCII.semicolon {
+            index = bytes.index(after: index)
             let nameStart = index
-            while index < line.endIndex, line[index] != "=", line[index] != ":", line[index] != ";" {
-                index = line.index(after: index)
+            while index < end, bytes[index] != ASCII.equals, bytes[index] != ASCII.colon, bytes[index] != ASCII.semicolon {
+                index = bytes.index(after: index)
             }
             let parameterName = line[nameStart..<index]
-            guard index < line.endIndex, line[index] == "=", !parameterName.isEmpty else {
+            guard index < end, bytes[index] == ASCII.equals, !parameterName.isEmpty else {
                 throw .badParameter(String(parameterName.prefix(40)))
             }
             var values: [String] = []
             repeat {
-                index = line.index(after: index)   // skip "=" or ","
-                if index < line.endIndex, line[index] == "\"" {
-                    let valueStart = line.index(after: index)
-                    guard let close = line[valueStart...].firstIndex(of: "\"") else {
+                index = bytes.index(after: index)   // skip "=" or ","
+                if index < end, bytes[index] == ASCII.quote {
+                    let valueStart = bytes.index(after: index)
+                    guard let close = bytes[valueStart...].firstIndex(of: ASCII.quote) else {
                         throw .badParameter(String(parameterName) + " (unterminated quote)")
                     }
                     values.append(String(line[valueStart..<close]))
-                    index = line.index(after: close)
+                    index = bytes.index(after: close)
                 } else {
                     let valueStart = index
-                    while index < line.endIndex, !",;:".contains(line[index]) { index = line.index(after: index) }
+                    while index < end, bytes[index] != ASCII.comma, bytes[index] != ASCII.semicolon, bytes[index] != ASCII.colon {
+                        index = bytes.index(after: index)
+                    }
                     values.append(String(line[valueStart..<index]))
                 }
-                guard index < line.endIndex else { throw .noColon }
-            } while line[index] == ","
+                guard index < end else { throw .noColon }
+            } while bytes[index] == ASCII.comma
             parameters.append(Parameter(name: String(parameterName), values: values))
         }
-        guard line[index] == ":" else { throw .noColon }
-        return (String(name).uppercased(), parameters, String(line[line.index(after: index)...]))
+        guard bytes[index] == ASCII.colon else { throw .noColon }
+        return (ASCII.uppercased(name), parameters, String(line[bytes.index(after: index)...]))
     }
 }

@@ -64,11 +64,23 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// Parses `YYYYMMDD` or `YYYY-MM-DD`.
     public init?(parsing text: some StringProtocol) {
-        let digits = text.filter { $0 != "-" }
-        guard digits.count == 8, digits.allSatisfy(\.isASCIIDigit), text.count == 8 || text.count == 10 else { return nil }
-        let chars = Array(digits)
-        let value = { (range: Range<Int>) in Int(String(chars[range]))! }
-        self.init(year: value(0..<4), month: value(4..<6), day: value(6..<8))
+        var fields = (year: 0, month: 0, day: 0), digits = 0, length = 0
+        for byte in text.utf8 {
+            length += 1
+            guard length <= 10 else { return nil }
+            if byte == ASCII.dash { continue }
+            guard ASCII.isDigit(byte) else { return nil }
+            let digit = Int(byte &- 48)
+            switch digits {
+            case 0..<4: fields.year = fields.year * 10 + digit
+            case 4..<6: fields.month = fields.month * 10 + digit
+            case 6..<8: fields.day = fields.day * 10 + digit
+            default: return nil
+            }
+            digits += 1
+        }
+        guard digits == 8, length == 8 || length == 10 else { return nil }
+        self.init(year: fields.year, month: fields.month, day: fields.day)
         guard isValid else { return nil }
     }
 

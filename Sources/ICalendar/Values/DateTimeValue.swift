@@ -55,11 +55,11 @@ public enum DateTimeValue: Sendable, Hashable, CustomStringConvertible {
     /// Parses one value text; `tzid` comes from the property's TZID parameter.
     /// A TZID on a UTC or date value is ignored, as RFC 5545 says it must be.
     public init?(text: some StringProtocol, tzid: String?, valueType: String?) {
-        let text = text.trimmingCharacters(in: " \t")
-        if valueType?.uppercased() == "DATE" || text.count == 8 {
+        let text = ASCII.trimmed(text)
+        if valueType.map({ ASCII.equals($0, upper: "DATE") }) ?? false || text.utf8.count == 8 {
             guard let date = CivilDate(parsing: text) else { return nil }
             self = .date(date)
-        } else if text.hasSuffix("Z") || text.hasSuffix("z") {
+        } else if let last = text.utf8.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "z") {
             guard let local = LocalDateTime(parsing: text.dropLast()) else { return nil }
             self = .utc(local)
         } else {

@@ -43,13 +43,29 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// Parses `YYYYMMDDTHHMMSS` (without a trailing `Z`).
     public init?(parsing text: some StringProtocol) {
-        let chars = Array(text)
-        guard chars.count == 15, chars[8] == "T" || chars[8] == "t",
-              chars[0..<8].allSatisfy(\.isASCIIDigit), chars[9..<15].allSatisfy(\.isASCIIDigit),
-              let date = CivilDate(parsing: String(chars[0..<8])) else { return nil }
-        let value = { (range: Range<Int>) in Int(String(chars[range]))! }
-        self.init(date: date, hour: value(9..<11), minute: value(11..<13), second: min(value(13..<15), 60))
+        let bytes = text.utf8
+        guard bytes.count == 15 else { return nil }
+        var year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0
+        for (offset, byte) in bytes.enumerated() {
+            if offset == 8 {
+                guard byte == UInt8(ascii: "T") || byte == UInt8(ascii: "t") else { return nil }
+                continue
+            }
+            guard ASCII.isDigit(byte) else { return nil }
+            let digit = Int(byte &- 48)
+            switch offset {
+            case 0..<4: year = year * 10 + digit
+            case 4..<6: month = month * 10 + digit
+            case 6..<8: day = day * 10 + digit
+            case 9..<11: hour = hour * 10 + digit
+            case 11..<13: minute = minute * 10 + digit
+            default: second = second * 10 + digit
+            }
+        }
+        let date = CivilDate(year: year, month: month, day: day)
+        guard date.isValid else { return nil }
+        self.init(date: date, hour: hour, minute: minute, second: min(second, 60))
         guard isValid else { return nil }
-        if second == 60 { second = 59 }
+        if self.second == 60 { self.second = 59 }
     }
 }
