@@ -30,6 +30,9 @@ extension CountdownStore {
         var report = ImportReport()
         report.skipped = skipped.map(\.description)
         report.diagnostics = parsed.diagnostics.map(\.description)
+        // The canonical text of each countdown, serialized on every core before the
+        // write transaction starts (the write itself is one thread, as SQLite's is).
+        let contents = countdowns.concurrentMap(CountdownRecord.content(of:))
         let now = clock()
         let feedTemplate = Feed(slug: slug, name: calendar.name ?? slug, timeZone: calendar.defaultTimeZone.flatMap { Zone.named($0)?.identifier } ?? options.defaultTimeZone)
         guard Feed.isValidSlug(slug) else { throw StoreError.invalidSlug(slug) }
@@ -46,10 +49,11 @@ extension CountdownStore {
             let sourceId = try options.source.map { try SourceRecord.findOrCreate(db, feedId: feedId, location: $0).id! }
             let existing = Dictionary(uniqueKeysWithValues: try CountdownRecord.filter(Column("feedId") == feedId).fetchAll(db).map { ($0.uid, $0) })
             var seen = Set<String>()
+            var categories = CategoryRecord.Linker(feedId: feedId)
             for (index, incoming) in countdowns.enumerated() {
                 guard seen.insert(incoming.uid).inserted else { continue }
+                let content = contents[index]
                 if var record = existing[incoming.uid] {
-                    let content = CountdownRecord.content(of: incoming)
                     if content == record.content {
                         report.unchanged += 1
                     } else {
@@ -62,16 +66,16 @@ extension CountdownStore {
                         record.startsOn = incoming.target.civilDate.iso
                         record.sourceId = sourceId ?? record.sourceId
                         try record.update(db)
-                        try CategoryRecord.link(db, countdownId: record.id!, feedId: feedId, names: incoming.categories)
+                        try categories.link(db, countdownId: record.id!, names: incoming.categories, replacing: true)
                         report.updated += 1
                     }
                 } else {
                     var fresh = incoming
                     fresh.created = incoming.created ?? now
                     fresh.lastModified = now
-                    var record = CountdownRecord(fresh, feedId: feedId, sourceId: sourceId, now: now)
-                    try record.insert(db)
-                    try CategoryRecord.link(db, countdownId: record.id!, feedId: feedId, names: incoming.categories)
+                    var record = CountdownRecord(fresh, feedId: feedId, sourceId: sourceId, now: now, content: content)
+                    try record.insertPrepared(db)
+                    try categories.link(db, countdownId: record.id!, names: incoming.categories, replacing: false)
                     report.added += 1
                 }
                 if index % 500 == 499 { progress?(index + 1, countdowns.count) }

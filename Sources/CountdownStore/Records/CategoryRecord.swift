@@ -12,14 +12,42 @@ struct CategoryRecord: Codable, FetchableRecord, MutablePersistableRecord, Senda
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     /// Links a countdown to exactly these category names, creating categories as needed.
+    /// Links a countdown to exactly these category names, creating categories as needed.
     static func link(_ db: Database, countdownId: Int64, feedId: Int64, names: [String]) throws {
-        try db.execute(sql: "DELETE FROM countdownCategory WHERE countdownId = ?", arguments: [countdownId])
-        for name in Set(names) {
-            try db.execute(sql: "INSERT OR IGNORE INTO category (feedId, name) VALUES (?, ?)", arguments: [feedId, name])
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO countdownCategory (countdownId, categoryId)
-                SELECT ?, id FROM category WHERE feedId = ? AND name = ?
-                """, arguments: [countdownId, feedId, name])
+        var linker = Linker(feedId: feedId)
+        try linker.link(db, countdownId: countdownId, names: names, replacing: true)
+    }
+
+    /// Links many countdowns of one feed within one transaction. Each category
+    /// is looked up or created once, and every statement is prepared once: an
+    /// import links every countdown it writes, and compiling the statements anew
+    /// each time cost more than running them.
+    struct Linker {
+        let feedId: Int64
+        private var ids: [String: Int64] = [:]
+
+        init(feedId: Int64) { self.feedId = feedId }
+
+        /// `replacing` first removes the countdown's old links (not needed for a new row).
+        mutating func link(_ db: Database, countdownId: Int64, names: [String], replacing: Bool) throws {
+            if replacing {
+                try db.cachedStatement(sql: "DELETE FROM countdownCategory WHERE countdownId = ?").execute(arguments: [countdownId])
+            }
+            for name in Set(names) {
+                let categoryId = try ids[name] ?? id(of: name, db)
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO countdownCategory (countdownId, categoryId) VALUES (?, ?)")
+                    .execute(arguments: [countdownId, categoryId])
+            }
+        }
+
+        private mutating func id(of name: String, _ db: Database) throws -> Int64 {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO category (feedId, name) VALUES (?, ?)").execute(arguments: [feedId, name])
+            let statement = try db.cachedStatement(sql: "SELECT id FROM category WHERE feedId = ? AND name = ?")
+            guard let id = try Int64.fetchOne(statement, arguments: [feedId, name]) else {
+                throw StoreError.invalid("category '\(name)' could not be created")
+            }
+            ids[name] = id
+            return id
         }
     }
 

@@ -25,15 +25,19 @@ public enum CountdownReader {
     public static func countdowns(in calendar: VCalendar, source: String?) -> (countdowns: [Countdown], skipped: [Failure]) {
         var result: [Countdown] = []
         var skipped: [Failure] = []
-        for series in RecurringSeries.group(calendar.events.map(\.component) + calendar.todos.map(\.component)) {
+        let series = RecurringSeries.group(calendar.events.map(\.component) + calendar.todos.map(\.component))
+        let read = series.concurrentMap { series -> [Result<Countdown, Failure>] in
             guard let master = series.master else {
                 // Overrides whose master is missing still describe real instances.
-                for orphan in series.overrides {
-                    do { result.append(try countdown(from: orphan, overrides: [], source: source)) } catch { skipped.append(error) }
-                }
-                continue
+                return series.overrides.map { orphan in Result { () throws(Failure) in try countdown(from: orphan, overrides: [], source: source) } }
             }
-            do { result.append(try countdown(from: master, overrides: series.overrides, source: source)) } catch { skipped.append(error) }
+            return [Result { () throws(Failure) in try countdown(from: master, overrides: series.overrides, source: source) }]
+        }
+        for outcome in read.joined() {
+            switch outcome {
+            case .success(let countdown): result.append(countdown)
+            case .failure(let failure): skipped.append(failure)
+            }
         }
         // Keep the definitions of zones only this calendar knows, with the countdowns that use them.
         let custom = calendar.timeZones.filter { $0.tzid.map { TimeZoneRegistry.shared.zone(named: $0) == nil } ?? false }

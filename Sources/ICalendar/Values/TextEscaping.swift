@@ -2,6 +2,9 @@
 /// stripped on the way out: several clients reject a feed that contains them.
 public enum TextEscaping {
     public static func escape(_ text: String) -> String {
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == ASCII.semicolon || $0 == ASCII.comma || isControl(byte: $0) }) {
+            return text   // the common case: nothing to escape (newlines are controls here)
+        }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         var previousWasCR = false
@@ -22,7 +25,7 @@ public enum TextEscaping {
     }
 
     public static func unescape(_ value: String) -> String {
-        guard value.contains("\\") else { return value }
+        guard value.utf8.contains(UInt8(ascii: "\\")) else { return value }
         var out = ""
         var iterator = value.unicodeScalars.makeIterator()
         while let scalar = iterator.next() {
@@ -53,10 +56,16 @@ public enum TextEscaping {
 
     /// Removes control characters (keeping HTAB) from a raw value before it is written.
     public static func stripControls(_ value: String) -> String {
-        guard value.unicodeScalars.contains(where: isControl) else { return value }
+        guard value.utf8.contains(where: isControl(byte:)) else { return value }
         var out = String.UnicodeScalarView()
         out.append(contentsOf: value.unicodeScalars.filter { !isControl($0) })
         return String(out)
+    }
+
+    /// The same test on one UTF-8 byte: every control character is a single byte,
+    /// and no byte of a multi-byte sequence is below 0x80.
+    @inline(__always) static func isControl(byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != ASCII.tab) || byte == 0x7F
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -11,6 +11,11 @@ enum ContentLineWriter {
 
     /// DQUOTE cannot appear in a parameter value at all; `:`, `;` and `,` need quotes.
     static func parameterValue(_ raw: String) -> String {
+        // Nearly every value (TZID=Europe/Berlin, VALUE=DATE) needs nothing done.
+        if !raw.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == ASCII.colon || $0 == ASCII.semicolon
+                                       || $0 == ASCII.comma || TextEscaping.isControl(byte: $0) }) {
+            return raw
+        }
         let clean = TextEscaping.stripControls(raw.replacingOccurrences(of: "\"", with: "'"))
         return clean.contains(where: { ":;,".contains($0) }) ? "\"" + clean + "\"" : clean
     }

@@ -4,7 +4,11 @@ enum LineFolder {
     static let limit = 75
 
     static func fold(_ line: String, into output: inout [UInt8]) {
-        let bytes = Array(line.utf8)
+        var line = line
+        line.withUTF8 { fold(bytes: $0, into: &output) }
+    }
+
+    private static func fold(bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
         var start = 0
         var budget = limit
         while bytes.count - start > budget {
