@@ -30,23 +30,25 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let started = Date()
-            let data: Data
-            if file == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else {
-                guard let read = FileManager.default.contents(atPath: file) else { throw CLIError("\(file): no such file, or it cannot be read") }
-                data = read
+            if file != "-" {
+                guard FileManager.default.isReadableFile(atPath: file) else { throw CLIError("\(file): no such file, or it cannot be read") }
             }
             let source = file == "-" ? nil : URL(fileURLWithPath: file).standardizedFileURL.path
             var limits = StoreLimits()
             limits.maxInputBytes = maxBytes.bytes
             limits.maxComponents = maxItems
             let store = try store.open(limits: limits)
-            let report = try withLimitHints(store.importCalendar(data, intoFeed: feed, options: ImportOptions(strict: strict, source: source, sync: sync,
-                                                                                         defaultTimeZone: try ViewerZone.resolve(nil).identifier)) { done, total in
+            let options = ImportOptions(strict: strict, source: source, sync: sync, defaultTimeZone: try ViewerZone.resolve(nil).identifier)
+            let progress: @Sendable (Int, Int) -> Void = { done, total in
                 // Quarter marks for big files; the store reports every 500 rows.
                 if total >= 2000, done * 4 / total != max(0, done - 500) * 4 / total {
                     printError("importing: \(done) of \(total) countdowns written")
                 }
-            })
+            }
+            // A file is read by the store, which lets its bytes go before building the tree.
+            let report = try withLimitHints(file == "-"
+                ? store.importCalendar(FileHandle.standardInput.readDataToEndOfFile(), intoFeed: feed, options: options, progress: progress)
+                : store.importCalendar(contentsOf: URL(fileURLWithPath: file), intoFeed: feed, options: options, progress: progress))
             if !report.diagnostics.isEmpty {
                 printError("\(file): \(report.diagnostics.count) problem(s) found; usable items were imported" + (verbose ? ":" : " (--verbose lists them)"))
                 if verbose { report.diagnostics.forEach { printError("  \($0)") } }

@@ -11,30 +11,34 @@ extension CountdownStore {
     public func importCalendar(_ data: some Collection<UInt8>, intoFeed slug: String, options: ImportOptions = ImportOptions(),
                                progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> ImportReport {
         guard data.count <= limits.maxInputBytes else { throw StoreError.tooLarge(bytes: data.count, limit: limits.maxInputBytes) }
-        let parsed: ParseResult
-        // The parser counts every component (alarms and zones too); events and
-        // tasks are held to `maxComponents` below, where the message names them.
-        do {
-            parsed = try ICalendarParser.parse(data: data, options: ParseOptions(mode: options.strict ? .strict : .lenient,
-                                                                                maxComponents: limits.maxComponents * 4 + 1000))
-        } catch {
-            throw StoreError.unusableCalendar(error)
-        }
-        let calendar = parsed.calendar
-        let total = calendar.events.count + calendar.todos.count
-        guard total <= limits.maxComponents else { throw StoreError.tooManyComponents(count: total, limit: limits.maxComponents) }
-        var (countdowns, skipped) = CountdownReader.countdowns(in: calendar, source: options.source)
-        if let filter = options.filter { countdowns = countdowns.filter(filter) }
-        if options.strict, let first = skipped.first { throw StoreError.invalid(first.description) }
-        let categoryColors = CalendarExport.categoryColors(in: calendar)
-        var report = ImportReport()
-        report.skipped = skipped.map(\.description)
-        report.diagnostics = parsed.diagnostics.map(\.description)
+        return try importCalendar(decoded: { ICalendarParser.decode(data) }, intoFeed: slug, options: options, progress: progress)
+    }
+
+    /// Imports a file, as `importCalendar(_:…)` does. The file's bytes are let go
+    /// once decoded, before the component tree is built, so a 55 MB calendar is
+    /// not held twice at the peak.
+    public func importCalendar(contentsOf url: URL, intoFeed slug: String, options: ImportOptions = ImportOptions(),
+                               progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> ImportReport {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
+        if let size, size > limits.maxInputBytes { throw StoreError.tooLarge(bytes: size, limit: limits.maxInputBytes) }
+        return try importCalendar(decoded: {
+            let data = try Data(contentsOf: url)
+            guard data.count <= limits.maxInputBytes else { throw StoreError.tooLarge(bytes: data.count, limit: limits.maxInputBytes) }
+            return ICalendarParser.decode(data)
+        }, intoFeed: slug, options: options, progress: progress)
+    }
+
+    private func importCalendar(decoded: () throws -> ICalendarParser.Decoded, intoFeed slug: String, options: ImportOptions,
+                                progress: (@Sendable (Int, Int) -> Void)?) throws -> ImportReport {
+        // The parsed calendar is read into countdowns and then let go, so the
+        // component tree of a 100,000-event file is not held through the write
+        // (it is the largest thing an import holds); the bytes go even earlier.
+        let (countdowns, categoryColors, feedTemplate, readReport) = try read(decoded(), slug: slug, options: options)
+        var report = readReport
         // The canonical text of each countdown, serialized on every core before the
         // write transaction starts (the write itself is one thread, as SQLite's is).
         let contents = countdowns.concurrentMap(CountdownRecord.content(of:))
         let now = clock()
-        let feedTemplate = Feed(slug: slug, name: calendar.name ?? slug, timeZone: calendar.defaultTimeZone.flatMap { Zone.named($0)?.identifier } ?? options.defaultTimeZone)
         guard Feed.isValidSlug(slug) else { throw StoreError.invalidSlug(slug) }
         let counts = try pool.write { db -> ImportReport in
             var report = ImportReport()
@@ -101,5 +105,31 @@ extension CountdownStore {
         report.unchanged = counts.unchanged
         report.removed = counts.removed
         return report
+    }
+
+    /// Parses the text and reads its countdowns; the component tree dies with this call.
+    private func read(_ decoded: consuming ICalendarParser.Decoded, slug: String,
+                      options: ImportOptions) throws -> ([Countdown], [String: String], Feed, ImportReport) {
+        let parsed: ParseResult
+        // The parser counts every component (alarms and zones too); events and
+        // tasks are held to `maxComponents` below, where the message names them.
+        do {
+            parsed = try ICalendarParser.parse(decoded, options: ParseOptions(mode: options.strict ? .strict : .lenient,
+                                                                                        maxComponents: limits.maxComponents * 4 + 1000))
+        } catch {
+            throw StoreError.unusableCalendar(error)
+        }
+        let calendar = parsed.calendar
+        let total = calendar.events.count + calendar.todos.count
+        guard total <= limits.maxComponents else { throw StoreError.tooManyComponents(count: total, limit: limits.maxComponents) }
+        var (countdowns, skipped) = CountdownReader.countdowns(in: calendar, source: options.source)
+        if let filter = options.filter { countdowns = countdowns.filter(filter) }
+        if options.strict, let first = skipped.first { throw StoreError.invalid(first.description) }
+        var report = ImportReport()
+        report.skipped = skipped.map(\.description)
+        report.diagnostics = parsed.diagnostics.map(\.description)
+        let feed = Feed(slug: slug, name: calendar.name ?? slug,
+                        timeZone: calendar.defaultTimeZone.flatMap { Zone.named($0)?.identifier } ?? options.defaultTimeZone)
+        return (countdowns, CalendarExport.categoryColors(in: calendar), feed, report)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ICalendar
 
 /// VEVENT / VTODO (with its RECURRENCE-ID overrides) → Countdown. Everything
@@ -23,22 +24,25 @@ public enum CountdownReader {
 
     /// Every countdown in a calendar, grouped by UID; unusable items are reported, not thrown.
     public static func countdowns(in calendar: VCalendar, source: String?) -> (countdowns: [Countdown], skipped: [Failure]) {
-        var result: [Countdown] = []
-        var skipped: [Failure] = []
-        let series = RecurringSeries.group(calendar.events.map(\.component) + calendar.todos.map(\.component))
-        let read = series.concurrentMap { series -> [Result<Countdown, Failure>] in
-            guard let master = series.master else {
-                // Overrides whose master is missing still describe real instances.
-                return series.overrides.map { orphan in Result { () throws(Failure) in try countdown(from: orphan, overrides: [], source: source) } }
+        // One item per countdown to be: a master with its overrides, or an override
+        // whose master is missing (it still describes a real instance).
+        let items = RecurringSeries.group(calendar.events.map(\.component) + calendar.todos.map(\.component))
+            .flatMap { series in series.master.map { [($0, series.overrides)] } ?? series.overrides.map { ($0, []) } }
+        // Countdowns are written straight into the result (a failed item leaves a
+        // placeholder, removed in place below): a second array of 100,000 countdowns
+        // of several hundred bytes each was a memory peak of its own.
+        let failures = Mutex<[(index: Int, failure: Failure)]>([])
+        var result = Array(items.indices).concurrentMap { index -> Countdown in
+            do throws(Failure) {
+                return try countdown(from: items[index].0, overrides: items[index].1, source: source)
+            } catch {
+                failures.withLock { $0.append((index, error)) }
+                return Countdown(uid: "", title: "", target: .date(CivilDate(year: 1970, month: 1, day: 1)), kind: .event)
             }
-            return [Result { () throws(Failure) in try countdown(from: master, overrides: series.overrides, source: source) }]
         }
-        for outcome in read.joined() {
-            switch outcome {
-            case .success(let countdown): result.append(countdown)
-            case .failure(let failure): skipped.append(failure)
-            }
-        }
+        let failed = failures.withLock { $0 }.sorted { $0.index < $1.index }
+        result.removeSubranges(RangeSet(failed.map(\.index), within: result))
+        let skipped = failed.map(\.failure)
         // Keep the definitions of zones only this calendar knows, with the countdowns that use them.
         let custom = calendar.timeZones.filter { $0.tzid.map { TimeZoneRegistry.shared.zone(named: $0) == nil } ?? false }
         if !custom.isEmpty {

@@ -82,7 +82,11 @@ struct ComponentTreeBuilder {
     }
 
     private mutating func close() {
-        let finished = stack.removeLast()
+        var finished = stack.removeLast()
+        // Appending doubled the arrays' capacity as they grew; a 100,000-event file
+        // keeps every one of them, so each is cut to its size once, here.
+        finished.properties = Self.exact(finished.properties)
+        finished.components = Self.exact(finished.components)
         openUIDs.removeLast()
         if finished.name == "X-INVALID" { return }
         if stack.isEmpty {
@@ -90,6 +94,14 @@ struct ComponentTreeBuilder {
         } else {
             stack[stack.count - 1].components.append(finished)
         }
+    }
+
+    private static func exact<Element>(_ array: [Element]) -> [Element] {
+        guard array.capacity > array.count + 2 else { return array }
+        var copy: [Element] = []
+        copy.reserveCapacity(array.count)
+        copy.append(contentsOf: array)
+        return copy
     }
 
     private mutating func report(_ severity: Diagnostic.Severity, _ line: Int, component: String? = nil,

@@ -48,13 +48,45 @@ public enum ICalendarParser {
 
     /// Bytes as they come off disk or the network. Invalid UTF-8 is replaced and reported.
     public static func parse(data: some Collection<UInt8>, options: ParseOptions = .lenient) throws(ICalendarError) -> ParseResult {
-        if data.isEmpty { throw .notICalendar("the input is empty") }
-        let text = String(decoding: data, as: UTF8.self)
-        var result = try parse(text, options: options)
-        if String(validating: data, as: UTF8.self) == nil {
+        try parse(decode(data), options: options)
+    }
+
+    /// Text decoded from bytes, and whether invalid UTF-8 had to be replaced.
+    public struct Decoded: Sendable {
+        public var text: String
+        public var repaired: Bool
+    }
+
+    /// Decodes bytes for `parse(_:options:)`. Separate so that a caller reading a
+    /// large file can let the bytes go before the component tree is built.
+    public static func decode(_ data: some Collection<UInt8>) -> Decoded {
+        var text = String(decoding: data, as: UTF8.self)
+        // Decoding replaces each invalid sequence with U+FFFD (EF BF BD). Only when
+        // the text is longer than the input, or holds that sequence at all, can a
+        // replacement have happened; a second full copy to check is made only then.
+        let holdsReplacement = text.withUTF8(Self.holdsReplacementCharacter)
+        let repaired = text.utf8.count != data.count
+            || (holdsReplacement && String(validating: data, as: UTF8.self) == nil)
+        return Decoded(text: text, repaired: repaired)
+    }
+
+    public static func parse(_ decoded: Decoded, options: ParseOptions = .lenient) throws(ICalendarError) -> ParseResult {
+        if decoded.text.isEmpty { throw .notICalendar("the input is empty") }
+        var result = try parse(decoded.text, options: options)
+        if decoded.repaired {
             result.diagnostics.insert(Diagnostic(.warning, line: 1, "the input is not valid UTF-8; invalid bytes were replaced with U+FFFD"), at: 0)
         }
         return result
+    }
+
+    /// True when the bytes hold U+FFFD (EF BF BD).
+    private static func holdsReplacementCharacter(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index + 2 < bytes.count {
+            if bytes[index] == 0xEF, bytes[index + 1] == 0xBF, bytes[index + 2] == 0xBD { return true }
+            index += 1
+        }
+        return false
     }
 
     public static func parse(contentsOf url: URL, options: ParseOptions = .lenient) throws -> ParseResult {

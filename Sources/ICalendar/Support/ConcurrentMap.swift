@@ -11,20 +11,21 @@ extension Array where Element: Sendable {
         guard cores > 1, count >= minimumChunk * 2 else { return map(transform) }
         let chunkCount = Swift.min(cores * 4, (count + minimumChunk - 1) / minimumChunk)
         let chunkSize = (count + chunkCount - 1) / chunkCount
-        var chunks = [[T]](repeating: [], count: chunkCount)
-        withoutActuallyEscaping(transform) { transform in
-            chunks.withUnsafeMutableBufferPointer { output in
-                // Each iteration writes its own slot and reads its own range: no two touch the same memory.
-                nonisolated(unsafe) let output = output
-                self.withUnsafeBufferPointer { input in
-                    nonisolated(unsafe) let input = input
+        // Results are written straight into the final array: for large elements
+        // (a Countdown is several hundred bytes) a second copy is a peak of its own.
+        return withoutActuallyEscaping(transform) { transform in
+            self.withUnsafeBufferPointer { input in
+                nonisolated(unsafe) let input = input
+                return [T](unsafeUninitializedCapacity: count) { output, initialized in
+                    // Each iteration initializes its own range: no two touch the same memory.
+                    nonisolated(unsafe) let output = output
                     DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
                         let range = chunk * chunkSize..<Swift.min(count, (chunk + 1) * chunkSize)
-                        output[chunk] = input[range].map(transform)
+                        for index in range { (output.baseAddress! + index).initialize(to: transform(input[index])) }
                     }
+                    initialized = count
                 }
             }
         }
-        return chunks.flatMap { $0 }
     }
 }

@@ -9,44 +9,56 @@ struct ContentLine: Sendable {
 /// Works on UTF-8 bytes: line breaks and folding whitespace are ASCII.
 struct ContentLineReader: Sequence, IteratorProtocol {
     private let text: Substring
-    private var lines: [Range<String.Index>] = []
-    private var index = 0
+    /// Where the next physical line starts, and its 0-based number.
+    private var position: String.Index
+    private var physicalLine = 0
+    /// A line read ahead to see whether it continues the previous one.
+    private var pending: (range: Range<String.Index>, number: Int)?
 
     init(_ source: String) {
         var body = Substring(source)
         if body.utf8.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst() }
         text = body
-        let bytes = body.utf8
-        var lineStart = bytes.startIndex
-        var position = bytes.startIndex
-        while let found = bytes[position...].firstIndex(where: { $0 == ASCII.lf || $0 == ASCII.cr }) {
-            lines.append(lineStart..<found)
-            var next = bytes.index(after: found)
-            if bytes[found] == ASCII.cr, next < bytes.endIndex, bytes[next] == ASCII.lf { next = bytes.index(after: next) }
-            lineStart = next
-            position = next
-        }
-        lines.append(lineStart..<bytes.endIndex)
+        position = body.startIndex
     }
 
+    /// The next physical line, found by scanning bytes; nil at the end of the text.
+    /// Lines are found as they are read: a 55 MB calendar has 1.5 million of them,
+    /// and a table of their ranges cost 24 MB.
+    private mutating func physical() -> (range: Range<String.Index>, number: Int)? {
+        if let line = pending { pending = nil; return line }
+        guard !finished else { return nil }
+        let number = physicalLine
+        physicalLine += 1
+        let bytes = text.utf8
+        guard let found = bytes[position...].firstIndex(where: { $0 == ASCII.lf || $0 == ASCII.cr }) else {
+            finished = true
+            return (position..<bytes.endIndex, number)
+        }
+        var next = bytes.index(after: found)
+        if bytes[found] == ASCII.cr, next < bytes.endIndex, bytes[next] == ASCII.lf { next = bytes.index(after: next) }
+        defer { position = next }
+        return (position..<found, number)
+    }
+    private var finished = false
+
     mutating func next() -> ContentLine? {
-        while index < lines.count {
-            let start = index
-            let range = lines[index]
-            index += 1
+        while let (range, number) = physical() {
             var unfolded: String?
-            while index < lines.count, let first = text.utf8[lines[index]].first, first == ASCII.space || first == ASCII.tab {
-                let continuation = text[lines[index]].utf8.dropFirst()
+            while let following = physical() {
+                guard let first = text.utf8[following.range].first, first == ASCII.space || first == ASCII.tab else {
+                    pending = following
+                    break
+                }
                 if unfolded == nil { unfolded = String(text[range]) }
-                unfolded!.append(contentsOf: Substring(continuation))
-                index += 1
+                unfolded!.append(contentsOf: Substring(text[following.range].utf8.dropFirst()))
             }
-            if unfolded == nil, text.utf8[range].allSatisfy({ $0 == ASCII.space || $0 == ASCII.tab }) { continue }
             if let unfolded {
                 if unfolded.utf8.allSatisfy({ $0 == ASCII.space || $0 == ASCII.tab }) { continue }
-                return ContentLine(text: Substring(unfolded), line: start + 1)
+                return ContentLine(text: Substring(unfolded), line: number + 1)
             }
-            return ContentLine(text: text[range], line: start + 1)
+            if text.utf8[range].allSatisfy({ $0 == ASCII.space || $0 == ASCII.tab }) { continue }
+            return ContentLine(text: text[range], line: number + 1)
         }
         return nil
     }
