@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Countdowns
 import ICalendar
 
 /// `tminus occurrences`: every instance of every event and task in a window.
@@ -56,7 +57,7 @@ struct OccurrencesCommand: ParsableCommand {
             FileHandle.standardError.write(Data("warning: stopped after \(limit) occurrences (--limit)\n".utf8))
         }
         switch format {
-        case .json: print(try OccurrenceJSON.render(expansion.occurrences))
+        case .json: print(String(decoding: OccurrenceListJSON.bytes(expansion.occurrences), as: UTF8.self))
         case .text: for occurrence in expansion.occurrences { print(OccurrenceText.line(occurrence, zone: zone)) }
         }
     }

@@ -50,7 +50,12 @@ public struct OccurrenceExpander: Sendable {
             all += result.occurrences
             truncated = truncated || result.truncated
         }
-        all.sort { ($0.startInstant, $0.uid, $0.summary ?? "") < ($1.startInstant, $1.uid, $1.summary ?? "") }
+        // By start, then UID and summary for a stable order; strings only on a tie.
+        all.sort { a, b in
+            if a.startInstant != b.startInstant { return a.startInstant < b.startInstant }
+            if a.uid != b.uid { return a.uid < b.uid }
+            return (a.summary ?? "") < (b.summary ?? "")
+        }
         if all.count > limit {
             all.removeLast(all.count - limit)
             truncated = true
