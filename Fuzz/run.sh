@@ -3,7 +3,8 @@
 # FUZZ_SECONDS seconds when that is set, seeded from the project's fixtures and,
 # when it is beside the clone, ../shared/corpus. Seeds are copied into
 # .build-fuzz/ (never into the project). A crash or hang fails the run and
-# leaves its input in .build-fuzz/findings/.
+# leaves its input in .build-fuzz/findings/. FUZZ_MAX_LEN caps the input size
+# (65536 by default; a smaller one makes long runs faster).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.build-fuzz/debug
@@ -33,7 +34,7 @@ run() {   # run HARNESS CORPUS
   local harness=$1 corpus=$2 limit
   if [ -n "${FUZZ_SECONDS:-}" ]; then limit="-max_total_time=$FUZZ_SECONDS"; else limit="-runs=$RUNS"; fi
   echo "==> $harness ($limit, seeds: $(ls "$corpus" | wc -l))"
-  "$BIN/$harness" "$limit" -dict=Fuzz/ical.dict -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  "$BIN/$harness" "$limit" -dict=Fuzz/ical.dict -timeout=10 -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-65536}" \
     -artifact_prefix="$FINDINGS/$harness-" -print_final_stats=1 "$corpus" 2>&1 | grep -E '^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY|INFO: Running with)' || true
   if ls "$FINDINGS/$harness-"* >/dev/null 2>&1; then
     echo "fuzz: $harness found a problem: $(ls "$FINDINGS/$harness-"*)" >&2

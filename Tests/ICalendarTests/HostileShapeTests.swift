@@ -89,4 +89,30 @@ struct HostileShapeTests {
         _ = RuleExpander(rule: rule, start: LocalDateTime(year: 2026, month: 2, day: 17), isDate: true)
             .expand(from: nil, to: LocalDateTime(year: 2030, month: 1, day: 1), limit: 10)
     }
+
+    /// Found by FuzzRoundTrip: an all-day yearly event from the year 1000 lasting
+    /// a thousand years, in a calendar read in Europe/London. libical walked its
+    /// change table for every far-past offset (13 ms a lookup, 26 s for the
+    /// file); lookups now stay within 1800–2400 (`Zone.coveredSeconds`).
+    @Test(.timeLimit(.minutes(1))) func farPastDatesInANamedZoneStayCheap() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/fuzz/year-1000-in-london.ics")
+        let calendar = try ICalendarParser.parse(contentsOf: url).calendar
+        let london = try #require(Zone.named("Europe/London"))
+        let window = DateInterval(start: london.instant(of: LocalDateTime(year: 2026, month: 1, day: 1)), duration: 365 * 86_400)
+        let started = ContinuousClock.now
+        let found = OccurrenceExpander(calendar: calendar, floatingZone: london).occurrences(of: calendar.events, in: window, limit: 5_000)
+        #expect(ContinuousClock.now - started < .seconds(10), "a thousand yearly instances must not take seconds")
+        #expect(found.occurrences.count == 1002, "every instance from 1025 overlaps 2026: \(found.occurrences.count)")
+        #expect(found.occurrences.last?.start == .date(CivilDate(year: 2026, month: 8, day: 31)))
+    }
+
+    /// Offsets outside 1800–2400 are those of the covered years: local mean time
+    /// before, and the same day of a 400-year Gregorian cycle after.
+    @Test func offsetsOutsideTheCoveredYearsFollowTheirRule() throws {
+        let london = try #require(Zone.named("Europe/London"))
+        #expect(london.utcOffset(forLocal: LocalDateTime(year: 1000, month: 6, day: 1)) == london.utcOffset(forLocal: LocalDateTime(year: 1800, month: 1, day: 1)))
+        #expect(london.utcOffset(forLocal: LocalDateTime(year: 2826, month: 7, day: 1)) == 3600, "summer time in 2826 as in 2026")
+        #expect(london.utcOffset(forLocal: LocalDateTime(year: 2826, month: 1, day: 1)) == 0)
+        #expect(london.local(of: london.instant(of: LocalDateTime(year: 3026, month: 7, day: 1, hour: 12))).hour == 12)
+    }
 }

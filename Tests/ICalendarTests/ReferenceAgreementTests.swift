@@ -18,6 +18,7 @@ struct ReferenceAgreementTests {
         "dst.ics": "DURATION:PT1H across the New York fold is an exact hour in tminus, as RFC 5545 says; the reference adds it in wall-clock time",
         "duplicate-overrides.ics": "two edits of one instance with the same SEQUENCE: tminus keeps the later LAST-MODIFIED, the reference the first in the file",
         "override-on-exdate.ics": "an override of an instance that an EXDATE removed: tminus shows the override (the later, more specific edit), the reference lets the EXDATE drop it",
+        "year-1000-in-london.ics": "weekday rules before the Gregorian reform: libical, which tminus expands with, puts the last Monday of August 1000 a day later than the proleptic Gregorian calendar the reference uses; from 1583 on they agree",
         "issue_178_custom_component_contains_other.ics": "a file with no VCALENDAR is not an iCalendar file for tminus (it says what the file holds instead); the reference reads any component",
         "issue_178_component_with_invalid_name_represented.ics": "the same: a bare MYCOMP is refused by tminus; the reference reads it as a calendar without events",
     ]
