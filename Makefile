@@ -80,9 +80,11 @@ soak: deps
 # the RRULE parser with a bounded expansion, parse → expand → write → parse, the
 # feeds/*.yaml loader and the admin JSON documents. FUZZ_RUNS executions each
 # (default 20000), or FUZZ_SECONDS seconds each.
+# FUZZ_CONFIG=release builds them optimized, for long runs; FUZZ_ONLY picks harnesses.
+FUZZ_CONFIG ?= debug
 fuzz: deps
-	swift build --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address $(SWIFT_FLAGS)
-	bash Fuzz/run.sh
+	swift build -c $(FUZZ_CONFIG) --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address $(SWIFT_FLAGS)
+	FUZZ_CONFIG=$(FUZZ_CONFIG) bash Fuzz/run.sh
 
 # The test suite under ThreadSanitizer (its own build folder; about 3 times slower).
 tsan: deps pydeps

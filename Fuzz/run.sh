@@ -4,10 +4,12 @@
 # when it is beside the clone, ../shared/corpus. Seeds are copied into
 # .build-fuzz/ (never into the project). A crash or hang fails the run and
 # leaves its input in .build-fuzz/findings/. FUZZ_MAX_LEN caps the input size
-# (65536 by default; a smaller one makes long runs faster).
+# (65536 by default; a smaller one makes long runs faster). FUZZ_CONFIG=release
+# runs the optimized build (`make fuzz FUZZ_CONFIG=release`), for long runs;
+# FUZZ_ONLY="FuzzContentLine FuzzRoundTrip" runs only those harnesses.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=.build-fuzz/debug
+BIN=.build-fuzz/${FUZZ_CONFIG:-debug}
 RUNS=${FUZZ_RUNS:-20000}
 WORK=.build-fuzz/work
 FINDINGS=.build-fuzz/findings
@@ -32,6 +34,7 @@ printf '%s' '{"name":"Family","timeZone":"Europe/Berlin","public":true,"countdow
 
 run() {   # run HARNESS CORPUS
   local harness=$1 corpus=$2 limit
+  [[ -z "${FUZZ_ONLY:-}" || " $FUZZ_ONLY " == *" $harness "* ]] || return 0
   if [ -n "${FUZZ_SECONDS:-}" ]; then limit="-max_total_time=$FUZZ_SECONDS"; else limit="-runs=$RUNS"; fi
   echo "==> $harness ($limit, seeds: $(ls "$corpus" | wc -l))"
   "$BIN/$harness" "$limit" -dict=Fuzz/ical.dict -timeout=10 -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-65536}" \
