@@ -104,6 +104,7 @@ valgrind: build
 	$(VALGRIND) $(MEMCHECK_BIN) format examples/google-export.ics >/dev/null
 	$(VALGRIND) $(MEMCHECK_BIN) validate Tests/ICalendarTests/Fixtures/custom-zone.ics >/dev/null
 	$(VALGRIND) $(MEMCHECK_BIN) occurrences Tests/ICalendarTests/Fixtures/fuzz/rscale-leak.ics --from 2026-01-01 --to 2028-01-01 >/dev/null
+	$(VALGRIND) $(MEMCHECK_BIN) occurrences Tests/ICalendarTests/Fixtures/fuzz/vtimezone-without-readable-tzid.ics --from 2026-01-01 --to 2028-01-01 >/dev/null
 	rm -f .build/memcheck.sqlite*
 	$(VALGRIND) $(MEMCHECK_BIN) import examples/google-export.ics --feed kids --db .build/memcheck.sqlite >/dev/null
 	$(VALGRIND) $(MEMCHECK_BIN) list --feed kids --db .build/memcheck.sqlite >/dev/null

@@ -50,14 +50,19 @@ struct HostileShapeTests {
     @Test(arguments: ["FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30", "FREQ=DAILY;BYMONTH=4;BYMONTHDAY=31",
                       "FREQ=YEARLY;BYMONTH=2,4;BYMONTHDAY=-31,31", "FREQ=YEARLY;BYYEARDAY=1;BYMONTH=6",
                       "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=28", "FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=29", "FREQ=SECONDLY;BYDAY=MO",
-                      "BYDAY=2SA,2SA,2SA,5SA,1SA;FREQ=MINUTELY", "FREQ=WEEKLY;BYDAY=1MO", "FREQ=YEARLY;BYWEEKNO=20;BYDAY=1MO"])
+                      "BYDAY=2SA,2SA,2SA,5SA,1SA;FREQ=MINUTELY", "FREQ=WEEKLY;BYDAY=1MO", "FREQ=YEARLY;BYWEEKNO=20;BYDAY=1MO",
+                      "FREQ=HOURLY;BYYEARDAY=366;BYMONTHDAY=30", "FREQ=DAILY;BYYEARDAY=1;BYMONTHDAY=2",
+                      "FREQ=HOURLY;BYYEARDAY=366;BYDAY=MO;BYMONTHDAY=31", "FREQ=MINUTELY;BYMONTHDAY=31;BYDAY=FR",
+                      "FREQ=DAILY;BYWEEKNO=3", "FREQ=HOURLY;BYDAY=MO\u{0};BYMONTHDAY=30,31"])
     func rulesThatLibicalWouldSearchForEverAreRefused(_ rule: String) {
         #expect(throws: RecurrenceRule.Invalid.self) { try RecurrenceRule(parsing: rule) }
     }
 
     @Test(arguments: ["FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29", "FREQ=MONTHLY;BYMONTHDAY=31", "FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=29",
                       "FREQ=YEARLY;BYYEARDAY=60;BYMONTH=2", "FREQ=YEARLY;BYYEARDAY=-1;BYMONTH=12", "FREQ=MINUTELY;BYDAY=MO;BYHOUR=9",
-                      "FREQ=SECONDLY;BYHOUR=9;BYMINUTE=0", "FREQ=MONTHLY;BYDAY=-1FR", "FREQ=YEARLY;BYDAY=20MO"])
+                      "FREQ=SECONDLY;BYHOUR=9;BYMINUTE=0", "FREQ=MONTHLY;BYDAY=-1FR", "FREQ=YEARLY;BYDAY=20MO",
+                      "FREQ=DAILY;BYYEARDAY=366;BYDAY=MO;BYMONTHDAY=31", "FREQ=MINUTELY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9,10",
+                      "FREQ=HOURLY;BYMONTHDAY=13;BYDAY=FR", "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=-1;BYYEARDAY=60"])
     func rulesThatMatchSometimesStayAccepted(_ rule: String) throws {
         _ = try RecurrenceRule(parsing: rule)
     }
@@ -77,6 +82,28 @@ struct HostileShapeTests {
         #expect(first.occurrences.last == LocalDateTime(wallSeconds: start.wallSeconds + Int64(RuleRepair.maxCount - 1)))
     }
 
+    /// Found by FuzzRecurrenceRule (a slow unit, 27 s in the debug harness): a
+    /// rule with NUL bytes. libical reads it as a C string, so it expanded the
+    /// part before the first NUL while tminus had checked the whole text.
+    @Test func ruleWithNulBytesIsRefusedNamingTheCharacter() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/fuzz/rrule-with-nul-bytes.txt")
+        let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        #expect(throws: RecurrenceRule.Invalid(message: "byte 43 is not printable ASCII, which an RRULE must be")) {
+            try RecurrenceRule(parsing: text)
+        }
+    }
+
+    /// What `RuleFeasibility` says about rare instants, in numbers a user can act on.
+    @Test func rareInstantsAreRefusedWithTheirSpacing() {
+        #expect(throws: RecurrenceRule.Invalid(message: "BYMONTHDAY=30;BYYEARDAY=366 match no day together, so the rule has no occurrence")) {
+            try RecurrenceRule(parsing: "FREQ=HOURLY;BYYEARDAY=366;BYMONTHDAY=30")
+        }
+        #expect(throws: RecurrenceRule.Invalid.self) { try RecurrenceRule(parsing: "FREQ=MINUTELY;BYMONTHDAY=31;BYDAY=FR") }
+        #expect(DayFilterGap.largestGap(.init(rule: try! RecurrenceRule(parsing: "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29"))) == 8 * 365 + 1,
+                "29 February: 2096 to 2104, eight years whose only leap day is the last (2100 is not leap)")
+        #expect(DayFilterGap.largestGap(.init(rule: try! RecurrenceRule(parsing: "FREQ=DAILY;BYDAY=MO,FR"))) == 4)
+    }
+
     /// Found by FuzzRecurrenceRule: libical strdup()s RSCALE and never frees
     /// it. The fix frees it (RecurrenceRule, LibicalRecurrenceIterator); this
     /// test keeps the input expanding, and `make valgrind` runs it for leaks.
@@ -88,6 +115,19 @@ struct HostileShapeTests {
         let rule = try RecurrenceRule(parsing: "RSCALE=CHINESE;FREQ=YEARLY")
         _ = RuleExpander(rule: rule, start: LocalDateTime(year: 2026, month: 2, day: 17), isDate: true)
             .expand(from: nil, to: LocalDateTime(year: 2030, month: 1, day: 1), limit: 10)
+    }
+
+    /// Found by FuzzRoundTrip (a 1M-run leak): a VTIMEZONE whose TZID libical
+    /// cannot read (here empty). `icaltimezone_set_component` refuses it and
+    /// leaves the component to the caller, which freed only the zone and leaked
+    /// the tree. The zone is simply unknown; `make valgrind` runs the file for leaks.
+    @Test func vtimezoneWithoutReadableTZIDIsRefusedWithoutLeaking() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/fuzz/vtimezone-without-readable-tzid.ics")
+        let calendar = try ICalendarParser.parse(contentsOf: url).calendar
+        #expect(TimeZoneRegistry.shared.zone(fromVTimeZoneText: CalendarWriter.text(of: calendar.timeZones[0].component), tzid: "") == nil)
+        let window = DateInterval(start: Date(timeIntervalSince1970: 1_767_225_600), duration: 365 * 86_400)
+        let found = OccurrenceExpander(calendar: calendar).occurrences(of: calendar.events, in: window, limit: 10)
+        #expect(found.occurrences.count == 3, "the series still expands, read in the floating zone")
     }
 
     /// Found by FuzzRoundTrip: an all-day yearly event from the year 1000 lasting

@@ -29,6 +29,12 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     /// - a negative COUNT: the COUNT is ignored.
     public init(parsing text: String, lenient: Bool = false) throws(Invalid) {
         LibicalRuntime.ensure()
+        // libical reads the rule as a C string, so a NUL would hide the rest of
+        // it: libical would expand another rule than the one checked here (found
+        // by FuzzRecurrenceRule: a slow unit). RRULE values are ASCII.
+        if let offset = text.utf8.firstIndex(where: { !(0x20...0x7E).contains($0) }).map({ text.utf8.distance(from: text.utf8.startIndex, to: $0) }) {
+            throw Invalid(message: "byte \(offset + 1) is not printable ASCII, which an RRULE must be")
+        }
         var parts: [Part] = []
         var seen = Set<String>()
         for piece in text.trimmingCharacters(in: " \t").split(separator: ";", omittingEmptySubsequences: true) {

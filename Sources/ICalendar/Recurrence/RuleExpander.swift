@@ -47,7 +47,7 @@ public struct RuleExpander: Sendable {
         while let next = iterator.next() {
             steps += 1
             if next.wallSeconds > stopAfter { break }
-            if steps > iterationBudget || (steps % 1024 == 0 && ContinuousClock.now > deadline) { truncated = true; break }
+            if steps > iterationBudget || (steps % 16 == 0 && ContinuousClock.now > deadline) { truncated = true; break }
             guard plan.accepts(next) else { continue }
             raw.append(next)
             if next >= (from ?? next), next < to { inWindow += 1 }

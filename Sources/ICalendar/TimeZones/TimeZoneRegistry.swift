@@ -87,9 +87,14 @@ public final class TimeZoneRegistry: Sendable {
             icalcomponent_free(component)
             return nil
         }
-        // icaltimezone_set_component takes ownership of the component.
+        // icaltimezone_set_component takes ownership of the component only when
+        // it succeeds: it refuses one without a TZID libical can read (an empty
+        // or unparsable value) and then leaves the component to the caller.
+        // Freeing only the zone leaked the whole tree (fuzz finding
+        // `vtimezone-without-readable-tzid.ics`).
         guard icaltimezone_set_component(zone, component) != 0 else {
             icaltimezone_free(zone, 1)
+            icalcomponent_free(component)
             return nil
         }
         return Zone(identifier: tzid, pointer: zone, owns: true)
