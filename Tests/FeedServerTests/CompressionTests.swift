@@ -40,4 +40,15 @@ struct CompressionTests {
             #expect(refused.headers[.contentEncoding] == nil)
         }
     }
+
+    /// The render cache's budget counts what a representation holds: NIO rounds a
+    /// buffer's storage up to a power of two, so a 1.9 MB body holds 2 MB.
+    @Test func cachedSizeCountsTheStorageHeld() throws {
+        let text = (0..<40_000).map { "LINE \($0) of a calendar that compresses well\r\n" }.joined()
+        let representation = Representation(bytes: Array(text.utf8), contentType: Representation.calendarType, lastModified: Date(),
+                                            cacheControl: "max-age=60", gzip: true)
+        let packed = try #require(representation.gzipped)
+        #expect(representation.cachedSize >= representation.body.capacity + packed.body.capacity)
+        #expect(representation.cachedSize > representation.body.readableBytes + packed.body.readableBytes)
+    }
 }

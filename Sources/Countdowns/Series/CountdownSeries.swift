@@ -184,13 +184,30 @@ public struct CountdownSeries: Sendable {
 
     /// The countdown as the components the expander reads. A cancelled countdown
     /// still has a date to show, so it is expanded as if active.
+    ///
+    /// Only the properties that decide when instances happen are kept: a
+    /// repeating series holds its components for as long as the feed is
+    /// compiled, and titles, notes, categories and presentation would otherwise
+    /// be held twice (the countdown has them) for each of 10,000 countdowns.
     public static func components(for countdown: Countdown) -> [Component] {
-        var master = CountdownWriter.components(for: countdown, options: .init(includeAlarms: false))
-        if countdown.status == .cancelled {
-            master[0].properties.removeAll { $0.name == "STATUS" }
+        var items = CountdownWriter.components(for: countdown, options: .init(includeAlarms: false))
+        for index in items.indices {
+            items[index].properties.removeAll { !recurrenceProperties.contains($0.name) }
+            items[index].components = []
         }
-        return master
+        if countdown.status == .cancelled {
+            items[0].properties.removeAll { $0.name == "STATUS" }
+        }
+        return items
     }
+
+    /// What the expander reads of an event or task (`RecurringSeries`, `SeriesShape`,
+    /// `OverridePrecedence`, `RangeOverride`, `Occurrence`); the summary is
+    /// dropped from every occurrence a series answers with anyway.
+    static let recurrenceProperties: Set<String> = [
+        "UID", "DTSTART", "DTEND", "DUE", "DURATION", "RRULE", "RDATE", "EXDATE", "EXRULE",
+        "RECURRENCE-ID", "SEQUENCE", "LAST-MODIFIED", "STATUS",
+    ]
 
     public static func expander(for countdown: Countdown, floatingZone: Zone) -> OccurrenceExpander {
         var calendar = VCalendar.empty()

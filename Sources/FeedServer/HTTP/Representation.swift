@@ -28,7 +28,10 @@ struct Representation: Sendable, ResponseGenerator {
 
     /// The body's size, and the size this takes in the render cache.
     var byteCount: Int { body.readableBytes }
-    var cachedSize: Int { body.readableBytes + (gzipped?.body.readableBytes ?? 0) + 512 }
+    /// Counts capacity, not length: NIO grows a buffer's storage to the next power
+    /// of two (a 5.6 MB calendar holds 8.4 MB, measured with massif), and the
+    /// cache's budget is about memory held.
+    var cachedSize: Int { body.capacity + (gzipped?.body.capacity ?? 0) + 512 }
     /// A copy of the body (for tests and tools; responses share `body`).
     var bytes: [UInt8] { Array(body.readableBytesView) }
 

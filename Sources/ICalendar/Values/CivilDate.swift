@@ -1,13 +1,31 @@
 /// A calendar date with no time and no zone (`VALUE=DATE`).
+///
+/// Stored in 8 bytes rather than three Ints (24): a compiled feed keeps hundreds
+/// of thousands of dates (occurrences, countdown-calendar days), and every
+/// date-time value embeds one. The Int API is unchanged; values outside the
+/// stored ranges are clamped, never trapped (no real date comes near them).
 public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
-    public var year: Int
-    public var month: Int
-    public var day: Int
+    private var storedYear: Int32
+    private var storedMonth: Int16
+    private var storedDay: Int16
+
+    public var year: Int {
+        get { Int(storedYear) }
+        set { storedYear = Int32(clamping: newValue) }
+    }
+    public var month: Int {
+        get { Int(storedMonth) }
+        set { storedMonth = Int16(clamping: newValue) }
+    }
+    public var day: Int {
+        get { Int(storedDay) }
+        set { storedDay = Int16(clamping: newValue) }
+    }
 
     public init(year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
+        storedYear = Int32(clamping: year)
+        storedMonth = Int16(clamping: month)
+        storedDay = Int16(clamping: day)
     }
 
     public var isValid: Bool {
@@ -53,7 +71,7 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     public var weekday: Int { ((daysSinceEpoch % 7) + 11) % 7 }
 
     public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
-        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+        (lhs.storedYear, lhs.storedMonth, lhs.storedDay) < (rhs.storedYear, rhs.storedMonth, rhs.storedDay)
     }
 
     /// `YYYYMMDD`, the iCalendar form.

@@ -1,16 +1,33 @@
 /// A wall-clock date and time with no zone attached: what the text of a
 /// DATE-TIME says before a TZID, `Z` or the viewer's zone gives it meaning.
+///
+/// 12 bytes (see `CivilDate` for why): the time fields are stored as Int8,
+/// clamped to -128…127, which holds every wall time and every intermediate
+/// value tminus computes.
 public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var date: CivilDate
-    public var hour: Int
-    public var minute: Int
-    public var second: Int
+    private var storedHour: Int8
+    private var storedMinute: Int8
+    private var storedSecond: Int8
+
+    public var hour: Int {
+        get { Int(storedHour) }
+        set { storedHour = Int8(clamping: newValue) }
+    }
+    public var minute: Int {
+        get { Int(storedMinute) }
+        set { storedMinute = Int8(clamping: newValue) }
+    }
+    public var second: Int {
+        get { Int(storedSecond) }
+        set { storedSecond = Int8(clamping: newValue) }
+    }
 
     public init(date: CivilDate, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         self.date = date
-        self.hour = hour
-        self.minute = minute
-        self.second = second
+        storedHour = Int8(clamping: hour)
+        storedMinute = Int8(clamping: minute)
+        storedSecond = Int8(clamping: second)
     }
 
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
