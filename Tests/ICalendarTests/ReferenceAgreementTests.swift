@@ -28,6 +28,7 @@ struct ReferenceAgreementTests {
         "unclosed-component.ics": "END:VEVENT is missing: tminus closes it at END:VCALENDAR and keeps both events",
         "rule-count-negative.ics": "COUNT=-1: tminus ignores the COUNT, as the reference does when UNTIL is also given",
         "rscale-leak.ics": "RSCALE=CHINESE: libical expands it; the reference's rule parser refuses RSCALE",
+        "vtimezone-without-readable-tzid.ics": "an empty TZID: the reference stops (\"mandatory TZID not found\"); tminus reports it and reads the times as floating",
     ]
 
     struct Outcome { var agree = 0, documented = 0, unreadable = 0, refusedByBoth = 0; var total = 0 }

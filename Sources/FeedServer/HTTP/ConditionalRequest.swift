@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ICalendar
 
 /// RFC 7232 for GET and HEAD: If-None-Match (weak comparison, lists, `*`) wins
 /// over If-Modified-Since, and an If-Modified-Since that does not parse is ignored.
@@ -17,9 +18,10 @@ struct ConditionalRequest {
     static func entityTags(_ header: String) -> [String] {
         // The common case, one tag and no list: no per-character work. (This runs
         // on every conditional GET, and the loop below was a tenth of a 304.)
+        // Foundation's whitespace trimming was 4% of a 304 (perf, session 5): bytes only.
         if !header.utf8.contains(UInt8(ascii: ",")) {
-            let tag = header.trimmingCharacters(in: .whitespaces)
-            return tag.isEmpty ? [] : [tag]
+            let tag = ASCII.trimmed(header)
+            return tag.isEmpty ? [] : [String(tag)]
         }
         var tags: [String] = [], current = "", quoted = false
         for character in header {
@@ -28,7 +30,7 @@ struct ConditionalRequest {
             current.append(character)
         }
         tags.append(current)
-        return tags.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return tags.map { String(ASCII.trimmed($0)) }.filter { !$0.isEmpty }
     }
 
     /// Weak comparison: `W/"x"` matches `"x"`.

@@ -2,7 +2,7 @@
 /// digits. The reader works on UTF-8 bytes, not on Characters, because
 /// grapheme breaking dominated parsing (5.5 MB took 0.6 s, twice libical's time),
 /// and every delimiter the grammar has is ASCII.
-enum ASCII {
+package enum ASCII {
     static let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
     static let colon = UInt8(ascii: ":"), semicolon = UInt8(ascii: ";"), comma = UInt8(ascii: ",")
     static let equals = UInt8(ascii: "="), quote = UInt8(ascii: "\""), dash = UInt8(ascii: "-")
@@ -29,7 +29,7 @@ enum ASCII {
     }
 
     /// The text without leading and trailing spaces and tabs.
-    static func trimmed(_ text: some StringProtocol) -> Substring {
+    package static func trimmed(_ text: some StringProtocol) -> Substring {
         let view = Substring(text)
         let bytes = view.utf8
         guard let first = bytes.firstIndex(where: { $0 != space && $0 != tab }) else { return view[view.endIndex...] }
