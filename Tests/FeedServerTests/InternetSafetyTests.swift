@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Synchronization
 import Testing
+import TestSupport
 @testable import FeedServer
 
 /// The findings of the safe-on-the-internet issue, one regression test each,
@@ -34,7 +35,7 @@ struct InternetSafetyTests {
 
     // MARK: 4 and 8. /healthz
 
-    @Test func healthzLeaksNothingAndRunsNoQuery() async throws {
+    @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func healthzLeaksNothingAndRunsNoQuery() async throws {
         let fixture = try ServerFixture()
         let secret = "private-key=s3cr3t-0123456789"
         try await Self.sourceServer { router in
@@ -248,7 +249,7 @@ struct InternetSafetyTests {
         }
     }
 
-    @Test func redirectsStopAfterFive() async throws {
+    @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func redirectsStopAfterFive() async throws {
         let hops = Atomic<Int>(0)
         try await Self.sourceServer { router in
             router.get("hop/{n}") { _, context in
@@ -284,7 +285,7 @@ struct InternetSafetyTests {
 
     // MARK: 7. a body sent a byte at a time
 
-    @Test func slowBodyMeetsTheWholeResponseDeadline() async throws {
+    @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func slowBodyMeetsTheWholeResponseDeadline() async throws {
         try await Self.sourceServer { router in
             router.get("slow.ics") { _, _ in
                 Response(status: .ok, body: ResponseBody { writer in
@@ -306,7 +307,7 @@ struct InternetSafetyTests {
 
     // MARK: 2. idle and half-sent connections
 
-    @Test func halfSentRequestIsClosedAtTheHeadDeadline() async throws {
+    @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func halfSentRequestIsClosedAtTheHeadDeadline() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family)
         try await fixture.withServer(adjust: { $0.connections.requestHeadTimeout = .seconds(1) }) { client, _ in
