@@ -1,6 +1,5 @@
 import CLibical
 import Foundation
-import Synchronization
 
 /// A time zone tminus can compute with: a libical builtin zone, a zone built
 /// from an embedded VTIMEZONE, or UTC. libical fills a zone's change table
@@ -10,7 +9,7 @@ public final class Zone: @unchecked Sendable, Hashable, CustomStringConvertible 
     public let identifier: String
     private let pointer: OpaquePointer?   // nil means UTC
     private let ownsPointer: Bool
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     public static let utc = Zone(identifier: "UTC", pointer: nil, owns: false)
 
