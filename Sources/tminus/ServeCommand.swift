@@ -1,9 +1,9 @@
 import ArgumentParser
 import FeedServer
 import Foundation
-import ICalendar
 import Hummingbird
 import Logging
+import Synchronization
 
 /// `tminus serve`: the feed server.
 struct ServeCommand: ParsableCommand {
@@ -52,7 +52,7 @@ struct ServeCommand: ParsableCommand {
     /// The CLI stays synchronous (valgrind cannot follow dispatch_main, which an
     /// async root command would use for every command); serve waits for its server here.
     func run() throws {
-        let outcome = Locked<Result<Void, any Error>?>(nil)
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
             do { try await serve(); outcome.withLock { $0 = .success(()) } } catch { outcome.withLock { $0 = .failure(error) } }

@@ -1,4 +1,4 @@
-// Why the package locks with `Locked` (ICalendar/Support), not Mutex: every access below is inside
+// Why Tests/tsan/suppressions.txt exists: every access below is inside
 // `Mutex.withLock`, yet ThreadSanitizer reports races, because Synchronization's
 // Mutex on Linux is built on futexes, which TSan does not see.
 //   swiftc -sanitize=thread -O Tests/tsan/MutexFalsePositive.swift -o /tmp/mutex-tsan && /tmp/mutex-tsan

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ICalendar
 
 /// VEVENT / VTODO (with its RECURRENCE-ID overrides) → Countdown. Everything
@@ -30,7 +31,7 @@ public enum CountdownReader {
         // Countdowns are written straight into the result (a failed item leaves a
         // placeholder, removed in place below): a second array of 100,000 countdowns
         // of several hundred bytes each was a memory peak of its own.
-        let failures = Locked<[(index: Int, failure: Failure)]>([])
+        let failures = Mutex<[(index: Int, failure: Failure)]>([])
         var result = Array(items.indices).concurrentMap { index -> Countdown in
             do throws(Failure) {
                 return try countdown(from: items[index].0, overrides: items[index].1, source: source)

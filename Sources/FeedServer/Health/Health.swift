@@ -1,7 +1,7 @@
 import CountdownStore
 import Foundation
-import ICalendar
 import Hummingbird
+import Synchronization
 
 /// What the public `/healthz` answers: only whether all is well. Anyone can
 /// ask, so it says nothing about paths, sources or errors (those leaked private
@@ -33,7 +33,7 @@ struct Health: ResponseEncodable, Sendable {
 /// Keeps the parts of `Health` that need the store (source states, a quick
 /// integrity check) fresh, off the request path.
 final class HealthMonitor: Sendable {
-    private let state = Locked<(sources: [Health.Source], database: String)>(([], "not checked yet"))
+    private let state = Mutex<(sources: [Health.Source], database: String)>(([], "not checked yet"))
 
     func update(sources: [SourceStatus]) {
         let entries = sources.map { source in

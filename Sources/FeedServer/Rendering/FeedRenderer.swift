@@ -3,6 +3,7 @@ import CountdownStore
 import Foundation
 import ICalendar
 import Logging
+import Synchronization
 
 /// Compiled feed → Countdowns → bytes, for each clock-dependent output, through
 /// the render cache. The countdown calendar depends on the day in the feed's
@@ -17,7 +18,7 @@ struct FeedRenderer: Sendable {
     private let reducedLogged = ReducedLog()
 
     final class ReducedLog: Sendable {
-        let revisions = Locked<[String: Int64]>([:])
+        let revisions = Mutex<[String: Int64]>([:])
     }
 
     init(cache: RenderCache, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger) {

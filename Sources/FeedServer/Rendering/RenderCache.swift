@@ -1,6 +1,6 @@
-import ICalendar
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// Rendered clock-dependent representations, least recently used first out,
 /// within a byte budget. A key is rendered once: concurrent requests for a key
@@ -49,7 +49,7 @@ final class RenderCache: Sendable {
     }
 
     let budgetBytes: Int
-    private let state = Locked(State())
+    private let state = Mutex(State())
     private static let renderPool: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: System.coreCount)
         pool.start()

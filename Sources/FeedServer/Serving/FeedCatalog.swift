@@ -1,7 +1,6 @@
 import Countdowns
 import CountdownStore
 import Foundation
-import ICalendar
 import Logging
 import NIOPosix
 import Synchronization
@@ -29,8 +28,8 @@ final class FeedCatalog: Sendable {
     let settings: RenderSettings
     let clock: @Sendable () -> Date
     let logger: Logger
-    private let published = Locked(Published())
-    private let tokenUses = Locked<[Int64: Date]>([:])
+    private let published = Mutex(Published())
+    private let tokenUses = Mutex<[Int64: Date]>([:])
     private let compiles = Atomic<Int>(0)
     /// One thread per catalog: its refreshes are serialised, a slow one never
     /// occupies the request threads, and no other catalog (tests run several) waits behind it.

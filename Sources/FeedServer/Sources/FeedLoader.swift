@@ -2,9 +2,9 @@ import AsyncHTTPClient
 import Countdowns
 import CountdownStore
 import Foundation
-import ICalendar
 import Logging
 import NIOPosix
+import Synchronization
 
 /// Keeps the database in step with `feeds/`: saves each definition, imports its
 /// file sources (syncing, so removed events go away), and refreshes its URL
@@ -16,7 +16,7 @@ final class FeedLoader: Sendable {
     let directory: URL?
     let logger: Logger
     let health: HealthMonitor
-    private let state = Locked<(definitions: [LoadedFeedDefinition], errors: [String])>(([], []))
+    private let state = Mutex<(definitions: [LoadedFeedDefinition], errors: [String])>(([], []))
 
     init(store: CountdownStore, fetcher: CalendarFetcher, directory: URL?, logger: Logger, health: HealthMonitor) {
         self.store = store

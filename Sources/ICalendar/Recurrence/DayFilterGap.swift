@@ -1,3 +1,4 @@
+import Synchronization
 
 /// How far apart the days that a rule's day filters let through can lie, found
 /// by walking one 400-year Gregorian cycle (146,097 days, after which dates and
@@ -26,7 +27,7 @@ enum DayFilterGap {
     }
 
     static let cycleDays = 146_097
-    private static let remembered = Locked<[Filters: Int?]>([:])
+    private static let remembered = Mutex<[Filters: Int?]>([:])
 
     /// The largest distance in days from one matching day to the next (1 when
     /// every day matches), or nil when no day ever matches.

@@ -1,4 +1,5 @@
 import CLibical
+import Synchronization
 
 /// The one way tminus reaches libical's builtin zones. libical 3.0.16 crashes
 /// when several threads look up names outside zone.tab at once, so every libical
@@ -9,9 +10,9 @@ import CLibical
 public final class TimeZoneRegistry: Sendable {
     public static let shared = TimeZoneRegistry()
 
-    private let cache = Locked<(found: [String: Zone], unknown: Set<String>)>(([:], []))
-    private let libical = Locked<Void>(())
-    fileprivate let compactCache = Locked<[String: Component]>([:])
+    private let cache = Mutex<(found: [String: Zone], unknown: Set<String>)>(([:], []))
+    private let libical = Mutex<Void>(())
+    fileprivate let compactCache = Mutex<[String: Component]>([:])
     private static let libicalPrefix = "/freeassociation.sourceforge.net/"
     /// Longest name looked up at all: Olson names stay under 40 characters,
     /// Windows display names under 100, vendor-prefixed TZIDs under 80.

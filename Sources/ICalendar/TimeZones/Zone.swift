@@ -1,5 +1,6 @@
 import CLibical
 import Foundation
+import Synchronization
 
 /// A time zone tminus can compute with: a libical builtin zone, a zone built
 /// from an embedded VTIMEZONE, or UTC. libical fills a zone's change table
@@ -9,7 +10,7 @@ public final class Zone: @unchecked Sendable, Hashable, CustomStringConvertible 
     public let identifier: String
     private let pointer: OpaquePointer?   // nil means UTC
     private let ownsPointer: Bool
-    private let lock = Locked(())
+    private let lock = Mutex(())
 
     public static let utc = Zone(identifier: "UTC", pointer: nil, owns: false)
 
