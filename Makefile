@@ -87,7 +87,7 @@ fuzz: deps
 	FUZZ_CONFIG=$(FUZZ_CONFIG) bash Fuzz/run.sh
 
 # The whole suite under ThreadSanitizer; a report fails the run (exit code 66).
-# Tests/tsan/suppressions.txt holds the one known false positive, with its proof;
+# Tests/tsan/suppressions.txt holds the known false positives (Mutex), with the proof;
 # tests that measure wall-clock time skip themselves there (TMINUS_TSAN, TestSupport/Timing).
 tsan: deps pydeps
 	TMINUS_TSAN=1 TSAN_OPTIONS="suppressions=$(abspath Tests/tsan/suppressions.txt) exitcode=66" swift test --sanitize=thread --scratch-path .build-tsan $(SWIFT_FLAGS)
