@@ -35,6 +35,10 @@ printf '%s' '{"name":"Family","timeZone":"Europe/Berlin","public":true,"countdow
 run() {   # run HARNESS CORPUS
   local harness=$1 corpus=$2 limit
   [[ -z "${FUZZ_ONLY:-}" || " $FUZZ_ONLY " == *" $harness "* ]] || return 0
+  if [ ! -x "$BIN/$harness" ]; then
+    echo "fuzz: $BIN/$harness is not built (make fuzz FUZZ_CONFIG=${FUZZ_CONFIG:-debug} builds it)" >&2
+    return 1
+  fi
   if [ -n "${FUZZ_SECONDS:-}" ]; then limit="-max_total_time=$FUZZ_SECONDS"; else limit="-runs=$RUNS"; fi
   echo "==> $harness ($limit, seeds: $(ls "$corpus" | wc -l))"
   "$BIN/$harness" "$limit" -dict=Fuzz/ical.dict -timeout=10 -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-65536}" \
