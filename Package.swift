@@ -25,12 +25,21 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         .systemLibrary(
             name: "CLibical",
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
+        ),
+        // QR codes for the web app's subscribe links (Debian's libqrencode-dev), bridged like libical.
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
         ),
         .target(name: "ICalendar", dependencies: ["CLibical"]),
         .target(name: "Countdowns", dependencies: ["ICalendar"]),
@@ -45,8 +54,12 @@ let package = Package(
         .target(
             name: "FeedServer",
             dependencies: [
-                "CountdownStore",
+                "CountdownStore", "CQREncode",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -58,7 +71,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-            ]
+            ],
+            // The web app's Mustache templates and its stylesheet and script.
+            resources: [.copy("WebApp/Templates"), .copy("WebApp/Static")]
         ),
         .executableTarget(
             name: "tminus",

@@ -74,6 +74,10 @@ extension CountdownStore {
         try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
     }
 
+    public func removeSetting(_ key: String) throws {
+        try pool.write { db in try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key]) }
+    }
+
     public func setSetting(_ key: String, _ value: String) throws {
         try pool.write { db in
             try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",

@@ -44,3 +44,35 @@ extension CountdownStore {
         }
     }
 }
+
+extension CountdownStore {
+    /// A URL that a feed keeps fetched (added from the web app).
+    public struct Subscription: Sendable, Hashable {
+        public var feed: String
+        public var location: String
+    }
+
+    /// Marks `location` as a source `feed` keeps fetched in the background.
+    public func subscribe(feed slug: String, location: String) throws {
+        try pool.write { db in
+            let feed = try requireFeed(db, slug)
+            let source = try SourceRecord.findOrCreate(db, feedId: feed.id!, location: location)
+            try db.execute(sql: "UPDATE source SET subscribed = 1 WHERE id = ?", arguments: [source.id!])
+        }
+    }
+
+    /// Stops fetching `location`; what it brought stays until removed by hand.
+    public func unsubscribe(feed slug: String, location: String) throws {
+        try pool.write { db in
+            let feed = try requireFeed(db, slug)
+            try db.execute(sql: "UPDATE source SET subscribed = 0 WHERE feedId = ? AND location = ?", arguments: [feed.id!, location])
+        }
+    }
+
+    public func subscriptions() throws -> [Subscription] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT feed.slug, source.location FROM source JOIN feed ON feed.id = source.feedId WHERE source.subscribed = 1 ORDER BY feed.slug, location")
+                .map { Subscription(feed: $0["slug"], location: $0["location"]) }
+        }
+    }
+}

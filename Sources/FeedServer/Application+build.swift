@@ -13,7 +13,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
 
 /// The parts of a running server that tests look into.
 struct Server {
-    var application: Application<RouterResponder<BasicRequestContext>>
+    var application: Application<RouterResponder<ServerContext>>
     var store: CountdownStore
     var catalog: FeedCatalog
     var cache: RenderCache
@@ -36,17 +36,24 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) throws ->
     catalog.refreshNow(force: true)
     health.update(sources: (try? store.sources()) ?? [])
 
-    let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+    let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestLogMiddleware())
     PublicRoutes(catalog: catalog, renderer: renderer, images: ImageRoute(store: store, cache: cache),
                  health: { health.status(definitionErrors: loader.definitionErrors) }).register(on: router)
+    let pages = try WebPages.load()
+    let csrf = CSRFToken(key: try WebAppKeys.csrfKey(store))
+    let sessions = StorePersistDriver(store: store, logger: logger)
+    WebApp(store: store, catalog: catalog, pages: pages, csrf: csrf, throttle: SignInThrottle(), settings: settings, clock: configuration.clock,
+           loader: loader, fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
+        .register(on: router, sessions: sessions)
     AdminRoutes(store: store, catalog: catalog, settings: settings, clock: configuration.clock, loader: loader, fetcher: fetcher,
                 maxBodyBytes: configuration.maxBodyBytes, logger: logger,
                 health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors) })
         .register(on: router, token: token)
 
     var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger),
-                                   CatalogPollService(catalog: catalog, health: health, store: store, interval: configuration.pollInterval)]
+                                   CatalogPollService(catalog: catalog, health: health, store: store, interval: configuration.pollInterval),
+                                   sessions]
     if let deadline = configuration.shutdownDeadline { services.append(ShutdownDeadline(limit: deadline, logger: logger)) }
     if configuration.refreshSources { services.append(SourceRefreshService(loader: loader, catalog: catalog, clock: configuration.clock)) }
     let limits = configuration.connections
@@ -55,6 +62,10 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) throws ->
     logger.notice("tminus ready", metadata: ["url": "\(settings.baseURL)", "database": "\(configuration.databasePath)", "feeds": "\(catalog.feeds.count)",
                                              "adminTokenFile": "\(token.file)", "cacheMB": "\(configuration.cacheBytes >> 20)",
                                              "maxConnections": "\(maxConnections)"])
+    if let setup = try OwnerPassword.issueSetupToken(in: store) {
+        logger.notice("the web app has no password yet: open this one-time link to choose it (or run `tminus password`)",
+                      metadata: ["link": "\(settings.baseURL)/app/setup/\(setup)"])
+    }
     let application = Application(router: router,
                                   server: .http1(configuration: .init(additionalChannelHandlers: [RequestHeadDeadline(limit: head)], idleTimeout: idle)),
                                   configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tminus",

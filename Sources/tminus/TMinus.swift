@@ -16,7 +16,7 @@ struct TMinus: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             ServeCommand.self, ImportCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self, EditCommand.self, RemoveCommand.self,
-            FeedsCommand.self, ValidateCommand.self, OccurrencesCommand.self, FormatCommand.self,
+            FeedsCommand.self, ValidateCommand.self, OccurrencesCommand.self, FormatCommand.self, PasswordCommand.self,
         ]
     )
 }

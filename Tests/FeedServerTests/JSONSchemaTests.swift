@@ -14,7 +14,10 @@ struct JSONSchemaTests {
         var timeZone: String
         var generatedAt: String
         var countdowns: [CountdownV1]
+        var tasks: Tasks
     }
+
+    struct Tasks: Decodable { var overdue, dueToday, dueThisWeek: Int }
 
     struct CountdownV1: Decodable {
         struct Breakdown: Decodable { var years, months, days, hours, minutes: Int }
@@ -46,7 +49,8 @@ struct JSONSchemaTests {
             #expect(response.status == .ok && response.headers[.contentType] == "application/json; charset=utf-8")
             #expect(response.headers[.eTag] != nil)
             let root = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
-            #expect(Set(root.keys) == ["version", "feed", "name", "timeZone", "generatedAt", "countdowns"])
+            #expect(Set(root.keys) == ["version", "feed", "name", "timeZone", "generatedAt", "countdowns", "tasks"])
+            #expect(Set(try #require(root["tasks"] as? [String: Any]).keys) == ["overdue", "dueToday", "dueThisWeek"])
             for countdown in try #require(root["countdowns"] as? [[String: Any]]) {
                 #expect(Set(countdown.keys).isSubset(of: Self.countdownKeys), "undocumented keys: \(Set(countdown.keys).subtracting(Self.countdownKeys))")
             }

@@ -74,25 +74,10 @@ struct CountdownRecord: Codable, FetchableRecord, MutablePersistableRecord, Send
     }
 
     /// The canonical text two versions of a countdown are compared by.
-    static func content(of countdown: Countdown) -> String {
-        var canonical = countdown
-        canonical.id = nil
-        canonical.sequence = 0
-        canonical.created = nil
-        canonical.lastModified = nil
-        canonical.source = nil
-        var calendar = VCalendar.empty()
-        calendar.timeZones = canonical.timeZoneDefinitions.map(VTimeZone.init(component:))
-        for component in CountdownWriter.components(for: canonical, options: .init(includeAlarms: true)) {
-            if component.name == VTodo.componentName { calendar.todos.append(VTodo(component: component)) }
-            else { calendar.events.append(VEvent(component: component)) }
-        }
-        return CalendarWriter(timeZones: .keep).write(calendar)
-    }
+    static func content(of countdown: Countdown) -> String { CountdownArchive.text(of: countdown) }
 
     func countdown(source: String?) throws -> Countdown {
-        let calendar = try ICalendarParser.parse(content, options: .trusted).calendar
-        guard var countdown = CountdownReader.countdowns(in: calendar, source: source).countdowns.first else {
+        guard var countdown = try CountdownArchive.countdown(from: content, source: source) else {
             throw StoreError.invalid("countdown \(id ?? 0) has unreadable content")
         }
         countdown.id = id

@@ -94,6 +94,19 @@ enum StoreMigrations {
             // Clients refuse big subscriptions (Google stops near 1 MB): at most this many events.
             try db.alter(table: "feed") { t in t.add(column: "countdownMaxEvents", .integer).notNull().defaults(to: 2_000) }
         }
+        migrator.registerMigration("v5: web app sessions and subscribed sources") { db in
+            // Expiring key/value entries (the web app's sessions). Keys are stored as
+            // SHA-256 hashes: a copy of the database opens no session.
+            try db.create(table: "persistEntry") { t in
+                t.primaryKey("keyHash", .text)
+                t.column("value", .blob).notNull()
+                t.column("expiresAt", .datetime)
+            }
+            try db.create(index: "persistEntryExpiry", on: "persistEntry", columns: ["expiresAt"])
+            // URL sources added from the web app (feeds/*.yaml defines the others):
+            // fetched again in the background like those.
+            try db.alter(table: "source") { t in t.add(column: "subscribed", .boolean).notNull().defaults(to: false) }
+        }
         return migrator
     }
 }

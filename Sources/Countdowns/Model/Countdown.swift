@@ -83,6 +83,11 @@ public struct Countdown: Sendable, Hashable, Identifiable {
     /// The title with `{n}` replaced by the occurrence number and `{nth}` by its
     /// ordinal ("Anna turns {n}" → "Anna turns 30").
     public func renderedTitle(occurrenceNumber: Int?) -> String {
+        Self.render(title, occurrenceNumber: occurrenceNumber)
+    }
+
+    /// `title` with `{n}` and `{nth}` filled in (an instance's own summary, too).
+    public static func render(_ title: String, occurrenceNumber: Int?) -> String {
         guard let number = occurrenceNumber, title.contains("{") else { return title }
         return title.replacingOccurrences(of: "{nth}", with: Ordinal.english(number))
             .replacingOccurrences(of: "{n}", with: String(number))
@@ -95,5 +100,22 @@ public enum Ordinal {
         let tens = abs(number) % 100, ones = abs(number) % 10
         let suffix = (11...13).contains(tens) ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th"
         return "\(number)\(suffix)"
+    }
+}
+
+extension Countdown {
+    /// Ticks a task off as RFC 5545 says: STATUS:COMPLETED, COMPLETED (the
+    /// instant, in UTC) and PERCENT-COMPLETE:100. The export then carries all three.
+    public mutating func complete(at instant: Date) {
+        status = .completed
+        percentComplete = 100
+        completedAt = .utc(LocalDateTime(wallSeconds: Int64(instant.timeIntervalSince1970.rounded(.down))))
+    }
+
+    /// Undoes `complete(at:)`: the task is open again, with no completion recorded.
+    public mutating func reopen() {
+        status = .active
+        percentComplete = nil
+        completedAt = nil
     }
 }

@@ -8,6 +8,8 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
     public var date: String?
     /// `HH:MM`; without it the countdown is all-day.
     public var time: String?
+    /// True makes a timed countdown all-day (a form that leaves the time empty).
+    public var allDay: Bool?
     /// Zone of `time` (Olson name), or `floating`; default: the feed's zone.
     public var timeZone: String?
     /// An end date (all-day, inclusive) or an `HH:MM` end time on the same day.
@@ -39,6 +41,11 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
         public var field: String
         public var message: String
         public var description: String { "\(field): \(message)" }
+
+        public init(field: String, message: String) {
+            self.field = field
+            self.message = message
+        }
     }
 
     static func parseTime(_ text: String) -> (Int, Int)? {
@@ -62,13 +69,14 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
             countdown.title = SafeText.clean(title)
         }
         if let kind { countdown.kind = kind }
-        if date != nil || time != nil || timeZone != nil {
+        if date != nil || time != nil || timeZone != nil || allDay == true {
+            let wasAllDay = countdown.isAllDay
             var day = countdown.target.civilDate
             if let date {
                 guard let parsed = CivilDate(parsing: date) else { throw Invalid(field: "date", message: "'\(date)' is not YYYY-MM-DD") }
                 day = parsed
             }
-            var clock: (Int, Int)? = countdown.isAllDay ? nil : (countdown.target.local.hour, countdown.target.local.minute)
+            var clock: (Int, Int)? = countdown.isAllDay || allDay == true ? nil : (countdown.target.local.hour, countdown.target.local.minute)
             if let time {
                 guard let parsed = Self.parseTime(time) else { throw Invalid(field: "time", message: "'\(time)' is not HH:MM") }
                 clock = parsed
@@ -82,6 +90,11 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
                 }
             } else {
                 countdown.target = .date(day)
+            }
+            if countdown.isAllDay != wasAllDay {
+                // An end of the other kind no longer fits.
+                countdown.end = nil
+                countdown.duration = nil
             }
         }
         if let end {

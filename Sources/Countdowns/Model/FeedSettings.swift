@@ -6,6 +6,8 @@ extension Feed {
     public struct InvalidSetting: Error, Sendable, Equatable, CustomStringConvertible {
         public var message: String
         public var description: String { message }
+
+        public init(message: String) { self.message = message }
     }
 
     /// An Olson name (Windows and prefixed names are accepted and normalised).

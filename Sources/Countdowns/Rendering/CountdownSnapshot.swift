@@ -13,6 +13,8 @@ public struct FeedSnapshot: Sendable, Codable, Equatable {
     /// The instant the remaining times were computed for (UTC, ISO 8601).
     public var generatedAt: String
     public var countdowns: [CountdownSnapshot]
+    /// The feed's open tasks: overdue, due today, due this week (added in version 1; counted before `limit`).
+    public var tasks: TaskCounts
 }
 
 public struct CountdownSnapshot: Sendable, Codable, Equatable {
@@ -89,10 +91,13 @@ extension FeedSnapshot {
         self.init(feed: feed, rows: Self.rows(countdowns, calculator: calculator, unit: unit, sort: sort), calculator: calculator, imageURL: imageURL)
     }
 
-    public init(feed: Feed, rows: [(Countdown, RemainingTime)], calculator: RemainingTimeCalculator, imageURL: (String) -> String? = { $0 }) {
+    /// `tasks` defaults to the counts of `rows`; pass them when `rows` was cut to a limit.
+    public init(feed: Feed, rows: [(Countdown, RemainingTime)], calculator: RemainingTimeCalculator, tasks: TaskCounts? = nil,
+                imageURL: (String) -> String? = { $0 }) {
         self.init(version: Self.currentVersion, feed: feed.slug, name: feed.name, timeZone: calculator.zone.identifier,
                   generatedAt: UTCStamp.iso(calculator.now),
-                  countdowns: rows.map { CountdownSnapshot(countdown: $0.0, remaining: $0.1, imageURL: imageURL) })
+                  countdowns: rows.map { CountdownSnapshot(countdown: $0.0, remaining: $0.1, imageURL: imageURL) },
+                  tasks: tasks ?? TaskCounts(rows: rows, now: calculator.now))
     }
 
     /// Countdowns with their remaining time, in display order: active ones by

@@ -149,6 +149,20 @@ public struct CountdownSeries: Sendable {
         return expander.occurrences(of: items, in: DateInterval(start: .distantPast, end: .distantFuture), limit: 1).occurrences.first
     }
 
+    // MARK: what an agenda asks
+
+    /// Every occurrence overlapping `window`, seen from `zone`, cancelled
+    /// instances included when asked (an agenda strikes them through). A fresh
+    /// expansion: agendas are read by the owner, not by every subscriber.
+    public func occurrences(in window: DateInterval, zone: Zone, includingCancelled: Bool, limit: Int) -> [Occurrence] {
+        let items = prepared?.items ?? Self.components(for: countdown)
+        var calendar = VCalendar.empty()
+        calendar.timeZones = countdown.timeZoneDefinitions.map(VTimeZone.init(component:))
+        let expander = OccurrenceExpander(calendar: calendar, floatingZone: isFloating ? zone : floatingZone,
+                                          cancelled: includingCancelled ? .include : .skip)
+        return expander.occurrences(of: items, in: window, limit: min(limit, maxOccurrences)).occurrences
+    }
+
     // MARK: what the countdown calendar asks
 
     /// The distinct dates (in `zone`) of occurrences on or after `today`, through

@@ -2,7 +2,7 @@ import Hummingbird
 
 /// Refuses admin requests without the bearer token (401, with WWW-Authenticate).
 struct AdminAuthMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ServerContext
     let token: AdminToken
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -23,6 +23,14 @@ struct SourceFilter: Sendable {
         }
     }
 
+    /// Keeps everything (sources added from the web app have no filter).
+    static let none = SourceFilter()
+
+    private init() {
+        includeCategories = nil
+        excludeCategories = []
+    }
+
     var isEmpty: Bool { includeCategories == nil && includeSummary == nil && excludeCategories.isEmpty && excludeSummary == nil }
 
     func accepts(_ countdown: Countdown) -> Bool {

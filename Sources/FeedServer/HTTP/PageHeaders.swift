@@ -9,6 +9,14 @@ enum PageHeaders {
         HTTPField.Name("Referrer-Policy")!: "no-referrer",
     ]
 
+    /// The web app: the same script rule as the public pages; forms post only
+    /// here; the live preview may call back to this origin.
+    static let app: HTTPFields = [
+        .contentSecurityPolicy: "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data: blob:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        .xContentTypeOptions: "nosniff",
+        HTTPField.Name("Referrer-Policy")!: "no-referrer",
+    ]
+
     static let asset: HTTPFields = [.xContentTypeOptions: "nosniff"]
 
     /// Uploaded images: even an SVG that got past `SVGCheck` can run nothing,

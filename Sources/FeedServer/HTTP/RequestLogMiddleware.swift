@@ -32,10 +32,11 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         ])
     }
 
-    /// `/t/SECRET/feeds/x.ics` → `/t/***/feeds/x.ics`.
+    /// `/t/SECRET/feeds/x.ics` → `/t/***/feeds/x.ics`, and the web app's
+    /// one-time `/app/setup/SECRET` → `/app/setup/***`.
     static func redacted(_ path: String) -> String {
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        for index in parts.indices.dropLast() where parts[index] == "t" { parts[index + 1] = "***" }
+        for index in parts.indices.dropLast() where parts[index] == "t" || parts[index] == "setup" { parts[index + 1] = "***" }
         return parts.joined(separator: "/")
     }
 }

@@ -49,22 +49,30 @@ enum Assets {
             return Math.max(0, m);
           }
           function plural(n, word) { return word + (n === 1 ? "" : "s"); }
-          function update() {
+          // What a card shows for a target day (YYYY-MM-DD or an ISO instant) in
+          // `unit`, counted from today in the viewer's zone; null once it is past.
+          // The web app's live preview uses it too (window.tminus.face).
+          function face(start, unit) {
             var today = startOfDay(new Date());
+            var target = targetDay(start);
+            var days = Math.round((target - today) / 86400000);
+            if (days < 0) return null;
+            if (days === 0) return { number: "Today", unit: "" };
+            var months = monthsBetween(today, target), n = days, word = "Day";
+            if (unit === "weeks") { n = Math.floor(days / 7); word = "Week"; }
+            else if (unit === "months" || (unit === "dynamic" && days > 99 && months <= 12)) { n = months; word = "Month"; }
+            else if (unit === "years" || (unit === "dynamic" && days > 99)) { n = Math.floor(months / 12); word = "Year"; }
+            return { number: String(n), unit: plural(n, word) };
+          }
+          window.tminus = { face: face };
+          function update() {
             document.querySelectorAll("article.card[data-live='1']").forEach(function (card) {
               var unit = card.dataset.unit;
               if (unit === "detailed") return;
-              var target = targetDay(card.dataset.start);
-              var days = Math.round((target - today) / 86400000);
-              var number = card.querySelector(".number"), label = card.querySelector(".unit");
-              if (days < 0) return;
-              if (days === 0) { number.textContent = "Today"; label.textContent = ""; return; }
-              var months = monthsBetween(today, target), n = days, word = "Day";
-              if (unit === "weeks") { n = Math.floor(days / 7); word = "Week"; }
-              else if (unit === "months" || (unit === "dynamic" && days > 99 && months <= 12)) { n = months; word = "Month"; }
-              else if (unit === "years" || (unit === "dynamic" && days > 99)) { n = Math.floor(months / 12); word = "Year"; }
-              number.textContent = String(n);
-              label.textContent = plural(n, word);
+              var shown = face(card.dataset.start, unit);
+              if (!shown) return;
+              card.querySelector(".number").textContent = shown.number;
+              card.querySelector(".unit").textContent = shown.unit;
             });
           }
           update();

@@ -78,8 +78,9 @@ struct FeedRenderer: Sendable {
             }
             let calculator = calculator(at: minuteStart, query.zone)
             var rows = FeedSnapshot.rows(series, calculator: calculator, unit: query.unit, sort: query.sort)
+            let tasks = TaskCounts(rows: rows, now: minuteStart)
             if rows.count > query.limit { rows.removeLast(rows.count - query.limit) }
-            let snapshot = FeedSnapshot(feed: compiled.feed, rows: rows, calculator: calculator, imageURL: { settings.imageURL($0) })
+            let snapshot = FeedSnapshot(feed: compiled.feed, rows: rows, calculator: calculator, tasks: tasks, imageURL: { settings.imageURL($0) })
             return Representation(bytes: FeedSnapshotJSON.bytes(snapshot), contentType: "application/json; charset=utf-8",
                                   lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 60),
                                   gzip: settings.gzip)

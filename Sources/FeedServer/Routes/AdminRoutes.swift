@@ -19,7 +19,7 @@ struct AdminRoutes: Sendable {
     /// The detailed health that `/healthz` no longer shows to everyone.
     let health: @Sendable () -> Health
 
-    func register(on router: Router<BasicRequestContext>, token: AdminToken) {
+    func register(on router: Router<ServerContext>, token: AdminToken) {
         let api = router.group("api").add(middleware: AdminAuthMiddleware(token: token))
         api.get("health") { _, _ in self.health() }
         api.get("feeds") { _, _ in
@@ -77,19 +77,17 @@ struct AdminRoutes: Sendable {
     /// A store write, then the catalog brought up to it, so that the next read sees the change.
     @discardableResult
     private func write<T: Sendable>(_ body: @escaping @Sendable (CountdownStore) throws -> T) async throws -> T {
-        let result = try await store.async(body)
-        await catalog.refresh()
-        return result
+        try await catalog.write(body)
     }
 
-    private func stored(_ context: BasicRequestContext) async throws -> StoredFeed {
+    private func stored(_ context: ServerContext) async throws -> StoredFeed {
         let slug = context.parameters.get("slug") ?? ""
         guard let stored = try await store.async({ try $0.feed(slug: slug) }) else { throw StoreError.feedNotFound(slug) }
         return stored
     }
 
     /// A countdown by `{id}`, and the feed it is in.
-    private func countdown(_ context: BasicRequestContext) async throws -> (Countdown, Feed) {
+    private func countdown(_ context: ServerContext) async throws -> (Countdown, Feed) {
         let id = try self.id(context)
         return try await store.async { store in
             let (countdown, slug) = try store.countdown(id: id)
@@ -98,7 +96,7 @@ struct AdminRoutes: Sendable {
         }
     }
 
-    private func id(_ context: BasicRequestContext) throws -> Int64 {
+    private func id(_ context: ServerContext) throws -> Int64 {
         guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.badRequest, message: "the id must be a number") }
         return id
     }
@@ -113,7 +111,7 @@ struct AdminRoutes: Sendable {
         return try AdminJSON.encode(FeedJSON(stored, baseURL: settings.baseURL), status: .created)
     }
 
-    private func updateFeed(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func updateFeed(_ request: Request, _ context: ServerContext) async throws -> Response {
         var feed = try await stored(context).feed
         let input = try await AdminJSON.decode(FeedJSON.self, request, limit: 64 << 10)
         guard input.slug == feed.slug else { throw HTTPError(.unprocessableContent, message: "a feed's slug cannot change (it is in every subscriber's URL)") }
@@ -132,7 +130,7 @@ struct AdminRoutes: Sendable {
         RemainingTimeCalculator(now: clock(), zone: feed.zone, maxOccurrences: settings.maxOccurrences)
     }
 
-    private func listCountdowns(_ context: BasicRequestContext) async throws -> Response {
+    private func listCountdowns(_ context: ServerContext) async throws -> Response {
         let feed = try await stored(context).feed
         let countdowns = try await store.async { try $0.countdowns(inFeed: feed.slug) }
         return try AdminJSON.encode(FeedSnapshot(feed: feed, countdowns: countdowns, calculator: calculator(feed), imageURL: { settings.imageURL($0) }))
@@ -142,7 +140,7 @@ struct AdminRoutes: Sendable {
         CountdownSnapshot(countdown: countdown, remaining: calculator(feed).remaining(for: countdown), imageURL: { settings.imageURL($0) })
     }
 
-    private func createCountdown(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func createCountdown(_ request: Request, _ context: ServerContext) async throws -> Response {
         let feed = try await stored(context).feed
         let draft = try await AdminJSON.decode(CountdownDraft.self, request, limit: 64 << 10)
         var generator = SystemRandomNumberGenerator()
@@ -151,12 +149,12 @@ struct AdminRoutes: Sendable {
         return try AdminJSON.encode(snapshot(saved, feed), status: .created)
     }
 
-    private func showCountdown(_ context: BasicRequestContext) async throws -> Response {
+    private func showCountdown(_ context: ServerContext) async throws -> Response {
         let (countdown, feed) = try await self.countdown(context)
         return try AdminJSON.encode(snapshot(countdown, feed))
     }
 
-    private func updateCountdown(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func updateCountdown(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (loaded, feed) = try await countdown(context)
         let draft = try await AdminJSON.decode(CountdownDraft.self, request, limit: 64 << 10)
         var countdown = loaded
@@ -166,7 +164,7 @@ struct AdminRoutes: Sendable {
     }
 
     /// The body is the image itself (png, jpeg, gif, webp or svg); its bytes decide the type.
-    private func uploadImage(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func uploadImage(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (loaded, feed) = try await countdown(context)
         let bytes = Data(try await AdminJSON.body(request, limit: store.limits.maxImageBytes).readableBytesView)
         guard let type = CountdownStore.imageType(of: bytes) else {
@@ -186,7 +184,7 @@ struct AdminRoutes: Sendable {
     }
 
     /// `text/calendar` body, or JSON `{"url": …}` fetched with AsyncHTTPClient.
-    private func importCalendar(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func importCalendar(_ request: Request, _ context: ServerContext) async throws -> Response {
         let slug = try await stored(context).feed.slug
         let query = request.uri.queryParameters
         let strict = query.get("strict") == "true"
@@ -219,7 +217,7 @@ struct AdminRoutes: Sendable {
                                                  skipped: report.skipped, diagnostics: report.diagnostics))
     }
 
-    private func refresh(_ context: BasicRequestContext) async throws -> Response {
+    private func refresh(_ context: ServerContext) async throws -> Response {
         let slug = try await stored(context).feed.slug
         let sources = loader.urlSources.filter { $0.feed == slug }
         for (feed, source) in sources { await loader.refresh(feed: feed, source: source) }
@@ -227,7 +225,7 @@ struct AdminRoutes: Sendable {
         return try AdminJSON.encode(try await store.async { try $0.sources() }.filter { $0.feed == slug })
     }
 
-    private func createToken(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func createToken(_ request: Request, _ context: ServerContext) async throws -> Response {
         let slug = try await stored(context).feed.slug
         struct Label: Decodable { var label: String? }
         let buffer = try await AdminJSON.body(request, limit: 4 << 10)

@@ -15,7 +15,7 @@ struct PublicRoutes: Sendable {
     let images: ImageRoute
     let health: @Sendable () -> PublicHealth
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServerContext>) {
         router.get("/") { _, _ in self.catalog.index }
         router.get("/healthz") { _, _ in self.health() }
         router.get("/assets/tminus.css") { _, _ in Self.css }
@@ -49,7 +49,7 @@ struct PublicRoutes: Sendable {
 
     /// The feed a request may see: public by slug, private only with a live
     /// token for it; and the path its page links from.
-    private func feed(_ context: BasicRequestContext) throws -> (compiled: CompiledFeed, path: String) {
+    private func feed(_ context: ServerContext) throws -> (compiled: CompiledFeed, path: String) {
         let slug = context.parameters.get("slug") ?? ""
         let notFound = { HTTPError(.notFound, message: "no feed '\(slug)'") }
         guard Feed.isValidSlug(slug), let compiled = catalog.feed(slug: slug) else { throw notFound() }
@@ -76,7 +76,7 @@ struct ImageRoute: Sendable {
     let store: CountdownStore
     let cache: RenderCache
 
-    func image(_ context: BasicRequestContext) async throws -> Representation {
+    func image(_ context: ServerContext) async throws -> Representation {
         let sha = context.parameters.get("sha") ?? ""
         let notFound = HTTPError(.notFound, message: "no such image")
         guard sha.utf8.count == 64, sha.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { throw notFound }

@@ -73,6 +73,15 @@ final class FeedCatalog: Sendable {
 
     // MARK: refresh
 
+    /// A store write (on the blocking pool), then the published state brought up
+    /// to it, so that the next read, on any route, sees the change.
+    @discardableResult
+    func write<T: Sendable>(_ body: @escaping @Sendable (CountdownStore) throws -> T) async throws -> T {
+        let result = try await store.async(body)
+        await refresh()
+        return result
+    }
+
     /// Brings the published state up to the store: compiles feeds whose revision
     /// changed (or whose series the clock has outrun), drops deleted ones, reloads tokens.
     /// `force` recompiles every feed (after `feeds/` was reloaded).

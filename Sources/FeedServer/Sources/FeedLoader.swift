@@ -17,6 +17,8 @@ final class FeedLoader: Sendable {
     let logger: Logger
     let health: HealthMonitor
     private let state = Mutex<(definitions: [LoadedFeedDefinition], errors: [String])>(([], []))
+    /// URL sources added from the web app, kept in the store (`source.subscribed`).
+    private let subscribed = Mutex<[CountdownStore.Subscription]>([])
 
     init(store: CountdownStore, fetcher: CalendarFetcher, directory: URL?, logger: Logger, health: HealthMonitor) {
         self.store = store
@@ -28,12 +30,28 @@ final class FeedLoader: Sendable {
 
     var definitionErrors: [String] { state.withLock { $0.errors } }
     var urlSources: [(feed: String, source: LoadedFeedDefinition.Source)] {
-        state.withLock { $0.definitions.flatMap { definition in definition.sources.filter(\.isURL).map { (definition.feed.slug, $0) } } }
+        let defined = state.withLock { $0.definitions.flatMap { definition in definition.sources.filter(\.isURL).map { (definition.feed.slug, $0) } } }
+        let added = subscribed.withLock { $0 }.filter { subscription in !defined.contains { $0.0 == subscription.feed && $0.1.location == subscription.location } }
+        return defined + added.map { ($0.feed, LoadedFeedDefinition.Source(location: $0.location, isURL: true, refresh: Self.subscriptionRefresh, filter: SourceFilter.none)) }
+    }
+
+    /// How often a source added from the web app is fetched again.
+    static let subscriptionRefresh: TimeInterval = 3600
+
+    /// Reads the web app's subscriptions again (at start, and after one is added or removed).
+    func reloadSubscriptions() {
+        do {
+            let list = try store.subscriptions()
+            subscribed.withLock { $0 = list }
+        } catch {
+            logger.error("cannot read subscribed sources", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Loads every definition and imports file sources. Called at start and on
     /// SIGHUP; the caller then recompiles every feed (`FeedCatalog.refresh(force:)`).
     func reload() {
+        reloadSubscriptions()
         guard let directory else { return }
         let (definitions, errors) = FeedDefinitionLoader.load(directory: directory)
         for error in errors { logger.error("feed definition rejected", metadata: ["error": "\(error)"]) }

@@ -1,0 +1,58 @@
+import CountdownStore
+import Foundation
+import HummingbirdBcrypt
+import NIOPosix
+
+/// The owner's password for the web app: only a bcrypt hash (cost 12) is kept,
+/// in the store's settings, so every replica on one store shares it. Until one
+/// is set, `tminus serve` prints a one-time setup link; `tminus password` sets
+/// it from a terminal instead.
+public enum OwnerPassword {
+    static let hashKey = "ownerPasswordHash"
+    static let setupKey = "ownerSetupTokenHash"
+    /// bcrypt reads at most 72 bytes; longer passwords would be silently cut.
+    public static let maxBytes = 72
+    public static let minCharacters = 10
+
+    public struct Rejected: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Checks a new password's length; the message is what a person is shown.
+    public static func check(_ password: String) throws(Rejected) {
+        guard password.count >= minCharacters else { throw Rejected(description: "the password must have at least \(minCharacters) characters") }
+        guard password.utf8.count <= maxBytes else { throw Rejected(description: "the password must be at most \(maxBytes) bytes (bcrypt ignores the rest)") }
+    }
+
+    /// Hashes and stores `password`; any setup link stops working.
+    public static func set(_ password: String, in store: CountdownStore) throws {
+        try check(password)
+        try store.setSetting(hashKey, Bcrypt.hash(password, cost: 12))
+        try store.removeSetting(setupKey)
+    }
+
+    public static func isSet(in store: CountdownStore) throws -> Bool {
+        try store.setting(hashKey) != nil
+    }
+
+    /// True when `password` is the owner's. bcrypt takes about a quarter of a
+    /// second on purpose, so it runs on the blocking pool, not a cooperative thread.
+    static func verify(_ password: String, in store: CountdownStore) async throws -> Bool {
+        guard password.utf8.count <= maxBytes, let hash = try await store.async({ try $0.setting(hashKey) }) else { return false }
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+    }
+
+    /// A fresh one-time setup token when no password is set (its hash replaces
+    /// any earlier one); nil when the owner already has a password.
+    static func issueSetupToken(in store: CountdownStore) throws -> String? {
+        guard try !isSet(in: store) else { return nil }
+        let token = Secret.generate(bytes: 24)
+        try store.setSetting(setupKey, Secret.hash(token))
+        return token
+    }
+
+    static func acceptsSetupToken(_ token: String, in store: CountdownStore) throws -> Bool {
+        guard try !isSet(in: store), let hash = try store.setting(setupKey) else { return false }
+        return Secret.constantTimeEquals(Secret.hash(token), hash)
+    }
+}

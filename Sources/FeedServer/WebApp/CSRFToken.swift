@@ -1,0 +1,30 @@
+import Crypto
+import CountdownStore
+import Foundation
+
+/// Cross-site request forgery protection for every form, signed in or not,
+/// without storing anything per visitor: the browser holds a random value in an
+/// HttpOnly, SameSite=Strict cookie, and each form carries an HMAC of it under
+/// the server's key. A forged post from another site can neither read the
+/// cookie nor compute the HMAC. The key is kept in the store's settings, so all
+/// replicas on one store accept each other's forms.
+struct CSRFToken: Sendable {
+    static let cookieName = "tminus_csrf"
+    static let fieldName = "csrf"
+    static let settingKey = "csrfKey"
+    private let keyBytes: Data
+
+    init(key: SymmetricKey) { keyBytes = key.withUnsafeBytes { Data($0) } }
+
+    /// The form token for a browser's cookie value.
+    func token(for cookie: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(cookie.utf8), using: SymmetricKey(data: keyBytes))
+        return Data(mac).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    func accepts(_ token: String?, cookie: String?) -> Bool {
+        guard let token, let cookie, cookie.utf8.count >= 16, cookie.utf8.count <= 64 else { return false }
+        return Secret.constantTimeEquals(self.token(for: cookie), token)
+    }
+}

@@ -1,0 +1,179 @@
+import Countdowns
+import CountdownStore
+import Foundation
+import Hummingbird
+import ICalendar
+
+/// The pages that look across feeds: the timeline (one agenda for the next
+/// weeks), the tasks (with ticking off), and the statistics per category.
+struct AgendaPages: Sendable {
+    let app: WebApp
+
+    struct TimelineView: TemplateView {
+        struct Entry {
+            var time: String?
+            var title: String
+            var feedName: String
+            var color: String
+            var cancelled: Bool
+            var done: Bool
+            var isAlarm: Bool
+            var isTask: Bool
+            var link: String?
+        }
+        struct Day: TemplateView {
+            var label: String
+            var iso: String
+            var isToday: Bool
+            var entries: [Entry]
+            var templateValues: [String: Any] { ["isEmpty": entries.isEmpty] }
+        }
+        var days: [Day]
+        var templateValues: [String: Any] { ["isEmpty": days.isEmpty] }
+        var weeks: Int
+        var zone: String
+        var truncated: Bool
+        var choices: [WeeksChoice]
+    }
+
+    struct WeeksChoice {
+        var weeks: Int
+        var selected: Bool
+    }
+
+    struct TasksView: TemplateView {
+        struct Task {
+            var id: Int64
+            var title: String
+            var feedName: String
+            var due: String
+            var dueText: String
+            var priority: Int?
+            var group: String
+            var done: Bool
+            var overdue: Bool
+        }
+        var open: [Task]
+        var done: [Task]
+        var templateValues: [String: Any] { ["hasOpen": !open.isEmpty, "hasDone": !done.isEmpty, "hasOverdue": counts.overdue > 0] }
+        var counts: TaskCounts
+    }
+
+    struct StatsView: TemplateView {
+        struct Row {
+            var name: String
+            var color: String
+            var occurrences: Int
+            var countUp: String?
+        }
+        var label: String
+        var period: String
+        var periods: [WeeksChoice]
+        var choices: [PeriodChoice]
+        var previous: String
+        var next: String
+        var rows: [Row]
+        var templateValues: [String: Any] { ["isEmpty": rows.isEmpty] }
+        var chart: String
+    }
+
+    struct PeriodChoice {
+        var value: String
+        var selected: Bool
+    }
+
+    func register(on app: RouterGroup<WebAppContext>) {
+        app.get("timeline") { request, context in try self.timeline(request, context) }
+        app.get("tasks") { _, context in self.tasks(context) }
+        app.get("stats") { request, context in try self.stats(request, context) }
+    }
+
+    /// The viewer's zone: `?tz=`, else the zone most feeds use.
+    private func zone(_ request: Request) throws -> Zone {
+        let feeds = app.catalog.feeds
+        let common = Dictionary(grouping: feeds, by: \.feed.timeZone).max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
+        return try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: common.flatMap(Zone.named) ?? .utc)
+    }
+
+    private func feedSeries() -> [Agenda.FeedSeries] {
+        app.catalog.feeds.map {
+            Agenda.FeedSeries(slug: $0.slug, name: $0.feed.name, color: $0.feed.color, categoryColors: $0.feed.categoryColors, series: $0.series)
+        }
+    }
+
+    private func timeline(_ request: Request, _ context: WebAppContext) throws -> HTMLPage {
+        let zone = try zone(request)
+        let weeks = min(12, max(1, request.uri.queryParameters.get("weeks", as: Int.self) ?? 4))
+        let today = zone.local(of: app.clock()).date
+        let agenda = Agenda(feeds: feedSeries(), from: today, dayCount: weeks * 7, zone: zone, now: app.clock())
+        let days = agenda.days.map { day in
+            TimelineView.Day(label: (day.isToday ? "Today, " : "") + CardFace.format(day.date), iso: day.date.iso, isToday: day.isToday,
+                             entries: day.entries.map { entry in
+                                 TimelineView.Entry(time: entry.time, title: entry.title, feedName: entry.feedName, color: entry.color,
+                                                    cancelled: entry.cancelled, done: entry.done, isAlarm: entry.kind == .alarm,
+                                                    isTask: entry.kind == .task, link: entry.countdownID.map { "/app/countdowns/\($0)/edit" })
+                             })
+        }
+        let view = TimelineView(days: days, weeks: weeks, zone: zone.identifier, truncated: agenda.truncated,
+                                choices: [1, 2, 4, 8, 12].map { WeeksChoice(weeks: $0, selected: $0 == weeks) })
+        return app.render("timeline", title: "Timeline — tminus", section: "timeline", view, context: context)
+    }
+
+    private func tasks(_ context: WebAppContext) -> HTMLPage {
+        var open: [TasksView.Task] = []
+        var done: [TasksView.Task] = []
+        var all: [(Countdown, RemainingTime)] = []
+        let now = app.clock()
+        for compiled in app.catalog.feeds {
+            let calculator = app.calculator(compiled.feed.zone)
+            for series in compiled.series where series.countdown.kind == .task {
+                let remaining = calculator.remaining(for: series)
+                all.append((series.countdown, remaining))
+                let due = TaskCounts.due(series.countdown, remaining, now: now)
+                let task = TasksView.Task(id: series.countdown.id ?? 0, title: remaining.title, feedName: compiled.feed.name, due: remaining.date.iso,
+                                          dueText: CardFace.format(remaining.date) + (remaining.occurrence.map { $0.isAllDay ? "" : " " + Self.time($0, compiled.feed.zone) } ?? ""),
+                                          priority: series.countdown.priority.flatMap { $0 > 0 ? $0 : nil },
+                                          group: due.map { ["overdue": "Overdue", "today": "Due today", "thisWeek": "This week", "later": "Later"][$0.rawValue]! } ?? "",
+                                          done: series.countdown.status == .completed, overdue: due == .overdue)
+                if series.countdown.status == .active { open.append(task) } else if series.countdown.status == .completed { done.append(task) }
+            }
+        }
+        open.sort { ($0.due, $0.priority ?? 10, $0.title) < ($1.due, $1.priority ?? 10, $1.title) }
+        done.sort { $0.due > $1.due }
+        let view = TasksView(open: open, done: Array(done.prefix(50)), counts: TaskCounts(rows: all, now: now))
+        return app.render("tasks", title: "Tasks — tminus", section: "tasks", view, context: context)
+    }
+
+    static func time(_ occurrence: Occurrence, _ zone: Zone) -> String {
+        let local = zone.local(of: occurrence.startInstant)
+        return String(format: "%02d:%02d", local.hour, local.minute)
+    }
+
+    private func stats(_ request: Request, _ context: WebAppContext) throws -> HTMLPage {
+        let zone = try zone(request)
+        guard let period = CategoryStatistics.Period(rawValue: request.uri.queryParameters.get("period") ?? "month") else {
+            throw HTTPError(.badRequest, message: "period must be day, week, month or year")
+        }
+        let at = request.uri.queryParameters.get("at").flatMap { CivilDate(parsing: String($0)) } ?? zone.local(of: app.clock()).date
+        guard (1900...2200).contains(at.year) else { throw HTTPError(.badRequest, message: "at must be a date between 1900 and 2200") }
+        let span = CategoryStatistics.Span(period, containing: at)
+        let statistics = CategoryStatistics(feeds: feedSeries(), span: span, zone: zone, now: app.clock())
+        let label: String
+        switch period {
+        case .day: label = CardFace.format(span.start)
+        case .week: label = "Week of \(CardFace.format(span.start))"
+        case .month: label = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"][span.start.month - 1] + " \(span.start.year)"
+        case .year: label = String(span.start.year)
+        }
+        let link = { (moved: CategoryStatistics.Span) in "/app/stats?period=\(period.rawValue)&at=\(moved.start.iso)" }
+        let view = StatsView(label: label, period: period.rawValue, periods: [],
+                             choices: CategoryStatistics.Period.allCases.map { PeriodChoice(value: $0.rawValue, selected: $0 == period) },
+                             previous: link(span.moved(by: -1)), next: link(span.moved(by: 1)),
+                             rows: statistics.categories.map {
+                                 StatsView.Row(name: $0.name, color: $0.color, occurrences: $0.occurrences,
+                                               countUp: $0.longestCountUp.map { "\($0.title): \($0.days.formatted()) days" })
+                             },
+                             chart: StatisticsChart.svg(statistics))
+        return app.render("stats", title: "Statistics — tminus", section: "stats", view, context: context)
+    }
+}

@@ -1,0 +1,183 @@
+import Countdowns
+import CountdownStore
+import Foundation
+import Hummingbird
+
+/// The list of feeds (`/app`), one feed's page, and the feed form: create,
+/// edit (slug fixed: it is in every subscriber's URL), delete, and tokens for
+/// private links (shown once, revocable).
+struct FeedPages: Sendable {
+    let app: WebApp
+
+    struct FeedsView: TemplateView {
+        struct Row: TemplateView {
+            var slug: String
+            var name: String
+            var count: Int
+            var isPublic: Bool
+            var color: String
+            var tasks: TaskCounts
+            var templateValues: [String: Any] { ["hasOverdue": tasks.overdue > 0, "hasOpenTasks": tasks.open > 0] }
+        }
+        var feeds: [Row]
+        var templateValues: [String: Any] { ["isEmpty": feeds.isEmpty] }
+    }
+
+    struct FormView: TemplateView {
+        var form: FeedForm
+        var isNew: Bool
+        var action: String
+        var error: String?
+        var zones: [String]
+    }
+
+    struct DeleteView {
+        var slug: String
+        var name: String
+        var count: Int
+    }
+
+    struct LabelForm: CSRFProtectedForm {
+        var csrf: String?
+        var label: String?
+    }
+
+    struct ConfirmForm: CSRFProtectedForm {
+        var csrf: String?
+    }
+
+    func register(on app: RouterGroup<WebAppContext>) {
+        app.get("") { request, context in try self.list(context).response(from: request, context: context) }
+        app.get("feeds/new") { _, context in
+            self.app.render("feed-form", title: "New feed — tminus",
+                            FormView(form: FeedForm(), isNew: true, action: "/app/feeds", zones: TimeZoneChoices.all), context: context)
+        }
+        app.post("feeds") { request, context in try await self.create(request, context) }
+        app.get("feeds/{slug}") { request, context in try await self.show(context).response(from: request, context: context) }
+        app.get("feeds/{slug}/edit") { _, context in
+            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            return self.app.render("feed-form", title: "Edit \(compiled.feed.name) — tminus",
+                                   FormView(form: FeedForm(compiled.feed), isNew: false, action: "/app/feeds/\(compiled.slug)/edit",
+                                            zones: TimeZoneChoices.all), context: context)
+        }
+        app.post("feeds/{slug}/edit") { request, context in try await self.update(request, context) }
+        app.get("feeds/{slug}/delete") { _, context in
+            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            return self.app.render("feed-delete", title: "Delete \(compiled.feed.name) — tminus",
+                                   DeleteView(slug: compiled.slug, name: compiled.feed.name, count: compiled.series.count), context: context)
+        }
+        app.post("feeds/{slug}/delete") { request, context in
+            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
+            try await self.app.catalog.write { [slug = compiled.slug] in try $0.deleteFeed(slug: slug) }
+            self.app.logger.info("feed deleted", metadata: ["feed": "\(compiled.slug)"])
+            return self.app.redirect("/app", flash: "Deleted the feed “\(compiled.feed.name)”.", context: context)
+        }
+        app.post("feeds/{slug}/tokens") { request, context in try await self.createToken(request, context) }
+        app.post("feeds/{slug}/tokens/{id}/revoke") { request, context in
+            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
+            let id = try self.app.id(context)
+            try await self.app.catalog.write { [slug = compiled.slug] in try $0.revokeFeedToken(feed: slug, id: id) }
+            return self.app.redirect("/app/feeds/\(compiled.slug)#tokens", flash: "Token revoked: links with it stop working now.", context: context)
+        }
+    }
+
+    private func list(_ context: WebAppContext) -> HTMLPage {
+        let rows = app.catalog.feeds.map { compiled in
+            let rows = FeedSnapshot.rows(compiled.series, calculator: app.calculator(compiled.feed.zone))
+            return FeedsView.Row(slug: compiled.slug, name: compiled.feed.name, count: compiled.series.count, isPublic: compiled.feed.isPublic,
+                                 color: compiled.feed.color ?? "#8E8E93", tasks: TaskCounts(rows: rows, now: app.clock()))
+        }
+        return app.render("feeds", title: "Feeds — tminus", FeedsView(feeds: rows), context: context)
+    }
+
+    func view(_ compiled: CompiledFeed, newToken: FeedView.NewToken? = nil) async throws -> FeedView {
+        let calculator = app.calculator(compiled.feed.zone)
+        let rows = FeedSnapshot.rows(compiled.series, calculator: calculator)
+        let base = app.settings.baseURL
+        let links = FeedPage.links(baseURL: base, path: "/feeds/\(compiled.slug)")
+        let tokens = try await app.store.async { [slug = compiled.slug] in try $0.feedTokens(feed: slug) }
+        var shown: [FeedView.Link] = []
+        if compiled.feed.isPublic {
+            shown = [.init(label: "Calendar (https)", url: links.https), .init(label: "Countdown calendar", url: links.countdown),
+                     .init(label: "JSON for widgets", url: links.json), .init(label: "Public page", url: base + "/feeds/\(compiled.slug)")]
+        }
+        return FeedView(slug: compiled.slug, name: compiled.feed.name, description: compiled.feed.description, timeZone: compiled.feed.timeZone,
+                        isPublic: compiled.feed.isPublic, color: compiled.feed.color ?? "#8E8E93", links: shown,
+                        webcal: compiled.feed.isPublic ? links.webcal : nil, google: compiled.feed.isPublic ? links.google : nil,
+                        qr: compiled.feed.isPublic ? QRCode.svg(for: links.webcal, label: "QR code: subscribe to \(compiled.feed.name)") : nil,
+                        countdowns: rows.map { CountdownRow(countdown: $0.0, remaining: $0.1, imageURL: { app.settings.imageURL($0) }) },
+                        tokens: tokens.map(FeedView.TokenRow.init), newToken: newToken, tasks: TaskCounts(rows: rows, now: calculator.now))
+    }
+
+    private func show(_ context: WebAppContext) async throws -> HTMLPage {
+        let compiled = try await app.compiled(context.parameters.get("slug") ?? "")
+        return app.render("feed", title: "\(compiled.feed.name) — tminus", try await view(compiled), context: context)
+    }
+
+    private func create(_ request: Request, _ context: WebAppContext) async throws -> Response {
+        let form = try await WebForm.decode(FeedForm.self, request, context, csrf: app.csrf, limit: 16 << 10)
+        let slug = (form.slug.nonEmpty ?? Slug.make(from: form.name ?? "")).lowercased()
+        func failed(_ message: String) throws -> Response {
+            try app.render("feed-form", title: "New feed — tminus",
+                           FormView(form: form, isNew: true, action: "/app/feeds", error: message, zones: TimeZoneChoices.all),
+                           context: context, status: .unprocessableContent).response(from: request, context: context)
+        }
+        guard Feed.isValidSlug(slug) else { return try failed(StoreError.invalidSlug(slug).description) }
+        var feed = Feed(slug: slug)
+        do { try form.document().apply(to: &feed) } catch { return try failed(error.message) }
+        do {
+            try await app.catalog.write { [feed] in try $0.createFeed(feed) }
+        } catch let error as StoreError where error == .feedExists(slug) { return try failed(error.description) }
+        app.logger.info("feed created", metadata: ["feed": "\(slug)"])
+        return app.redirect("/app/feeds/\(slug)", flash: "Created the feed “\(feed.name)”.", context: context)
+    }
+
+    private func update(_ request: Request, _ context: WebAppContext) async throws -> Response {
+        let compiled = try await app.compiled(context.parameters.get("slug") ?? "")
+        var form = try await WebForm.decode(FeedForm.self, request, context, csrf: app.csrf, limit: 16 << 10)
+        form.slug = compiled.slug
+        var feed = compiled.feed
+        do { try form.document().apply(to: &feed) } catch {
+            return try app.render("feed-form", title: "Edit \(compiled.feed.name) — tminus",
+                                  FormView(form: form, isNew: false, action: "/app/feeds/\(compiled.slug)/edit", error: error.message,
+                                           zones: TimeZoneChoices.all), context: context, status: .unprocessableContent).response(from: request, context: context)
+        }
+        try await app.catalog.write { [feed] in try $0.saveFeed(feed) }
+        return app.redirect("/app/feeds/\(compiled.slug)", flash: "Saved the feed’s settings.", context: context)
+    }
+
+    private func createToken(_ request: Request, _ context: WebAppContext) async throws -> Response {
+        let compiled = try await app.compiled(context.parameters.get("slug") ?? "")
+        let form = try await WebForm.decode(LabelForm.self, request, context, csrf: app.csrf, limit: 4 << 10)
+        let label = String(SafeText.clean(form.label.nonEmpty ?? "link").prefix(80))
+        let (secret, _) = try await app.catalog.write { [slug = compiled.slug] in try $0.createFeedToken(feed: slug, label: label) }
+        let path = "/t/\(secret)/feeds/\(compiled.slug)"
+        let links = FeedPage.links(baseURL: app.settings.baseURL, path: path)
+        let made = FeedView.NewToken(label: label, https: links.https, webcal: links.webcal, page: app.settings.baseURL + path,
+                                     qr: QRCode.svg(for: links.webcal, label: "QR code: subscribe with the link “\(label)”"))
+        app.logger.info("feed token created", metadata: ["feed": "\(compiled.slug)"])
+        return try app.render("feed", title: "\(compiled.feed.name) — tminus", try await view(compiled, newToken: made), context: context,
+                              status: .created).response(from: request, context: context)
+    }
+}
+
+/// A feed slug from a name: "Family birthdays!" → "family-birthdays".
+enum Slug {
+    static func make(from name: String) -> String {
+        let folded = name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+        var slug = ""
+        for scalar in folded.unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) { slug.unicodeScalars.append(scalar) }
+            else if !slug.isEmpty, !slug.hasSuffix("-") { slug += "-" }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return String(slug.prefix(64))
+    }
+}
+
+/// The zones the forms offer: the system's zone list (the same names `Zone.named` accepts).
+enum TimeZoneChoices {
+    static let all: [String] = TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") || $0 == "UTC" }.sorted()
+}

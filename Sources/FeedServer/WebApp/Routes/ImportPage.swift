@@ -1,0 +1,117 @@
+import CountdownStore
+import Foundation
+import Hummingbird
+import MultipartKit
+
+/// Import into a feed from the browser: a dropped or chosen `.ics` file, or a
+/// URL, which may become a source the feed keeps fetching. The result says
+/// what was added, updated, unchanged and skipped, and why; a strict import
+/// that fails shows the lines and properties, and changes nothing.
+struct ImportPage: Sendable {
+    let app: WebApp
+
+    struct ImportForm: CSRFProtectedForm {
+        var csrf: String?
+        var file: Data?
+        var url: String?
+        var keep: String?
+        var strict: String?
+    }
+
+    struct ImportView: TemplateView {
+        struct Result: TemplateView {
+            var added: Int
+            var updated: Int
+            var unchanged: Int
+            var removed: Int
+            var skipped: [String]
+            var diagnostics: [String]
+            var templateValues: [String: Any] {
+                ["hasSkipped": !skipped.isEmpty, "hasDiagnostics": !diagnostics.isEmpty, "skippedCount": skipped.count, "hasRemoved": removed > 0]
+            }
+            var subscribed: String?
+        }
+        var slug: String
+        var name: String
+        var result: Result?
+        var error: String?
+        var problems: [String]
+        var templateValues: [String: Any] { ["hasProblems": !problems.isEmpty] }
+        var url: String?
+    }
+
+    func register(on app: RouterGroup<WebAppContext>) {
+        app.get("feeds/{slug}/import") { _, context in
+            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            return self.app.render("import", title: "Import into \(compiled.feed.name) — tminus",
+                                   ImportView(slug: compiled.slug, name: compiled.feed.name, problems: []), context: context)
+        }
+        app.post("feeds/{slug}/import") { request, context in try await self.importCalendar(request, context) }
+    }
+
+    private func importCalendar(_ request: Request, _ context: WebAppContext) async throws -> Response {
+        let compiled = try await app.compiled(context.parameters.get("slug") ?? "")
+        let slug = compiled.slug
+        let form = try await WebForm.decode(ImportForm.self, request, context, csrf: app.csrf, limit: app.maxBodyBytes + (64 << 10))
+        var view = ImportView(slug: slug, name: compiled.feed.name, problems: [], url: form.url)
+        func page(_ status: HTTPResponse.Status) throws -> Response {
+            try app.render("import", title: "Import into \(compiled.feed.name) — tminus", view, context: context, status: status)
+                .response(from: request, context: context)
+        }
+        let bytes: [UInt8]
+        var source: String?
+        if let file = form.file, !file.isEmpty {
+            bytes = Array(file)
+        } else if let url = form.url.nonEmpty {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
+                view.error = "The address must start with http:// or https:// (webcal:// works too, written as https://)."
+                return try page(.unprocessableContent)
+            }
+            do {
+                guard case .fetched(let fetched, _, _) = try await app.fetcher.fetch(url) else {
+                    view.error = "\(url) sent nothing."
+                    return try page(.badGateway)
+                }
+                bytes = fetched
+            } catch let error as CalendarFetcher.Failure {
+                view.error = "Could not fetch it: \(error.description)"
+                return try page(error.refused ? .unprocessableContent : .badGateway)
+            }
+            source = url
+        } else {
+            view.error = "Choose an .ics file, drop one here, or give an address."
+            return try page(.unprocessableContent)
+        }
+        let keep = source != nil && form.keep.isChecked
+        let subscription = keep ? source : nil
+        let options = ImportOptions(strict: form.strict.isChecked, source: source, sync: keep, createFeed: false)
+        let report: ImportReport
+        do {
+            report = try await app.catalog.write { store in
+                let report = try store.importCalendar(bytes, intoFeed: slug, options: options)
+                if let subscription { try store.subscribe(feed: slug, location: subscription) }
+                return report
+            }
+        } catch let error as StoreError {
+            view.error = "Nothing was imported: " + Self.headline(error)
+            view.problems = Self.problems(error)
+            return try page(error.status)
+        }
+        if keep { app.loader.reloadSubscriptions() }
+        app.logger.info("import", metadata: ["feed": "\(slug)", "result": "\(report)", "via": "web app"])
+        view.result = .init(added: report.added, updated: report.updated, unchanged: report.unchanged, removed: report.removed,
+                            skipped: report.skipped, diagnostics: Array(report.diagnostics.prefix(200)),
+                            subscribed: keep ? source : nil)
+        return try page(.ok)
+    }
+
+    /// The first line of a refusal; a strict failure lists its problems below it.
+    static func headline(_ error: StoreError) -> String {
+        let text = error.description
+        return text.split(separator: "\n").first.map(String.init) ?? text
+    }
+
+    static func problems(_ error: StoreError) -> [String] {
+        Array(error.description.split(separator: "\n").dropFirst().map(String.init).prefix(200))
+    }
+}

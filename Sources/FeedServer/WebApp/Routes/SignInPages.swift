@@ -1,0 +1,106 @@
+import CountdownStore
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+
+/// Sign in, sign out, and the first-run setup link. A session is created only
+/// by a correct password (or a valid setup link); five failures in a minute
+/// from one address are answered with 429 until the minute has passed.
+struct SignInPages: Sendable {
+    let app: WebApp
+
+    struct SignInForm: CSRFProtectedForm {
+        var csrf: String?
+        var password: String?
+    }
+
+    struct SetupForm: CSRFProtectedForm {
+        var csrf: String?
+        var password: String?
+        var confirm: String?
+    }
+
+    struct SignInView {
+        var error: String?
+        var needsSetup: Bool
+    }
+
+    struct SetupView {
+        var error: String?
+        var action: String
+    }
+
+    func register(on app: RouterGroup<WebAppContext>) {
+        app.get("signin") { request, context in
+            if context.isSignedIn { return Response.redirect(to: "/app", type: .normal) }
+            let needsSetup = try await self.app.store.async { try !OwnerPassword.isSet(in: $0) }
+            return try self.app.render("signin", title: "Sign in — tminus", SignInView(needsSetup: needsSetup), context: context)
+                .response(from: request, context: context)
+        }
+        app.post("signin") { request, context in try await self.signIn(request, context) }
+        app.post("signout") { request, context in
+            _ = try await WebForm.decode(SignInForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
+            context.sessions.clearSession()
+            return Response.redirect(to: "/app/signin", type: .normal)
+        }
+        app.get("setup/{token}") { _, context in
+            let token = context.parameters.get("token") ?? ""
+            guard try await self.app.store.async({ try OwnerPassword.acceptsSetupToken(token, in: $0) }) else {
+                throw HTTPError(.notFound, message: "this setup link has been used or replaced; run `tminus password` to set the password")
+            }
+            return self.app.render("setup", title: "Choose a password — tminus", SetupView(action: "/app/setup/\(token)"), context: context)
+        }
+        app.post("setup/{token}") { request, context in try await self.setUp(request, context) }
+    }
+
+    private func signIn(_ request: Request, _ context: WebAppContext) async throws -> Response {
+        let now = app.clock()
+        if let wait = app.throttle.retryAfter(client: context.clientKey, now: now) {
+            app.logger.notice("sign-in throttled", metadata: ["client": "\(context.clientKey)", "retryAfter": "\(wait)"])
+            var response = try app.render("signin", title: "Sign in — tminus",
+                                          SignInView(error: "Too many failed attempts. Try again in \(wait) seconds.", needsSetup: false),
+                                          context: context, status: .tooManyRequests).response(from: request, context: context)
+            response.headers[.retryAfter] = String(wait)
+            return response
+        }
+        let form = try await WebForm.decode(SignInForm.self, request, context, csrf: app.csrf, limit: 4 << 10)
+        guard try await OwnerPassword.verify(form.password ?? "", in: app.store) else {
+            app.throttle.recordFailure(client: context.clientKey, now: now)
+            app.logger.notice("sign-in failed", metadata: ["client": "\(context.clientKey)"])
+            let needsSetup = try await app.store.async { try !OwnerPassword.isSet(in: $0) }
+            return try app.render("signin", title: "Sign in — tminus",
+                                  SignInView(error: needsSetup ? "No password is set yet: use the setup link that `tminus serve` printed, or run `tminus password`."
+                                                               : "That password is not right.", needsSetup: needsSetup),
+                                  context: context, status: .unauthorized).response(from: request, context: context)
+        }
+        app.throttle.recordSuccess(client: context.clientKey)
+        startSession(context)
+        app.logger.info("signed in", metadata: ["client": "\(context.clientKey)"])
+        return .redirect(to: "/app", type: .normal)
+    }
+
+    private func setUp(_ request: Request, _ context: WebAppContext) async throws -> Response {
+        let token = context.parameters.get("token") ?? ""
+        guard try await app.store.async({ try OwnerPassword.acceptsSetupToken(token, in: $0) }) else {
+            throw HTTPError(.notFound, message: "this setup link has been used or replaced; run `tminus password` to set the password")
+        }
+        let form = try await WebForm.decode(SetupForm.self, request, context, csrf: app.csrf, limit: 4 << 10)
+        let password = form.password ?? ""
+        var problem: String?
+        do { try OwnerPassword.check(password) } catch { problem = error.description.prefix(1).uppercased() + error.description.dropFirst() + "." }
+        if problem == nil, password != form.confirm { problem = "The two passwords differ." }
+        if let problem {
+            return try app.render("setup", title: "Choose a password — tminus", SetupView(error: problem, action: "/app/setup/\(token)"),
+                                  context: context, status: .unprocessableContent).response(from: request, context: context)
+        }
+        try await app.store.async { try OwnerPassword.set(password, in: $0) }
+        app.logger.notice("owner password set through the setup link")
+        startSession(context)
+        return .redirect(to: "/app", type: .normal)
+    }
+
+    /// A new session (a new id, so none chosen before sign-in survives it).
+    private func startSession(_ context: WebAppContext) {
+        context.sessions.setSession(WebSession(signedInAt: app.clock(), flash: "Signed in."), expiresIn: WebApp.sessionLifetime)
+    }
+}

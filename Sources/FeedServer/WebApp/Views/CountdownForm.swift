@@ -1,0 +1,158 @@
+import Countdowns
+import CountdownStore
+import Foundation
+import ICalendar
+import MultipartKit
+
+/// The countdown form as posted (multipart, for the image) and as shown again.
+/// It becomes a `CountdownDraft`, the same document the admin API and
+/// `tminus add` use, so the rules and messages are the same everywhere.
+struct CountdownForm: CSRFProtectedForm, TemplateView {
+    var csrf: String?
+    /// The feed it is in (a different one moves it).
+    var feed: String?
+    var kind: String?
+    var title: String?
+    var date: String?
+    var time: String?
+    var timeZone: String?
+    /// none, daily, weekly, monthly, yearly, every, nth, lastday or custom.
+    var `repeat`: String?
+    var everyCount: String?
+    var everyUnit: String?
+    var nthOrdinal: String?
+    var nthWeekday: String?
+    var rrule: String?
+    var clamp: String?
+    var direction: String?
+    var unit: String?
+    var useColors: String?
+    var color1: String?
+    var color2: String?
+    var textColor: String?
+    var imageURL: String?
+    var image: Data?
+    var removeImage: String?
+    var categories: String?
+    var notes: String?
+    var url: String?
+    var location: String?
+    /// An alarm offset such as `-PT15M` or `-P1D`; empty for none.
+    var alarm: String?
+    var priority: String?
+
+    init() {}
+
+    /// The form filled in from a saved countdown.
+    init(_ countdown: Countdown, feed: String) {
+        self.feed = feed
+        kind = countdown.kind.rawValue
+        title = countdown.title
+        date = countdown.target.civilDate.iso
+        if !countdown.isAllDay {
+            time = String(format: "%02d:%02d", countdown.target.local.hour, countdown.target.local.minute)
+            switch countdown.target {
+            case .floating: timeZone = "floating"
+            case .utc: timeZone = "UTC"
+            default: timeZone = countdown.target.tzid
+            }
+        }
+        switch countdown.repeatRule {
+        case .none: `repeat` = "none"
+        case .every(1, let unit, let clamped):
+            `repeat` = ["day": "daily", "week": "weekly", "month": "monthly", "year": "yearly"][unit.rawValue]
+            clamp = clamped ? "on" : nil
+        case .every(let count, let unit, let clamped):
+            `repeat` = "every"; everyCount = String(count); everyUnit = unit.rawValue + "s"; clamp = clamped ? "on" : nil
+        case .nthWeekday(let ordinal, let weekday, 1):
+            `repeat` = "nth"; nthOrdinal = String(ordinal); nthWeekday = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"][weekday.rawValue]
+        case .lastDayOfMonth(1): `repeat` = "lastday"
+        default: `repeat` = "custom"; rrule = countdown.repeatRule.rrule(startingOn: countdown.target.civilDate)
+        }
+        direction = countdown.direction.rawValue
+        unit = countdown.displayUnit.rawValue
+        if !countdown.presentation.gradient.isEmpty {
+            useColors = "on"
+            color1 = countdown.presentation.gradient.first
+            color2 = countdown.presentation.gradient.count > 1 ? countdown.presentation.gradient[1] : countdown.presentation.gradient.first
+        }
+        textColor = countdown.presentation.textColor
+        if let image = countdown.presentation.image, !image.hasPrefix(CountdownStore.imageScheme) { imageURL = image }
+        categories = countdown.categories.joined(separator: ", ")
+        notes = countdown.notes
+        url = countdown.url
+        location = countdown.location
+        alarm = countdown.alarms.first?.description
+        priority = countdown.priority.map(String.init)
+    }
+
+    /// The repeat phrase or rule the picker stands for.
+    func repeatChoice() throws(CountdownDraft.Invalid) -> (phrase: String?, rrule: String?) {
+        switch `repeat` ?? "none" {
+        case "none", "daily", "weekly", "monthly", "yearly": return (`repeat` ?? "none", nil)
+        case "every":
+            guard let count = everyCount.nonEmpty.flatMap({ Int($0) }), (1...1000).contains(count) else {
+                throw .init(field: "repeat", message: "“every N” needs N from 1 to 1000")
+            }
+            return ("every \(count) \(everyUnit.nonEmpty ?? "weeks")", nil)
+        case "nth": return ("\(nthOrdinal.nonEmpty ?? "1") \(nthWeekday.nonEmpty ?? "friday")".replacingOccurrences(of: "-1 ", with: "last "), nil)
+        case "lastday": return ("last day", nil)
+        case "custom":
+            guard let rule = rrule.nonEmpty else { throw .init(field: "rrule", message: "write a rule, such as FREQ=WEEKLY;BYDAY=MO,WE") }
+            return (nil, rule.hasPrefix("RRULE:") ? String(rule.dropFirst(6)) : rule)
+        case let other: throw .init(field: "repeat", message: "'\(other)' is not a repeat choice")
+        }
+    }
+
+    /// The draft every field of the form stands for (a full replacement: empty
+    /// fields clear what they hold). The image is handled by the caller.
+    func draft() throws(CountdownDraft.Invalid) -> CountdownDraft {
+        var draft = CountdownDraft()
+        draft.title = title ?? ""
+        draft.date = date.nonEmpty ?? ""
+        draft.kind = kind == "task" ? .task : .event
+        if let time = time.nonEmpty {
+            draft.time = time
+            draft.timeZone = timeZone.nonEmpty
+        } else {
+            draft.allDay = true
+        }
+        let (phrase, rule) = try repeatChoice()
+        if let rule { draft.rrule = rule } else { draft.repeat = phrase }
+        draft.clamp = clamp.isChecked
+        draft.direction = direction == "up" ? .up : .down
+        guard let unit = DisplayUnit(rawValue: unit.nonEmpty ?? "dynamic") else { throw .init(field: "unit", message: "'\(unit ?? "")' is not a display unit") }
+        draft.unit = unit
+        if useColors.isChecked {
+            draft.colors = [color1.nonEmpty ?? "#007AFF", color2.nonEmpty ?? color1.nonEmpty ?? "#5AC8FA"]
+            draft.textColor = textColor.nonEmpty ?? "#FFFFFF"
+        } else {
+            draft.colors = []
+        }
+        if let link = imageURL.nonEmpty { draft.image = link } else if removeImage.isChecked { draft.image = "" }
+        draft.categories = (categories ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        draft.notes = notes ?? ""
+        draft.url = url.nonEmpty ?? ""
+        draft.location = location ?? ""
+        draft.alarms = alarm.nonEmpty.map { [$0] } ?? []
+        if let priority = priority.nonEmpty {
+            guard let value = Int(priority) else { throw .init(field: "priority", message: "must be a number from 0 to 9") }
+            draft.priority = value
+        } else if kind == "task" {
+            draft.priority = 0
+        }
+        return draft
+    }
+
+    /// The uploaded file, when one was chosen.
+    var imageBytes: Data? {
+        guard let image, !image.isEmpty else { return nil }
+        return image
+    }
+
+    var templateValues: [String: Any] {
+        ["isTask": kind == "task", "colorsChecked": useColors.isChecked, "clampChecked": clamp.isChecked, "countingUp": direction == "up",
+         "color1Value": color1.nonEmpty ?? "#007AFF", "color2Value": color2.nonEmpty ?? "#5AC8FA", "textColorValue": textColor.nonEmpty ?? "#FFFFFF",
+         "removeChecked": removeImage.isChecked, "image": NSNull()]
+    }
+}

@@ -1,0 +1,83 @@
+import Countdowns
+import Foundation
+
+/// The feed form as posted (every field a string, as browsers send them) and
+/// as shown again: it turns into the same `FeedSettingsDocument` that
+/// `feeds/*.yaml` and the admin API use, so one set of rules checks all three.
+struct FeedForm: CSRFProtectedForm, TemplateView {
+    var csrf: String?
+    var slug: String?
+    var name: String?
+    var description: String?
+    var timeZone: String?
+    var color: String?
+    var isPublic: String?
+    var mode: String?
+    var days: String?
+    var milestones: String?
+    var maxEvents: String?
+    var alarms: String?
+    /// Hours between client polls (REFRESH-INTERVAL).
+    var refreshHours: String?
+
+    init(csrf: String? = nil) { self.csrf = csrf }
+
+    /// The form filled in from a feed (for editing).
+    init(_ feed: Feed) {
+        slug = feed.slug
+        name = feed.name
+        description = feed.description
+        timeZone = feed.timeZone
+        color = feed.color
+        isPublic = feed.isPublic ? "on" : nil
+        switch feed.countdownMode {
+        case .daily(let count): mode = "daily"; days = String(count)
+        case .milestones(let marks): mode = "milestones"; milestones = marks.map(String.init).joined(separator: ", ")
+        }
+        maxEvents = String(feed.countdownMaxEvents)
+        alarms = feed.includeAlarms ? "on" : nil
+        let seconds = feed.refreshInterval.days * 86_400 + feed.refreshInterval.seconds
+        refreshHours = seconds % 3600 == 0 ? String(seconds / 3600) : String(format: "%.2f", Double(seconds) / 3600)
+    }
+
+    /// The settings document, or the field that is wrong and why.
+    func document() throws(Feed.InvalidSetting) -> FeedSettingsDocument {
+        var document = FeedSettingsDocument()
+        guard let name = name.nonEmpty else { throw Feed.InvalidSetting(message: "the feed needs a name") }
+        document.name = SafeText.clean(name)
+        document.description = description.map(SafeText.clean) ?? ""
+        document.timeZone = timeZone.nonEmpty ?? "UTC"
+        document.color = color.nonEmpty
+        document.isPublic = isPublic.isChecked
+        document.alarms = alarms.isChecked
+        if let hours = refreshHours.nonEmpty {
+            guard let value = Double(hours), value >= 0.25, value <= 24 * 30 else {
+                throw Feed.InvalidSetting(message: "refresh every must be a number of hours from 0.25 to 720")
+            }
+            document.refresh = "PT\(Int((value * 60).rounded()))M"
+        }
+        var countdown = FeedSettingsDocument.CountdownSettings(mode: mode.nonEmpty ?? "daily")
+        if let days = days.nonEmpty {
+            guard let value = Int(days) else { throw Feed.InvalidSetting(message: "countdown days must be a whole number") }
+            countdown.days = value
+        }
+        if countdown.mode == "milestones", let text = milestones.nonEmpty {
+            let marks = text.split(whereSeparator: { $0 == "," || $0 == " " }).map { Int($0) }
+            guard !marks.isEmpty, marks.allSatisfy({ $0 != nil }) else {
+                throw Feed.InvalidSetting(message: "milestones must be whole numbers of days, separated by commas")
+            }
+            countdown.milestones = marks.compactMap { $0 }
+        }
+        if let maxEvents = maxEvents.nonEmpty {
+            guard let value = Int(maxEvents) else { throw Feed.InvalidSetting(message: "most events must be a whole number") }
+            countdown.maxEvents = value
+        }
+        document.countdown = countdown
+        return document
+    }
+
+    var templateValues: [String: Any] {
+        ["isDaily": (mode ?? "daily") == "daily", "isMilestones": mode == "milestones", "publicChecked": isPublic.isChecked,
+         "alarmsChecked": alarms.isChecked, "colorValue": color.nonEmpty ?? "#007AFF"]
+    }
+}

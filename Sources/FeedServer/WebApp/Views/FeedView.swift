@@ -1,0 +1,67 @@
+import Countdowns
+import CountdownStore
+import Foundation
+import ICalendar
+
+/// `/app/feeds/{slug}`: the feed's countdowns, its subscribe links with QR
+/// codes, its tokens, and its tasks' counts.
+struct FeedView: TemplateView {
+    struct Link {
+        var label: String
+        var url: String
+    }
+
+    struct TokenRow {
+        var id: Int64
+        var label: String
+        var created: String
+        var lastUsed: String
+        var revoked: Bool
+    }
+
+    /// A token just made: shown on this page once, never again.
+    struct NewToken {
+        var label: String
+        var https: String
+        var webcal: String
+        var page: String
+        var qr: String?
+    }
+
+    var slug: String
+    var name: String
+    var description: String?
+    var timeZone: String
+    var isPublic: Bool
+    var color: String
+    var links: [Link]
+    var webcal: String?
+    var google: String?
+    var qr: String?
+    var countdowns: [CountdownRow]
+    var tokens: [TokenRow]
+    var newToken: NewToken?
+    var tasks: TaskCounts
+    var templateValues: [String: Any] { ["isEmpty": countdowns.isEmpty, "hasTokens": !tokens.isEmpty, "hasTasks": tasks.open > 0] }
+}
+
+extension FeedView.TokenRow {
+    init(_ token: FeedToken) {
+        id = token.id
+        label = token.label
+        created = AppDates.text(token.createdAt)
+        lastUsed = token.lastUsedAt.map(AppDates.text) ?? "never"
+        revoked = token.revokedAt != nil
+    }
+}
+
+/// How the app writes instants: `2026-11-23 14:05 UTC`, unambiguous in any locale.
+enum AppDates {
+    static func text(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let day = Int((Double(seconds) / 86_400).rounded(.down))
+        let civil = CivilDate(daysSinceEpoch: day).iso
+        let rest = seconds - day * 86_400
+        return civil + String(format: " %02d:%02d UTC", rest / 3600, rest % 3600 / 60)
+    }
+}

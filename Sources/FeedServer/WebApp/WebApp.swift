@@ -1,0 +1,83 @@
+import Countdowns
+import CountdownStore
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+import ICalendar
+import Logging
+
+/// The countdown app in the browser, under `/app`: server-rendered pages
+/// (Mustache templates) whose forms work without JavaScript; `/app/static/app.js`
+/// only adds the live preview and drag and drop. It writes through the same
+/// store and catalog as the admin API, so a change shows on the public pages,
+/// the calendars and the JSON at once.
+struct WebApp: Sendable {
+    let store: CountdownStore
+    let catalog: FeedCatalog
+    let pages: WebPages
+    let csrf: CSRFToken
+    let throttle: SignInThrottle
+    let settings: RenderSettings
+    let clock: @Sendable () -> Date
+    let loader: FeedLoader
+    let fetcher: CalendarFetcher
+    let maxBodyBytes: Int
+    let logger: Logger
+    /// Cookies get `Secure` when the public address is https.
+    var secureCookies: Bool { settings.baseURL.lowercased().hasPrefix("https://") }
+
+    static let sessionLifetime: Duration = .seconds(14 * 86_400)
+
+    func register(on router: Router<ServerContext>, sessions: any PersistDriver) {
+        let app = router.group("app", context: WebAppContext.self)
+        let cookie = SessionCookieParameters(name: "tminus_session", path: "/app", secure: secureCookies, sameSite: .strict)
+        app.add(middleware: SessionMiddleware<WebAppContext>(
+            storage: sessions, configuration: .init(sessionCookieParameters: cookie, keyPrefix: "session:", defaultSessionExpiration: Self.sessionLifetime)))
+        app.add(middleware: CSRFCookieMiddleware(secure: secureCookies))
+        StaticFiles.register(on: app)
+        SignInPages(app: self).register(on: app)
+        let signedIn = app.group().add(middleware: RequireSignInMiddleware())
+        FeedPages(app: self).register(on: signedIn)
+        CountdownPages(app: self).register(on: signedIn)
+        ImportPage(app: self).register(on: signedIn)
+        AgendaPages(app: self).register(on: signedIn)
+    }
+
+    // MARK: helpers every page uses
+
+    /// Renders `template` inside the layout, with the flash message shown once.
+    func render(_ template: String, title: String, section: String = "feeds", _ page: Any, context: WebAppContext,
+                status: HTTPResponse.Status = .ok) -> HTMLPage {
+        var flash: String?
+        var undo: String?
+        context.sessions.withLockedSession { data in
+            guard data?.flash != nil else { return }
+            flash = data?.flash
+            undo = data?.undo?.title
+            data?.flash = nil
+        }
+        let chrome = PageContext(title: title, csrf: csrf.token(for: context.csrfCookie), signedIn: context.isSignedIn,
+                                 flash: flash, undo: undo, section: section, page: page)
+        return pages.render(template, chrome, status: status)
+    }
+
+    /// A 303 to `location`, with a line for the next page.
+    func redirect(_ location: String, flash: String, context: WebAppContext) -> Response {
+        context.sessions.withLockedSession { $0?.flash = flash }
+        return .redirect(to: location, type: .normal)
+    }
+
+    func compiled(_ slug: String) async throws -> CompiledFeed {
+        guard Feed.isValidSlug(slug), let compiled = catalog.feed(slug: slug) else { throw HTTPError(.notFound, message: "no feed '\(slug)'") }
+        return compiled
+    }
+
+    func calculator(_ zone: Zone) -> RemainingTimeCalculator {
+        RemainingTimeCalculator(now: clock(), zone: zone, maxOccurrences: settings.maxOccurrences)
+    }
+
+    func id(_ context: WebAppContext) throws -> Int64 {
+        guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound, message: "no such countdown") }
+        return id
+    }
+}
