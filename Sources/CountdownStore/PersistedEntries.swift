@@ -49,6 +49,11 @@ extension CountdownStore {
         }
     }
 
+    /// What the table holds as keys: hashes only (for audits and tests).
+    public func persistedKeyHashes() throws -> [String] {
+        try pool.read { db in try String.fetchAll(db, sql: "SELECT keyHash FROM persistEntry ORDER BY keyHash") }
+    }
+
     public func removePersistedValue(for key: String) throws {
         try pool.write { db in _ = try PersistEntryRecord.filter(PersistEntryRecord.Columns.keyHash == Secret.hash(key)).deleteAll(db) }
     }

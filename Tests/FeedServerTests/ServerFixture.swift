@@ -15,7 +15,7 @@ final class ServerFixture: Sendable {
     let adminToken = "test-admin-token-0123456789"
     private let now: Mutex<Date>
 
-    init(now: Date = Date(timeIntervalSince1970: 1_795_338_000)) throws {   // 2026-11-22T08:20:00Z
+    init(now: Date = Date(timeIntervalSince1970: 1_795_338_000)) throws {   // 2026-11-22T09:00:00Z, a Sunday
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-server-\(UUID().uuidString)")
         feeds = directory.appendingPathComponent("feeds")
         try FileManager.default.createDirectory(at: feeds, withIntermediateDirectories: true)

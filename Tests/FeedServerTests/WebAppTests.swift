@@ -1,0 +1,331 @@
+import CountdownStore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import FeedServer
+
+/// The web app at /app, through a real server on loopback, the way a browser
+/// without JavaScript uses it: cookies kept, the CSRF token read from each form,
+/// forms posted urlencoded or multipart. `make browser` walks the same paths in
+/// Chromium, with the script on.
+@Suite struct WebAppTests {
+    static let password = "correct horse battery"
+
+    @Test func signInNeedsTheRightPasswordAndGivesStrictHttpOnlyCookies() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try OwnerPassword.set(Self.password, in: parts.store)
+            var browser = Browser(client: client)
+            let start = try await browser.get("/app")
+            #expect(start.status == .seeOther && start.headers[.location] == "/app/signin")
+            let csrfCookie = try #require(start.headers[values: .setCookie].first { $0.hasPrefix("tminus_csrf=") })
+            let form = try await browser.get("/app/signin")
+            #expect(form.status == .ok && form.headers[values: .setCookie].isEmpty, "the cookie is set once")
+            #expect(csrfCookie.contains("HttpOnly") && csrfCookie.contains("SameSite=Strict") && csrfCookie.contains("Path=/app"))
+            #expect(form.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
+
+            let wrong = try await browser.post("/app/signin", ["password": "not the password"])
+            #expect(wrong.status == .unauthorized && wrong.text.contains("not right"))
+            #expect(browser.cookies["tminus_session"] == nil)
+
+            let right = try await browser.post("/app/signin", ["password": Self.password])
+            #expect(right.status == .seeOther && right.headers[.location] == "/app")
+            let session = try #require(right.headers[values: .setCookie].first { $0.hasPrefix("tminus_session=") })
+            #expect(session.contains("HttpOnly") && session.contains("SameSite=Strict"))
+            #expect(!session.contains("Secure"), "plain http on loopback: no Secure flag")
+            let feeds = try await browser.get("/app")
+            #expect(feeds.status == .ok && feeds.text.contains("Family") && feeds.text.contains("Signed in."))
+
+            // The store keeps the session under the id's hash only.
+            let sessionID = try #require(browser.cookies["tminus_session"])
+            #expect(try parts.store.persistedValue(for: "session:" + sessionID) != nil)
+            let keys = try parts.store.persistedKeyHashes()
+            #expect(!keys.contains { $0.contains(sessionID) } && keys.contains(Secret.hash("session:" + sessionID)))
+
+            let out = try await browser.post("/app/signout", [:])
+            #expect(out.status == .seeOther)
+            #expect(try parts.store.persistedValue(for: "session:" + sessionID) == nil)
+            #expect(try await browser.get("/app").status == .seeOther)
+        }
+    }
+
+    @Test func formsWithoutTheirCSRFTokenChangeNothing() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try OwnerPassword.set(Self.password, in: parts.store)
+            var browser = Browser(client: client)
+            try await browser.signIn(Self.password)
+            let forged = try await browser.post("/app/feeds", ["name": "Forged", "timeZone": "UTC"], csrf: "made-up-token")
+            #expect(forged.status == .forbidden)
+            let missing = try await browser.post("/app/feeds", ["name": "Forged", "timeZone": "UTC"], csrf: .some(nil))
+            #expect(missing.status == .forbidden)
+            // A valid token for another browser's cookie is no good either.
+            var other = Browser(client: client)
+            _ = try await other.get("/app/signin")
+            let stolen = try await browser.post("/app/feeds", ["name": "Forged", "timeZone": "UTC"], csrf: other.csrf)
+            #expect(stolen.status == .forbidden)
+            #expect(try parts.store.feeds().isEmpty)
+        }
+    }
+
+    @Test func fiveFailedSignInsInAMinuteSlowThatClientDown() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try OwnerPassword.set(Self.password, in: parts.store)
+            var browser = Browser(client: client)
+            _ = try await browser.get("/app/signin")
+            for _ in 0..<5 { #expect(try await browser.post("/app/signin", ["password": "guess"]).status == .unauthorized) }
+            let throttled = try await browser.post("/app/signin", ["password": Self.password])
+            #expect(throttled.status == .tooManyRequests)
+            let wait = try #require(throttled.headers[.retryAfter].flatMap { Int($0) })
+            #expect((1...60).contains(wait))
+            fixture.setClock(fixture.clockNow.addingTimeInterval(61))
+            #expect(try await browser.post("/app/signin", ["password": Self.password]).status == .seeOther)
+        }
+    }
+
+    @Test func theSetupLinkSetsTheFirstPasswordOnceAndKeepsOnlyABcryptHash() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let token = try #require(try OwnerPassword.issueSetupToken(in: parts.store))
+            var browser = Browser(client: client)
+            #expect(try await browser.get("/app/setup/not-the-token").status == .notFound)
+            #expect(try await browser.get("/app/setup/\(token)").status == .ok)
+            let short = try await browser.post("/app/setup/\(token)", ["password": "short", "confirm": "short"])
+            #expect(short.status == .unprocessableContent && short.text.contains("at least 10"))
+            let differ = try await browser.post("/app/setup/\(token)", ["password": Self.password, "confirm": Self.password + "!"])
+            #expect(differ.status == .unprocessableContent && differ.text.contains("differ"))
+            let done = try await browser.post("/app/setup/\(token)", ["password": Self.password, "confirm": Self.password])
+            #expect(done.status == .seeOther && browser.cookies["tminus_session"] != nil)
+            #expect(try await browser.get("/app").status == .ok)
+            #expect(try await browser.get("/app/setup/\(token)").status == .notFound, "the link works once")
+            let hash = try #require(try parts.store.setting("ownerPasswordHash"))
+            #expect(hash.hasPrefix("$2b$12$") && !hash.contains(Self.password))
+        }
+    }
+
+    @Test func aFeedAndACountdownMadeInTheAppArePublishedAtOnce() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try OwnerPassword.set(Self.password, in: parts.store)
+            var browser = Browser(client: client)
+            try await browser.signIn(Self.password)
+            _ = try await browser.get("/app/feeds/new")
+            let created = try await browser.post("/app/feeds", ["name": "Trips 2027", "timeZone": "Europe/Budapest", "isPublic": "on",
+                                                                "mode": "daily", "days": "30"])
+            #expect(created.status == .seeOther && created.headers[.location] == "/app/feeds/trips-2027")
+            let bad = try await browser.postMultipart("/app/feeds/trips-2027/countdowns", Self.countdownFields(["date": "2027-13-40"]))
+            #expect(bad.status == .unprocessableContent && bad.text.contains("date"))
+            #expect(try parts.store.countdowns(inFeed: "trips-2027").isEmpty, "a refused form saves nothing")
+
+            let saved = try await browser.postMultipart("/app/feeds/trips-2027/countdowns", Self.countdownFields([:]))
+            #expect(saved.status == .seeOther)
+            let json = try await browser.get("/feeds/trips-2027.json")
+            #expect(json.text.contains("\"title\":\"Kyoto\"") && json.text.contains("\"gradient\":[\"#FF0000\",\"#00FF00\"]"))
+            let ics = try await browser.get("/feeds/trips-2027.ics")
+            #expect(ics.text.contains("SUMMARY:Kyoto") && ics.text.contains("SEQUENCE:0") && ics.text.contains("CATEGORIES:Travel,Fun"))
+
+            // Edit: the export changes, SEQUENCE rises.
+            let id = try #require(try parts.store.countdowns(inFeed: "trips-2027").first?.id)
+            let edit = try await browser.get("/app/countdowns/\(id)/edit")
+            #expect(edit.status == .ok && edit.text.contains("value=\"Kyoto\""))
+            let edited = try await browser.postMultipart("/app/countdowns/\(id)/edit", Self.countdownFields(["title": "Kyoto in spring"]))
+            #expect(edited.status == .seeOther)
+            let after = try await browser.get("/feeds/trips-2027.ics")
+            #expect(after.text.contains("SUMMARY:Kyoto in spring") && after.text.contains("SEQUENCE:1"))
+        }
+    }
+
+    @Test func deletingOffersUndoThatBringsBackTheSameUID() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try OwnerPassword.set(Self.password, in: parts.store)
+            var browser = Browser(client: client)
+            try await browser.signIn(Self.password)
+            let trip = try #require(try parts.store.countdowns(inFeed: "family").first { $0.uid == "trip@server.test" })
+            _ = try await browser.get("/app/feeds/family")
+            let deleted = try await browser.post("/app/countdowns/\(trip.id!)/delete", [:])
+            #expect(deleted.status == .seeOther)
+            let page = try await browser.get("/app/feeds/family")
+            #expect(page.text.contains("Deleted “Trip”") && page.text.contains("action=\"/app/undo\""))
+            #expect(try await browser.get("/feeds/family.ics").text.contains("UID:trip@server.test") == false)
+            #expect(try await browser.post("/app/undo", [:]).status == .seeOther)
+            let back = try await browser.get("/feeds/family.ics").text
+            #expect(back.contains("UID:trip@server.test") && back.contains("SEQUENCE:1"))
+        }
+    }
+
+    @Test func tickingOffATaskWritesItsCompletionAndTheCountsFollow() async throws {
+        let fixture = try ServerFixture()   // Sunday 2026-11-22 09:00 UTC
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try OwnerPassword.set(Self.password, in: parts.store)
+            var browser = Browser(client: client)
+            try await browser.signIn(Self.password)
+            _ = try await browser.post("/app/feeds", ["name": "Chores", "timeZone": "UTC", "isPublic": "on"])
+            for (title, date) in [("Late", "2026-11-20"), ("Today", "2026-11-22"), ("Sunday week", "2026-11-29"), ("Later", "2026-12-15")] {
+                let added = try await browser.postMultipart("/app/feeds/chores/countdowns",
+                                                            Self.countdownFields(["kind": "task", "title": title, "date": date, "time": "", "priority": "1"]))
+                #expect(added.status == .seeOther)
+            }
+            let counts = try await browser.get("/feeds/chores.json").text
+            #expect(counts.contains("\"tasks\":{\"dueThisWeek\":1,\"dueToday\":1,\"overdue\":1}"), "Sunday 22 Nov: the week ends today")
+            let late = try #require(try parts.store.countdowns(inFeed: "chores").first { $0.title == "Late" })
+            let tasks = try await browser.get("/app/tasks")
+            #expect(tasks.text.contains("1 overdue"))
+            #expect(try await browser.post("/app/countdowns/\(late.id!)/complete?back=tasks", [:]).headers[.location] == "/app/tasks")
+            let ics = try await browser.get("/feeds/chores.ics").text
+            let todo = try #require(ics.components(separatedBy: "BEGIN:VTODO").first { $0.contains("SUMMARY:Late") })
+            #expect(todo.contains("STATUS:COMPLETED") && todo.contains("PERCENT-COMPLETE:100") && todo.contains("COMPLETED:20261122T090000Z"))
+            #expect(try await browser.get("/feeds/chores.json").text.contains("\"overdue\":0"))
+        }
+    }
+
+    @Test func aStrictImportWithABrokenLineShowsTheLineAndChangesNothing() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try OwnerPassword.set(Self.password, in: parts.store)
+            var browser = Browser(client: client)
+            try await browser.signIn(Self.password)
+            _ = try await browser.get("/app/feeds/family/import")
+            let broken = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:x@t\r\nDTSTAMP:20260101T000000Z\r\n"
+                + "SUMMARY:Broken\r\nDTSTART:2026x101T100000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            let before = try parts.store.countdowns(inFeed: "family").count
+            let refused = try await browser.postMultipart("/app/feeds/family/import", [("strict", .text("on")),
+                                                                                         ("file", .file("broken.ics", Data(broken.utf8)))])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("line 8") && refused.text.contains("DTSTART") && refused.text.contains("Nothing was imported"))
+            #expect(try parts.store.countdowns(inFeed: "family").count == before)
+            let lenient = try await browser.postMultipart("/app/feeds/family/import", [("file", .file("broken.ics", Data(ServerFixture.family.utf8)))])
+            #expect(lenient.status == .ok && lenient.text.contains("0 added, 0 updated, 3 unchanged"))
+        }
+    }
+
+    @Test func aTokenLinkIsShownOnceWithAQRCodeAndOpensThePrivateFeed() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin\npublic: false")
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try OwnerPassword.set(Self.password, in: parts.store)
+            var browser = Browser(client: client)
+            try await browser.signIn(Self.password)
+            _ = try await browser.get("/app/feeds/family")
+            let made = try await browser.post("/app/feeds/family/tokens", ["label": "Anna’s phone"])
+            #expect(made.status == .created && made.text.contains("shown only this once") && made.text.contains("<svg"))
+            let path = try #require(made.text.firstMatch(of: /http:\/\/127\.0\.0\.1:8080(\/t\/[A-Za-z0-9_-]+\/feeds\/family)\.ics/)).1
+            #expect(try await browser.get(path + ".ics").text.contains("SUMMARY:Trip"))
+            #expect(try await browser.get("/feeds/family.ics").status == .notFound)
+            let again = try await browser.get("/app/feeds/family")
+            #expect(!again.text.contains(String(path)) && again.text.contains("Anna’s phone"))
+        }
+    }
+
+    @Test func timelineAndStatisticsLookAcrossFeeds() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try OwnerPassword.set(Self.password, in: parts.store)
+            var browser = Browser(client: client)
+            try await browser.signIn(Self.password)
+            let timeline = try await browser.get("/app/timeline?weeks=2")
+            #expect(timeline.status == .ok)
+            #expect(timeline.text.contains("aria-current=\"date\""), "today is marked")
+            #expect(timeline.text.contains("Standup") && timeline.text.contains("09:30") && timeline.text.contains(">alarm<"))
+            #expect(timeline.text.contains("Trip"))
+            #expect(!timeline.text.contains("Wed, 25 Nov 2026</time></h2>\n<ul>\n<li class=\"entry\" style=\"--color:#8E8E93\">\n<span class=\"when\">09:30"),
+                    "the EXDATE'd standup is not listed")
+            let stats = try await browser.get("/app/stats?period=month&at=2026-11-10")
+            #expect(stats.status == .ok && stats.text.contains("November 2026") && stats.text.contains("<svg"))
+            #expect(stats.text.contains("period=month&amp;at=2026-10-01") && stats.text.contains("period=month&amp;at=2026-12-01"))
+            #expect(try await browser.get("/app/stats?period=fortnight").status == .badRequest)
+        }
+    }
+}
+
+/// A cookie-keeping client that fills in each form's CSRF token, like a browser.
+struct Browser {
+    let client: any TestClientProtocol
+    var cookies: [String: String] = [:]
+    /// The CSRF token of the last page that had a form.
+    var csrf: String?
+
+    struct Page {
+        var status: HTTPResponse.Status
+        var headers: HTTPFields
+        var text: String
+    }
+
+    enum Part {
+        case text(String)
+        case file(String, Data)
+    }
+
+    mutating func get(_ uri: String) async throws -> Page {
+        try await send(uri, method: .get, headers: [:], body: nil)
+    }
+
+    mutating func post(_ uri: String, _ fields: [String: String], csrf token: String?? = .none) async throws -> Page {
+        var all = fields
+        if let value = token ?? csrf { all["csrf"] = value }
+        let body = all.map { "\(Self.encode($0.key))=\(Self.encode($0.value))" }.joined(separator: "&")
+        return try await send(uri, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: body))
+    }
+
+    mutating func postMultipart(_ uri: String, _ fields: [(String, Part)]) async throws -> Page {
+        let boundary = "----tminus-test-\(UUID().uuidString)"
+        var body = Data()
+        var all = fields
+        if let csrf { all.append(("csrf", .text(csrf))) }
+        for (name, part) in all {
+            body.append(Data("--\(boundary)\r\n".utf8))
+            switch part {
+            case .text(let value):
+                body.append(Data("Content-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8))
+            case .file(let filename, let data):
+                body.append(Data("Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8))
+                body.append(data)
+                body.append(Data("\r\n".utf8))
+            }
+        }
+        body.append(Data("--\(boundary)--\r\n".utf8))
+        return try await send(uri, method: .post, headers: [.contentType: "multipart/form-data; boundary=\(boundary)"], body: ByteBuffer(bytes: body))
+    }
+
+    mutating func signIn(_ password: String) async throws {
+        _ = try await get("/app/signin")
+        let page = try await post("/app/signin", ["password": password])
+        guard page.status == .seeOther else { throw HTTPError(.unauthorized, message: "sign-in failed: \(page.status)") }
+    }
+
+    private mutating func send(_ uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> Page {
+        var headers = headers
+        if !cookies.isEmpty { headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") }
+        let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
+        for line in response.headers[values: .setCookie] {
+            guard let pair = line.split(separator: ";").first, let equals = pair.firstIndex(of: "=") else { continue }
+            let name = String(pair[..<equals]), value = String(pair[pair.index(after: equals)...])
+            if line.contains("Max-Age=0") || line.contains("Expires=Thu, 01 Jan 1970") || value.isEmpty { cookies[name] = nil } else { cookies[name] = value }
+        }
+        let text = String(buffer: response.body)
+        if let match = text.firstMatch(of: /name="csrf" value="([^"]+)"/) { csrf = String(match.1) }
+        return Page(status: response.status, headers: response.headers, text: text)
+    }
+
+    static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
+    }
+}
+
+extension WebAppTests {
+    /// Every field of the countdown form, as the browser sends it, with `changes` applied.
+    static func countdownFields(_ changes: [String: String]) -> [(String, Browser.Part)] {
+        var fields: [String: String] = ["kind": "event", "title": "Kyoto", "date": "2027-04-01", "time": "09:00", "timeZone": "Asia/Tokyo",
+                                        "repeat": "none", "direction": "down", "unit": "dynamic", "useColors": "on", "color1": "#ff0000",
+                                        "color2": "#00ff00", "textColor": "#ffffff", "categories": "Travel, Fun", "alarm": "-P1D", "notes": "",
+                                        "location": "", "url": "", "imageURL": "", "priority": ""]
+        for (key, value) in changes { fields[key] = value }
+        return fields.sorted { $0.key < $1.key }.map { ($0.key, .text($0.value)) } + [("image", .file("", Data()))]
+    }
+}
