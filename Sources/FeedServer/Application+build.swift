@@ -22,8 +22,9 @@ struct Server {
 func buildServer(_ configuration: ServerConfiguration, logger: Logger) throws -> Server {
     let store = try CountdownStore(path: configuration.databasePath, clock: configuration.clock)
     let token = try AdminToken.setUp(store: store, configuredFile: configuration.adminTokenFile, databasePath: configuration.databasePath, logger: logger)
+    let pages = try WebPages.load()
     let settings = RenderSettings(baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", gzip: configuration.gzip,
-                                  maxOccurrences: store.limits.maxOccurrences)
+                                  maxOccurrences: store.limits.maxOccurrences, pages: pages)
     let cache = RenderCache(budgetBytes: configuration.cacheBytes)
     let renderer = FeedRenderer(cache: cache, settings: settings, clock: configuration.clock, logger: logger)
     let catalog = FeedCatalog(store: store, settings: settings, clock: configuration.clock, logger: logger)
@@ -40,7 +41,6 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) throws ->
     router.add(middleware: RequestLogMiddleware())
     PublicRoutes(catalog: catalog, renderer: renderer, images: ImageRoute(store: store, cache: cache),
                  health: { health.status(definitionErrors: loader.definitionErrors) }).register(on: router)
-    let pages = try WebPages.load()
     let csrf = CSRFToken(key: try WebAppKeys.csrfKey(store))
     let sessions = StorePersistDriver(store: store, logger: logger)
     WebApp(store: store, catalog: catalog, pages: pages, csrf: csrf, throttle: SignInThrottle(), settings: settings, clock: configuration.clock,

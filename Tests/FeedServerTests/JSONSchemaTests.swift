@@ -65,7 +65,7 @@ struct JSONSchemaTests {
             let limited = try JSONSerialization.jsonObject(with: Data(try await client.text("/feeds/family.json?limit=1").1.utf8)) as! [String: Any]
             #expect((limited["countdowns"] as! [Any]).count == 1)
             let (_, html) = try await client.text("/feeds/family")
-            #expect(html.contains("webcal://") && html.contains("calendar.google.com") && html.contains("class=\"number\""))
+            #expect(html.contains("webcal://") && html.contains("calendar.google.com") && html.contains("class=\"number len-"))
         }
     }
 }

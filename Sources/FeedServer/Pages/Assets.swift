@@ -16,7 +16,9 @@ enum Assets {
                   display: flex; flex-direction: column; align-items: center; justify-content: center;
                   background: linear-gradient(135deg, var(--from), var(--to)); color: var(--ink); }
         .circle .photo { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; opacity: .55; }
-        .number { position: relative; font-size: 2.8rem; font-weight: 700; line-height: 1; }
+        .number { position: relative; font-size: 2.8rem; font-weight: 700; line-height: 1; max-width: 8.5rem; overflow-wrap: anywhere; text-align: center; }
+        .number.len-medium { font-size: 1.9rem; }
+        .number.len-long { font-size: 1.3rem; }
         .unit { position: relative; font-size: 1.1rem; font-weight: 500; }
         .card h2 { font-size: 1.1rem; margin: .2rem 0; }
         .card time { font-weight: 300; color: GrayText; }
@@ -26,6 +28,11 @@ enum Assets {
         .feed { display: flex; align-items: center; gap: .8rem; padding: .8rem 0; border-bottom: 1px solid color-mix(in srgb, CanvasText 15%, Canvas); }
         .feed .name { font-size: 1.2rem; font-weight: 600; flex: 1; }
         .feed .count { color: GrayText; }
+        """
+
+    /// The tab icon of every page (a browser asks for one; a 404 is a console error).
+    static let icon = """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#FF3B30"/><stop offset="1" stop-color="#FF9500"/></linearGradient></defs><circle cx="32" cy="32" r="30" fill="url(#g)"/><text x="32" y="42" text-anchor="middle" font-family="system-ui, sans-serif" font-size="28" font-weight="700" fill="#fff">T</text></svg>
         """
 
     /// Recounts each live card in the viewer's zone with the same rules as the

@@ -11,6 +11,12 @@ struct CardFace {
     var gradient: (String, String)
     var textColor: String
 
+    /// How long the big text is, which decides its size on the page and the
+    /// card: a number fits large, a word ("Completed", "In progress") must
+    /// shrink to stay inside the circle.
+    enum Length: String { case short, medium, long }
+    var length: Length { big.count <= 3 ? .short : big.count <= 6 ? .medium : .long }
+
     /// Pleasant defaults for countdowns without colours, picked by UID so they stay put.
     static let palette = [("#FF3B30", "#FF9500"), ("#5856D6", "#AF52DE"), ("#34C759", "#30B0C7"),
                           ("#007AFF", "#5AC8FA"), ("#FF2D55", "#FF9F0A"), ("#8E8E93", "#48484A")]

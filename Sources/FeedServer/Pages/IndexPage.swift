@@ -1,32 +1,31 @@
-import Foundation
 import Countdowns
+import Foundation
 
-/// `/`: the public feeds, each with its subscribe links.
+/// `/`: the public feeds, each with its subscribe links (template `public-index`).
 enum IndexPage {
-    static func render(feeds: [(feed: Feed, count: Int, links: FeedPage.Links)]) -> String {
-        var items = ""
-        for entry in feeds {
-            items += """
-                <li class="feed"><a class="name" href="/feeds/\(HTMLEscape.text(entry.feed.slug))">\(HTMLEscape.text(entry.feed.name))</a>
-                <span class="count">\(entry.count) countdown\(entry.count == 1 ? "" : "s")</span>
-                <a class="button" href="\(HTMLEscape.text(entry.links.webcal))">Subscribe</a>
-                <a class="button secondary" href="\(HTMLEscape.text(entry.links.https))">.ics</a></li>
+    struct Entry {
+        var slug: String
+        var name: String
+        var count: Int
+        var plural: Bool
+        var links: FeedPage.Links
+    }
 
-                """
-        }
-        if feeds.isEmpty { items = "<li>No public feeds yet. Add files to feeds/ or use the admin API.</li>" }
-        return HTMLDocument.render(title: "tminus", body: """
-            <header><h1>tminus</h1><p class="description">Countdowns from calendars, as calendars.</p></header>
-            <main><ul class="feeds">
-            \(items)</ul></main>
+    struct View {
+        var feeds: [Entry]
+        var isEmpty: Bool
+    }
 
-            """)
+    static func render(feeds: [(feed: Feed, count: Int, links: FeedPage.Links)], pages: WebPages) -> String {
+        let entries = feeds.map { Entry(slug: $0.feed.slug, name: $0.feed.name, count: $0.count, plural: $0.count != 1, links: $0.links) }
+        return pages.library.render(View(feeds: entries, isEmpty: entries.isEmpty), withTemplate: "public-index") ?? ""
     }
 
     /// The page as served, for the public feeds among `feeds`; Last-Modified is their latest change.
-    static func representation(of feeds: [CompiledFeed], baseURL: String) -> Representation {
+    static func representation(of feeds: [CompiledFeed], settings: RenderSettings) -> Representation {
         let shown = feeds.filter(\.feed.isPublic)
-        let html = render(feeds: shown.map { ($0.feed, $0.series.count, FeedPage.links(baseURL: baseURL, path: "/feeds/\($0.slug)")) })
+        let html = render(feeds: shown.map { ($0.feed, $0.series.count, FeedPage.links(baseURL: settings.baseURL, path: "/feeds/\($0.slug)")) },
+                          pages: settings.pages)
         return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8",
                               lastModified: shown.map(\.stored.updatedAt).max() ?? Date(timeIntervalSince1970: 0),
                               cacheControl: "public, max-age=60", extraHeaders: PageHeaders.page)

@@ -5,7 +5,7 @@ import Countdowns
 enum SVGCard {
     static func render(_ face: CardFace) -> String {
         let big = HTMLEscape.text(face.big)
-        let size = face.big.count <= 3 ? 72 : face.big.count <= 6 ? 44 : 28
+        let size = switch face.length { case .short: 72; case .medium: 44; case .long: 28 }
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="320" height="330" viewBox="0 0 320 330" role="img" aria-label="\(HTMLEscape.text(face.title)): \(big) \(HTMLEscape.text(face.unit))">
             <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="\(face.gradient.0)"/><stop offset="1" stop-color="\(face.gradient.1)"/></linearGradient></defs>

@@ -95,7 +95,7 @@ struct FeedRenderer: Sendable {
         return try await cache.value(for: key) { [self] in
             let rows = FeedSnapshot.rows(compiled.series, calculator: calculator(at: minuteStart, zone))
             let html = FeedPage.render(feed: compiled.feed, rows: rows, links: FeedPage.links(baseURL: baseURL, path: path),
-                                       cardPath: { "\(path)/\($0.id ?? 0).svg" }, imageURL: { settings.imageURL($0) })
+                                       cardPath: { "\(path)/\($0.id ?? 0).svg" }, imageURL: { settings.imageURL($0) }, pages: settings.pages)
             return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8",
                                   lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 60),
                                   extraHeaders: PageHeaders.page)

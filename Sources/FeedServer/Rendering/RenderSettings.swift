@@ -8,6 +8,8 @@ struct RenderSettings: Sendable {
     var baseURL: String
     var gzip: Bool
     var maxOccurrences: Int
+    /// The Mustache templates every HTML page is rendered from (public pages and the web app).
+    var pages: WebPages
 
     func cacheControl(_ feed: Feed, maxAge: Int) -> String { (feed.isPublic ? "public" : "private") + ", max-age=\(maxAge)" }
 

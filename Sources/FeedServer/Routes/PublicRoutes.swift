@@ -20,6 +20,7 @@ struct PublicRoutes: Sendable {
         router.get("/healthz") { _, _ in self.health() }
         router.get("/assets/tminus.css") { _, _ in Self.css }
         router.get("/assets/tminus.js") { _, _ in Self.js }
+        router.get("/assets/icon.svg") { _, _ in Self.icon }
         router.get("/images/{sha}") { _, context in try await self.images.image(context) }
         for prefix in ["/feeds", "/t/{token}/feeds"] {
             router.get("\(prefix)/{slug}.ics") { _, context in try self.feed(context).compiled.exported }
@@ -63,6 +64,7 @@ struct PublicRoutes: Sendable {
 
     static let css = asset(Assets.css, type: "text/css; charset=utf-8")
     static let js = asset(Assets.js, type: "text/javascript; charset=utf-8")
+    static let icon = asset(Assets.icon, type: "image/svg+xml")
 
     static func asset(_ text: String, type: String) -> Representation {
         Representation(bytes: Array(text.utf8), contentType: type, lastModified: Date(timeIntervalSince1970: 1_790_000_000),

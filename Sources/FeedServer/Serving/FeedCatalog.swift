@@ -55,7 +55,7 @@ final class FeedCatalog: Sendable {
     var feeds: [CompiledFeed] { published.withLock { $0.feeds.values.sorted { $0.slug < $1.slug } } }
 
     /// The index page of the public feeds, as of the last refresh.
-    var index: Representation { published.withLock { $0.index } ?? IndexPage.representation(of: [], baseURL: settings.baseURL) }
+    var index: Representation { published.withLock { $0.index } ?? IndexPage.representation(of: [], settings: settings) }
 
     /// The feed a token opens, or nil. The use is noted in memory and saved later.
     func slug(forToken secret: String) -> String? {
@@ -112,7 +112,7 @@ final class FeedCatalog: Sendable {
                 }
             }
             let tokenMap = Dictionary(tokens.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
-            let index = IndexPage.representation(of: current.values.sorted { $0.slug < $1.slug }, baseURL: settings.baseURL)
+            let index = IndexPage.representation(of: current.values.sorted { $0.slug < $1.slug }, settings: settings)
             published.withLock { $0 = Published(feeds: current, tokens: tokenMap, index: index, compiledAt: now) }
             if compiledAny { HeapTrim.now() }
         } catch {
