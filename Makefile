@@ -10,7 +10,7 @@ SWIFT_FLAGS ?=
 
 export TMINUS_PYTHON := $(abspath $(VENV))/bin/python3
 
-.PHONY: all deps pydeps clients build release test valgrind interop bench soak fuzz tsan run clean
+.PHONY: all deps pydeps clients build release test valgrind interop browser bench soak fuzz tsan run clean
 
 all: build
 
@@ -54,6 +54,18 @@ clients:
 # Chromium against a live server; screenshots land in artifacts/interop/.
 interop: build pydeps clients
 	TMINUS_PYTHON=$(TMINUS_PYTHON) bash Tests/interop/run.sh
+
+# The web app in headless Chromium (Selenium): sign in, feeds, countdowns with
+# a gradient and an image, edit, a broken import, token links, tasks, the timeline
+# and the statistics, with axe-core on every page (serious or critical fails) and
+# no console error allowed; screenshots at 1280 and 360 px, light and dark, land
+# in artifacts/browser/. Debian's chromium and chromium-driver are installed when
+# missing; selenium and axe-selenium-python go into .build/venv.
+BROWSER_PACKAGES := chromium chromium-driver fonts-noto-color-emoji
+browser: build pydeps
+	@$(call install-missing,$(BROWSER_PACKAGES),browser test packages)
+	@$(TMINUS_PYTHON) -c "import selenium, axe_selenium_python" 2>/dev/null || $(VENV)/bin/pip install -q selenium axe-selenium-python
+	$(TMINUS_PYTHON) Tests/browser/walk.py .
 
 # Speed, measured against references in the same run (release build): format,
 # import and expansion against libical doing the same work in C
