@@ -113,8 +113,10 @@ import Testing
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
             _ = try await browser.get("/app/feeds/new")
+            let wrongColour = try await browser.post("/app/feeds", ["name": "Trips 2027", "timeZone": "Europe/Budapest", "categoryColors": "Travel blue"])
+            #expect(wrongColour.status == .unprocessableContent && wrongColour.text.contains("Birthday #FF2D55"))
             let created = try await browser.post("/app/feeds", ["name": "Trips 2027", "timeZone": "Europe/Budapest", "isPublic": "on",
-                                                                "mode": "daily", "days": "30"])
+                                                                "mode": "daily", "days": "30", "categoryColors": "Travel: #123456\nFun #abc"])
             #expect(created.status == .seeOther && created.headers[.location] == "/app/feeds/trips-2027")
             let bad = try await browser.postMultipart("/app/feeds/trips-2027/countdowns", Self.countdownFields(["date": "2027-13-40"]))
             #expect(bad.status == .unprocessableContent && bad.text.contains("date"))
@@ -135,6 +137,9 @@ import Testing
             #expect(edited.status == .seeOther)
             let after = try await browser.get("/feeds/trips-2027.ics")
             #expect(after.text.contains("SUMMARY:Kyoto in spring") && after.text.contains("SEQUENCE:1"))
+            #expect(try parts.store.feed(slug: "trips-2027")?.feed.categoryColors == ["Travel": "#123456", "Fun": "#AABBCC"])
+            let stats = try await browser.get("/app/stats?period=year&at=2027-01-01")
+            #expect(stats.text.contains("background:#123456\" aria-hidden=\"true\"></span> Travel"), "a category's colour from the feed form")
         }
     }
 
@@ -177,7 +182,7 @@ import Testing
             #expect(tasks.text.contains("1 overdue"))
             #expect(try await browser.post("/app/countdowns/\(late.id!)/complete?back=tasks", [:]).headers[.location] == "/app/tasks")
             let ics = try await browser.get("/feeds/chores.ics").text
-            let todo = try #require(ics.components(separatedBy: "BEGIN:VTODO").first { $0.contains("SUMMARY:Late") })
+            let todo = try #require(ics.components(separatedBy: "BEGIN:VTODO").first { $0.contains("SUMMARY:Late\r\n") })
             #expect(todo.contains("STATUS:COMPLETED") && todo.contains("PERCENT-COMPLETE:100") && todo.contains("COMPLETED:20261122T090000Z"))
             #expect(try await browser.get("/feeds/chores.json").text.contains("\"overdue\":0"))
         }

@@ -36,11 +36,14 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
     /// REFRESH-INTERVAL for clients (ISO 8601 duration), default PT6H.
     public var refresh: String?
     public var countdown: CountdownSettings?
+    /// Category name → `#RRGGBB`: the colour of that category's countdowns in
+    /// the web app's timeline and statistics, and COLOR hints in the export.
+    public var categories: [String: String]?
     /// Old spellings met while decoding; never encoded.
     public var deprecatedKeys: [String] = []
 
     enum CodingKeys: String, CodingKey {
-        case name, description, timeZone, timezone, color, isPublic = "public", alarms, refresh, countdown
+        case name, description, timeZone, timezone, color, isPublic = "public", alarms, refresh, countdown, categories
     }
 
     public init() {}
@@ -58,6 +61,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         case .daily(let days): countdown = CountdownSettings(mode: "daily", days: days, maxEvents: feed.countdownMaxEvents)
         case .milestones(let marks): countdown = CountdownSettings(mode: "milestones", milestones: marks, maxEvents: feed.countdownMaxEvents)
         }
+        categories = feed.categoryColors.isEmpty ? nil : feed.categoryColors
     }
 
     public init(from decoder: any Decoder) throws {
@@ -74,6 +78,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         alarms = try container.decodeIfPresent(Bool.self, forKey: .alarms)
         refresh = try container.decodeIfPresent(String.self, forKey: .refresh)
         countdown = try container.decodeIfPresent(CountdownSettings.self, forKey: .countdown)
+        categories = try container.decodeIfPresent([String: String].self, forKey: .categories)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -86,6 +91,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         try container.encodeIfPresent(alarms, forKey: .alarms)
         try container.encodeIfPresent(refresh, forKey: .refresh)
         try container.encodeIfPresent(countdown, forKey: .countdown)
+        try container.encodeIfPresent(categories, forKey: .categories)
     }
 
     /// Applies the settings present, by the rules in `Feed.valid*`; on error the feed is unchanged.
@@ -103,6 +109,13 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
                 edited.countdownMode = try Feed.validCountdownMode(countdown.mode, days: countdown.days, milestones: countdown.milestones)
             }
             if let maxEvents = countdown.maxEvents { edited.countdownMaxEvents = try Feed.validMaxEvents(maxEvents) }
+        }
+        if let categories {
+            for (name, color) in categories {
+                let name = SafeText.clean(name).trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty, name.count <= 100 else { throw Feed.InvalidSetting(message: "a category name must have 1 to 100 characters") }
+                edited.categoryColors[name] = try Feed.validColor(color)
+            }
         }
         feed = edited
     }

@@ -19,6 +19,8 @@ struct FeedForm: CSRFProtectedForm, TemplateView {
     var alarms: String?
     /// Hours between client polls (REFRESH-INTERVAL).
     var refreshHours: String?
+    /// One category a line: `Birthday #FF2D55`.
+    var categoryColors: String?
 
     init(csrf: String? = nil) { self.csrf = csrf }
 
@@ -38,6 +40,7 @@ struct FeedForm: CSRFProtectedForm, TemplateView {
         alarms = feed.includeAlarms ? "on" : nil
         let seconds = feed.refreshInterval.days * 86_400 + feed.refreshInterval.seconds
         refreshHours = seconds % 3600 == 0 ? String(seconds / 3600) : String(format: "%.2f", Double(seconds) / 3600)
+        categoryColors = feed.categoryColors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "\n")
     }
 
     /// The settings document, or the field that is wrong and why.
@@ -73,6 +76,17 @@ struct FeedForm: CSRFProtectedForm, TemplateView {
             countdown.maxEvents = value
         }
         document.countdown = countdown
+        var colors: [String: String] = [:]
+        for line in (categoryColors ?? "").split(whereSeparator: \.isNewline) {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { continue }
+            guard let hash = text.lastIndex(of: "#") else {
+                throw Feed.InvalidSetting(message: "category colours: write each as a name and a colour, such as “Birthday #FF2D55” (line “\(text)”)")
+            }
+            let name = text[..<hash].trimmingCharacters(in: CharacterSet(charactersIn: " :=\t"))
+            colors[name] = String(text[hash...])
+        }
+        if !colors.isEmpty { document.categories = colors }
         return document
     }
 
