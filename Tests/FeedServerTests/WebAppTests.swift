@@ -209,6 +209,40 @@ import Testing
         }
     }
 
+    @Test func anAddressCanBecomeASourceTheFeedKeepsFetching() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin\npublic: false")
+        let served = """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:school@t\r\nDTSTAMP:20260101T000000Z\r\n\
+            SUMMARY:School play\r\nDTSTART;VALUE=DATE:20261212\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """
+        try await InternetSafetyTests.sourceServer { router in
+            router.get("school.ics") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: served))) }
+        }.test(.live) { source in
+            let url = "http://127.0.0.1:\(try #require(source.port))/school.ics"
+            try await fixture.withServer(adjust: { _ in }) { client, parts in
+                try OwnerPassword.set(Self.password, in: parts.store)
+                var browser = Browser(client: client)
+                try await browser.signIn(Self.password)
+                _ = try await browser.get("/app/feeds/family/import")
+                let imported = try await browser.postMultipart("/app/feeds/family/import", [("url", .text(url)), ("keep", .text("on")),
+                                                                                            ("file", .file("", Data()))])
+                #expect(imported.status == .ok && imported.text.contains("1 added") && imported.text.contains("every hour"))
+                #expect(try parts.store.subscriptions().map(\.location) == [url])
+                let page = try await browser.get("/app/feeds/family")
+                #expect(page.text.contains(url) && page.text.contains("fetched every hour") && page.text.contains("Fetch now"))
+                #expect(try await browser.post("/app/feeds/family/refresh", [:]).status == .seeOther)
+                // The export of a private feed, as a download.
+                let export = try await browser.get("/app/feeds/family/export")
+                #expect(export.status == .ok && export.headers[.contentDisposition]?.contains("attachment") == true)
+                #expect(export.text.contains("SUMMARY:School play") && export.text.contains("SUMMARY:Trip"))
+                _ = try await browser.get("/app/feeds/family")
+                #expect(try await browser.post("/app/feeds/family/unsubscribe", ["location": url]).status == .seeOther)
+                #expect(try parts.store.subscriptions().isEmpty)
+            }
+        }
+    }
+
     @Test func aTokenLinkIsShownOnceWithAQRCodeAndOpensThePrivateFeed() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin\npublic: false")

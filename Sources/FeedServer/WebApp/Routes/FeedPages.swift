@@ -46,6 +46,11 @@ struct FeedPages: Sendable {
         var csrf: String?
     }
 
+    struct SourceForm: CSRFProtectedForm {
+        var csrf: String?
+        var location: String?
+    }
+
     func register(on app: RouterGroup<WebAppContext>) {
         app.get("") { request, context in try self.list(context).response(from: request, context: context) }
         app.get("feeds/new") { _, context in
@@ -74,6 +79,28 @@ struct FeedPages: Sendable {
             return self.app.redirect("/app", flash: "Deleted the feed “\(compiled.feed.name)”.", context: context)
         }
         app.post("feeds/{slug}/tokens") { request, context in try await self.createToken(request, context) }
+        app.get("feeds/{slug}/export") { _, context in
+            // The exported calendar as a download, private feeds included.
+            var download = try await self.app.compiled(context.parameters.get("slug") ?? "").exported
+            download.contentDisposition = "attachment; filename=\"\(context.parameters.get("slug") ?? "feed").ics\""
+            download.cacheControl = "private, no-store"
+            return download
+        }
+        app.post("feeds/{slug}/refresh") { request, context in
+            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
+            for (feed, source) in self.app.loader.urlSources where feed == compiled.slug { await self.app.loader.refresh(feed: feed, source: source) }
+            await self.app.catalog.refresh()
+            return self.app.redirect("/app/feeds/\(compiled.slug)#sources", flash: "Fetched the feed’s addresses again.", context: context)
+        }
+        app.post("feeds/{slug}/unsubscribe") { request, context in
+            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            let form = try await WebForm.decode(SourceForm.self, request, context, csrf: self.app.csrf, limit: 8 << 10)
+            try await self.app.store.async { [slug = compiled.slug] in try $0.unsubscribe(feed: slug, location: form.location ?? "") }
+            self.app.loader.reloadSubscriptions()
+            return self.app.redirect("/app/feeds/\(compiled.slug)#sources", flash: "The feed no longer fetches that address; what it brought stays.",
+                                     context: context)
+        }
         app.post("feeds/{slug}/tokens/{id}/revoke") { request, context in
             let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
             _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
@@ -97,7 +124,15 @@ struct FeedPages: Sendable {
         let rows = FeedSnapshot.rows(compiled.series, calculator: calculator)
         let base = app.settings.baseURL
         let links = FeedPage.links(baseURL: base, path: "/feeds/\(compiled.slug)")
-        let tokens = try await app.store.async { [slug = compiled.slug] in try $0.feedTokens(feed: slug) }
+        let (tokens, sources, subscriptions) = try await app.store.async { [slug = compiled.slug] store in
+            (try store.feedTokens(feed: slug), try store.sources().filter { $0.feed == slug }, try store.subscriptions().filter { $0.feed == slug })
+        }
+        let urlSources = Set(app.loader.urlSources.filter { $0.feed == compiled.slug }.map(\.source.location))
+        let sourceRows = sources.map { source in
+            FeedView.SourceRow(location: source.location, isURL: urlSources.contains(source.location),
+                               subscribed: subscriptions.contains { $0.location == source.location },
+                               lastSuccess: source.lastSuccessAt.map(AppDates.text) ?? "never", lastError: source.lastError)
+        }
         var shown: [FeedView.Link] = []
         if compiled.feed.isPublic {
             shown = [.init(label: "Calendar (https)", url: links.https), .init(label: "Countdown calendar", url: links.countdown),
@@ -108,7 +143,7 @@ struct FeedPages: Sendable {
                         webcal: compiled.feed.isPublic ? links.webcal : nil, google: compiled.feed.isPublic ? links.google : nil,
                         qr: compiled.feed.isPublic ? QRCode.svg(for: links.webcal, label: "QR code: subscribe to \(compiled.feed.name)") : nil,
                         countdowns: rows.map { CountdownRow(countdown: $0.0, remaining: $0.1, imageURL: { app.settings.imageURL($0) }) },
-                        tokens: tokens.map(FeedView.TokenRow.init), newToken: newToken, tasks: TaskCounts(rows: rows, now: calculator.now))
+                        tokens: tokens.map(FeedView.TokenRow.init), sources: sourceRows, hasURLSources: !urlSources.isEmpty, newToken: newToken, tasks: TaskCounts(rows: rows, now: calculator.now))
     }
 
     private func show(_ context: WebAppContext) async throws -> HTMLPage {

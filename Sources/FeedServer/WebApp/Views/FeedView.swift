@@ -19,6 +19,15 @@ struct FeedView: TemplateView {
         var revoked: Bool
     }
 
+    /// Where the feed's countdowns come from, and how the last fetch went.
+    struct SourceRow {
+        var location: String
+        var isURL: Bool
+        var subscribed: Bool
+        var lastSuccess: String
+        var lastError: String?
+    }
+
     /// A token just made: shown on this page once, never again.
     struct NewToken {
         var label: String
@@ -40,9 +49,11 @@ struct FeedView: TemplateView {
     var qr: String?
     var countdowns: [CountdownRow]
     var tokens: [TokenRow]
+    var sources: [SourceRow]
+    var hasURLSources: Bool
     var newToken: NewToken?
     var tasks: TaskCounts
-    var templateValues: [String: Any] { ["isEmpty": countdowns.isEmpty, "hasTokens": !tokens.isEmpty, "hasTasks": tasks.open > 0] }
+    var templateValues: [String: Any] { ["isEmpty": countdowns.isEmpty, "hasTokens": !tokens.isEmpty, "hasTasks": tasks.open > 0, "hasSources": !sources.isEmpty] }
 }
 
 extension FeedView.TokenRow {
