@@ -17,9 +17,6 @@ struct WebAppContext: ChildRequestContext, SessionRequestContext, RemoteAddressR
         remoteAddress = context.remoteAddress
     }
 
-    /// Form posts are small; imports and images have their own, larger limits.
-    var maxUploadSize: Int { 64 << 10 }
-
     var isSignedIn: Bool { sessions.session != nil }
 
     /// Who the sign-in throttle counts failures against: the peer's IP address.

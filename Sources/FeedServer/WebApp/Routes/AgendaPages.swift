@@ -68,7 +68,6 @@ struct AgendaPages: Sendable {
         }
         var label: String
         var period: String
-        var periods: [WeeksChoice]
         var choices: [PeriodChoice]
         var previous: String
         var next: String
@@ -166,7 +165,7 @@ struct AgendaPages: Sendable {
         case .year: label = String(span.start.year)
         }
         let link = { (moved: CategoryStatistics.Span) in "/app/stats?period=\(period.rawValue)&at=\(moved.start.iso)" }
-        let view = StatsView(label: label, period: period.rawValue, periods: [],
+        let view = StatsView(label: label, period: period.rawValue,
                              choices: CategoryStatistics.Period.allCases.map { PeriodChoice(value: $0.rawValue, selected: $0 == period) },
                              previous: link(span.moved(by: -1)), next: link(span.moved(by: 1)),
                              rows: statistics.categories.map {
