@@ -13,6 +13,8 @@ struct CountdownFields: ParsableArguments {
     @Option(help: "none, daily, weekly, monthly, yearly, 'every N days|weeks|months|years', 'last friday', '2nd tuesday', 'last day'.")
     var `repeat`: String?
     @Flag(help: "For the 29th–31st and 29 February: use the month's last day instead of skipping.") var clamp = false
+    @Option(help: "When the counted span began, YYYY-MM-DD (a term's first day): shows how much of it has passed. Empty clears it.")
+    var from: String?
     @Option(help: "A raw RRULE instead of a preset, e.g. FREQ=WEEKLY;BYDAY=MO,WE.") var rrule: String?
     @Option(help: "Two gradient colours, '#RRGGBB,#RRGGBB'.") var colors: String?
     @Option(help: "Text colour, #RRGGBB.") var textColor: String?
@@ -38,6 +40,7 @@ struct CountdownFields: ParsableArguments {
         draft.end = end
         draft.repeat = `repeat`
         draft.clamp = clamp ? true : nil
+        draft.from = from
         draft.rrule = rrule
         draft.colors = colors.map { $0.split(separator: ",").map(String.init) }
         draft.textColor = textColor

@@ -33,7 +33,8 @@ struct ListCommand: ParsableCommand {
             if snapshot.countdowns.isEmpty { print("\(feed) has no countdowns yet"); return }
             for row in snapshot.countdowns {
                 let id = row.id.map { "#\($0)" } ?? ""
-                print("\(id.leftPad(5))  \(row.text.leftPad(14))  \(row.date)  \(row.title)")
+                let progress = row.progress.map { " (\(Int(($0 * 100).rounded()))%)" } ?? ""
+                print("\(id.leftPad(5))  \(row.text.leftPad(14))  \(row.date)  \(row.title)\(progress)")
             }
         }
     }

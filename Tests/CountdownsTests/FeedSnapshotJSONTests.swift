@@ -31,7 +31,11 @@ import Testing
     }
 
     @Test func writesTheEncodersBytesForEveryFieldAndEscape() throws {
-        let value = snapshot([Self.fullCountdown(), Self.bareCountdown(), Make.allDay("20200101")])
+        var term = Make.allDay("20261218", title: "Term")
+        term.countsFrom = CivilDate(parsing: "20260901")
+        var started = Make.allDay("20261124", title: "Started")
+        started.countsFrom = CivilDate(parsing: "20261123")
+        let value = snapshot([Self.fullCountdown(), Self.bareCountdown(), Make.allDay("20200101"), term, started])
         let expected = try JSONEncoder.tminus.encode(value)
         let written = FeedSnapshotJSON.bytes(value)
         #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self))

@@ -35,11 +35,12 @@ struct JSONSchemaTests {
         var colors: Colors
         var image, notes, location, url: String?
         var priority: Int?
+        var progress: Double?
     }
 
     static let countdownKeys: Set<String> = ["id", "uid", "title", "rawTitle", "kind", "status", "state", "direction", "date", "start",
                                              "allDay", "days", "amount", "unit", "text", "breakdown", "occurrenceNumber", "repeats",
-                                             "categories", "colors", "image", "notes", "location", "url", "priority"]
+                                             "categories", "colors", "image", "notes", "location", "url", "priority", "progress"]
 
     @Test func feedJSONFollowsTheSchema() async throws {
         let fixture = try ServerFixture()
@@ -61,6 +62,7 @@ struct JSONSchemaTests {
                 #expect(countdown.unit == "days")
                 #expect(["upcoming", "today", "running", "past"].contains(countdown.state))
                 #expect(countdown.allDay == (countdown.start?.count == 10))
+                #expect(countdown.progress.map { (0...1).contains($0) } ?? true)
             }
             let limited = try JSONSerialization.jsonObject(with: Data(try await client.text("/feeds/family.json?limit=1").1.utf8)) as! [String: Any]
             #expect((limited["countdowns"] as! [Any]).count == 1)

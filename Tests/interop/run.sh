@@ -164,7 +164,7 @@ if [ -z "$CHROME" ]; then fail "chromium is not installed"; else
   timeout 60 "$CHROME" --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 --virtual-time-budget=3000 --dump-dom \
     "$BASE/feeds/holidays" > "$WORK/dom.html" 2> "$ART/chromium-console.log"
   CARDS=$(grep -c '<article class="card' "$WORK/dom.html")
-  FILLED=$(grep -cE '<span class="number">[^<]+</span><span class="unit">[^<]*</span>' "$WORK/dom.html")
+  FILLED=$(grep -cE '<span class="number len-[a-z]+">[^<]+</span><span class="unit">[^<]*</span>' "$WORK/dom.html")
   WANT=$($PYTHON -c "import json,urllib.request; print(len(json.load(urllib.request.urlopen('$BASE/feeds/holidays.json'))['countdowns']))")
   expect "--dump-dom: every card ($CARDS of $WANT) shows its number and unit after the script ran" test "$CARDS" -eq "$WANT" -a "$FILLED" -eq "$WANT"
   expect "no console errors or CSP refusals" bash -c "! grep -qiE 'Uncaught|Refused to|CONSOLE.*(error|Error)' '$ART/chromium-console.log'"

@@ -9,7 +9,7 @@ public enum CountdownReader {
     static let modelled: Set<String> = [
         "UID", "SUMMARY", "DESCRIPTION", "LOCATION", "URL", "DTSTART", "DTEND", "DURATION", "DUE", "RDATE", "EXDATE",
         "CATEGORIES", "COLOR", "PRIORITY", "PERCENT-COMPLETE", "COMPLETED", "SEQUENCE", "LAST-MODIFIED", "CREATED", "DTSTAMP",
-        TMinusProperty.direction, TMinusProperty.unit, TMinusProperty.gradient, TMinusProperty.textColor, TMinusProperty.image,
+        TMinusProperty.direction, TMinusProperty.unit, TMinusProperty.from, TMinusProperty.gradient, TMinusProperty.textColor, TMinusProperty.image,
     ]
 
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -110,6 +110,7 @@ public enum CountdownReader {
         countdown.presentation.textColor = component.first(TMinusProperty.textColor).flatMap { Presentation.normalizeHex($0.value) }
         countdown.direction = component.first(TMinusProperty.direction).flatMap { Direction(rawValue: $0.value.lowercased()) } ?? .down
         countdown.displayUnit = component.first(TMinusProperty.unit).flatMap { DisplayUnit(rawValue: $0.value.lowercased()) } ?? .dynamic
+        countdown.countsFrom = component.first(TMinusProperty.from).flatMap { CivilDate(parsing: $0.value) }
 
         for alarm in component.children(VAlarm.componentName) {
             if let offset = simpleDisplayAlarm(alarm) { countdown.alarms.append(offset) } else { countdown.extraComponents.append(alarm) }

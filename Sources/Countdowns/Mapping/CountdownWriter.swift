@@ -68,6 +68,7 @@ public enum CountdownWriter {
         if let completed = countdown.completedAt { properties.append(completed.property("COMPLETED")) }
         if countdown.direction != .down { properties.append(Property(name: TMinusProperty.direction, value: countdown.direction.rawValue)) }
         if countdown.displayUnit != .dynamic { properties.append(Property(name: TMinusProperty.unit, value: countdown.displayUnit.rawValue)) }
+        if let from = countdown.countsFrom { properties.append(DateTimeValue.date(from).property(TMinusProperty.from)) }
         if !countdown.presentation.gradient.isEmpty {
             properties.append(Property(name: TMinusProperty.gradient, value: countdown.presentation.gradient.joined(separator: ",")))
         }

@@ -7,6 +7,9 @@ public enum TMinusProperty {
     public static let textColor = "X-TMINUS-TEXT-COLOR"
     /// An image reference clients cannot fetch (an uploaded blob).
     public static let image = "X-TMINUS-IMAGE"
+    /// `X-TMINUS-FROM;VALUE=DATE:20260901`: when the span a countdown measures
+    /// its progress over began (a term's first day).
+    public static let from = "X-TMINUS-FROM"
     /// Calendar level: `X-TMINUS-CATEGORY;X-TMINUS-COLOR=#FF9500:Birthday`.
     public static let category = "X-TMINUS-CATEGORY"
     public static let colorParameter = "X-TMINUS-COLOR"

@@ -31,6 +31,9 @@ public struct Countdown: Sendable, Hashable, Identifiable {
     public var timeZoneDefinitions: [Component]
 
     public var direction: Direction
+    /// The day the counted span began (a term's first day): `progress` runs
+    /// from it to the target. Repeats measure from their previous occurrence instead.
+    public var countsFrom: CivilDate?
     public var displayUnit: DisplayUnit
     public var presentation: Presentation
     /// RFC 7986 COLOR as the source wrote it (a CSS colour name).

@@ -17,6 +17,8 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
     /// A preset phrase: `yearly`, `every 2 weeks`, `last friday` …
     public var `repeat`: String?
     public var clamp: Bool?
+    /// `YYYY-MM-DD`: when the counted span began (its `progress` starts there); empty clears it.
+    public var from: String?
     public var rrule: String?
     /// One or two `#RRGGBB`.
     public var colors: [String]?
@@ -119,6 +121,15 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
             }
         } else if clamp == true, case .every(let interval, let unit, _) = countdown.repeatRule {
             countdown.repeatRule = .every(interval: interval, unit: unit, clamp: true)
+        }
+        if let from {
+            if from.isEmpty { countdown.countsFrom = nil } else {
+                guard let day = CivilDate(parsing: from) else { throw Invalid(field: "from", message: "'\(from)' is not YYYY-MM-DD") }
+                guard day < countdown.target.civilDate else {
+                    throw Invalid(field: "from", message: "\(from) must be before the countdown's date (\(countdown.target.civilDate.iso))")
+                }
+                countdown.countsFrom = day
+            }
         }
         if let colors {
             let parsed = colors.compactMap(Presentation.normalizeHex)

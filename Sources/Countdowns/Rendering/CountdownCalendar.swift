@@ -165,7 +165,13 @@ public struct CountdownCalendar: Sendable {
         var events: [Component] = []
         forEachDay(plan, detail) { day, target, left in
             let number = countdown.repeatRule.yearlyInterval.map { (target.year - countdown.target.civilDate.year) / max($0, 1) }
-            let title = countdown.renderedTitle(occurrenceNumber: number) + " — " + (left == 0 ? "Today" : DisplayText.quantity(left, .days))
+            var title = countdown.renderedTitle(occurrenceNumber: number) + " — " + (left == 0 ? "Today" : DisplayText.quantity(left, .days))
+            if let from = countdown.countsFrom, !countdown.isRepeating, target > from, left > 0 {
+                // "End of term — 25 days (76% done)": the span from `countsFrom`, on that day.
+                let total = Double(target.daysSinceEpoch - from.daysSinceEpoch)
+                let percent = Int((Double(day.daysSinceEpoch - from.daysSinceEpoch) / total * 100).rounded(.down))
+                title += " (\(min(100, max(0, percent)))% done)"
+            }
             events.append(event(countdown, day: day, target: target, title: title))
         }
         return events

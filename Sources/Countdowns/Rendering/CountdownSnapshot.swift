@@ -52,6 +52,8 @@ public struct CountdownSnapshot: Sendable, Codable, Equatable {
     public var location: String?
     public var url: String?
     public var priority: Int?
+    /// 0 to 1: how much of the span to the target has passed (`RemainingTime.progress`).
+    public var progress: Double?
 
     public init(countdown: Countdown, remaining: RemainingTime, imageURL: (String) -> String? = { $0 }) {
         id = countdown.id
@@ -79,6 +81,7 @@ public struct CountdownSnapshot: Sendable, Codable, Equatable {
         location = countdown.location
         url = countdown.url
         priority = countdown.priority
+        progress = remaining.progress
     }
 }
 

@@ -65,6 +65,7 @@ public enum FeedSnapshotJSON {
         if let notes = c.notes { out.key("notes"); out.string(notes) }
         if let number = c.occurrenceNumber { out.key("occurrenceNumber"); out.int(number) }
         if let priority = c.priority { out.key("priority"); out.int(priority) }
+        if let progress = c.progress { out.key("progress"); out.number(progress) }
         out.key("rawTitle"); out.string(c.rawTitle)
         out.key("repeats"); out.string(c.repeats)
         if let start = c.start { out.key("start"); out.string(start) }

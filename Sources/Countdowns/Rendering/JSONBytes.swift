@@ -30,6 +30,12 @@ public struct JSONBytes {
         bytes.append(contentsOf: String(value).utf8)   // a small string: no allocation
     }
 
+    /// A finite number as JSONEncoder writes it: integral values without a
+    /// fraction ("1"), others in the shortest form that reads back exactly ("0.769").
+    public mutating func number(_ value: Double) {
+        if value.rounded() == value, abs(value) < 1e15 { int(Int(value)) } else { bytes.append(contentsOf: String(value).utf8) }
+    }
+
     /// A string, or `null`.
     public mutating func nullable(_ value: String?) {
         if let value { string(value) } else { raw("null") }

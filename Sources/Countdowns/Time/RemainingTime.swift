@@ -34,4 +34,9 @@ public struct RemainingTime: Sendable, Hashable {
     public var text: String
     /// True when counting up (time since).
     public var isCountingUp: Bool
+    /// How much of the span has passed, 0 to 1 (three decimals): from the
+    /// countdown's `countsFrom`, or a repeat's previous occurrence, to the
+    /// occurrence counted to. Nil when there is no span (a one-off without
+    /// `countsFrom`, or counting up).
+    public var progress: Double? = nil
 }

@@ -47,7 +47,8 @@ public struct RemainingTimeCalculator: Sendable {
                                       countingUp: elapsedSide)
         return RemainingTime(state: state, occurrence: chosen, date: date, days: days, unit: unit, amount: amount,
                              breakdown: breakdown, occurrenceNumber: number,
-                             title: countdown.renderedTitle(occurrenceNumber: number), text: text, isCountingUp: countingUp)
+                             title: countdown.renderedTitle(occurrenceNumber: number), text: text, isCountingUp: countingUp,
+                             progress: countingUp ? nil : progress(series, to: chosen, date: date, state: state))
     }
 
     // MARK: choosing the occurrence
@@ -79,6 +80,33 @@ public struct RemainingTimeCalculator: Sendable {
     private func lastDate(_ occurrence: Occurrence) -> CivilDate {
         guard let end = occurrence.end, end.isAllDay, end.civilDate > occurrence.start.civilDate else { return occurrence.start.civilDate }
         return end.civilDate.adding(days: -1)
+    }
+
+    // MARK: progress
+
+    /// Elapsed over total, from the span's start to `occurrence`: calendar days
+    /// in the viewer's zone for all-day targets, instants for timed ones.
+    private func progress(_ series: CountdownSeries, to occurrence: Occurrence?, date: CivilDate, state: RemainingTime.State) -> Double? {
+        let countdown = series.countdown
+        var start: (day: CivilDate, instant: Date)?
+        if let from = countdown.countsFrom {
+            start = (from, zone.instant(of: LocalDateTime(date: from)))
+        } else if countdown.isRepeating, let occurrence,
+                  let previous = series.previous(at: occurrence.startInstant.addingTimeInterval(-1), zone: zone),
+                  previous.startInstant < occurrence.startInstant {
+            start = (localDate(previous), previous.startInstant)
+        }
+        guard let start else { return nil }
+        if state != .upcoming { return 1 }
+        let fraction: Double
+        if let occurrence, !occurrence.isAllDay, countdown.countsFrom == nil {
+            let total = occurrence.startInstant.timeIntervalSince(start.instant)
+            fraction = total > 0 ? now.timeIntervalSince(start.instant) / total : 1
+        } else {
+            let total = date.daysSinceEpoch - start.day.daysSinceEpoch
+            fraction = total > 0 ? Double(today.daysSinceEpoch - start.day.daysSinceEpoch) / Double(total) : 1
+        }
+        return (min(1, max(0, fraction)) * 1000).rounded() / 1000
     }
 
     // MARK: amounts

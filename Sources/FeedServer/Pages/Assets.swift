@@ -28,6 +28,8 @@ enum Assets {
         .unit { position: relative; font-size: 1.1rem; font-weight: 500; }
         .card h2 { font-size: 1.1rem; margin: .2rem 0; }
         .card time { color: var(--muted); }
+        .progress { height: .4rem; margin: .5rem 1.2rem 0; border-radius: 999px; background: var(--line); overflow: hidden; }
+        .progress span { display: block; height: 100%; background: linear-gradient(90deg, var(--from), var(--to)); }
         .card .svg { display: block; margin-top: .4rem; font-size: .8rem; color: var(--muted); }
         .state-past .circle { filter: grayscale(.7); }
         .feeds { list-style: none; padding: 0; }

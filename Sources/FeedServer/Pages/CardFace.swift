@@ -10,6 +10,8 @@ struct CardFace {
     var dateLine: String
     var gradient: (String, String)
     var textColor: String
+    /// Whole percent of the span that has passed, when the countdown has a span.
+    var percent: Int?
 
     /// How long the big text is, which decides its size on the page and the
     /// card: a number fits large, a word ("Completed", "In progress") must
@@ -37,6 +39,7 @@ struct CardFace {
         let fallback = Self.palette[Int(StableHash.value(countdown.uid) % UInt64(Self.palette.count))]
         gradient = (colors.first ?? fallback.0, colors.count > 1 ? colors[1] : (colors.first ?? fallback.1))
         textColor = countdown.presentation.textColor ?? "#FFFFFF"
+        percent = remaining.progress.map { Int(($0 * 100).rounded(.down)) }
     }
 
     static func format(_ date: CivilDate) -> String {

@@ -39,6 +39,7 @@ enum FeedPage {
         var date: String
         var dateLine: String
         var cardPath: String
+        var percent: Int?
     }
 
     struct View {
@@ -58,7 +59,8 @@ enum FeedPage {
                         start: remaining.occurrence?.isoStart ?? remaining.date.iso, unit: remaining.unit.rawValue,
                         live: countdown.status == .active && !remaining.isCountingUp ? "1" : "0",
                         image: countdown.presentation.image.flatMap(imageURL), big: face.big, length: face.length.rawValue, word: face.unit,
-                        title: face.title, date: remaining.date.iso, dateLine: face.dateLine, cardPath: cardPath(countdown))
+                        title: face.title, date: remaining.date.iso, dateLine: face.dateLine, cardPath: cardPath(countdown),
+                        percent: face.percent)
         }
         let view = View(name: feed.name, description: feed.description, links: links, cards: cards, isEmpty: cards.isEmpty, timeZone: feed.timeZone)
         return pages.library.render(view, withTemplate: "public-feed") ?? ""

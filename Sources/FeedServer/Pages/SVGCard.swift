@@ -14,9 +14,22 @@ enum SVGCard {
             <text x="160" y="\(face.unit.isEmpty ? 142 : 135)" text-anchor="middle" font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif" font-size="\(size)" font-weight="700" fill="\(face.textColor)">\(big)</text>
             <text x="160" y="175" text-anchor="middle" font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif" font-size="24" font-weight="500" fill="\(face.textColor)">\(HTMLEscape.text(face.unit))</text>
             <text x="160" y="275" text-anchor="middle" font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif" font-size="22" font-weight="600" fill="#1C1C1E">\(HTMLEscape.text(String(face.title.prefix(40))))</text>
-            <text x="160" y="305" text-anchor="middle" font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif" font-size="16" font-weight="300" fill="#6E6E73">\(HTMLEscape.text(face.dateLine))</text>
+            <text x="160" y="305" text-anchor="middle" font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif" font-size="16" font-weight="300" fill="#6E6E73">\(HTMLEscape.text(face.dateLine))</text>\(progressBar(face))
             </svg>
 
+            """
+    }
+
+    /// A ring around the circle, filled as far as the span has passed.
+    static func progressBar(_ face: CardFace) -> String {
+        guard let percent = face.percent else { return "" }
+        let circumference = 2 * Double.pi * 113
+        let filled = (circumference * Double(percent) / 100 * 10).rounded() / 10
+        return """
+
+            <circle cx="160" cy="130" r="113" fill="none" stroke="#E5E5EA" stroke-width="6"/>\
+            <circle cx="160" cy="130" r="113" fill="none" stroke="url(#g)" stroke-width="6" stroke-linecap="round" \
+            stroke-dasharray="\(filled) \((circumference * 10).rounded() / 10)" transform="rotate(-90 160 130)"><title>\(percent)% of the time has passed</title></circle>
             """
     }
 }

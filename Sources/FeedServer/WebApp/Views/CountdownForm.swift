@@ -24,6 +24,8 @@ struct CountdownForm: CSRFProtectedForm, TemplateView {
     var nthWeekday: String?
     var rrule: String?
     var clamp: String?
+    /// When the counted span began (for progress).
+    var from: String?
     var direction: String?
     var unit: String?
     var useColors: String?
@@ -70,6 +72,7 @@ struct CountdownForm: CSRFProtectedForm, TemplateView {
         default: `repeat` = "custom"; rrule = countdown.repeatRule.rrule(startingOn: countdown.target.civilDate)
         }
         direction = countdown.direction.rawValue
+        from = countdown.countsFrom?.iso
         unit = countdown.displayUnit.rawValue
         if !countdown.presentation.gradient.isEmpty {
             useColors = "on"
@@ -121,6 +124,7 @@ struct CountdownForm: CSRFProtectedForm, TemplateView {
         if let rule { draft.rrule = rule } else { draft.repeat = phrase }
         draft.clamp = clamp.isChecked
         draft.direction = direction == "up" ? .up : .down
+        draft.from = from.nonEmpty ?? ""
         guard let unit = DisplayUnit(rawValue: unit.nonEmpty ?? "dynamic") else { throw .init(field: "unit", message: "'\(unit ?? "")' is not a display unit") }
         draft.unit = unit
         if useColors.isChecked {
