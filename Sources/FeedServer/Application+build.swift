@@ -43,11 +43,11 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) throws ->
                  health: { health.status(definitionErrors: loader.definitionErrors) }).register(on: router)
     let csrf = CSRFToken(key: try WebAppKeys.csrfKey(store))
     let sessions = StorePersistDriver(store: store, logger: logger)
-    WebApp(store: store, catalog: catalog, pages: pages, csrf: csrf, throttle: SignInThrottle(), settings: settings, clock: configuration.clock,
-           loader: loader, fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
+    WebApp(store: store, catalog: catalog, renderer: renderer, pages: settings.pages, csrf: csrf, throttle: SignInThrottle(), settings: settings,
+           clock: configuration.clock, loader: loader, fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
         .register(on: router, sessions: sessions)
     AdminRoutes(store: store, catalog: catalog, settings: settings, clock: configuration.clock, loader: loader, fetcher: fetcher,
-                maxBodyBytes: configuration.maxBodyBytes, logger: logger,
+                maxBodyBytes: configuration.maxBodyBytes, renderer: renderer, logger: logger,
                 health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors) })
         .register(on: router, token: token)
 

@@ -28,6 +28,8 @@ struct Health: ResponseEncodable, Sendable {
     var sources: [Source]
     var definitionErrors: [String]
     var renderCache: RenderCache.Statistics
+    /// Each feed's served calendars: sizes, event counts, and client limits passed.
+    var outputs: [OutputBudget] = []
 }
 
 /// Keeps the parts of `Health` that need the store (source states, a quick

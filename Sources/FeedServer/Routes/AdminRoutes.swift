@@ -15,13 +15,21 @@ struct AdminRoutes: Sendable {
     let loader: FeedLoader
     let fetcher: CalendarFetcher
     let maxBodyBytes: Int
+    let renderer: FeedRenderer
     let logger: Logger
     /// The detailed health that `/healthz` no longer shows to everyone.
     let health: @Sendable () -> Health
 
     func register(on router: Router<ServerContext>, token: AdminToken) {
         let api = router.group("api").add(middleware: AdminAuthMiddleware(token: token))
-        api.get("health") { _, _ in self.health() }
+        api.get("health") { _, _ in
+            // Measured first, so that the cache figures include the renders measuring caused.
+            var outputs: [OutputBudget] = []
+            for compiled in self.catalog.feeds { outputs.append(try await OutputBudget.measure(compiled, renderer: self.renderer)) }
+            var health = self.health()
+            health.outputs = outputs
+            return health
+        }
         api.get("feeds") { _, _ in
             try AdminJSON.encode(try await self.store.async { try $0.feeds() }.map { FeedJSON($0, baseURL: self.settings.baseURL) })
         }

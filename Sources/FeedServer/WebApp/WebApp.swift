@@ -14,6 +14,7 @@ import Logging
 struct WebApp: Sendable {
     let store: CountdownStore
     let catalog: FeedCatalog
+    let renderer: FeedRenderer
     let pages: WebPages
     let csrf: CSRFToken
     let throttle: SignInThrottle

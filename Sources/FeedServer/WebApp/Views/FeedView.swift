@@ -53,6 +53,8 @@ struct FeedView: TemplateView {
     var hasURLSources: Bool
     var newToken: NewToken?
     var tasks: TaskCounts
+    /// Client limits this feed's calendars pass (Google's 1 MB).
+    var budgetWarnings: [String]
     var templateValues: [String: Any] { ["isEmpty": countdowns.isEmpty, "hasTokens": !tokens.isEmpty, "hasTasks": tasks.open > 0, "hasSources": !sources.isEmpty] }
 }
 
