@@ -20,6 +20,8 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
     var updatedAt: Date
     var revision: Int64 = 0
     var countdownMaxEvents: Int = 2_000
+    /// JSON of `Celebrations`; nil for the default set.
+    var celebrations: String?
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
@@ -46,13 +48,15 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
         includeAlarms = feed.includeAlarms
         refreshInterval = feed.refreshInterval.description
         countdownMaxEvents = feed.countdownMaxEvents
+        celebrations = feed.celebrations == .default ? nil : (try? JSONEncoder().encode(feed.celebrations)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     func feed(categoryColors: [String: String]) -> Feed {
         Feed(slug: slug, name: name, description: description, timeZone: timeZone, color: color, isPublic: isPublic,
              countdownMode: Self.decode(countdownMode), includeAlarms: includeAlarms,
              refreshInterval: ICalDuration(parsing: refreshInterval) ?? ICalDuration(seconds: 6 * 3600),
-             categoryColors: categoryColors, countdownMaxEvents: countdownMaxEvents)
+             categoryColors: categoryColors, countdownMaxEvents: countdownMaxEvents,
+             celebrations: celebrations.flatMap { try? JSONDecoder().decode(Celebrations.self, from: Data($0.utf8)) } ?? .default)
     }
 
     /// `daily:60` or `milestones:100,50,30`.

@@ -106,6 +106,8 @@ enum StoreMigrations {
             // URL sources added from the web app (feeds/*.yaml defines the others):
             // fetched again in the background like those.
             try db.alter(table: "source") { t in t.add(column: "subscribed", .boolean).notNull().defaults(to: false) }
+            // The feed's celebrated days (half-birthdays, round day counts), as JSON; NULL is the default set.
+            try db.alter(table: "feed") { t in t.add(column: "celebrations", .text) }
         }
         return migrator
     }

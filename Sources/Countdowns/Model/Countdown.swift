@@ -95,6 +95,11 @@ public struct Countdown: Sendable, Hashable, Identifiable {
         return title.replacingOccurrences(of: "{nth}", with: Ordinal.english(number))
             .replacingOccurrences(of: "{n}", with: String(number))
     }
+
+    /// `title` with `{n}` as `numberText` ("29½" for a half-birthday).
+    public static func render(_ title: String, numberText: String) -> String {
+        title.replacingOccurrences(of: "{n}", with: numberText)
+    }
 }
 
 /// "1st", "2nd", "3rd", "11th", "22nd".

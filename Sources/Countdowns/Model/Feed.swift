@@ -26,6 +26,8 @@ public struct Feed: Sendable, Hashable {
     public var categoryColors: [String: String]
     /// Most events the countdown calendar holds; farther countdowns get fewer days.
     public var countdownMaxEvents: Int
+    /// Half-birthdays and round day counts the countdown calendar adds.
+    public var celebrations: Celebrations
 
     /// The feed's zone, resolved (a stored name is always valid; UTC if the zone data lost it).
     public var zone: Zone { Zone.named(timeZone) ?? .utc }
@@ -33,7 +35,7 @@ public struct Feed: Sendable, Hashable {
     public init(slug: String, name: String? = nil, description: String? = nil, timeZone: String = "UTC", color: String? = nil,
                 isPublic: Bool = true, countdownMode: CountdownMode = .daily(days: 60), includeAlarms: Bool = false,
                 refreshInterval: ICalDuration = ICalDuration(seconds: 6 * 3600), categoryColors: [String: String] = [:],
-                countdownMaxEvents: Int = 2_000) {
+                countdownMaxEvents: Int = 2_000, celebrations: Celebrations = .default) {
         self.slug = slug
         self.name = name ?? slug
         self.description = description
@@ -45,6 +47,7 @@ public struct Feed: Sendable, Hashable {
         self.refreshInterval = refreshInterval
         self.categoryColors = categoryColors
         self.countdownMaxEvents = countdownMaxEvents
+        self.celebrations = celebrations
     }
 
     /// Slugs appear in URLs and file names: lower-case letters, digits and dashes.

@@ -39,11 +39,23 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
     /// Category name → `#RRGGBB`: the colour of that category's countdowns in
     /// the web app's timeline and statistics, and COLOR hints in the export.
     public var categories: [String: String]?
+    /// `celebrate: {halfBirthdays: true, days: [100, 1000]}`: what the countdown calendar adds.
+    public var celebrate: CelebrationSettings?
+
+    public struct CelebrationSettings: Codable, Sendable, Equatable {
+        public var halfBirthdays: Bool?
+        public var days: [Int]?
+
+        public init(halfBirthdays: Bool? = nil, days: [Int]? = nil) {
+            self.halfBirthdays = halfBirthdays
+            self.days = days
+        }
+    }
     /// Old spellings met while decoding; never encoded.
     public var deprecatedKeys: [String] = []
 
     enum CodingKeys: String, CodingKey {
-        case name, description, timeZone, timezone, color, isPublic = "public", alarms, refresh, countdown, categories
+        case name, description, timeZone, timezone, color, isPublic = "public", alarms, refresh, countdown, categories, celebrate
     }
 
     public init() {}
@@ -62,6 +74,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         case .milestones(let marks): countdown = CountdownSettings(mode: "milestones", milestones: marks, maxEvents: feed.countdownMaxEvents)
         }
         categories = feed.categoryColors.isEmpty ? nil : feed.categoryColors
+        celebrate = CelebrationSettings(halfBirthdays: feed.celebrations.halfBirthdays, days: feed.celebrations.dayCounts)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -79,6 +92,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         refresh = try container.decodeIfPresent(String.self, forKey: .refresh)
         countdown = try container.decodeIfPresent(CountdownSettings.self, forKey: .countdown)
         categories = try container.decodeIfPresent([String: String].self, forKey: .categories)
+        celebrate = try container.decodeIfPresent(CelebrationSettings.self, forKey: .celebrate)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -92,6 +106,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         try container.encodeIfPresent(refresh, forKey: .refresh)
         try container.encodeIfPresent(countdown, forKey: .countdown)
         try container.encodeIfPresent(categories, forKey: .categories)
+        try container.encodeIfPresent(celebrate, forKey: .celebrate)
     }
 
     /// Applies the settings present, by the rules in `Feed.valid*`; on error the feed is unchanged.
@@ -109,6 +124,15 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
                 edited.countdownMode = try Feed.validCountdownMode(countdown.mode, days: countdown.days, milestones: countdown.milestones)
             }
             if let maxEvents = countdown.maxEvents { edited.countdownMaxEvents = try Feed.validMaxEvents(maxEvents) }
+        }
+        if let celebrate {
+            if let half = celebrate.halfBirthdays { edited.celebrations.halfBirthdays = half }
+            if let days = celebrate.days {
+                guard days.count <= 20, days.allSatisfy({ (1...100_000).contains($0) }) else {
+                    throw Feed.InvalidSetting(message: "celebrate days must be at most 20 day counts from 1 to 100000")
+                }
+                edited.celebrations = Celebrations(halfBirthdays: edited.celebrations.halfBirthdays, dayCounts: days)
+            }
         }
         if let categories {
             for (name, color) in categories {

@@ -72,6 +72,16 @@ public struct CountdownCalendar: Sendable {
             let level = detail[plan.series.countdown.uid] ?? .none
             events += days(for: plan, detail: level).map(VEvent.init(component:))
         }
+        // Celebrated days (half-birthdays, round day counts) fill what room is left, soonest first.
+        let room = feed.countdownMaxEvents - events.count
+        if room > 0 {
+            let celebrated = series.flatMap { one in feed.celebrations.days(of: one, from: today, through: last, zone: zone).map { (one.countdown, $0) } }
+                .sorted { ($0.1.date, $0.0.uid, $0.1.key) < ($1.1.date, $1.0.uid, $1.1.key) }
+                .prefix(room)
+            events += celebrated.map { countdown, day in
+                VEvent(component: event(countdown, day: day.date, uid: "\(countdown.uid)/\(day.key)@celebrate.tminus", title: day.title))
+            }
+        }
         var calendar = CalendarExport.header(for: feed, name: feed.name + " — countdown", description: description(counts))
         calendar.events = events
         return Result(calendar: calendar, detail: counts)
@@ -172,15 +182,15 @@ public struct CountdownCalendar: Sendable {
                 let percent = Int((Double(day.daysSinceEpoch - from.daysSinceEpoch) / total * 100).rounded(.down))
                 title += " (\(min(100, max(0, percent)))% done)"
             }
-            events.append(event(countdown, day: day, target: target, title: title))
+            events.append(event(countdown, day: day, uid: "\(countdown.uid)/\(target.basic)/\(day.basic)@countdown.tminus", title: title))
         }
         return events
     }
 
-    private func event(_ countdown: Countdown, day: CivilDate, target: CivilDate, title: String) -> Component {
+    private func event(_ countdown: Countdown, day: CivilDate, uid: String, title: String) -> Component {
         let stamp = countdown.lastModified ?? countdown.created ?? Date(timeIntervalSince1970: 0)
         return Component(name: VEvent.componentName, properties: [
-            Property.text("UID", "\(countdown.uid)/\(target.basic)/\(day.basic)@countdown.tminus"),
+            Property.text("UID", uid),
             Property(name: "DTSTAMP", value: UTCStamp.basic(stamp)),
             Property.text("SUMMARY", title),
             DateTimeValue.date(day).property("DTSTART"),

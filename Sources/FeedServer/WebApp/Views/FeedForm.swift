@@ -21,8 +21,15 @@ struct FeedForm: CSRFProtectedForm, TemplateView {
     var refreshHours: String?
     /// One category a line: `Birthday #FF2D55`.
     var categoryColors: String?
+    var halfBirthdays: String?
+    /// Day counts celebrated for count-ups, separated by commas.
+    var celebrateDays: String?
 
-    init(csrf: String? = nil) { self.csrf = csrf }
+    init(csrf: String? = nil) {
+        self.csrf = csrf
+        halfBirthdays = "on"
+        celebrateDays = Celebrations.defaultDayCounts.map(String.init).joined(separator: ", ")
+    }
 
     /// The form filled in from a feed (for editing).
     init(_ feed: Feed) {
@@ -41,6 +48,8 @@ struct FeedForm: CSRFProtectedForm, TemplateView {
         let seconds = feed.refreshInterval.days * 86_400 + feed.refreshInterval.seconds
         refreshHours = seconds % 3600 == 0 ? String(seconds / 3600) : String(format: "%.2f", Double(seconds) / 3600)
         categoryColors = feed.categoryColors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "\n")
+        halfBirthdays = feed.celebrations.halfBirthdays ? "on" : nil
+        celebrateDays = feed.celebrations.dayCounts.map(String.init).joined(separator: ", ")
     }
 
     /// The settings document, or the field that is wrong and why.
@@ -87,11 +96,14 @@ struct FeedForm: CSRFProtectedForm, TemplateView {
             colors[name] = String(text[hash...])
         }
         if !colors.isEmpty { document.categories = colors }
+        let counts = (celebrateDays ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map { Int($0) }
+        guard counts.allSatisfy({ $0 != nil }) else { throw Feed.InvalidSetting(message: "celebrated day counts must be whole numbers, separated by commas") }
+        document.celebrate = .init(halfBirthdays: halfBirthdays.isChecked, days: counts.compactMap { $0 })
         return document
     }
 
     var templateValues: [String: Any] {
         ["isDaily": (mode ?? "daily") == "daily", "isMilestones": mode == "milestones", "publicChecked": isPublic.isChecked,
-         "alarmsChecked": alarms.isChecked, "colorValue": color.nonEmpty ?? "#007AFF"]
+         "alarmsChecked": alarms.isChecked, "colorValue": color.nonEmpty ?? "#007AFF", "halfChecked": halfBirthdays.isChecked]
     }
 }
