@@ -12,11 +12,18 @@ import Testing
 @Suite struct WebAppTests {
     static let password = "correct horse battery"
 
+    /// The owner's password at bcrypt's lowest cost: these tests sign in many
+    /// times in a debug build, beside timing-sensitive suites. (The setup-link
+    /// test keeps the real cost and checks it.)
+    static func setPassword(_ store: CountdownStore) throws {
+        try OwnerPassword.set(password, in: store, cost: 4)
+    }
+
     @Test func signInNeedsTheRightPasswordAndGivesStrictHttpOnlyCookies() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try OwnerPassword.set(Self.password, in: parts.store)
+            try Self.setPassword(parts.store)
             var browser = Browser(client: client)
             let start = try await browser.get("/app")
             #expect(start.status == .seeOther && start.headers[.location] == "/app/signin")
@@ -54,7 +61,7 @@ import Testing
     @Test func formsWithoutTheirCSRFTokenChangeNothing() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try OwnerPassword.set(Self.password, in: parts.store)
+            try Self.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
             let forged = try await browser.post("/app/feeds", ["name": "Forged", "timeZone": "UTC"], csrf: "made-up-token")
@@ -73,7 +80,7 @@ import Testing
     @Test func fiveFailedSignInsInAMinuteSlowThatClientDown() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try OwnerPassword.set(Self.password, in: parts.store)
+            try Self.setPassword(parts.store)
             var browser = Browser(client: client)
             _ = try await browser.get("/app/signin")
             for _ in 0..<5 { #expect(try await browser.post("/app/signin", ["password": "guess"]).status == .unauthorized) }
@@ -109,7 +116,7 @@ import Testing
     @Test func aFeedAndACountdownMadeInTheAppArePublishedAtOnce() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try OwnerPassword.set(Self.password, in: parts.store)
+            try Self.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
             _ = try await browser.get("/app/feeds/new")
@@ -147,7 +154,7 @@ import Testing
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try OwnerPassword.set(Self.password, in: parts.store)
+            try Self.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
             let trip = try #require(try parts.store.countdowns(inFeed: "family").first { $0.uid == "trip@server.test" })
@@ -166,7 +173,7 @@ import Testing
     @Test func tickingOffATaskWritesItsCompletionAndTheCountsFollow() async throws {
         let fixture = try ServerFixture()   // Sunday 2026-11-22 09:00 UTC
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try OwnerPassword.set(Self.password, in: parts.store)
+            try Self.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
             _ = try await browser.post("/app/feeds", ["name": "Chores", "timeZone": "UTC", "isPublic": "on"])
@@ -192,7 +199,7 @@ import Testing
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try OwnerPassword.set(Self.password, in: parts.store)
+            try Self.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
             _ = try await browser.get("/app/feeds/family/import")
@@ -221,7 +228,7 @@ import Testing
         }.test(.live) { source in
             let url = "http://127.0.0.1:\(try #require(source.port))/school.ics"
             try await fixture.withServer(adjust: { _ in }) { client, parts in
-                try OwnerPassword.set(Self.password, in: parts.store)
+                try Self.setPassword(parts.store)
                 var browser = Browser(client: client)
                 try await browser.signIn(Self.password)
                 _ = try await browser.get("/app/feeds/family/import")
@@ -247,7 +254,7 @@ import Testing
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin\npublic: false")
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try OwnerPassword.set(Self.password, in: parts.store)
+            try Self.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
             _ = try await browser.get("/app/feeds/family")
@@ -265,7 +272,7 @@ import Testing
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try OwnerPassword.set(Self.password, in: parts.store)
+            try Self.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
             let timeline = try await browser.get("/app/timeline?weeks=2")
@@ -396,7 +403,7 @@ struct OutputBudgetTests {
         big += "END:VCALENDAR\r\n"
         try fixture.feed("big", calendar: big, yaml: "timeZone: UTC")
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try OwnerPassword.set(WebAppTests.password, in: parts.store)
+            try WebAppTests.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(WebAppTests.password)
             let page = try await browser.get("/app/feeds/big")
