@@ -66,6 +66,8 @@ import Testing
             try await browser.signIn(Self.password)
             let forged = try await browser.post("/app/feeds", ["name": "Forged", "timeZone": "UTC"], csrf: "made-up-token")
             #expect(forged.status == .forbidden)
+            #expect(forged.headers[.contentType]?.hasPrefix("text/html") == true && forged.text.contains("came from another site"),
+                    "the app answers errors with a page, not the API's JSON")
             let missing = try await browser.post("/app/feeds", ["name": "Forged", "timeZone": "UTC"], csrf: .some(nil))
             #expect(missing.status == .forbidden)
             // A valid token for another browser's cookie is no good either.
@@ -286,6 +288,8 @@ import Testing
             #expect(stats.status == .ok && stats.text.contains("November 2026") && stats.text.contains("<svg"))
             #expect(stats.text.contains("period=month&amp;at=2026-10-01") && stats.text.contains("period=month&amp;at=2026-12-01"))
             #expect(try await browser.get("/app/stats?period=fortnight").status == .badRequest)
+            let gone = try await browser.get("/app/feeds/no-such-feed")
+            #expect(gone.status == .notFound && gone.text.contains("Not found") && gone.text.contains("no feed &#39;no-such-feed&#39;"))
         }
     }
 }

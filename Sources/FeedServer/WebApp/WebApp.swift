@@ -35,6 +35,7 @@ struct WebApp: Sendable {
         app.add(middleware: SessionMiddleware<WebAppContext>(
             storage: sessions, configuration: .init(sessionCookieParameters: cookie, keyPrefix: "session:", defaultSessionExpiration: Self.sessionLifetime)))
         app.add(middleware: CSRFCookieMiddleware(secure: secureCookies))
+        app.add(middleware: WebErrorMiddleware(app: self))
         StaticFiles.register(on: app)
         SignInPages(app: self).register(on: app)
         let signedIn = app.group().add(middleware: RequireSignInMiddleware())

@@ -23,16 +23,39 @@ struct CSRFCookieMiddleware: RouterMiddleware {
     }
 }
 
-/// Sends visitors without a session to the sign-in page: a 303 for pages, a
-/// 401 for anything else, so nothing behind it runs for them.
+/// Sends visitors without a session (or whose session expired, mid-form
+/// included) to the sign-in page with a 303, so nothing behind it runs for them.
 struct RequireSignInMiddleware: RouterMiddleware {
     typealias Context = WebAppContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard context.isSignedIn else {
-            if request.method == .get || request.method == .head { return .redirect(to: "/app/signin", type: .normal) }
-            throw HTTPError(.unauthorized, message: "sign in first")
-        }
+        guard context.isSignedIn else { return .redirect(to: "/app/signin", type: .normal) }
         return try await next(request, context)
+    }
+}
+
+/// The app's errors as pages, not as the API's JSON: a browser that asks for a
+/// feed that is gone, or posts an expired form, gets the status and the same
+/// message in the app's layout.
+struct WebErrorMiddleware: RouterMiddleware {
+    typealias Context = WebAppContext
+    let app: WebApp
+
+    struct View {
+        var heading: String
+        var message: String
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            let message = (error as? HTTPError)?.body ?? (error as? CustomStringConvertible)?.description ?? "\(error.status)"
+            let heading = error.status == .notFound ? "Not found" : error.status == .forbidden ? "Refused" : "That did not work"
+            var response = try app.render("error", title: heading + " — tminus", View(heading: heading, message: message), context: context,
+                                          status: error.status).response(from: request, context: context)
+            for field in (error as? HTTPError)?.headers ?? [:] where field.name != .contentType { response.headers.append(field) }
+            return response
+        }
     }
 }
