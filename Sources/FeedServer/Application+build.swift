@@ -44,7 +44,8 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) throws ->
     let csrf = CSRFToken(key: try WebAppKeys.csrfKey(store))
     let sessions = StorePersistDriver(store: store, logger: logger)
     WebApp(store: store, catalog: catalog, renderer: renderer, pages: settings.pages, csrf: csrf, throttle: SignInThrottle(), settings: settings,
-           clock: configuration.clock, loader: loader, fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
+           clock: configuration.clock, loader: loader, fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes,
+           trustForwardedFor: configuration.trustForwardedFor, logger: logger)
         .register(on: router, sessions: sessions)
     AdminRoutes(store: store, catalog: catalog, settings: settings, clock: configuration.clock, loader: loader, fetcher: fetcher,
                 maxBodyBytes: configuration.maxBodyBytes, renderer: renderer, logger: logger,

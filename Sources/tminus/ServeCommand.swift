@@ -29,6 +29,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: ArgumentHelp("Let URL sources and URL imports fetch from loopback, private and link-local addresses.",
                              discussion: "Off by default, so that nobody who can name a URL can make the server read its own network (SSRF). Turn it on for a calendar server on your home network."))
     var allowPrivateSources = false
+    @Flag(help: ArgumentHelp("Behind a reverse proxy: count failed web app sign-ins by the last X-Forwarded-For address.",
+                             discussion: "Without it every client behind the proxy shares the proxy's address, so one guesser slows everyone's sign-in. Turn it on only when a proxy you run sets the header; a client could forge it otherwise."))
+    var trustForwardedFor = false
     @Option(help: ArgumentHelp("Most connections held at once; more wait in the listen backlog.",
                                discussion: "Default: 1024 (each connection costs about 12 KB), or fewer when the open-file limit is low. Idle and half-sent connections are closed after --request-timeout, freeing their places."))
     var maxConnections: Int?
@@ -69,6 +72,7 @@ struct ServeCommand: ParsableCommand {
                                                 databasePath: store.path, feedsDirectory: feeds, adminTokenFile: adminTokenFile,
                                                 baseURL: baseURL, gzip: gzip, cacheBytes: cacheMb << 20)
         configuration.allowPrivateSources = allowPrivateSources
+        configuration.trustForwardedFor = trustForwardedFor
         configuration.shutdownDeadline = .seconds(10)
         configuration.connections = ConnectionLimits(idleTimeout: .seconds(idleTimeout), requestHeadTimeout: .seconds(requestTimeout),
                                                      maxConnections: maxConnections)

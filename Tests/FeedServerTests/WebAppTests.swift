@@ -1,5 +1,6 @@
 import CountdownStore
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -92,6 +93,20 @@ import Testing
             #expect((1...60).contains(wait))
             fixture.setClock(fixture.clockNow.addingTimeInterval(61))
             #expect(try await browser.post("/app/signin", ["password": Self.password]).status == .seeOther)
+        }
+    }
+
+    @Test func behindATrustedProxyEachForwardedClientIsThrottledAlone() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { $0.trustForwardedFor = true }) { client, parts in
+            try Self.setPassword(parts.store)
+            var guesser = Browser(client: client, extraHeaders: [HTTPField.Name("X-Forwarded-For")!: "198.51.100.7, 203.0.113.5"])
+            _ = try await guesser.get("/app/signin")
+            for _ in 0..<5 { #expect(try await guesser.post("/app/signin", ["password": "guess"]).status == .unauthorized) }
+            #expect(try await guesser.post("/app/signin", ["password": Self.password]).status == .tooManyRequests)
+            var owner = Browser(client: client, extraHeaders: [HTTPField.Name("X-Forwarded-For")!: "203.0.113.9"])
+            _ = try await owner.get("/app/signin")
+            #expect(try await owner.post("/app/signin", ["password": Self.password]).status == .seeOther, "another client behind the same proxy")
         }
     }
 
@@ -300,6 +315,8 @@ struct Browser {
     var cookies: [String: String] = [:]
     /// The CSRF token of the last page that had a form.
     var csrf: String?
+    /// Sent with every request (a proxy's X-Forwarded-For).
+    var extraHeaders: HTTPFields = [:]
 
     struct Page {
         var status: HTTPResponse.Status
@@ -351,6 +368,7 @@ struct Browser {
 
     private mutating func send(_ uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> Page {
         var headers = headers
+        headers.append(contentsOf: extraHeaders)
         if !cookies.isEmpty { headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") }
         let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
         for line in response.headers[values: .setCookie] {

@@ -27,6 +27,9 @@ public struct ServerConfiguration: Sendable {
     /// Let URL sources and URL imports reach loopback, private and link-local
     /// addresses (a home network's calendar server). Off: such fetches are refused.
     public var allowPrivateSources = false
+    /// Behind a reverse proxy: the web app's sign-in throttle keys on the last
+    /// address of X-Forwarded-For (the one the proxy saw) instead of the peer's.
+    public var trustForwardedFor = false
     /// When set, the process exits this long after a graceful shutdown began,
     /// whatever is still running (`tminus serve` sets 10 s; tests, which run
     /// many servers in one process, leave it nil).

@@ -23,6 +23,7 @@ struct WebApp: Sendable {
     let loader: FeedLoader
     let fetcher: CalendarFetcher
     let maxBodyBytes: Int
+    let trustForwardedFor: Bool
     let logger: Logger
     /// Cookies get `Secure` when the public address is https.
     var secureCookies: Bool { settings.baseURL.lowercased().hasPrefix("https://") }

@@ -1,3 +1,5 @@
+import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdAuth
 import NIOCore
@@ -19,6 +21,13 @@ struct WebAppContext: ChildRequestContext, SessionRequestContext, RemoteAddressR
 
     var isSignedIn: Bool { sessions.session != nil }
 
-    /// Who the sign-in throttle counts failures against: the peer's IP address.
-    var clientKey: String { remoteAddress?.ipAddress ?? "unknown" }
+    /// Who the sign-in throttle counts failures against: the peer's IP address,
+    /// or, behind a trusted proxy, the address the proxy appended last.
+    func clientKey(_ request: Request, trustForwardedFor: Bool) -> String {
+        if trustForwardedFor, let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!]?.split(separator: ",").last {
+            let address = forwarded.trimmingCharacters(in: .whitespaces)
+            if !address.isEmpty, address.count <= 64 { return address }
+        }
+        return remoteAddress?.ipAddress ?? "unknown"
+    }
 }

@@ -55,8 +55,9 @@ struct SignInPages: Sendable {
 
     private func signIn(_ request: Request, _ context: WebAppContext) async throws -> Response {
         let now = app.clock()
-        if let wait = app.throttle.retryAfter(client: context.clientKey, now: now) {
-            app.logger.notice("sign-in throttled", metadata: ["client": "\(context.clientKey)", "retryAfter": "\(wait)"])
+        let client = context.clientKey(request, trustForwardedFor: app.trustForwardedFor)
+        if let wait = app.throttle.retryAfter(client: client, now: now) {
+            app.logger.notice("sign-in throttled", metadata: ["client": "\(client)", "retryAfter": "\(wait)"])
             var response = try app.render("signin", title: "Sign in — tminus",
                                           SignInView(error: "Too many failed attempts. Try again in \(wait) seconds.", needsSetup: false),
                                           context: context, status: .tooManyRequests).response(from: request, context: context)
@@ -65,17 +66,17 @@ struct SignInPages: Sendable {
         }
         let form = try await WebForm.decode(SignInForm.self, request, context, csrf: app.csrf, limit: 4 << 10)
         guard try await OwnerPassword.verify(form.password ?? "", in: app.store) else {
-            app.throttle.recordFailure(client: context.clientKey, now: now)
-            app.logger.notice("sign-in failed", metadata: ["client": "\(context.clientKey)"])
+            app.throttle.recordFailure(client: client, now: now)
+            app.logger.notice("sign-in failed", metadata: ["client": "\(client)"])
             let needsSetup = try await app.store.async { try !OwnerPassword.isSet(in: $0) }
             return try app.render("signin", title: "Sign in — tminus",
                                   SignInView(error: needsSetup ? "No password is set yet: use the setup link that `tminus serve` printed, or run `tminus password`."
                                                                : "That password is not right.", needsSetup: needsSetup),
                                   context: context, status: .unauthorized).response(from: request, context: context)
         }
-        app.throttle.recordSuccess(client: context.clientKey)
+        app.throttle.recordSuccess(client: client)
         startSession(context)
-        app.logger.info("signed in", metadata: ["client": "\(context.clientKey)"])
+        app.logger.info("signed in", metadata: ["client": "\(client)"])
         return .redirect(to: "/app", type: .normal)
     }
 
