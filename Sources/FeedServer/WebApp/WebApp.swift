@@ -75,6 +75,11 @@ struct WebApp: Sendable {
         return compiled
     }
 
+    /// The feed named by the route's `{slug}`.
+    func compiled(_ context: WebAppContext) async throws -> CompiledFeed {
+        try await compiled(context.parameters.get("slug") ?? "")
+    }
+
     func calculator(_ zone: Zone) -> RemainingTimeCalculator {
         RemainingTimeCalculator(now: clock(), zone: zone, maxOccurrences: settings.maxOccurrences)
     }

@@ -43,7 +43,7 @@ struct CountdownPages: Sendable {
 
     func register(on app: RouterGroup<WebAppContext>) {
         app.get("feeds/{slug}/countdowns/new") { request, context in
-            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            let compiled = try await self.app.compiled(context)
             var form = CountdownForm()
             form.feed = compiled.slug
             form.date = compiled.feed.zone.local(of: self.app.clock()).date.adding(days: 30).iso

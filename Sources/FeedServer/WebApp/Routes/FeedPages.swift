@@ -60,19 +60,19 @@ struct FeedPages: Sendable {
         app.post("feeds") { request, context in try await self.create(request, context) }
         app.get("feeds/{slug}") { request, context in try await self.show(context).response(from: request, context: context) }
         app.get("feeds/{slug}/edit") { _, context in
-            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            let compiled = try await self.app.compiled(context)
             return self.app.render("feed-form", title: "Edit \(compiled.feed.name) — tminus",
                                    FormView(form: FeedForm(compiled.feed), isNew: false, action: "/app/feeds/\(compiled.slug)/edit",
                                             zones: TimeZoneChoices.all), context: context)
         }
         app.post("feeds/{slug}/edit") { request, context in try await self.update(request, context) }
         app.get("feeds/{slug}/delete") { _, context in
-            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            let compiled = try await self.app.compiled(context)
             return self.app.render("feed-delete", title: "Delete \(compiled.feed.name) — tminus",
                                    DeleteView(slug: compiled.slug, name: compiled.feed.name, count: compiled.series.count), context: context)
         }
         app.post("feeds/{slug}/delete") { request, context in
-            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            let compiled = try await self.app.compiled(context)
             _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
             try await self.app.catalog.write { [slug = compiled.slug] in try $0.deleteFeed(slug: slug) }
             self.app.logger.info("feed deleted", metadata: ["feed": "\(compiled.slug)"])
@@ -81,20 +81,21 @@ struct FeedPages: Sendable {
         app.post("feeds/{slug}/tokens") { request, context in try await self.createToken(request, context) }
         app.get("feeds/{slug}/export") { _, context in
             // The exported calendar as a download, private feeds included.
-            var download = try await self.app.compiled(context.parameters.get("slug") ?? "").exported
-            download.contentDisposition = "attachment; filename=\"\(context.parameters.get("slug") ?? "feed").ics\""
+            let compiled = try await self.app.compiled(context)
+            var download = compiled.exported
+            download.contentDisposition = "attachment; filename=\"\(compiled.slug).ics\""
             download.cacheControl = "private, no-store"
             return download
         }
         app.post("feeds/{slug}/refresh") { request, context in
-            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            let compiled = try await self.app.compiled(context)
             _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
             for (feed, source) in self.app.loader.urlSources where feed == compiled.slug { await self.app.loader.refresh(feed: feed, source: source) }
             await self.app.catalog.refresh()
             return self.app.redirect("/app/feeds/\(compiled.slug)#sources", flash: "Fetched the feed’s addresses again.", context: context)
         }
         app.post("feeds/{slug}/unsubscribe") { request, context in
-            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            let compiled = try await self.app.compiled(context)
             let form = try await WebForm.decode(SourceForm.self, request, context, csrf: self.app.csrf, limit: 8 << 10)
             try await self.app.store.async { [slug = compiled.slug] in try $0.unsubscribe(feed: slug, location: form.location ?? "") }
             self.app.loader.reloadSubscriptions()
@@ -102,7 +103,7 @@ struct FeedPages: Sendable {
                                      context: context)
         }
         app.post("feeds/{slug}/tokens/{id}/revoke") { request, context in
-            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            let compiled = try await self.app.compiled(context)
             _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
             let id = try self.app.id(context)
             try await self.app.catalog.write { [slug = compiled.slug] in try $0.revokeFeedToken(feed: slug, id: id) }
@@ -148,7 +149,7 @@ struct FeedPages: Sendable {
     }
 
     private func show(_ context: WebAppContext) async throws -> HTMLPage {
-        let compiled = try await app.compiled(context.parameters.get("slug") ?? "")
+        let compiled = try await app.compiled(context)
         return app.render("feed", title: "\(compiled.feed.name) — tminus", try await view(compiled), context: context)
     }
 
@@ -171,7 +172,7 @@ struct FeedPages: Sendable {
     }
 
     private func update(_ request: Request, _ context: WebAppContext) async throws -> Response {
-        let compiled = try await app.compiled(context.parameters.get("slug") ?? "")
+        let compiled = try await app.compiled(context)
         var form = try await WebForm.decode(FeedForm.self, request, context, csrf: app.csrf, limit: 16 << 10)
         form.slug = compiled.slug
         var feed = compiled.feed
@@ -185,7 +186,7 @@ struct FeedPages: Sendable {
     }
 
     private func createToken(_ request: Request, _ context: WebAppContext) async throws -> Response {
-        let compiled = try await app.compiled(context.parameters.get("slug") ?? "")
+        let compiled = try await app.compiled(context)
         let form = try await WebForm.decode(LabelForm.self, request, context, csrf: app.csrf, limit: 4 << 10)
         let label = String(SafeText.clean(form.label.nonEmpty ?? "link").prefix(80))
         let (secret, _) = try await app.catalog.write { [slug = compiled.slug] in try $0.createFeedToken(feed: slug, label: label) }

@@ -42,7 +42,7 @@ struct ImportPage: Sendable {
 
     func register(on app: RouterGroup<WebAppContext>) {
         app.get("feeds/{slug}/import") { _, context in
-            let compiled = try await self.app.compiled(context.parameters.get("slug") ?? "")
+            let compiled = try await self.app.compiled(context)
             return self.app.render("import", title: "Import into \(compiled.feed.name) — tminus",
                                    ImportView(slug: compiled.slug, name: compiled.feed.name, problems: []), context: context)
         }
@@ -50,7 +50,7 @@ struct ImportPage: Sendable {
     }
 
     private func importCalendar(_ request: Request, _ context: WebAppContext) async throws -> Response {
-        let compiled = try await app.compiled(context.parameters.get("slug") ?? "")
+        let compiled = try await app.compiled(context)
         let slug = compiled.slug
         let form = try await WebForm.decode(ImportForm.self, request, context, csrf: app.csrf, limit: app.maxBodyBytes + (64 << 10))
         var view = ImportView(slug: slug, name: compiled.feed.name, problems: [], url: form.url)
