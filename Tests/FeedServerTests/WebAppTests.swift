@@ -145,6 +145,11 @@ import Testing
             let bad = try await browser.postMultipart("/app/feeds/trips-2027/countdowns", Self.countdownFields(["date": "2027-13-40"]))
             #expect(bad.status == .unprocessableContent && bad.text.contains("date"))
             #expect(try parts.store.countdowns(inFeed: "trips-2027").isEmpty, "a refused form saves nothing")
+            let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 32))
+            let badWithImage = try await browser.postMultipart("/app/feeds/trips-2027/countdowns",
+                                                               Self.countdownFields(["date": "2027-13-40"]).filter { $0.0 != "image" } + [("image", .file("a.png", png))])
+            #expect(badWithImage.status == .unprocessableContent)
+            #expect(try parts.store.image(CountdownStore.imageScheme + SHA256Hex.of(png)) == nil, "nor the image it carried")
 
             let saved = try await browser.postMultipart("/app/feeds/trips-2027/countdowns", Self.countdownFields([:]))
             #expect(saved.status == .seeOther)

@@ -160,24 +160,19 @@ struct CountdownPages: Sendable {
                            context: context, status: .unprocessableContent).response(from: request, context: context)
         }
         var countdown: Countdown
-        do {
-            var draft = try form.draft()
-            if let bytes = form.imageBytes {
-                guard let type = CountdownStore.imageType(of: bytes) else {
-                    return try failed(.init(field: "image", message: "the file is not a png, jpeg, gif, webp or svg image"))
-                }
-                do { draft.image = try await app.store.async { try $0.storeImage(bytes, mimeType: type) } } catch let error as StoreError {
-                    return try failed(.init(field: "image", message: error.description))
-                }
+        switch Self.countdown(from: form, existing: existing, feedZone: compiled.feed.timeZone) {
+        case .success(let built): countdown = built
+        case .failure(let error): return try failed(error)
+        }
+        // The image is stored only once the rest of the form is valid, so a refused form stores nothing.
+        if let bytes = form.imageBytes {
+            guard let type = CountdownStore.imageType(of: bytes) else {
+                return try failed(.init(field: "image", message: "the file is not a png, jpeg, gif, webp or svg image"))
             }
-            if var edited = existing {
-                try draft.apply(to: &edited, feedZone: compiled.feed.timeZone)
-                countdown = edited
-            } else {
-                var generator = SystemRandomNumberGenerator()
-                countdown = try draft.makeCountdown(uid: StableUID.generate(using: &generator), feedZone: compiled.feed.timeZone)
+            do { countdown.presentation.image = try await app.store.async { try $0.storeImage(bytes, mimeType: type) } } catch let error as StoreError {
+                return try failed(.init(field: "image", message: error.description))
             }
-        } catch let error as CountdownDraft.Invalid { return try failed(error) }
+        }
         let target = form.feed.nonEmpty ?? slug
         let saved = try await app.catalog.write { [countdown, existing, slug] store -> Countdown in
             var saved = existing == nil ? try store.add(countdown, toFeed: slug) : try store.update(countdown)
@@ -187,6 +182,19 @@ struct CountdownPages: Sendable {
         app.logger.info(existing == nil ? "countdown added" : "countdown saved", metadata: ["feed": "\(target)", "id": "\(saved.id ?? 0)"])
         let moved = target != slug ? " and moved it" : ""
         return app.redirect("/app/feeds/\(target)#countdown-\(saved.id ?? 0)", flash: "Saved “\(saved.title)”\(moved).", context: context)
+    }
+
+    /// The countdown a valid form stands for (edited or new), or the field that is wrong.
+    static func countdown(from form: CountdownForm, existing: Countdown?, feedZone: String) -> Result<Countdown, CountdownDraft.Invalid> {
+        Result { () throws(CountdownDraft.Invalid) -> Countdown in
+            let draft = try form.draft()
+            if var edited = existing {
+                try draft.apply(to: &edited, feedZone: feedZone)
+                return edited
+            }
+            var generator = SystemRandomNumberGenerator()
+            return try draft.makeCountdown(uid: StableUID.generate(using: &generator), feedZone: feedZone)
+        }
     }
 
     private func setDone(_ done: Bool, _ request: Request, _ context: WebAppContext) async throws -> Response {
