@@ -10,7 +10,7 @@ SWIFT_FLAGS ?=
 
 export TMINUS_PYTHON := $(abspath $(VENV))/bin/python3
 
-.PHONY: all deps pydeps clients build release test valgrind interop browser bench soak fuzz tsan run clean
+.PHONY: all deps pydeps clients build release test test-postgres valgrind interop browser bench soak fuzz tsan run clean
 
 all: build
 
@@ -44,6 +44,14 @@ release: deps
 
 test: deps pydeps
 	swift test $(SWIFT_FLAGS)
+
+# The store suite on SQLite and on a real, throwaway PostgreSQL (initdb + pg_ctl
+# in a temporary folder, stopped at the end), then two replicas behind a
+# round-robin proxy, a replica killed, the database stopped, and `tminus copy`.
+test-postgres: deps pydeps
+	@$(call install-missing,postgresql,PostgreSQL)
+	swift build --product tminus $(SWIFT_FLAGS)
+	bash Tests/postgres/run.sh
 
 # Real clients for `make interop`, from Debian's packages when missing.
 CLIENT_PACKAGES := vdirsyncer khal calcurse chromium fonts-noto-color-emoji curl

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Layers point downwards only: CLibical → ICalendar → Countdowns → CountdownStore → FeedServer → tminus.
+// Layers point downwards only: CLibical → ICalendar → Countdowns → CountdownStore (+ PostgresStore) → FeedServer → tminus.
 // See ../shared/DESIGN.md for what each target owns.
 let package = Package(
     name: "tminus",
@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -51,10 +52,19 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The same store on PostgreSQL, for several replicas (`--db postgres://…`).
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "CountdownStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "FeedServer",
             dependencies: [
-                "CountdownStore", "CQREncode",
+                "CountdownStore", "PostgresStore", "CQREncode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -96,7 +106,7 @@ let package = Package(
         .testTarget(name: "CountdownsTests", dependencies: ["Countdowns"]),
         .testTarget(
             name: "CountdownStoreTests",
-            dependencies: ["CountdownStore", "TestSupport"],
+            dependencies: ["CountdownStore", "PostgresStore", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -1,228 +1,103 @@
 import Countdowns
 import Foundation
-import GRDB
-import ICalendar
 
-/// Countdowns in SQLite: a WAL `DatabasePool` migrated on open. All writes are
-/// transactions, and every value from outside is a bound parameter. The clock
-/// is injected so that tests and imports agree on "now".
-public final class CountdownStore: Sendable {
-    let pool: DatabasePool
-    let clock: @Sendable () -> Date
-    public let limits: StoreLimits
-    public let path: String
-    let statements = StatementCounter()
+/// Where countdowns live. Two implementations: `SQLiteCountdownStore`, one file
+/// on one machine (the default, nothing to run beside it), and
+/// `PostgresCountdownStore` in the PostgresStore target, shared by several
+/// replicas. The server, the CLI and the web app see only this protocol, and
+/// one test suite runs against both.
+///
+/// Every method is async: PostgreSQL answers over the network, and SQLite's
+/// work runs on GRDB's own queues, so neither ever blocks a thread of Swift's
+/// cooperative pool. Every write is one transaction: a refused or failed call
+/// leaves the store as it was, and a change to a feed or any of its countdowns
+/// raises that feed's `revision` in the same transaction.
+public protocol CountdownStore: AnyObject, Sendable {
+    var limits: StoreLimits { get }
+    /// Where the store is, for logs and health: a file path, or a `postgres://`
+    /// URL without its password.
+    var location: String { get }
 
-    public init(path: String, limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() }) throws {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(10)
-        let statements = self.statements
-        configuration.prepareDatabase { db in db.trace(options: .statement) { _ in statements.increment() } }
-        try PrivateFile.prepareDatabase(at: path)
-        pool = try DatabasePool(path: path, configuration: configuration)
-        try StoreMigrations.migrator.migrate(pool)
-        self.clock = clock
-        self.limits = limits
-        self.path = path
-    }
-
-    /// `PRAGMA integrity_check`: "ok" for a healthy file.
-    public func integrityCheck() throws -> String {
-        try pool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
-    }
-
-    /// A second point of ownership must not outlive the process in tests.
-    public func close() throws { try pool.close() }
-}
-
-/// A feed as stored: its definition plus what clients need for caching.
-public struct StoredFeed: Sendable, Hashable {
-    public var id: Int64
-    public var feed: Feed
-    public var countdownCount: Int
-    /// The last change to the feed or any of its countdowns (never moves back).
-    public var updatedAt: Date
-    /// Rises with every change: a cache key that a stalled clock cannot fool.
-    public var revision: Int64
-}
-
-extension CountdownStore {
     // MARK: feeds
 
-    public func feeds() throws -> [StoredFeed] {
-        try pool.read { db in
-            try FeedRecord.order(Column("slug")).fetchAll(db).map { try stored($0, db) }
-        }
-    }
-
-    public func feed(slug: String) throws -> StoredFeed? {
-        try pool.read { db in try FeedRecord.filter(Column("slug") == slug).fetchOne(db).map { try stored($0, db) } }
-    }
-
-    @discardableResult
-    public func createFeed(_ feed: Feed) throws -> StoredFeed {
-        guard Feed.isValidSlug(feed.slug) else { throw StoreError.invalidSlug(feed.slug) }
-        let now = clock()
-        return try pool.write { db in
-            guard try FeedRecord.filter(Column("slug") == feed.slug).fetchCount(db) == 0 else { throw StoreError.feedExists(feed.slug) }
-            var record = FeedRecord(feed, now: now)
-            try record.insert(db)
-            try saveCategoryColors(db, feedId: record.id!, colors: feed.categoryColors)
-            return try stored(record, db)
-        }
-    }
-
+    /// Every feed, ordered by slug.
+    func feeds() async throws -> [StoredFeed]
+    func feed(slug: String) async throws -> StoredFeed?
+    /// Refused when the slug is taken.
+    @discardableResult func createFeed(_ feed: Feed) async throws -> StoredFeed
     /// Creates the feed or updates its definition (what `feeds/` files do on load).
-    @discardableResult
-    public func saveFeed(_ feed: Feed) throws -> StoredFeed {
-        guard Feed.isValidSlug(feed.slug) else { throw StoreError.invalidSlug(feed.slug) }
-        let now = clock()
-        return try pool.write { db in
-            var record = try FeedRecord.filter(Column("slug") == feed.slug).fetchOne(db) ?? FeedRecord(feed, now: now)
-            let before = record.id.map { _ in record }
-            record.apply(feed)
-            if record.id == nil { try record.insert(db) } else {
-                try record.update(db)
-                if let before, before.feed(categoryColors: [:]) != record.feed(categoryColors: [:]) {
-                    try FeedRecord.touch(db, feedId: record.id!, now: now)
-                }
-            }
-            try saveCategoryColors(db, feedId: record.id!, colors: feed.categoryColors)
-            return try stored(try FeedRecord.fetchOne(db, key: record.id!)!, db)
-        }
-    }
-
+    @discardableResult func saveFeed(_ feed: Feed) async throws -> StoredFeed
     /// Deletes a feed and everything in it.
-    public func deleteFeed(slug: String) throws {
-        try pool.write { db in
-            guard try FeedRecord.filter(Column("slug") == slug).deleteAll(db) > 0 else { throw StoreError.feedNotFound(slug) }
-        }
-    }
+    func deleteFeed(slug: String) async throws
 
     // MARK: countdowns
 
-    /// The feed's countdowns, ordered by first date then title. Never loads image bytes.
-    public func countdowns(inFeed slug: String) throws -> [Countdown] {
-        guard let contents = try feedContents(slug: slug) else { throw StoreError.feedNotFound(slug) }
-        return contents.countdowns
-    }
-
     /// One countdown and the slug of its feed.
-    public func countdown(id: Int64) throws -> (countdown: Countdown, feed: String) {
-        try pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT countdown.*, source.location AS sourceLocation, feed.slug AS feedSlug FROM countdown
-                JOIN feed ON feed.id = countdown.feedId LEFT JOIN source ON source.id = countdown.sourceId
-                WHERE countdown.id = ?
-                """, arguments: [id]) else { throw StoreError.countdownNotFound(id) }
-            return (try CountdownRecord(row: row).countdown(source: row["sourceLocation"]), row["feedSlug"])
-        }
-    }
-
+    func countdown(id: Int64) async throws -> (countdown: Countdown, feed: String)
     /// Adds a countdown by hand: sequence 0, created and modified now.
-    @discardableResult
-    public func add(_ countdown: Countdown, toFeed slug: String) throws -> Countdown {
-        let now = clock()
-        return try pool.write { db in
-            let feed = try requireFeed(db, slug)
-            guard try CountdownRecord.filter(Column("feedId") == feed.id! && Column("uid") == countdown.uid).fetchCount(db) == 0 else {
-                throw StoreError.duplicateUID(countdown.uid, feed: slug)
-            }
-            var fresh = countdown
-            fresh.sequence = 0
-            fresh.created = now
-            fresh.lastModified = now
-            var record = CountdownRecord(fresh, feedId: feed.id!, sourceId: nil, now: now)
-            try record.insert(db)
-            try CategoryRecord.link(db, countdownId: record.id!, feedId: feed.id!, names: fresh.categories)
-            try FeedRecord.touch(db, feedId: feed.id!, now: now)
-            fresh.id = record.id
-            return fresh
-        }
-    }
-
+    @discardableResult func add(_ countdown: Countdown, toFeed slug: String) async throws -> Countdown
     /// Saves an edited countdown; SEQUENCE and LAST-MODIFIED rise only when something changed.
-    @discardableResult
-    public func update(_ countdown: Countdown) throws -> Countdown {
-        guard let id = countdown.id else { throw StoreError.invalid("the countdown has no id; add it first") }
-        let now = clock()
-        return try pool.write { db in
-            guard var record = try CountdownRecord.fetchOne(db, key: id) else { throw StoreError.countdownNotFound(id) }
-            let content = CountdownRecord.content(of: countdown)
-            guard content != record.content else { return try record.countdown(source: countdown.source) }
-            var edited = countdown
-            edited.sequence = record.sequence + 1
-            edited.created = record.createdAt
-            edited.lastModified = max(now, record.lastModified)
-            let replacement = CountdownRecord(edited, feedId: record.feedId, sourceId: record.sourceId, now: now)
-            record.uid = replacement.uid
-            record.title = replacement.title
-            record.kind = replacement.kind
-            record.status = replacement.status
-            record.startsOn = replacement.startsOn
-            record.sequence = edited.sequence
-            record.lastModified = edited.lastModified!
-            record.content = content
-            try record.update(db)
-            try CategoryRecord.link(db, countdownId: id, feedId: record.feedId, names: edited.categories)
-            try FeedRecord.touch(db, feedId: record.feedId, now: now)
-            return edited
-        }
-    }
+    @discardableResult func update(_ countdown: Countdown) async throws -> Countdown
+    func delete(id: Int64) async throws
+    /// Moves a countdown to another feed with its UID; SEQUENCE rises, both feeds change revision.
+    @discardableResult func move(id: Int64, toFeed slug: String) async throws -> Countdown
+    /// Puts back a deleted countdown with its UID and a SEQUENCE above the one it had.
+    @discardableResult func restore(_ countdown: Countdown, toFeed slug: String) async throws -> Countdown
 
-    public func delete(id: Int64) throws {
-        let now = clock()
-        try pool.write { db in
-            guard let record = try CountdownRecord.fetchOne(db, key: id) else { throw StoreError.countdownNotFound(id) }
-            _ = try record.delete(db)
-            try FeedRecord.touch(db, feedId: record.feedId, now: now)
-        }
-    }
+    /// Writes what an import read (see `importCalendar`), in one transaction.
+    func apply(_ batch: ImportBatch, intoFeed slug: String, options: ImportOptions,
+               progress: (@Sendable (Int, Int) -> Void)?) async throws -> ImportReport
 
-    // MARK: helpers
+    // MARK: what a serving catalog reads
 
-    func requireFeed(_ db: Database, _ slug: String) throws -> FeedRecord {
-        guard let feed = try FeedRecord.filter(Column("slug") == slug).fetchOne(db) else { throw StoreError.feedNotFound(slug) }
-        return feed
-    }
+    /// Every feed's slug and revision: cheap, read whenever a change may have happened.
+    func feedVersions() async throws -> [FeedVersion]
+    /// A feed and all its countdowns as of one revision. Countdowns in `known`
+    /// whose row has not changed are reused instead of parsed again.
+    func feedContents(slug: String, reusing known: [Int64: Countdown]) async throws -> (feed: StoredFeed, countdowns: [Countdown])?
+    /// Every token that is not revoked.
+    func activeTokens() async throws -> [ActiveToken]
+    /// Saves when tokens were last used (gathered in memory by the caller).
+    func recordTokenUse(_ uses: [Int64: Date]) async throws
 
-    func stored(_ record: FeedRecord, _ db: Database) throws -> StoredFeed {
-        let count = try CountdownRecord.filter(Column("feedId") == record.id!).fetchCount(db)
-        return StoredFeed(id: record.id!, feed: record.feed(categoryColors: try CategoryRecord.colors(db, feedId: record.id!)),
-                          countdownCount: count, updatedAt: record.updatedAt, revision: record.revision)
-    }
+    // MARK: feed tokens and settings
 
-    func saveCategoryColors(_ db: Database, feedId: Int64, colors: [String: String]) throws {
-        for (name, color) in colors {
-            try db.execute(sql: """
-                INSERT INTO category (feedId, name, color) VALUES (?, ?, ?)
-                ON CONFLICT(feedId, name) DO UPDATE SET color = excluded.color
-                """, arguments: [feedId, name, color])
-        }
-    }
-}
+    /// Creates a token for a feed; returns it once (only its hash is kept).
+    func createFeedToken(feed slug: String, label: String) async throws -> (token: String, info: FeedToken)
+    func feedTokens(feed slug: String) async throws -> [FeedToken]
+    func revokeFeedToken(feed slug: String, id: Int64) async throws
+    func setting(_ key: String) async throws -> String?
+    func setSetting(_ key: String, _ value: String) async throws
+    func removeSetting(_ key: String) async throws
 
-extension CountdownStore {
-    /// A cheap liveness check for /healthz (the full integrity check reads every page).
-    public func integrityCheckQuick() throws -> String {
-        try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer" }
-    }
-}
+    // MARK: images
 
-extension CountdownStore {
-    /// True for SQLite's "database or disk is full" (SQLITE_FULL), however it is wrapped.
-    public static func isStorageFull(_ error: any Error) -> Bool {
-        if let error = error as? DatabaseError { return error.resultCode == .SQLITE_FULL }
-        return false
-    }
+    /// Stores checked image bytes (deduplicated by hash); returns the `tminus-image:` reference.
+    func storeImage(_ bytes: Data, mimeType: String) async throws -> String
+    /// The bytes behind a `tminus-image:` reference.
+    func image(_ reference: String) async throws -> (bytes: Data, mimeType: String)?
 
-    /// Lets the file grow by at most `pages` more pages on the writer's
-    /// connection: how the tests make a disk full.
-    func limitGrowth(toPages pages: Int) throws {
-        try pool.writeWithoutTransaction { db in
-            let current = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
-            _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(current + pages)")
-        }
-    }
+    // MARK: expiring entries (the web app's sessions)
+
+    func persistedValue(for key: String) async throws -> PersistedValue?
+    /// `expiresIn` nil keeps a live entry's expiry; `onlyIfAbsent` refuses to replace a live entry (returns false).
+    @discardableResult func setPersistedValue(_ bytes: Data, for key: String, expiresIn: TimeInterval?, onlyIfAbsent: Bool) async throws -> Bool
+    func persistedKeyHashes() async throws -> [String]
+    func removePersistedValue(for key: String) async throws
+    @discardableResult func removeExpiredPersistedValues() async throws -> Int
+
+    // MARK: sources
+
+    func sources() async throws -> [SourceStatus]
+    /// Records a fetch: validators on success (200 or 304), the error otherwise.
+    func recordFetch(feed slug: String, location: String, etag: String?, lastModified: String?, error: String?) async throws
+    func subscribe(feed slug: String, location: String) async throws
+    func unsubscribe(feed slug: String, location: String) async throws
+    func subscriptions() async throws -> [SourceSubscription]
+
+    // MARK: health
+
+    /// A cheap check that the store answers and is sound: "ok" when it is.
+    func quickCheck() async throws -> String
+    func close() async throws
 }

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import GRDB
 
 /// A secret that opens one private feed. Only its hash is stored; the token
 /// itself is shown once, when created.
@@ -11,6 +10,15 @@ public struct FeedToken: Sendable, Hashable, Codable {
     public var createdAt: Date
     public var lastUsedAt: Date?
     public var revokedAt: Date?
+
+    public init(id: Int64, feed: String, label: String, createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil) {
+        self.id = id
+        self.feed = feed
+        self.label = label
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.revokedAt = revokedAt
+    }
 }
 
 public enum Secret {
@@ -33,55 +41,5 @@ public enum Secret {
         var difference: UInt8 = 0
         for index in x.indices { difference |= x[index] ^ y[index] }
         return difference == 0
-    }
-}
-
-extension CountdownStore {
-    /// Creates a token for a feed; returns it once (only the hash is kept).
-    public func createFeedToken(feed slug: String, label: String) throws -> (token: String, info: FeedToken) {
-        let secret = Secret.generate()
-        let now = clock()
-        let id = try pool.write { db -> Int64 in
-            let feed = try requireFeed(db, slug)
-            try db.execute(sql: "INSERT INTO feedToken (feedId, label, tokenHash, createdAt) VALUES (?, ?, ?, ?)",
-                           arguments: [feed.id!, label, Secret.hash(secret), now])
-            return db.lastInsertedRowID
-        }
-        return (secret, FeedToken(id: id, feed: slug, label: label, createdAt: now))
-    }
-
-    public func feedTokens(feed slug: String) throws -> [FeedToken] {
-        try pool.read { db in
-            let feed = try requireFeed(db, slug)
-            return try Row.fetchAll(db, sql: "SELECT * FROM feedToken WHERE feedId = ? ORDER BY id", arguments: [feed.id!]).map {
-                FeedToken(id: $0["id"], feed: slug, label: $0["label"], createdAt: $0["createdAt"], lastUsedAt: $0["lastUsedAt"], revokedAt: $0["revokedAt"])
-            }
-        }
-    }
-
-    public func revokeFeedToken(feed slug: String, id: Int64) throws {
-        let now = clock()
-        try pool.write { db in
-            let feed = try requireFeed(db, slug)
-            try db.execute(sql: "UPDATE feedToken SET revokedAt = COALESCE(revokedAt, ?) WHERE id = ? AND feedId = ?", arguments: [now, id, feed.id!])
-            guard db.changesCount > 0 else { throw StoreError.invalid("feed '\(slug)' has no token \(id)") }
-        }
-    }
-
-    // MARK: settings
-
-    public func setting(_ key: String) throws -> String? {
-        try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
-    }
-
-    public func removeSetting(_ key: String) throws {
-        try pool.write { db in try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key]) }
-    }
-
-    public func setSetting(_ key: String, _ value: String) throws {
-        try pool.write { db in
-            try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                           arguments: [key, value])
-        }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// How a feed's source last fared: for conditional GET and for /healthz.
 public struct SourceStatus: Sendable, Hashable, Codable {
@@ -10,69 +9,15 @@ public struct SourceStatus: Sendable, Hashable, Codable {
     public var lastFetchedAt: Date?
     public var lastSuccessAt: Date?
     public var lastError: String?
-}
 
-extension CountdownStore {
-    public func sources() throws -> [SourceStatus] {
-        try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT source.*, feed.slug FROM source JOIN feed ON feed.id = source.feedId ORDER BY feed.slug, location").map {
-                SourceStatus(feed: $0["slug"], location: $0["location"], etag: $0["etag"], lastModifiedHeader: $0["lastModifiedHeader"],
-                             lastFetchedAt: $0["lastFetchedAt"], lastSuccessAt: $0["lastSuccessAt"], lastError: $0["lastError"])
-            }
-        }
-    }
-
-    public func source(feed slug: String, location: String) throws -> SourceStatus? {
-        try sources().first { $0.feed == slug && $0.location == location }
-    }
-
-    /// Records a fetch: validators on success (200 or 304), the error otherwise.
-    /// Creates the feed and source rows if needed, so failures are visible from the first try.
-    public func recordFetch(feed slug: String, location: String, etag: String?, lastModified: String?, error: String?) throws {
-        let now = clock()
-        try pool.write { db in
-            let feed = try requireFeed(db, slug)
-            let source = try SourceRecord.findOrCreate(db, feedId: feed.id!, location: location)
-            if let error {
-                try db.execute(sql: "UPDATE source SET lastFetchedAt = ?, lastError = ? WHERE id = ?", arguments: [now, error, source.id!])
-            } else {
-                try db.execute(sql: """
-                    UPDATE source SET lastFetchedAt = ?, lastSuccessAt = ?, lastError = NULL,
-                    etag = COALESCE(?, etag), lastModifiedHeader = COALESCE(?, lastModifiedHeader) WHERE id = ?
-                    """, arguments: [now, now, etag, lastModified, source.id!])
-            }
-        }
-    }
-}
-
-extension CountdownStore {
-    /// A URL that a feed keeps fetched (added from the web app).
-    public struct Subscription: Sendable, Hashable {
-        public var feed: String
-        public var location: String
-    }
-
-    /// Marks `location` as a source `feed` keeps fetched in the background.
-    public func subscribe(feed slug: String, location: String) throws {
-        try pool.write { db in
-            let feed = try requireFeed(db, slug)
-            let source = try SourceRecord.findOrCreate(db, feedId: feed.id!, location: location)
-            try db.execute(sql: "UPDATE source SET subscribed = 1 WHERE id = ?", arguments: [source.id!])
-        }
-    }
-
-    /// Stops fetching `location`; what it brought stays until removed by hand.
-    public func unsubscribe(feed slug: String, location: String) throws {
-        try pool.write { db in
-            let feed = try requireFeed(db, slug)
-            try db.execute(sql: "UPDATE source SET subscribed = 0 WHERE feedId = ? AND location = ?", arguments: [feed.id!, location])
-        }
-    }
-
-    public func subscriptions() throws -> [Subscription] {
-        try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT feed.slug, source.location FROM source JOIN feed ON feed.id = source.feedId WHERE source.subscribed = 1 ORDER BY feed.slug, location")
-                .map { Subscription(feed: $0["slug"], location: $0["location"]) }
-        }
+    public init(feed: String, location: String, etag: String? = nil, lastModifiedHeader: String? = nil, lastFetchedAt: Date? = nil,
+                lastSuccessAt: Date? = nil, lastError: String? = nil) {
+        self.feed = feed
+        self.location = location
+        self.etag = etag
+        self.lastModifiedHeader = lastModifiedHeader
+        self.lastFetchedAt = lastFetchedAt
+        self.lastSuccessAt = lastSuccessAt
+        self.lastError = lastError
     }
 }

@@ -13,6 +13,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     case invalid(String)
     /// SQLite could not grow the file: the disk is full, or `max_page_count` was reached.
     case storageFull
+    /// The database server cannot be reached or refused the work for now
+    /// (PostgreSQL restarting, no connections left): try again later.
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -26,6 +29,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
         case .unusableCalendar(let error): "\(error)"
         case .invalid(let message): message
         case .storageFull: "the database cannot grow (the disk is full, or its size limit was reached); nothing was changed"
+        case .unavailable(let why): "the database is unavailable, nothing was changed; try again shortly (\(why))"
         }
     }
 }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CountdownStore
+import PostgresStore
 import Foundation
 import Hummingbird
 import Logging
@@ -7,21 +8,21 @@ import ServiceLifecycle
 
 /// The server, built in one place so that `tminus serve` and the tests run the
 /// same thing: store → feeds/ definitions → compiled feeds → routes → background services.
-public func buildApplication(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "tminus")) throws -> some ApplicationProtocol {
-    try buildServer(configuration, logger: logger).application
+public func buildApplication(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "tminus")) async throws -> some ApplicationProtocol {
+    try await buildServer(configuration, logger: logger).application
 }
 
 /// The parts of a running server that tests look into.
 struct Server {
     var application: Application<RouterResponder<ServerContext>>
-    var store: CountdownStore
+    var store: any CountdownStore
     var catalog: FeedCatalog
     var cache: RenderCache
 }
 
-func buildServer(_ configuration: ServerConfiguration, logger: Logger) throws -> Server {
-    let store = try CountdownStore(path: configuration.databasePath, clock: configuration.clock)
-    let token = try AdminToken.setUp(store: store, configuredFile: configuration.adminTokenFile, databasePath: configuration.databasePath, logger: logger)
+func buildServer(_ configuration: ServerConfiguration, logger: Logger) async throws -> Server {
+    let store = try await configuration.database.open(clock: configuration.clock, logger: logger)
+    let token = try await AdminToken.setUp(store: store, configuredFile: configuration.adminTokenFile, database: configuration.database, logger: logger)
     let pages = try WebPages.load()
     let settings = RenderSettings(baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", gzip: configuration.gzip,
                                   maxOccurrences: store.limits.maxOccurrences, pages: pages)
@@ -33,15 +34,15 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) throws ->
     let health = HealthMonitor()
     let loader = FeedLoader(store: store, fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
                             logger: logger, health: health)
-    loader.reload()
-    catalog.refreshNow(force: true)
-    health.update(sources: (try? store.sources()) ?? [])
+    await loader.reload()
+    await catalog.refresh(force: true)
+    health.update(sources: (try? await store.sources()) ?? [])
 
     let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestLogMiddleware())
     PublicRoutes(catalog: catalog, renderer: renderer, images: ImageRoute(store: store, cache: cache),
                  health: { health.status(definitionErrors: loader.definitionErrors) }).register(on: router)
-    let csrf = CSRFToken(key: try WebAppKeys.csrfKey(store))
+    let csrf = CSRFToken(key: try await WebAppKeys.csrfKey(store))
     let sessions = StorePersistDriver(store: store, logger: logger)
     WebApp(store: store, catalog: catalog, renderer: renderer, pages: settings.pages, csrf: csrf, throttle: SignInThrottle(), settings: settings,
            clock: configuration.clock, loader: loader, fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes,
@@ -52,18 +53,22 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) throws ->
                 health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors) })
         .register(on: router, token: token)
 
-    var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger),
-                                   CatalogPollService(catalog: catalog, health: health, store: store, interval: configuration.pollInterval),
-                                   sessions]
+    var poll = CatalogPollService(catalog: catalog, health: health, store: store, interval: configuration.pollInterval)
+    var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger), sessions]
+    if let shared = store as? PostgresCountdownStore {
+        services.append(FeedChangeService(store: shared, catalog: catalog, logger: logger))
+        poll.revisionTicks = 30
+    }
+    services.append(poll)
     if let deadline = configuration.shutdownDeadline { services.append(ShutdownDeadline(limit: deadline, logger: logger)) }
     if configuration.refreshSources { services.append(SourceRefreshService(loader: loader, catalog: catalog, clock: configuration.clock)) }
     let limits = configuration.connections
     let (idle, head) = limits.timeAmounts
     let maxConnections = limits.resolvedMaxConnections(logger: logger)
-    logger.notice("tminus ready", metadata: ["url": "\(settings.baseURL)", "database": "\(configuration.databasePath)", "feeds": "\(catalog.feeds.count)",
+    logger.notice("tminus ready", metadata: ["url": "\(settings.baseURL)", "database": "\(configuration.database)", "feeds": "\(catalog.feeds.count)",
                                              "adminTokenFile": "\(token.file)", "cacheMB": "\(configuration.cacheBytes >> 20)",
                                              "maxConnections": "\(maxConnections)"])
-    if let setup = try OwnerPassword.issueSetupToken(in: store) {
+    if let setup = try await OwnerPassword.issueSetupToken(in: store) {
         logger.notice("the web app has no password yet: open this one-time link to choose it (or run `tminus password`)",
                       metadata: ["link": "\(settings.baseURL)/app/setup/\(setup)"])
     }

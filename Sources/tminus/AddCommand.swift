@@ -31,13 +31,14 @@ struct AddCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let store = try store.open()
-            let stored = try store.feed(slug: feed) ?? store.createFeed(Feed(slug: feed, timeZone: try ViewerZone.resolve(nil).identifier))
+            let store = try await store.open()
+            var stored = try await store.feed(slug: feed)
+            if stored == nil { stored = try await store.createFeed(Feed(slug: feed, timeZone: try ViewerZone.resolve(nil).identifier)) }
             var generator = SystemRandomNumberGenerator()
             var countdown = Countdown(uid: StableUID.generate(using: &generator), title: title,
                                       target: .date(CivilDate(parsing: fields.date!) ?? CivilDate(year: 2000, month: 1, day: 1)))
-            try fields.apply(to: &countdown, feedZone: stored.feed.timeZone, store: store)
-            let saved = try store.add(countdown, toFeed: feed)
+            try await fields.apply(to: &countdown, feedZone: stored!.feed.timeZone, store: store)
+            let saved = try await store.add(countdown, toFeed: feed)
             let remaining = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.resolve(nil)).remaining(for: saved)
             print("added #\(saved.id!) to \(feed): \(remaining.title) — \(remaining.text) (\(remaining.date.iso))")
         }

@@ -57,17 +57,17 @@ struct CountdownFields: ParsableArguments {
     }
 
     /// Applies the options to a countdown (new or loaded); a local image file is uploaded first.
-    func apply(to countdown: inout Countdown, title: String? = nil, feedZone: String, store: CountdownStore) throws {
+    func apply(to countdown: inout Countdown, title: String? = nil, feedZone: String, store: any CountdownStore) async throws {
         var draft = draft(title: title)
-        if let image { draft.image = try Self.imageReference(image, store: store) }
+        if let image { draft.image = try await Self.imageReference(image, store: store) }
         do { try draft.apply(to: &countdown, feedZone: feedZone) } catch { throw ValidationError("--\(error.field.kebab): \(error.message)") }
     }
 
-    static func imageReference(_ value: String, store: CountdownStore) throws -> String {
+    static func imageReference(_ value: String, store: any CountdownStore) async throws -> String {
         if value.hasPrefix("https://") || value.hasPrefix("http://") { return value }
         guard let bytes = FileManager.default.contents(atPath: value) else { throw CLIError("--image \(value): not a URL and no such file") }
-        guard let type = CountdownStore.imageType(of: bytes) else { throw CLIError("--image \(value): not a png, jpeg, gif, webp or svg image") }
-        return try store.storeImage(bytes, mimeType: type)
+        guard let type = StoredImage.type(of: bytes) else { throw CLIError("--image \(value): not a png, jpeg, gif, webp or svg image") }
+        return try await store.storeImage(bytes, mimeType: type)
     }
 }
 

@@ -18,12 +18,12 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let store = try store.open()
-            let (loaded, feedSlug) = try store.countdown(id: id)
+            let store = try await store.open()
+            let (loaded, feedSlug) = try await store.countdown(id: id)
             var countdown = loaded
-            let feedZone = try store.feed(slug: feedSlug)?.feed.timeZone ?? "UTC"
-            try fields.apply(to: &countdown, title: title, feedZone: feedZone, store: store)
-            let saved = try store.update(countdown)
+            let feedZone = try await store.feed(slug: feedSlug)?.feed.timeZone ?? "UTC"
+            try await fields.apply(to: &countdown, title: title, feedZone: feedZone, store: store)
+            let saved = try await store.update(countdown)
             print(saved.sequence == loaded.sequence ? "#\(id): nothing changed" : "#\(id) updated (sequence \(saved.sequence))")
         }
     }

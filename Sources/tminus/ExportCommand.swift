@@ -20,11 +20,11 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let store = try store.open()
-            guard let stored = try store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
+            let store = try await store.open()
+            guard let stored = try await store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
             var definition = stored.feed
             definition.includeAlarms = alarms
-            let calendar = CalendarExport.calendar(feed: definition, countdowns: try store.countdowns(inFeed: feed))
+            let calendar = CalendarExport.calendar(feed: definition, countdowns: try await store.countdowns(inFeed: feed))
             let bytes = Data(CalendarWriter().bytes(calendar))
             if let output { try bytes.write(to: URL(fileURLWithPath: output), options: .atomic) } else { FileHandle.standardOutput.write(bytes) }
         }

@@ -20,7 +20,7 @@ struct FeedsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let feeds = try store.open().feeds()
+                let feeds = try await store.open().feeds()
                 if json {
                     let rows = feeds.map { ["slug": $0.feed.slug, "name": $0.feed.name, "timeZone": $0.feed.timeZone,
                                             "public": $0.feed.isPublic ? "yes" : "no", "countdowns": String($0.countdownCount)] }
@@ -58,7 +58,7 @@ struct FeedsCommand: ParsableCommand {
             try reportingErrors {
                 let feed = Feed(slug: slug, name: name, description: description, timeZone: Zone.named(tz)!.identifier,
                                 color: color.flatMap(Presentation.normalizeHex), isPublic: !`private`, includeAlarms: alarms)
-                try store.open().createFeed(feed)
+                try await store.open().createFeed(feed)
                 print("created feed '\(slug)'")
             }
         }
@@ -71,7 +71,7 @@ struct FeedsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                try store.open().deleteFeed(slug: slug)
+                try await store.open().deleteFeed(slug: slug)
                 print("deleted feed '\(slug)'")
             }
         }

@@ -37,7 +37,7 @@ struct ImportCommand: ParsableCommand {
             var limits = StoreLimits()
             limits.maxInputBytes = maxBytes.bytes
             limits.maxComponents = maxItems
-            let store = try store.open(limits: limits)
+            let store = try await store.open(limits: limits)
             let options = ImportOptions(strict: strict, source: source, sync: sync, defaultTimeZone: try ViewerZone.resolve(nil).identifier)
             let progress: @Sendable (Int, Int) -> Void = { done, total in
                 // Quarter marks for big files; the store reports every 500 rows.
@@ -46,9 +46,11 @@ struct ImportCommand: ParsableCommand {
                 }
             }
             // A file is read by the store, which lets its bytes go before building the tree.
-            let report = try withLimitHints(file == "-"
-                ? store.importCalendar(FileHandle.standardInput.readDataToEndOfFile(), intoFeed: feed, options: options, progress: progress)
-                : store.importCalendar(contentsOf: URL(fileURLWithPath: file), intoFeed: feed, options: options, progress: progress))
+            let report = try await withLimitHints {
+                file == "-"
+                    ? try await store.importCalendar(FileHandle.standardInput.readDataToEndOfFile(), intoFeed: feed, options: options, progress: progress)
+                    : try await store.importCalendar(contentsOf: URL(fileURLWithPath: file), intoFeed: feed, options: options, progress: progress)
+            }
             if !report.diagnostics.isEmpty {
                 printError("\(file): \(report.diagnostics.count) problem(s) found; usable items were imported" + (verbose ? ":" : " (--verbose lists them)"))
                 if verbose { report.diagnostics.forEach { printError("  \($0)") } }
@@ -61,9 +63,9 @@ struct ImportCommand: ParsableCommand {
 }
 
 /// Names the option that raises a limit the file went over.
-private func withLimitHints<T>(_ body: @autoclosure () throws -> T) throws -> T {
+private func withLimitHints<T>(_ body: () async throws -> T) async throws -> T {
     do {
-        return try body()
+        return try await body()
     } catch StoreError.tooLarge(let bytes, let limit) {
         throw CLIError("the file is \(bytes) bytes, over the limit of \(ByteCount(bytes: limit)); raise it with --max-bytes \((bytes >> 20) + 1)M")
     } catch StoreError.tooManyComponents(let count, let limit) {

@@ -21,10 +21,10 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let store = try store.open()
-            guard let stored = try store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
+            let store = try await store.open()
+            guard let stored = try await store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
             let calculator = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.resolve(tz), maxOccurrences: store.limits.maxOccurrences)
-            let snapshot = FeedSnapshot(feed: stored.feed, countdowns: try store.countdowns(inFeed: feed), calculator: calculator,
+            let snapshot = FeedSnapshot(feed: stored.feed, countdowns: try await store.countdowns(inFeed: feed), calculator: calculator,
                                         unit: unit, sort: sort)
             if json {
                 print(String(decoding: try JSONEncoder.tminusPretty.encode(snapshot), as: UTF8.self))

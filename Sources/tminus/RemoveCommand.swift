@@ -12,10 +12,10 @@ struct RemoveCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let store = try store.open()
+            let store = try await store.open()
             for id in ids {
-                let (countdown, feed) = try store.countdown(id: id)
-                try store.delete(id: id)
+                let (countdown, feed) = try await store.countdown(id: id)
+                try await store.delete(id: id)
                 print("deleted #\(id) from \(feed): \(countdown.title)")
             }
         }

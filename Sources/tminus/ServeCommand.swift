@@ -3,7 +3,6 @@ import FeedServer
 import Foundation
 import Hummingbird
 import Logging
-import Synchronization
 
 /// `tminus serve`: the feed server.
 struct ServeCommand: ParsableCommand {
@@ -52,24 +51,15 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
-    /// The CLI stays synchronous (valgrind cannot follow dispatch_main, which an
-    /// async root command would use for every command); serve waits for its server here.
     func run() throws {
-        let outcome = Mutex<Result<Void, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do { try await serve(); outcome.withLock { $0 = .success(()) } } catch { outcome.withLock { $0 = .failure(error) } }
-            done.signal()
-        }
-        done.wait()
-        try outcome.withLock { $0 }?.get()
+        try waitFor { try await serve() }
     }
 
     func serve() async throws {
         var logger = Logger(label: "tminus")
         logger.logLevel = logLevel
         var configuration = ServerConfiguration(host: host, port: port,
-                                                databasePath: store.path, feedsDirectory: feeds, adminTokenFile: adminTokenFile,
+                                                database: try store.location(), feedsDirectory: feeds, adminTokenFile: adminTokenFile,
                                                 baseURL: baseURL, gzip: gzip, cacheBytes: cacheMb << 20)
         configuration.allowPrivateSources = allowPrivateSources
         configuration.trustForwardedFor = trustForwardedFor
@@ -77,7 +67,7 @@ struct ServeCommand: ParsableCommand {
         configuration.connections = ConnectionLimits(idleTimeout: .seconds(idleTimeout), requestHeadTimeout: .seconds(requestTimeout),
                                                      maxConnections: maxConnections)
         let app: any ApplicationProtocol
-        do { app = try buildApplication(configuration, logger: logger) } catch {
+        do { app = try await buildApplication(configuration, logger: logger) } catch {
             printError("error: \(error)")
             throw ExitCode(1)
         }

@@ -1,27 +1,41 @@
 import ArgumentParser
 import CountdownStore
+import FeedServer
 import Foundation
+import Logging
 
 /// `--db`, shared by every command that touches the database.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The SQLite database file.", discussion: "Default: $TMINUS_DB, or ./tminus.sqlite."))
+    @Option(name: .long, help: ArgumentHelp("The SQLite database file, or a postgres:// URL.",
+                                            discussion: """
+                                                Default: $TMINUS_DB, or ./tminus.sqlite. PostgreSQL: postgres://USER@HOST[:PORT]/DATABASE, or \
+                                                postgres://USER@/DATABASE?host=/run/postgresql for a Unix socket; the password may come from $PGPASSWORD.
+                                                """))
     var db: String?
 
-    var path: String { db ?? ProcessInfo.processInfo.environment["TMINUS_DB"] ?? "tminus.sqlite" }
+    var value: String { db ?? ProcessInfo.processInfo.environment["TMINUS_DB"] ?? "tminus.sqlite" }
 
-    func open(limits: StoreLimits = StoreLimits()) throws -> CountdownStore {
+    func location() throws -> DatabaseLocation {
+        do { return try DatabaseLocation(value) } catch { throw CLIError("--db: \(error)") }
+    }
+
+    /// Opens the store (migrating it). Quiet unless something goes wrong.
+    func open(limits: StoreLimits = StoreLimits()) async throws -> any CountdownStore {
+        let location = try location()
+        var logger = Logger(label: "tminus")
+        logger.logLevel = .warning
         do {
-            return try CountdownStore(path: path, limits: limits)
+            return try await location.open(limits: limits, logger: logger)
         } catch {
-            throw CLIError("cannot open the database \(path): \(error)")
+            throw CLIError("cannot open the database \(location): \(error)")
         }
     }
 }
 
 /// Runs a command body, turning store and input errors into one line on stderr and exit code 1.
-func reportingErrors(_ body: () throws -> Void) throws {
+func reportingErrors(_ body: @escaping () async throws -> Void) throws {
     do {
-        try body()
+        try waitFor(body)
     } catch let error as ExitCode {
         throw error
     } catch let error as ValidationError {

@@ -23,12 +23,12 @@ struct DurabilityTests {
     enum KillPoint: CaseIterable { case whileParsing, atFirstProgress, atLastQuarter }
 
     @Test(.timeLimit(.minutes(5)), arguments: KillPoint.allCases)
-    func sigkillMidImportLeavesOldOrNewState(_ point: KillPoint) throws {
+    func sigkillMidImportLeavesOldOrNewState(_ point: KillPoint) async throws {
         let binary = try #require(Corpus.tminusBinary, "build the tminus executable first")
-        let temp = try TemporaryStore()
-        _ = try temp.store.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
-        let oldCount = try temp.store.countdowns(inFeed: "family").count
-        try temp.store.close()
+        let temp = try await TemporaryStore.make()
+        _ = try await temp.store.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
+        let oldCount = try await temp.store.countdowns(inFeed: "family").count
+        try await temp.store.close()
         let big = temp.directory.appendingPathComponent("big.ics")
         try Self.bigCalendar(at: big)
 
@@ -42,7 +42,7 @@ struct DurabilityTests {
         var seen = ""
         switch point {
         case .whileParsing:
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(for: .milliseconds(200))
         case .atFirstProgress, .atLastQuarter:
             let marker = point == .atFirstProgress ? "importing:" : "\(Self.bigCount * 3 / 4 / 500 * 500) of"
             while process.isRunning, !seen.contains(marker) {
@@ -55,12 +55,12 @@ struct DurabilityTests {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
 
-        let reopened = try CountdownStore(path: temp.path)
-        #expect(try reopened.integrityCheck() == "ok")
-        let count = try reopened.countdowns(inFeed: "family").count
+        let reopened = try SQLiteCountdownStore(path: temp.path)
+        #expect(try await reopened.integrityCheck() == "ok")
+        let count = try await reopened.countdowns(inFeed: "family").count
         #expect(count == oldCount || count == oldCount + Self.bigCount, "half an import survived: \(count) countdowns")
         if killedWhileRunning, point != .atLastQuarter { #expect(count == oldCount, "killed before commit, yet the new state is there") }
         print("durability (\(point)): killed \(killedWhileRunning ? "mid-import" : "after exit"), \(count) countdowns afterwards (old \(oldCount))")
-        try reopened.close()
+        try await reopened.close()
     }
 }

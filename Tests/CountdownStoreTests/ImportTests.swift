@@ -5,120 +5,120 @@ import Testing
 @testable import CountdownStore
 
 struct ImportTests {
-    @Test func importCountsAndIsIdempotent() throws {
-        let temp = try TemporaryStore()
+    @Test(arguments: StoreBackend.available) func importCountsAndIsIdempotent(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
         let data = try TemporaryStore.fixture("family.ics")
-        let first = try temp.store.importCalendar(data, intoFeed: "family", options: ImportOptions(source: "family.ics"))
+        let first = try await temp.store.importCalendar(data, intoFeed: "family", options: ImportOptions(source: "family.ics"))
         #expect(first.added == 5 && first.updated == 0 && first.unchanged == 0 && first.skipped.count == 1)
         #expect(first.skipped.first?.contains("broken@family.test") == true)
-        let before = try temp.dump()
+        let before = try await temp.dump()
         temp.clock.advance(3600)
-        let second = try temp.store.importCalendar(data, intoFeed: "family", options: ImportOptions(source: "family.ics"))
+        let second = try await temp.store.importCalendar(data, intoFeed: "family", options: ImportOptions(source: "family.ics"))
         #expect(second.added == 0 && second.updated == 0 && second.unchanged == 5)
-        let after = try temp.dump()
+        let after = try await temp.dump()
         let changed = Set(after.split(separator: "\n")).symmetricDifference(Set(before.split(separator: "\n")))
         // Only the source's "last fetched" bookkeeping may move; no countdown, feed or category row.
         #expect(changed.allSatisfy { $0.hasPrefix("source:") }, "re-importing changed: \(changed)")
-        let feed = try #require(try temp.store.feed(slug: "family"))
+        let feed = try #require(try await temp.store.feed(slug: "family"))
         #expect(feed.feed.name == "Family" && feed.feed.timeZone == "Europe/Budapest" && feed.countdownCount == 5)
         #expect(feed.feed.categoryColors == ["Birthday": "#FF9500"])
     }
 
-    @Test func aRealChangeBumpsSequenceAndLastModifiedOnce() throws {
-        let temp = try TemporaryStore()
+    @Test(arguments: StoreBackend.available) func aRealChangeBumpsSequenceAndLastModifiedOnce(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
         let data = try TemporaryStore.fixture("family.ics")
-        _ = try temp.store.importCalendar(data, intoFeed: "family")
+        _ = try await temp.store.importCalendar(data, intoFeed: "family")
         temp.clock.advance(86_400)
         let edited = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "SUMMARY:Rent", with: "SUMMARY:Rent (flat)")
-        let report = try temp.store.importCalendar(Data(edited.utf8), intoFeed: "family")
+        let report = try await temp.store.importCalendar(Data(edited.utf8), intoFeed: "family")
         #expect(report.updated == 1 && report.unchanged == 4)
-        let rent = try #require(try temp.store.countdowns(inFeed: "family").first { $0.uid == "rent@family.test" })
+        let rent = try #require(try await temp.store.countdowns(inFeed: "family").first { $0.uid == "rent@family.test" })
         #expect(rent.title == "Rent (flat)" && rent.sequence == 1 && rent.lastModified == temp.clock.now)
-        #expect(try temp.store.feed(slug: "family")?.updatedAt == temp.clock.now)
+        #expect(try await temp.store.feed(slug: "family")?.updatedAt == temp.clock.now)
     }
 
-    @Test func strictImportWithErrorsChangesNothing() throws {
-        let temp = try TemporaryStore()
-        _ = try temp.store.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
-        let before = try temp.dump()
+    @Test(arguments: StoreBackend.available) func strictImportWithErrorsChangesNothing(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        _ = try await temp.store.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
+        let before = try await temp.dump()
         let broken = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:new@x\r\nDTSTART:2026x101\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-        #expect(throws: StoreError.self) { try temp.store.importCalendar(Data(broken.utf8), intoFeed: "family", options: ImportOptions(strict: true)) }
-        #expect(throws: StoreError.self) { try temp.store.importCalendar(Data("not a calendar".utf8), intoFeed: "family") }
-        #expect(try temp.dump() == before)
+        await #expect(throws: StoreError.self) { try await temp.store.importCalendar(Data(broken.utf8), intoFeed: "family", options: ImportOptions(strict: true)) }
+        await #expect(throws: StoreError.self) { try await temp.store.importCalendar(Data("not a calendar".utf8), intoFeed: "family") }
+        #expect(try await temp.dump() == before)
     }
 
-    @Test func limitsRefuseWithoutChangingAnything() throws {
-        let temp = try TemporaryStore(limits: StoreLimits(maxInputBytes: 4000, maxComponents: 3))
-        let before = try temp.dump()
+    @Test(arguments: StoreBackend.available) func limitsRefuseWithoutChangingAnything(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend, limits: StoreLimits(maxInputBytes: 4000, maxComponents: 3))
+        let before = try await temp.dump()
         let big = Data(repeating: 65, count: 5000)
-        #expect(throws: StoreError.tooLarge(bytes: 5000, limit: 4000)) { try temp.store.importCalendar(big, intoFeed: "family") }
-        #expect {
-            try temp.store.importCalendar(try TemporaryStore.fixture("family.ics").prefix(4000) + Data(), intoFeed: "family")
+        await #expect(throws: StoreError.tooLarge(bytes: 5000, limit: 4000)) { try await temp.store.importCalendar(big, intoFeed: "family") }
+        await #expect {
+            try await temp.store.importCalendar(try TemporaryStore.fixture("family.ics").prefix(4000) + Data(), intoFeed: "family")
         } throws: { error in
             if case StoreError.tooManyComponents = error { return true }
             if case StoreError.unusableCalendar = error { return true }
             return false
         }
-        #expect(try temp.dump() == before)
+        #expect(try await temp.dump() == before)
     }
 
-    @Test func syncRemovesWhatVanishedFromTheSource() throws {
-        let temp = try TemporaryStore()
+    @Test(arguments: StoreBackend.available) func syncRemovesWhatVanishedFromTheSource(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
         let data = try TemporaryStore.fixture("family.ics")
-        _ = try temp.store.importCalendar(data, intoFeed: "family", options: ImportOptions(source: "family.ics", sync: true))
-        try temp.store.add(Countdown(uid: "by-hand", title: "Mine", target: .date(CivilDate(year: 2027, month: 1, day: 1))), toFeed: "family")
+        _ = try await temp.store.importCalendar(data, intoFeed: "family", options: ImportOptions(source: "family.ics", sync: true))
+        try await temp.store.add(Countdown(uid: "by-hand", title: "Mine", target: .date(CivilDate(year: 2027, month: 1, day: 1))), toFeed: "family")
         let shorter = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "UID:rent@family.test", with: "UID:rent-renamed@family.test")
-        let report = try temp.store.importCalendar(Data(shorter.utf8), intoFeed: "family", options: ImportOptions(source: "family.ics", sync: true))
+        let report = try await temp.store.importCalendar(Data(shorter.utf8), intoFeed: "family", options: ImportOptions(source: "family.ics", sync: true))
         #expect(report.added == 1 && report.removed == 1)
-        let uids = Set(try temp.store.countdowns(inFeed: "family").map(\.uid))
+        let uids = Set(try await temp.store.countdowns(inFeed: "family").map(\.uid))
         #expect(uids.contains("by-hand"), "countdowns from elsewhere are never removed by a sync")
         #expect(!uids.contains("rent@family.test"))
     }
 
-    @Test func lastModifiedNeverMovesBackwardsDeletionsIncluded() throws {
-        let temp = try TemporaryStore()
-        _ = try temp.store.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
-        let stamped = try #require(try temp.store.feed(slug: "family")).updatedAt
+    @Test(arguments: StoreBackend.available) func lastModifiedNeverMovesBackwardsDeletionsIncluded(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        _ = try await temp.store.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
+        let stamped = try #require(try await temp.store.feed(slug: "family")).updatedAt
         temp.clock.advance(-7200)   // a clock that jumps back (NTP, a VM restore)
-        let victim = try #require(try temp.store.countdowns(inFeed: "family").first)
-        try temp.store.delete(id: victim.id!)
-        #expect(try temp.store.feed(slug: "family")!.updatedAt >= stamped)
+        let victim = try #require(try await temp.store.countdowns(inFeed: "family").first)
+        try await temp.store.delete(id: victim.id!)
+        #expect(try await temp.store.feed(slug: "family")!.updatedAt >= stamped)
         temp.clock.advance(10_000)
-        try temp.store.delete(id: try temp.store.countdowns(inFeed: "family").first!.id!)
-        #expect(try temp.store.feed(slug: "family")!.updatedAt == temp.clock.now)
+        try await temp.store.delete(id: try await temp.store.countdowns(inFeed: "family").first!.id!)
+        #expect(try await temp.store.feed(slug: "family")!.updatedAt == temp.clock.now)
     }
 
-    @Test func editsBumpSequenceOnlyWhenSomethingChanged() throws {
-        let temp = try TemporaryStore()
-        let added = try temp.store.add(Countdown(uid: "x", title: "Exam", target: .date(CivilDate(year: 2027, month: 6, day: 1))), toFeed: try temp.store.createFeed(Feed(slug: "school")).feed.slug)
-        #expect(try temp.store.update(added).sequence == 0)
+    @Test(arguments: StoreBackend.available) func editsBumpSequenceOnlyWhenSomethingChanged(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let added = try await temp.store.add(Countdown(uid: "x", title: "Exam", target: .date(CivilDate(year: 2027, month: 6, day: 1))), toFeed: try await temp.store.createFeed(Feed(slug: "school")).feed.slug)
+        #expect(try await temp.store.update(added).sequence == 0)
         var edited = added
         edited.title = "Final exam"
         temp.clock.advance(60)
-        let saved = try temp.store.update(edited)
+        let saved = try await temp.store.update(edited)
         #expect(saved.sequence == 1 && saved.lastModified == temp.clock.now)
-        #expect(throws: StoreError.duplicateUID("x", feed: "school")) { try temp.store.add(added, toFeed: "school") }
+        await #expect(throws: StoreError.duplicateUID("x", feed: "school")) { try await temp.store.add(added, toFeed: "school") }
     }
 
-    @Test func imagesAreStoredApartAndListsCarryOnlyTheReference() throws {
-        let temp = try TemporaryStore()
+    @Test(arguments: StoreBackend.available) func imagesAreStoredApartAndListsCarryOnlyTheReference(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 2000))
-        let reference = try temp.store.storeImage(png, mimeType: try #require(CountdownStore.imageType(of: png)))
-        #expect(try temp.store.storeImage(png, mimeType: "image/png") == reference, "deduplicated by content")
+        let reference = try await temp.store.storeImage(png, mimeType: try #require(StoredImage.type(of: png)))
+        #expect(try await temp.store.storeImage(png, mimeType: "image/png") == reference, "deduplicated by content")
         var countdown = Countdown(uid: "pic", title: "Holiday", target: .date(CivilDate(year: 2027, month: 7, day: 24)))
         countdown.presentation.image = reference
-        try temp.store.add(countdown, toFeed: try temp.store.createFeed(Feed(slug: "trips")).feed.slug)
-        let listed = try temp.store.countdowns(inFeed: "trips")
+        try await temp.store.add(countdown, toFeed: try await temp.store.createFeed(Feed(slug: "trips")).feed.slug)
+        let listed = try await temp.store.countdowns(inFeed: "trips")
         #expect(listed.first?.presentation.image == reference)
-        #expect(try temp.store.image(reference)?.bytes == png)
-        #expect(throws: StoreError.self) { try temp.store.storeImage(Data("text".utf8), mimeType: "text/plain") }
+        #expect(try await temp.store.image(reference)?.bytes == png)
+        await #expect(throws: StoreError.self) { try await temp.store.storeImage(Data("text".utf8), mimeType: "text/plain") }
     }
 
-    @Test func feedSlugsAreValidated() throws {
-        let temp = try TemporaryStore()
+    @Test(arguments: StoreBackend.available) func feedSlugsAreValidated(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
         for bad in ["", "Family", "a b", "../etc", "-x", String(repeating: "a", count: 65)] {
-            #expect(throws: StoreError.invalidSlug(bad)) { try temp.store.createFeed(Feed(slug: bad)) }
+            await #expect(throws: StoreError.invalidSlug(bad)) { try await temp.store.createFeed(Feed(slug: bad)) }
         }
-        #expect(throws: StoreError.feedNotFound("nope")) { try temp.store.countdowns(inFeed: "nope") }
+        await #expect(throws: StoreError.feedNotFound("nope")) { try await temp.store.countdowns(inFeed: "nope") }
     }
 }

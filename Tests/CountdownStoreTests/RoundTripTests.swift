@@ -6,11 +6,11 @@ import TestSupport
 @testable import CountdownStore
 
 struct RoundTripTests {
-    static func export(_ store: CountdownStore, _ slug: String) throws -> String {
-        let feed = try #require(try store.feed(slug: slug)).feed
+    static func export(_ store: any CountdownStore, _ slug: String) async throws -> String {
+        let feed = try #require(try await store.feed(slug: slug)).feed
         var withAlarms = feed
         withAlarms.includeAlarms = true
-        return CalendarWriter().write(CalendarExport.calendar(feed: withAlarms, countdowns: try store.countdowns(inFeed: slug)))
+        return CalendarWriter().write(CalendarExport.calendar(feed: withAlarms, countdowns: try await store.countdowns(inFeed: slug)))
     }
 
     static func occurrences(_ text: String, year: Int = 2027) throws -> [String] {
@@ -22,14 +22,14 @@ struct RoundTripTests {
             .occurrences.map { "\($0.uid) \($0.isAllDay ? $0.start.civilDate.iso : Zone.utc.local(of: $0.startInstant).iso + "Z")" }
     }
 
-    @Test func importExportImportKeepsUIDsContentAndOccurrences() throws {
-        let temp = try TemporaryStore()
+    @Test(arguments: StoreBackend.available) func importExportImportKeepsUIDsContentAndOccurrences(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
         let original = try TemporaryStore.fixture("family.ics")
-        _ = try temp.store.importCalendar(original, intoFeed: "family")
-        let exported = try Self.export(temp.store, "family")
-        let report = try temp.store.importCalendar(Data(exported.utf8), intoFeed: "copy", options: ImportOptions(strict: true))
+        _ = try await temp.store.importCalendar(original, intoFeed: "family")
+        let exported = try await Self.export(temp.store, "family")
+        let report = try await temp.store.importCalendar(Data(exported.utf8), intoFeed: "copy", options: ImportOptions(strict: true))
         #expect(report.added == 5 && report.skipped.isEmpty)
-        let first = try temp.store.countdowns(inFeed: "family"), second = try temp.store.countdowns(inFeed: "copy")
+        let first = try await temp.store.countdowns(inFeed: "family"), second = try await temp.store.countdowns(inFeed: "copy")
         #expect(first.map(\.uid).sorted() == second.map(\.uid).sorted())
         for countdown in first {
             let twin = try #require(second.first { $0.uid == countdown.uid })
@@ -37,17 +37,17 @@ struct RoundTripTests {
         }
         let originalOccurrences = try Self.occurrences(String(decoding: original, as: UTF8.self))
         #expect(try Self.occurrences(exported) == originalOccurrences)
-        #expect(try Self.occurrences(try Self.export(temp.store, "copy")) == originalOccurrences)
+        #expect(try Self.occurrences(try await Self.export(temp.store, "copy")) == originalOccurrences)
         // Re-importing the export into the feed it came from changes nothing.
-        let again = try temp.store.importCalendar(Data(exported.utf8), intoFeed: "family")
+        let again = try await temp.store.importCalendar(Data(exported.utf8), intoFeed: "family")
         #expect(again.unchanged == 5 && again.updated == 0 && again.added == 0)
     }
 
-    @Test(.enabled(if: PythonChecker.available, "python checkers not installed (run make test)"))
-    func exportParsesInPythonAndItsOccurrencesMatch() throws {
-        let temp = try TemporaryStore()
-        _ = try temp.store.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
-        let exported = try Self.export(temp.store, "family")
+    @Test(.enabled(if: PythonChecker.available, "python checkers not installed (run make test)"), arguments: StoreBackend.available)
+    func exportParsesInPythonAndItsOccurrencesMatch(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        _ = try await temp.store.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
+        let exported = try await Self.export(temp.store, "family")
         let file = temp.directory.appendingPathComponent("family-export.ics")
         try Data(exported.utf8).write(to: file)
         let verdict = try #require(try PythonChecker.run(["parse": [file.path]])[file.path] as? [String: Any])

@@ -1,5 +1,9 @@
 import Foundation
+import Logging
+import PostgresNIO
+import PostgresStore
 import Synchronization
+import Testing
 @testable import CountdownStore
 import TestSupport
 
@@ -12,30 +16,79 @@ final class TestClock: Sendable {
     func set(_ date: Date) { current.withLock { $0 = date } }
 }
 
-/// A store on a real SQLite file in a fresh temporary folder.
-struct TemporaryStore {
-    let directory: URL
-    let path: String
-    let clock = TestClock()
-    let store: CountdownStore
+/// The stores the shared store suite runs against: SQLite always; PostgreSQL
+/// when `TMINUS_TEST_POSTGRES` names a server where tests may create databases
+/// (`make test-postgres` starts a throwaway cluster and sets it).
+enum StoreBackend: String, Sendable, CaseIterable, CustomTestStringConvertible {
+    case sqlite, postgres
 
-    init(limits: StoreLimits = StoreLimits()) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-store-\(UUID().uuidString)")
+    static var available: [StoreBackend] { TestPostgres.url == nil ? [.sqlite] : [.sqlite, .postgres] }
+    var testDescription: String { rawValue }
+}
+
+enum TestPostgres {
+    /// e.g. postgres://tminus@/postgres?host=/tmp/tminus-pg.X&port=54321
+    static var url: String? { ProcessInfo.processInfo.environment["TMINUS_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// A new, empty database on the test server; returns its URL.
+    static func freshDatabase() async throws -> String {
+        let admin = try PostgresLocation(try #require(url))
+        let name = "tminus_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        let client = PostgresClient(configuration: admin.configurationForTests, backgroundLogger: Logger(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+            group.cancelAll()
+        }
+        var location = admin
+        location.database = String(name)
+        return location.urlForTests
+    }
+}
+
+/// A store on a real SQLite file, or a fresh PostgreSQL database, in a fresh temporary folder.
+struct TemporaryStore {
+    let backend: StoreBackend
+    let directory: URL
+    let clock: TestClock
+    let store: any CountdownStore
+
+    static func make(_ backend: StoreBackend = .sqlite, limits: StoreLimits = StoreLimits()) async throws -> TemporaryStore {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent("tminus.sqlite").path
-        let clock = self.clock
-        store = try CountdownStore(path: path, limits: limits, clock: { clock.now })
+        let clock = TestClock()
+        let store: any CountdownStore
+        switch backend {
+        case .sqlite:
+            store = try SQLiteCountdownStore(path: directory.appendingPathComponent("tminus.sqlite").path, limits: limits, clock: { clock.now })
+        case .postgres:
+            store = try await PostgresCountdownStore(try PostgresLocation(try await TestPostgres.freshDatabase()), limits: limits,
+                                                     clock: { clock.now })
+        }
+        return TemporaryStore(backend: backend, directory: directory, clock: clock, store: store)
     }
 
+    /// The SQLite file (SQLite only).
+    var path: String { (store as! SQLiteCountdownStore).path }
+
     /// Every row of every table, as text: equal dumps mean an unchanged database.
-    func dump() throws -> String {
-        try store.pool.read { db in
-            var out = ""
-            for table in ["feed", "source", "countdown", "category", "countdownCategory", "image"] {
-                for row in try GRDBRows.all(db, table) { out += "\(table): \(row)\n" }
+    func dump() async throws -> String {
+        let tables = ["feed", "source", "countdown", "category", "countdownCategory", "image"]
+        if let sqlite = store as? SQLiteCountdownStore {
+            return try await sqlite.pool.read { db in
+                var out = ""
+                for table in tables {
+                    for row in try GRDBRows.all(db, table) { out += "\(table): \(row)\n" }
+                }
+                return out
             }
-            return out
         }
+        let postgres = store as! PostgresCountdownStore
+        var out = ""
+        for table in tables {
+            for row in try await postgres.rowsAsText(table) { out += "\(table): \(row)\n" }
+        }
+        return out
     }
 
     static func fixture(_ name: String) throws -> Data {

@@ -23,7 +23,7 @@ struct CompressionTests {
         try fixture.feed("family", calendar: ServerFixture.family)
         var configuration = fixture.configuration
         configuration.gzip = true
-        let app = try buildApplication(configuration)
+        let app = try await buildApplication(configuration)
         try await app.test(.live) { client in
             let plain = try await client.execute(uri: "/feeds/family.ics", method: .get)
             let packed = try await client.execute(uri: "/feeds/family.ics", method: .get, headers: [.acceptEncoding: "gzip"])

@@ -52,11 +52,11 @@ struct InternetSafetyTests {
                 """.utf8).write(to: fixture.feeds.appendingPathComponent("private.yaml"))
             try await fixture.withServer(adjust: { _ in }) { client, parts in
                 _ = try await client.execute(uri: "/api/feeds/private/refresh", method: .post, headers: fixture.admin)
-                let before = parts.store.statementCount
+                let before = parts.sqlite.statementCount
                 let (response, body) = try await client.text("/healthz")
                 #expect(response.status == .ok)
                 #expect(body == #"{"status":"degraded"}"#, "only the status: \(body)")
-                #expect(parts.store.statementCount == before, "a health check runs no query")
+                #expect(parts.sqlite.statementCount == before, "a health check runs no query")
 
                 let unauthorised = try await client.execute(uri: "/api/health", method: .get)
                 #expect(unauthorised.status == .unauthorized)
@@ -121,7 +121,7 @@ struct InternetSafetyTests {
         try fixture.feed("family", calendar: ServerFixture.family)
         try await fixture.withServer(adjust: { _ in }) { client, parts in
             let (_, before) = try await client.text("/feeds/family.ics")
-            try parts.store.limitGrowth(toPages: 0)
+            try parts.sqlite.limitGrowth(toPages: 0)
             var events = ""
             for index in 0..<300 {
                 events += "BEGIN:VEVENT\r\nUID:bulk-\(index)@test\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:\(String(repeating: "Bulk ", count: 40))\(index)\r\n"

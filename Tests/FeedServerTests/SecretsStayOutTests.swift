@@ -78,14 +78,14 @@ struct SecretsStayOutTests {
 
     /// The database, its WAL and a generated admin token are owner-only from
     /// the start; a token file that others can read is named in a warning.
-    @Test func databaseAndGeneratedTokenAreOwnerOnly() throws {
+    @Test func databaseAndGeneratedTokenAreOwnerOnly() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-modes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("db.sqlite").path
-        let store = try CountdownStore(path: path)
-        _ = try store.feeds()
-        let token = try AdminToken.setUp(store: store, configuredFile: nil, databasePath: path, logger: .init(label: "test"))
+        let store = try SQLiteCountdownStore(path: path)
+        _ = try await store.feeds()
+        let token = try await AdminToken.setUp(store: store, configuredFile: nil, database: .sqlite(path: path), logger: .init(label: "test"))
         for file in [path, path + "-wal", token.file] where FileManager.default.fileExists(atPath: file) {
             #expect(PrivateFile.mode(file) == "0600", "\(file) is \(PrivateFile.mode(file))")
         }
@@ -93,6 +93,6 @@ struct SecretsStayOutTests {
         #expect(throws: PrivateFile.Failure.self, "O_EXCL: an existing file is not overwritten") {
             try PrivateFile.create(at: token.file, contents: Data("x".utf8))
         }
-        try store.close()
+        try await store.close()
     }
 }

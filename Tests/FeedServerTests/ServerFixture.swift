@@ -39,8 +39,10 @@ final class ServerFixture: Sendable {
             """.utf8).write(to: feeds.appendingPathComponent("\(slug).yaml"))
     }
 
+    var databasePath: String { directory.appendingPathComponent("tminus.sqlite").path }
+
     var configuration: ServerConfiguration {
-        ServerConfiguration(host: "127.0.0.1", port: 0, databasePath: directory.appendingPathComponent("tminus.sqlite").path,
+        ServerConfiguration(host: "127.0.0.1", port: 0, database: .sqlite(path: databasePath),
                             feedsDirectory: feeds.path, adminTokenFile: directory.appendingPathComponent("admin-token").path,
                             baseURL: "http://127.0.0.1:8080", refreshSources: false, clock: { [self] in self.clockNow })
             .allowingPrivateSources()   // the tests' URL sources are servers on loopback
@@ -49,15 +51,17 @@ final class ServerFixture: Sendable {
     func withServer<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
         var logger = Logger(label: "tminus-test")
         logger.logLevel = .warning
-        let app = try buildApplication(configuration, logger: logger)
+        let app = try await buildApplication(configuration, logger: logger)
         return try await app.test(.live) { client in try await body(client) }
     }
 
     /// The store, catalog and render cache of a running server, for tests that look inside.
     struct Parts: Sendable {
-        var store: CountdownStore
+        var store: any CountdownStore
         var catalog: FeedCatalog
         var cache: RenderCache
+        /// The store as SQLite, for tests of what only SQLite has (statement counts, a full disk).
+        var sqlite: SQLiteCountdownStore { store as! SQLiteCountdownStore }
     }
 
     /// A live server built from `configuration` after `adjust`, with its parts.
@@ -67,7 +71,7 @@ final class ServerFixture: Sendable {
         logger.logLevel = .warning
         var configuration = self.configuration
         adjust(&configuration)
-        let server = try buildServer(configuration, logger: logger)
+        let server = try await buildServer(configuration, logger: logger)
         let parts = Parts(store: server.store, catalog: server.catalog, cache: server.cache)
         return try await server.application.test(.live) { client in try await body(client, parts) }
     }

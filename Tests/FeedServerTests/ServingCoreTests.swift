@@ -18,14 +18,14 @@ struct ServingCoreTests {
             let uris = ["/feeds/family.ics", "/feeds/family.json", "/feeds/family.json?tz=Asia/Tokyo&limit=2", "/feeds/family",
                         "/feeds/family/countdown.ics", "/t/\(secret)/feeds/family.ics", "/t/\(secret)/feeds/family/countdown.ics", "/"]
             for uri in uris { #expect(try await client.execute(uri: uri, method: .get).status == .ok, "\(uri)") }
-            let before = parts.store.statementCount
+            let before = parts.sqlite.statementCount
             for round in 0..<125 {
                 for uri in uris {
                     let response = try await client.execute(uri: uri, method: round % 2 == 0 ? .get : .head)
                     #expect(response.status == .ok)
                 }
             }
-            #expect(parts.store.statementCount == before, "1,000 cached GETs and HEADs ran no SQL statement")
+            #expect(parts.sqlite.statementCount == before, "1,000 cached GETs and HEADs ran no SQL statement")
         }
     }
 
@@ -41,7 +41,7 @@ struct ServingCoreTests {
             #expect(before.components(separatedBy: "BEGIN:VEVENT").count == 4)
             let process = Process()
             process.executableURL = binary
-            process.arguments = ["import", extra.path, "--feed", "family", "--db", fixture.configuration.databasePath]
+            process.arguments = ["import", extra.path, "--feed", "family", "--db", fixture.databasePath]
             process.standardOutput = FileHandle.nullDevice
             try process.run()
             process.waitUntilExit()
@@ -108,11 +108,11 @@ struct ServingCoreTests {
     /// 10,000 countdowns: the countdown calendar stays under 1 MB, says why, and Python's icalendar reads it.
     @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func countdownCalendarOfTenThousandStaysUnderOneMegabyte() async throws {
         let fixture = try ServerFixture()
-        let store = try CountdownStore(path: fixture.configuration.databasePath, clock: { fixture.clockNow })
-        let report = try store.importCalendar(Array(GeneratedCalendar.make(events: 10_000).utf8), intoFeed: "big",
+        let store = try SQLiteCountdownStore(path: fixture.databasePath, clock: { fixture.clockNow })
+        let report = try await store.importCalendar(Array(GeneratedCalendar.make(events: 10_000).utf8), intoFeed: "big",
                                               options: ImportOptions(createFeed: true))
         #expect(report.added == 10_000)
-        try store.close()
+        try await store.close()
         try await fixture.withServer(adjust: { _ in }) { client, _ in
             let (response, body) = try await client.text("/feeds/big/countdown.ics")
             #expect(response.status == .ok)

@@ -16,15 +16,15 @@ import Testing
     /// The owner's password at bcrypt's lowest cost: these tests sign in many
     /// times in a debug build, beside timing-sensitive suites. (The setup-link
     /// test keeps the real cost and checks it.)
-    static func setPassword(_ store: CountdownStore) throws {
-        try OwnerPassword.set(password, in: store, cost: 4)
+    static func setPassword(_ store: any CountdownStore) async throws {
+        try await OwnerPassword.set(password, in: store, cost: 4)
     }
 
     @Test func signInNeedsTheRightPasswordAndGivesStrictHttpOnlyCookies() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try Self.setPassword(parts.store)
+            try await Self.setPassword(parts.store)
             var browser = Browser(client: client)
             let start = try await browser.get("/app")
             #expect(start.status == .seeOther && start.headers[.location] == "/app/signin")
@@ -48,13 +48,13 @@ import Testing
 
             // The store keeps the session under the id's hash only.
             let sessionID = try #require(browser.cookies["tminus_session"])
-            #expect(try parts.store.persistedValue(for: "session:" + sessionID) != nil)
-            let keys = try parts.store.persistedKeyHashes()
+            #expect(try await parts.store.persistedValue(for: "session:" + sessionID) != nil)
+            let keys = try await parts.store.persistedKeyHashes()
             #expect(!keys.contains { $0.contains(sessionID) } && keys.contains(Secret.hash("session:" + sessionID)))
 
             let out = try await browser.post("/app/signout", [:])
             #expect(out.status == .seeOther)
-            #expect(try parts.store.persistedValue(for: "session:" + sessionID) == nil)
+            #expect(try await parts.store.persistedValue(for: "session:" + sessionID) == nil)
             #expect(try await browser.get("/app").status == .seeOther)
         }
     }
@@ -62,7 +62,7 @@ import Testing
     @Test func formsWithoutTheirCSRFTokenChangeNothing() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try Self.setPassword(parts.store)
+            try await Self.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
             let forged = try await browser.post("/app/feeds", ["name": "Forged", "timeZone": "UTC"], csrf: "made-up-token")
@@ -76,14 +76,14 @@ import Testing
             _ = try await other.get("/app/signin")
             let stolen = try await browser.post("/app/feeds", ["name": "Forged", "timeZone": "UTC"], csrf: other.csrf)
             #expect(stolen.status == .forbidden)
-            #expect(try parts.store.feeds().isEmpty)
+            #expect(try await parts.store.feeds().isEmpty)
         }
     }
 
     @Test func fiveFailedSignInsInAMinuteSlowThatClientDown() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try Self.setPassword(parts.store)
+            try await Self.setPassword(parts.store)
             var browser = Browser(client: client)
             _ = try await browser.get("/app/signin")
             for _ in 0..<5 { #expect(try await browser.post("/app/signin", ["password": "guess"]).status == .unauthorized) }
@@ -99,7 +99,7 @@ import Testing
     @Test func behindATrustedProxyEachForwardedClientIsThrottledAlone() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { $0.trustForwardedFor = true }) { client, parts in
-            try Self.setPassword(parts.store)
+            try await Self.setPassword(parts.store)
             var guesser = Browser(client: client, extraHeaders: [HTTPField.Name("X-Forwarded-For")!: "198.51.100.7, 203.0.113.5"])
             _ = try await guesser.get("/app/signin")
             for _ in 0..<5 { #expect(try await guesser.post("/app/signin", ["password": "guess"]).status == .unauthorized) }
@@ -113,7 +113,7 @@ import Testing
     @Test func theSetupLinkSetsTheFirstPasswordOnceAndKeepsOnlyABcryptHash() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            let token = try #require(try OwnerPassword.issueSetupToken(in: parts.store))
+            let token = try #require(try await OwnerPassword.issueSetupToken(in: parts.store))
             var browser = Browser(client: client)
             #expect(try await browser.get("/app/setup/not-the-token").status == .notFound)
             #expect(try await browser.get("/app/setup/\(token)").status == .ok)
@@ -125,7 +125,7 @@ import Testing
             #expect(done.status == .seeOther && browser.cookies["tminus_session"] != nil)
             #expect(try await browser.get("/app").status == .ok)
             #expect(try await browser.get("/app/setup/\(token)").status == .notFound, "the link works once")
-            let hash = try #require(try parts.store.setting("ownerPasswordHash"))
+            let hash = try #require(try await parts.store.setting("ownerPasswordHash"))
             #expect(hash.hasPrefix("$2b$12$") && !hash.contains(Self.password))
         }
     }
@@ -133,7 +133,7 @@ import Testing
     @Test func aFeedAndACountdownMadeInTheAppArePublishedAtOnce() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try Self.setPassword(parts.store)
+            try await Self.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
             _ = try await browser.get("/app/feeds/new")
@@ -144,12 +144,12 @@ import Testing
             #expect(created.status == .seeOther && created.headers[.location] == "/app/feeds/trips-2027")
             let bad = try await browser.postMultipart("/app/feeds/trips-2027/countdowns", Self.countdownFields(["date": "2027-13-40"]))
             #expect(bad.status == .unprocessableContent && bad.text.contains("date"))
-            #expect(try parts.store.countdowns(inFeed: "trips-2027").isEmpty, "a refused form saves nothing")
+            #expect(try await parts.store.countdowns(inFeed: "trips-2027").isEmpty, "a refused form saves nothing")
             let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 32))
             let badWithImage = try await browser.postMultipart("/app/feeds/trips-2027/countdowns",
                                                                Self.countdownFields(["date": "2027-13-40"]).filter { $0.0 != "image" } + [("image", .file("a.png", png))])
             #expect(badWithImage.status == .unprocessableContent)
-            #expect(try parts.store.image(CountdownStore.imageScheme + SHA256Hex.of(png)) == nil, "nor the image it carried")
+            #expect(try await parts.store.image(StoredImage.scheme + SHA256Hex.of(png)) == nil, "nor the image it carried")
 
             let saved = try await browser.postMultipart("/app/feeds/trips-2027/countdowns", Self.countdownFields([:]))
             #expect(saved.status == .seeOther)
@@ -159,14 +159,14 @@ import Testing
             #expect(ics.text.contains("SUMMARY:Kyoto") && ics.text.contains("SEQUENCE:0") && ics.text.contains("CATEGORIES:Travel,Fun"))
 
             // Edit: the export changes, SEQUENCE rises.
-            let id = try #require(try parts.store.countdowns(inFeed: "trips-2027").first?.id)
+            let id = try #require(try await parts.store.countdowns(inFeed: "trips-2027").first?.id)
             let edit = try await browser.get("/app/countdowns/\(id)/edit")
             #expect(edit.status == .ok && edit.text.contains("value=\"Kyoto\""))
             let edited = try await browser.postMultipart("/app/countdowns/\(id)/edit", Self.countdownFields(["title": "Kyoto in spring"]))
             #expect(edited.status == .seeOther)
             let after = try await browser.get("/feeds/trips-2027.ics")
             #expect(after.text.contains("SUMMARY:Kyoto in spring") && after.text.contains("SEQUENCE:1"))
-            #expect(try parts.store.feed(slug: "trips-2027")?.feed.categoryColors == ["Travel": "#123456", "Fun": "#AABBCC"])
+            #expect(try await parts.store.feed(slug: "trips-2027")?.feed.categoryColors == ["Travel": "#123456", "Fun": "#AABBCC"])
             let stats = try await browser.get("/app/stats?period=year&at=2027-01-01")
             #expect(stats.text.contains("background:#123456\" aria-hidden=\"true\"></span> Travel"), "a category's colour from the feed form")
         }
@@ -176,10 +176,10 @@ import Testing
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try Self.setPassword(parts.store)
+            try await Self.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
-            let trip = try #require(try parts.store.countdowns(inFeed: "family").first { $0.uid == "trip@server.test" })
+            let trip = try #require(try await parts.store.countdowns(inFeed: "family").first { $0.uid == "trip@server.test" })
             _ = try await browser.get("/app/feeds/family")
             let deleted = try await browser.post("/app/countdowns/\(trip.id!)/delete", [:])
             #expect(deleted.status == .seeOther)
@@ -195,7 +195,7 @@ import Testing
     @Test func tickingOffATaskWritesItsCompletionAndTheCountsFollow() async throws {
         let fixture = try ServerFixture()   // Sunday 2026-11-22 09:00 UTC
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try Self.setPassword(parts.store)
+            try await Self.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
             _ = try await browser.post("/app/feeds", ["name": "Chores", "timeZone": "UTC", "isPublic": "on"])
@@ -206,7 +206,7 @@ import Testing
             }
             let counts = try await browser.get("/feeds/chores.json").text
             #expect(counts.contains("\"tasks\":{\"dueThisWeek\":1,\"dueToday\":1,\"overdue\":1}"), "Sunday 22 Nov: the week ends today")
-            let late = try #require(try parts.store.countdowns(inFeed: "chores").first { $0.title == "Late" })
+            let late = try #require(try await parts.store.countdowns(inFeed: "chores").first { $0.title == "Late" })
             let tasks = try await browser.get("/app/tasks")
             #expect(tasks.text.contains("1 overdue"))
             #expect(try await browser.post("/app/countdowns/\(late.id!)/complete?back=tasks", [:]).headers[.location] == "/app/tasks")
@@ -221,18 +221,18 @@ import Testing
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try Self.setPassword(parts.store)
+            try await Self.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
             _ = try await browser.get("/app/feeds/family/import")
             let broken = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:x@t\r\nDTSTAMP:20260101T000000Z\r\n"
                 + "SUMMARY:Broken\r\nDTSTART:2026x101T100000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-            let before = try parts.store.countdowns(inFeed: "family").count
+            let before = try await parts.store.countdowns(inFeed: "family").count
             let refused = try await browser.postMultipart("/app/feeds/family/import", [("strict", .text("on")),
                                                                                          ("file", .file("broken.ics", Data(broken.utf8)))])
             #expect(refused.status == .unprocessableContent)
             #expect(refused.text.contains("line 8") && refused.text.contains("DTSTART") && refused.text.contains("Nothing was imported"))
-            #expect(try parts.store.countdowns(inFeed: "family").count == before)
+            #expect(try await parts.store.countdowns(inFeed: "family").count == before)
             let lenient = try await browser.postMultipart("/app/feeds/family/import", [("file", .file("broken.ics", Data(ServerFixture.family.utf8)))])
             #expect(lenient.status == .ok && lenient.text.contains("0 added, 0 updated, 3 unchanged"))
         }
@@ -250,14 +250,14 @@ import Testing
         }.test(.live) { source in
             let url = "http://127.0.0.1:\(try #require(source.port))/school.ics"
             try await fixture.withServer(adjust: { _ in }) { client, parts in
-                try Self.setPassword(parts.store)
+                try await Self.setPassword(parts.store)
                 var browser = Browser(client: client)
                 try await browser.signIn(Self.password)
                 _ = try await browser.get("/app/feeds/family/import")
                 let imported = try await browser.postMultipart("/app/feeds/family/import", [("url", .text(url)), ("keep", .text("on")),
                                                                                             ("file", .file("", Data()))])
                 #expect(imported.status == .ok && imported.text.contains("1 added") && imported.text.contains("every hour"))
-                #expect(try parts.store.subscriptions().map(\.location) == [url])
+                #expect(try await parts.store.subscriptions().map(\.location) == [url])
                 let page = try await browser.get("/app/feeds/family")
                 #expect(page.text.contains(url) && page.text.contains("fetched every hour") && page.text.contains("Fetch now"))
                 #expect(try await browser.post("/app/feeds/family/refresh", [:]).status == .seeOther)
@@ -267,7 +267,7 @@ import Testing
                 #expect(export.text.contains("SUMMARY:School play") && export.text.contains("SUMMARY:Trip"))
                 _ = try await browser.get("/app/feeds/family")
                 #expect(try await browser.post("/app/feeds/family/unsubscribe", ["location": url]).status == .seeOther)
-                #expect(try parts.store.subscriptions().isEmpty)
+                #expect(try await parts.store.subscriptions().isEmpty)
             }
         }
     }
@@ -276,7 +276,7 @@ import Testing
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin\npublic: false")
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try Self.setPassword(parts.store)
+            try await Self.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
             _ = try await browser.get("/app/feeds/family")
@@ -294,7 +294,7 @@ import Testing
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try Self.setPassword(parts.store)
+            try await Self.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(Self.password)
             let timeline = try await browser.get("/app/timeline?weeks=2")
@@ -430,7 +430,7 @@ struct OutputBudgetTests {
         big += "END:VCALENDAR\r\n"
         try fixture.feed("big", calendar: big, yaml: "timeZone: UTC")
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try WebAppTests.setPassword(parts.store)
+            try await WebAppTests.setPassword(parts.store)
             var browser = Browser(client: client)
             try await browser.signIn(WebAppTests.password)
             let page = try await browser.get("/app/feeds/big")

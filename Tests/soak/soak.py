@@ -11,6 +11,13 @@ Phases (durations scale with SOAK_SECONDS, default 60):
      server closes them) while one client keeps reading.
   3. SIGKILL during a large admin import, then a restart.
 
+Phase 1's latency is measured by a probe: a separate process that reads the
+same outputs one request at a time (about 20 a second) while the 256 readers
+load the server. The readers share one Python event loop on the server's two
+cores, so their own timings mostly measure that loop's queue (with 256
+requests in flight, Little's law alone puts their mean near 256 / throughput);
+they are printed beside the probe's, for information.
+
 It passes when there are no 5xx responses and no connection errors for the
 readers, p99 latency of cached reads stays under 250 ms, resident memory stays
 under the cache budget plus 100 MB, and after the restart integrity_check is
@@ -201,29 +208,61 @@ async def admin(conn, method, path, body=None, content_type="application/json"):
     return status, (json.loads(data) if data[:1] in (b"{", b"[") else data)
 
 
+ZONES = ["Europe/Berlin", "Asia/Tokyo", "America/New_York", "UTC", "Australia/Sydney"]
+
+
+def mixed_path(token, card_ids):
+    """One output of the mix the readers and the probe request."""
+    choice = random.random()
+    if choice < 0.2:
+        return "/feeds/soak.ics", True
+    if choice < 0.3:
+        return "/feeds/soak/countdown.ics", True
+    if choice < 0.5:
+        query = random.choice(["", "?limit=5", "?category=work", "?sort=title", f"?tz={random.choice(ZONES)}", "?unit=weeks",
+                               "?limit=20&sort=title&category=home"])
+        return "/feeds/soak.json" + query, True
+    if choice < 0.6:
+        return "/feeds/soak", True
+    if choice < 0.7 and card_ids:
+        return f"/feeds/soak/{random.choice(card_ids)}.svg", True
+    if choice < 0.85:
+        return f"/t/{token}/feeds/private.ics", True
+    return f"/t/{token}/feeds/private.json", True
+
+
+def probe(port, seconds, token, card_ids):
+    """`soak.py --probe`: cached reads one at a time on one keep-alive connection; prints the latencies (ms) as JSON."""
+    import http.client
+    latencies, failures = [], []
+    stop = time.time() + seconds
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    while time.time() < stop:
+        path, _ = mixed_path(token, card_ids)
+        started = time.perf_counter()
+        try:
+            conn.request("GET", path)
+            response = conn.getresponse()
+            response.read()
+            if response.status >= 500:
+                failures.append(f"{path}: {response.status}")
+        except (OSError, http.client.HTTPException) as error:
+            failures.append(f"{path}: {error!r}")
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            continue
+        latencies.append((time.perf_counter() - started) * 1000)
+        time.sleep(0.05)
+    print(json.dumps({"latencies": latencies, "failures": failures}))
+
+
 async def phase_mix(port, pid, token, card_ids, saved, removed):
     stop = time.time() + SECONDS
     latencies, errors, server_errors, statuses = [], [], [], {}
     etags = {}
-    zones = ["Europe/Berlin", "Asia/Tokyo", "America/New_York", "UTC", "Australia/Sydney"]
 
     def paths():
-        choice = random.random()
-        if choice < 0.2:
-            return "/feeds/soak.ics", True
-        if choice < 0.3:
-            return "/feeds/soak/countdown.ics", True
-        if choice < 0.5:
-            query = random.choice(["", "?limit=5", "?category=work", "?sort=title", f"?tz={random.choice(zones)}", "?unit=weeks",
-                                   "?limit=20&sort=title&category=home"])
-            return "/feeds/soak.json" + query, True
-        if choice < 0.6:
-            return "/feeds/soak", True
-        if choice < 0.7 and card_ids:
-            return f"/feeds/soak/{random.choice(card_ids)}.svg", True
-        if choice < 0.85:
-            return f"/t/{token}/feeds/private.ics", True
-        return f"/t/{token}/feeds/private.json", True
+        return mixed_path(token, card_ids)
 
     async def reader():
         conn = Connection(port)
@@ -301,13 +340,20 @@ async def phase_mix(port, pid, token, card_ids, saved, removed):
             memory.append(rss_mb(pid))
             await asyncio.sleep(1)
 
+    prober = await asyncio.create_subprocess_exec(sys.executable, os.path.abspath(__file__), "--probe", str(port), str(SECONDS - 2),
+                                                  token, json.dumps(card_ids), stdout=asyncio.subprocess.PIPE)
     await asyncio.gather(*[reader() for _ in range(CONNECTIONS)], writer(), sampler(), refresher())
+    probed = json.loads((await prober.communicate())[0] or b'{"latencies": [], "failures": ["the probe printed nothing"]}')
     total = sum(statuses.values())
     print(f"     reads: {total} in {SECONDS:.0f} s ({total / SECONDS:,.0f}/s), statuses {dict(sorted(statuses.items()))}")
-    check("phase 1: no 5xx", not server_errors, f"{len(server_errors)} {server_errors[:3]}")
+    print(f"     the 256 readers' own timings (their event loop's queue included): p50 {percentile(latencies, 0.5):.1f} ms, "
+          f"p99 {percentile(latencies, 0.99):.1f} ms")
+    check("phase 1: no 5xx", not server_errors and not probed["failures"], f"{len(server_errors)} {server_errors[:3]} {probed['failures'][:3]}")
     check("phase 1: no connection errors", not errors, f"{len(errors)} {errors[:3]}")
-    p99 = percentile(latencies, 0.99)
-    check("phase 1: p99 of cached reads < 250 ms", p99 < 250, f"{p99:.1f} ms (p50 {percentile(latencies, 0.5):.1f} ms)")
+    probe_latencies = probed["latencies"]
+    p99 = percentile(probe_latencies, 0.99)
+    check("phase 1: p99 of cached reads < 250 ms (probe)", len(probe_latencies) >= 10 * SECONDS / 2 and p99 < 250,
+          f"{p99:.1f} ms (p50 {percentile(probe_latencies, 0.5):.1f} ms, {len(probe_latencies)} probe reads)")
     peak = max(memory or [0])
     check(f"phase 1: resident memory < cache + 100 MB ({CACHE_MB + 100} MB)", peak < CACHE_MB + 100, f"peak {peak:.0f} MB")
 
@@ -496,4 +542,7 @@ async def main():
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--probe"]:
+        probe(int(sys.argv[2]), float(sys.argv[3]), sys.argv[4], json.loads(sys.argv[5]))
+        sys.exit(0)
     sys.exit(asyncio.run(main()))

@@ -3,15 +3,25 @@ import Foundation
 import Logging
 
 /// The admin API's bearer token. Read from `--admin-token-file`, or generated at
-/// first start and written next to the database with mode 0600. Only its
+/// first start and written next to the SQLite file with mode 0600. Only its
 /// SHA-256 is kept (in the database and in memory); requests are compared in constant time.
+///
+/// On PostgreSQL the hash is shared by every replica: a replica started
+/// without `--admin-token-file` keeps the hash the database holds (a token it
+/// generated would lock the others out), and generates one only for an empty
+/// database, into `./tminus-admin-token`.
 struct AdminToken: Sendable {
     static let settingKey = "adminTokenHash"
     let hash: String
     let file: String
 
-    static func setUp(store: CountdownStore, configuredFile: String?, databasePath: String, logger: Logger) throws -> AdminToken {
-        let file = configuredFile ?? URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("tminus-admin-token").path
+    static func setUp(store: any CountdownStore, configuredFile: String?, database: DatabaseLocation, logger: Logger) async throws -> AdminToken {
+        let directory = database.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? URL(fileURLWithPath: ".")
+        let file = configuredFile ?? directory.appendingPathComponent("tminus-admin-token").path
+        if configuredFile == nil, database.path == nil, let shared = try await store.setting(settingKey) {
+            logger.notice("admin API: the token is the one the database holds (pass --admin-token-file to set another)")
+            return AdminToken(hash: shared, file: "(in the database)")
+        }
         let token: String
         if let data = FileManager.default.contents(atPath: file) {
             token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -29,12 +39,12 @@ struct AdminToken: Sendable {
             logger.warning("the admin token file can be read by other users; run chmod 600 on it",
                            metadata: ["file": "\(file)", "mode": "\(PrivateFile.mode(file))"])
         }
-        if PrivateFile.isReadableByOthers(databasePath) {
+        if let path = database.path, PrivateFile.isReadableByOthers(path) {
             logger.warning("the database can be read by other users; run chmod 600 on it and its -wal and -shm files",
-                           metadata: ["file": "\(databasePath)", "mode": "\(PrivateFile.mode(databasePath))"])
+                           metadata: ["file": "\(path)", "mode": "\(PrivateFile.mode(path))"])
         }
         let hash = Secret.hash(token)
-        try store.setSetting(settingKey, hash)
+        try await store.setSetting(settingKey, hash)
         return AdminToken(hash: hash, file: file)
     }
 

@@ -1,7 +1,6 @@
 import CountdownStore
 import Foundation
 import HummingbirdBcrypt
-import NIOPosix
 
 /// The owner's password for the web app: only a bcrypt hash (cost 12) is kept,
 /// in the store's settings, so every replica on one store shares it. Until one
@@ -29,34 +28,35 @@ public enum OwnerPassword {
 
     /// Hashes and stores `password`; any setup link stops working. `cost` is
     /// lowered only by tests, which check many passwords in a debug build.
-    public static func set(_ password: String, in store: CountdownStore, cost: UInt8 = OwnerPassword.cost) throws {
+    public static func set(_ password: String, in store: any CountdownStore, cost: UInt8 = OwnerPassword.cost) async throws {
         try check(password)
-        try store.setSetting(hashKey, Bcrypt.hash(password, cost: cost))
-        try store.removeSetting(setupKey)
+        let hash = try await Offload.run { Bcrypt.hash(password, cost: cost) }
+        try await store.setSetting(hashKey, hash)
+        try await store.removeSetting(setupKey)
     }
 
-    public static func isSet(in store: CountdownStore) throws -> Bool {
-        try store.setting(hashKey) != nil
+    public static func isSet(in store: any CountdownStore) async throws -> Bool {
+        try await store.setting(hashKey) != nil
     }
 
     /// True when `password` is the owner's. bcrypt takes about a quarter of a
-    /// second on purpose, so it runs on the blocking pool, not a cooperative thread.
-    static func verify(_ password: String, in store: CountdownStore) async throws -> Bool {
-        guard password.utf8.count <= maxBytes, let hash = try await store.async({ try $0.setting(hashKey) }) else { return false }
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+    /// second on purpose, so it runs on a thread of its own (`Offload`), not a cooperative one.
+    static func verify(_ password: String, in store: any CountdownStore) async throws -> Bool {
+        guard password.utf8.count <= maxBytes, let hash = try await store.setting(hashKey) else { return false }
+        return try await Offload.run { Bcrypt.verify(password, hash: hash) }
     }
 
     /// A fresh one-time setup token when no password is set (its hash replaces
     /// any earlier one); nil when the owner already has a password.
-    static func issueSetupToken(in store: CountdownStore) throws -> String? {
-        guard try !isSet(in: store) else { return nil }
+    static func issueSetupToken(in store: any CountdownStore) async throws -> String? {
+        guard try await !isSet(in: store) else { return nil }
         let token = Secret.generate(bytes: 24)
-        try store.setSetting(setupKey, Secret.hash(token))
+        try await store.setSetting(setupKey, Secret.hash(token))
         return token
     }
 
-    static func acceptsSetupToken(_ token: String, in store: CountdownStore) throws -> Bool {
-        guard try !isSet(in: store), let hash = try store.setting(setupKey) else { return false }
+    static func acceptsSetupToken(_ token: String, in store: any CountdownStore) async throws -> Bool {
+        guard try await !isSet(in: store), let hash = try await store.setting(setupKey) else { return false }
         return Secret.constantTimeEquals(Secret.hash(token), hash)
     }
 }

@@ -4,10 +4,13 @@ import Foundation
 public struct ServerConfiguration: Sendable {
     public var host: String
     public var port: Int
-    public var databasePath: String
+    /// `--db`: a SQLite file, or a PostgreSQL shared by several replicas.
+    public var database: DatabaseLocation
     /// The `feeds/` folder of definitions; nil serves only what the database holds.
     public var feedsDirectory: String?
-    /// A file holding the admin bearer token; when nil, one is generated next to the database.
+    /// A file holding the admin bearer token; when nil, one is generated next to
+    /// the SQLite file (on PostgreSQL: the one the database already holds, or a
+    /// new one in the working directory).
     public var adminTokenFile: String?
     /// Public origin for links (https://countdowns.example.org); default http://host:port.
     public var baseURL: String?
@@ -39,12 +42,12 @@ public struct ServerConfiguration: Sendable {
     /// Injected clock: rendering and caching depend on "now" only through this.
     public var clock: @Sendable () -> Date
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "tminus.sqlite", feedsDirectory: String? = nil,
+    public init(host: String = "127.0.0.1", port: Int = 8080, database: DatabaseLocation = .sqlite(path: "tminus.sqlite"), feedsDirectory: String? = nil,
                 adminTokenFile: String? = nil, baseURL: String? = nil, maxBodyBytes: Int = 8 << 20, refreshSources: Bool = true,
                 gzip: Bool = false, cacheBytes: Int = 64 << 20, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.host = host
         self.port = port
-        self.databasePath = databasePath
+        self.database = database
         self.feedsDirectory = feedsDirectory
         self.adminTokenFile = adminTokenFile
         self.baseURL = baseURL

@@ -15,11 +15,15 @@ extension StoreError: HTTPResponseError {
         case .tooLarge, .tooManyComponents: .contentTooLarge
         case .unusableCalendar, .invalid: .unprocessableContent
         case .storageFull: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+        case .unavailable: .serviceUnavailable
         }
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        try HTTPError(status, message: description).response(from: request, context: context)
+        var headers: HTTPFields = [:]
+        // A database that went away is usually back within seconds.
+        if case .unavailable = self { headers[.retryAfter] = "10" }
+        return try HTTPError(status, headers: headers, message: description).response(from: request, context: context)
     }
 }
 

@@ -68,8 +68,21 @@ final class RenderCache: Sendable {
         }
     }
 
-    /// The cached value for `key`, or the one `render` makes (once, however many ask).
+    /// The cached value for `key`, or the one `render` makes (once, however many
+    /// ask) on the render threads.
     func value(for key: RenderKey, render: @escaping @Sendable () throws -> Representation) async throws -> Representation {
+        try await value(for: key, load: {
+            try await Self.renderPool.runIfActive {
+                let value = try render()
+                if value.byteCount >= HeapTrim.afterRenderBytes { HeapTrim.now() }
+                return value
+            }
+        })
+    }
+
+    /// The cached value for `key`, or the one `load` fetches (once, however many
+    /// ask): for what comes from the store as it is, an image.
+    func value(for key: RenderKey, load: @escaping @Sendable () async throws -> Representation) async throws -> Representation {
         enum Lookup { case cached(Representation), rendering(Task<Representation, any Error>) }
         let lookup: Lookup = state.withLock { state in
             if let entry = state.unlink(key) {
@@ -84,11 +97,7 @@ final class RenderCache: Sendable {
             state.statistics.misses += 1
             let task = Task {
                 do {
-                    let value = try await Self.renderPool.runIfActive {
-                        let value = try render()
-                        if value.byteCount >= HeapTrim.afterRenderBytes { HeapTrim.now() }
-                        return value
-                    }
+                    let value = try await load()
                     self.insert(key, value)
                     return value
                 } catch {

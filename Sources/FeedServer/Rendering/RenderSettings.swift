@@ -15,7 +15,7 @@ struct RenderSettings: Sendable {
 
     /// Uploaded blobs are served from /images/<sha256>; URIs stay as they are.
     func imageURL(_ reference: String) -> String? {
-        guard reference.hasPrefix(CountdownStore.imageScheme) else { return reference }
-        return baseURL + "/images/" + reference.dropFirst(CountdownStore.imageScheme.count)
+        guard reference.hasPrefix(StoredImage.scheme) else { return reference }
+        return baseURL + "/images/" + reference.dropFirst(StoredImage.scheme.count)
     }
 }

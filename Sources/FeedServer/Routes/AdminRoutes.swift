@@ -8,7 +8,7 @@ import Logging
 /// The admin API under /api, behind the bearer token. Every write is one store
 /// transaction, so a failed request leaves the store as it was.
 struct AdminRoutes: Sendable {
-    let store: CountdownStore
+    let store: any CountdownStore
     let catalog: FeedCatalog
     let settings: RenderSettings
     let clock: @Sendable () -> Date
@@ -31,14 +31,14 @@ struct AdminRoutes: Sendable {
             return health
         }
         api.get("feeds") { _, _ in
-            try AdminJSON.encode(try await self.store.async { try $0.feeds() }.map { FeedJSON($0, baseURL: self.settings.baseURL) })
+            try AdminJSON.encode(try await self.store.feeds().map { FeedJSON($0, baseURL: self.settings.baseURL) })
         }
         api.post("feeds") { request, _ in try await self.createFeed(request) }
         api.get("feeds/{slug}") { _, context in try AdminJSON.encode(FeedJSON(try await self.stored(context), baseURL: self.settings.baseURL)) }
         api.patch("feeds/{slug}") { request, context in try await self.updateFeed(request, context) }
         api.delete("feeds/{slug}") { _, context in
             let slug = context.parameters.get("slug") ?? ""
-            try await self.write { try $0.deleteFeed(slug: slug) }
+            try await self.write { try await $0.deleteFeed(slug: slug) }
             return Response(status: .noContent)
         }
         api.get("feeds/{slug}/countdowns") { _, context in try await self.listCountdowns(context) }
@@ -47,7 +47,7 @@ struct AdminRoutes: Sendable {
         api.patch("countdowns/{id}") { request, context in try await self.updateCountdown(request, context) }
         api.delete("countdowns/{id}") { _, context in
             let id = try self.id(context)
-            try await self.write { try $0.delete(id: id) }
+            try await self.write { try await $0.delete(id: id) }
             return Response(status: .noContent)
         }
         api.put("countdowns/{id}/image") { request, context in try await self.uploadImage(request, context) }
@@ -56,7 +56,7 @@ struct AdminRoutes: Sendable {
             var countdown = loaded
             countdown.presentation.image = nil
             let edited = countdown
-            return try AdminJSON.encode(self.snapshot(try await self.write { try $0.update(edited) }, feed))
+            return try AdminJSON.encode(self.snapshot(try await self.write { try await $0.update(edited) }, feed))
         }
         api.post("feeds/{slug}/import") { request, context in try await self.importCalendar(request, context) }
         api.get("feeds/{slug}/export") { request, context in
@@ -71,37 +71,35 @@ struct AdminRoutes: Sendable {
         api.post("feeds/{slug}/refresh") { _, context in try await self.refresh(context) }
         api.get("feeds/{slug}/tokens") { _, context in
             let slug = try await self.stored(context).feed.slug
-            return try AdminJSON.encode(try await self.store.async { try $0.feedTokens(feed: slug) })
+            return try AdminJSON.encode(try await self.store.feedTokens(feed: slug))
         }
         api.post("feeds/{slug}/tokens") { request, context in try await self.createToken(request, context) }
         api.delete("feeds/{slug}/tokens/{id}") { _, context in
             let slug = try await self.stored(context).feed.slug
             let id = try self.id(context)
-            try await self.write { try $0.revokeFeedToken(feed: slug, id: id) }
+            try await self.write { try await $0.revokeFeedToken(feed: slug, id: id) }
             return Response(status: .noContent)
         }
     }
 
     /// A store write, then the catalog brought up to it, so that the next read sees the change.
     @discardableResult
-    private func write<T: Sendable>(_ body: @escaping @Sendable (CountdownStore) throws -> T) async throws -> T {
+    private func write<T: Sendable>(_ body: @escaping @Sendable (any CountdownStore) async throws -> T) async throws -> T {
         try await catalog.write(body)
     }
 
     private func stored(_ context: ServerContext) async throws -> StoredFeed {
         let slug = context.parameters.get("slug") ?? ""
-        guard let stored = try await store.async({ try $0.feed(slug: slug) }) else { throw StoreError.feedNotFound(slug) }
+        guard let stored = try await store.feed(slug: slug) else { throw StoreError.feedNotFound(slug) }
         return stored
     }
 
     /// A countdown by `{id}`, and the feed it is in.
     private func countdown(_ context: ServerContext) async throws -> (Countdown, Feed) {
         let id = try self.id(context)
-        return try await store.async { store in
-            let (countdown, slug) = try store.countdown(id: id)
-            guard let feed = try store.feed(slug: slug)?.feed else { throw StoreError.feedNotFound(slug) }
-            return (countdown, feed)
-        }
+        let (countdown, slug) = try await store.countdown(id: id)
+        guard let feed = try await store.feed(slug: slug)?.feed else { throw StoreError.feedNotFound(slug) }
+        return (countdown, feed)
     }
 
     private func id(_ context: ServerContext) throws -> Int64 {
@@ -114,7 +112,7 @@ struct AdminRoutes: Sendable {
         var feed = Feed(slug: input.slug)
         warnAboutOldSpellings(input.settings)
         try input.settings.apply(to: &feed)
-        let stored = try await write { [feed] in try $0.createFeed(feed) }
+        let stored = try await write { [feed] in try await $0.createFeed(feed) }
         logger.info("feed created", metadata: ["feed": "\(feed.slug)"])
         return try AdminJSON.encode(FeedJSON(stored, baseURL: settings.baseURL), status: .created)
     }
@@ -125,7 +123,7 @@ struct AdminRoutes: Sendable {
         guard input.slug == feed.slug else { throw HTTPError(.unprocessableContent, message: "a feed's slug cannot change (it is in every subscriber's URL)") }
         warnAboutOldSpellings(input.settings)
         try input.settings.apply(to: &feed)
-        return try AdminJSON.encode(FeedJSON(try await write { [feed] in try $0.saveFeed(feed) }, baseURL: settings.baseURL))
+        return try AdminJSON.encode(FeedJSON(try await write { [feed] in try await $0.saveFeed(feed) }, baseURL: settings.baseURL))
     }
 
     private func warnAboutOldSpellings(_ settings: FeedSettingsDocument) {
@@ -140,7 +138,7 @@ struct AdminRoutes: Sendable {
 
     private func listCountdowns(_ context: ServerContext) async throws -> Response {
         let feed = try await stored(context).feed
-        let countdowns = try await store.async { try $0.countdowns(inFeed: feed.slug) }
+        let countdowns = try await store.countdowns(inFeed: feed.slug)
         return try AdminJSON.encode(FeedSnapshot(feed: feed, countdowns: countdowns, calculator: calculator(feed), imageURL: { settings.imageURL($0) }))
     }
 
@@ -153,7 +151,7 @@ struct AdminRoutes: Sendable {
         let draft = try await AdminJSON.decode(CountdownDraft.self, request, limit: 64 << 10)
         var generator = SystemRandomNumberGenerator()
         let countdown = try draft.makeCountdown(uid: StableUID.generate(using: &generator), feedZone: feed.timeZone)
-        let saved = try await write { try $0.add(countdown, toFeed: feed.slug) }
+        let saved = try await write { try await $0.add(countdown, toFeed: feed.slug) }
         return try AdminJSON.encode(snapshot(saved, feed), status: .created)
     }
 
@@ -168,20 +166,20 @@ struct AdminRoutes: Sendable {
         var countdown = loaded
         try draft.apply(to: &countdown, feedZone: feed.timeZone)
         let edited = countdown
-        return try AdminJSON.encode(snapshot(try await write { try $0.update(edited) }, feed))
+        return try AdminJSON.encode(snapshot(try await write { try await $0.update(edited) }, feed))
     }
 
     /// The body is the image itself (png, jpeg, gif, webp or svg); its bytes decide the type.
     private func uploadImage(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (loaded, feed) = try await countdown(context)
         let bytes = Data(try await AdminJSON.body(request, limit: store.limits.maxImageBytes).readableBytesView)
-        guard let type = CountdownStore.imageType(of: bytes) else {
+        guard let type = StoredImage.type(of: bytes) else {
             throw HTTPError(.unsupportedMediaType, message: "the body is not a png, jpeg, gif, webp or svg image")
         }
         let saved = try await write { store in
             var countdown = loaded
-            countdown.presentation.image = try store.storeImage(bytes, mimeType: type)
-            return try store.update(countdown)
+            countdown.presentation.image = try await store.storeImage(bytes, mimeType: type)
+            return try await store.update(countdown)
         }
         return try AdminJSON.encode(snapshot(saved, feed))
     }
@@ -219,7 +217,7 @@ struct AdminRoutes: Sendable {
             throw HTTPError(.unsupportedMediaType, message: "send text/calendar, or application/json with {\"url\": …}")
         }
         let options = ImportOptions(strict: strict, source: source, createFeed: false)
-        let report = try await write { try $0.importCalendar(bytes, intoFeed: slug, options: options) }
+        let report = try await write { try await $0.importCalendar(bytes, intoFeed: slug, options: options) }
         logger.info("import", metadata: ["feed": "\(slug)", "result": "\(report)"])
         return try AdminJSON.encode(ImportResult(added: report.added, updated: report.updated, unchanged: report.unchanged, removed: report.removed,
                                                  skipped: report.skipped, diagnostics: report.diagnostics))
@@ -230,7 +228,7 @@ struct AdminRoutes: Sendable {
         let sources = loader.urlSources.filter { $0.feed == slug }
         for (feed, source) in sources { await loader.refresh(feed: feed, source: source) }
         await catalog.refresh()
-        return try AdminJSON.encode(try await store.async { try $0.sources() }.filter { $0.feed == slug })
+        return try AdminJSON.encode(try await store.sources().filter { $0.feed == slug })
     }
 
     private func createToken(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -238,7 +236,7 @@ struct AdminRoutes: Sendable {
         struct Label: Decodable { var label: String? }
         let buffer = try await AdminJSON.body(request, limit: 4 << 10)
         let label = (try? JSONDecoder().decode(Label.self, from: Data(buffer.readableBytesView)))?.label ?? "token"
-        let (secret, info) = try await write { try $0.createFeedToken(feed: slug, label: label) }
+        let (secret, info) = try await write { try await $0.createFeedToken(feed: slug, label: label) }
         let links = FeedPage.links(baseURL: settings.baseURL, path: "/t/\(secret)/feeds/\(slug)")
         struct Created: Encodable { var token: FeedToken; var secret: String; var ics: String; var webcal: String; var countdown: String; var html: String }
         return try AdminJSON.encode(Created(token: info, secret: secret, ics: links.https, webcal: links.webcal, countdown: links.countdown,

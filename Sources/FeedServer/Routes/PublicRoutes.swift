@@ -75,17 +75,17 @@ struct PublicRoutes: Sendable {
 /// `/images/{sha256}`: uploaded images, immutable, so each is read from the
 /// store once and then kept in the render cache (within its budget).
 struct ImageRoute: Sendable {
-    let store: CountdownStore
+    let store: any CountdownStore
     let cache: RenderCache
 
     func image(_ context: ServerContext) async throws -> Representation {
         let sha = context.parameters.get("sha") ?? ""
         let notFound = HTTPError(.notFound, message: "no such image")
         guard sha.utf8.count == 64, sha.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { throw notFound }
-        return try await cache.value(for: .image(sha: sha)) { [store] in
-            guard let (bytes, type) = try store.image(CountdownStore.imageScheme + sha) else { throw notFound }
+        return try await cache.value(for: .image(sha: sha), load: { [store] in
+            guard let (bytes, type) = try await store.image(StoredImage.scheme + sha) else { throw notFound }
             return Representation(bytes: [UInt8](bytes), contentType: type, lastModified: Date(timeIntervalSince1970: 0),
                                   cacheControl: "public, max-age=31536000, immutable", extraHeaders: PageHeaders.image)
-        }
+        })
     }
 }

@@ -8,34 +8,37 @@ import Synchronization
 /// The compiled feeds and live feed tokens, in memory. Requests only read the
 /// published state (one lock, one dictionary lookup). A refresh compares the
 /// store's feed revisions with the compiled ones and compiles the feeds that
-/// changed; refreshes run one at a time on a thread of their own, off Swift's
-/// cooperative pool, since SQLite and libical block.
+/// changed; refreshes run one at a time (`SerialJobs`), and compiling (libical
+/// and rendering, CPU-bound) runs on a thread of its own, off Swift's
+/// cooperative pool.
 ///
 /// Writes in this process call `refresh()` and await it, so the next request
 /// sees them; writes by another process (`tminus import` beside a running
-/// server) are found by `CatalogPollService`, which refreshes once a second.
+/// server, another replica on PostgreSQL) are found by `CatalogPollService`
+/// (SQLite, once a second) or `FeedChangeListener` (PostgreSQL's NOTIFY).
 final class FeedCatalog: Sendable {
     struct Published: Sendable {
         var feeds: [String: CompiledFeed] = [:]
         /// Hash of a token's secret → the token and the feed it opens.
-        var tokens: [String: CountdownStore.ActiveToken] = [:]
+        var tokens: [String: ActiveToken] = [:]
         /// `/`, rendered with the feeds it lists.
         var index: Representation?
         var compiledAt: Date = .distantPast
     }
 
-    let store: CountdownStore
+    let store: any CountdownStore
     let settings: RenderSettings
     let clock: @Sendable () -> Date
     let logger: Logger
     private let published = Mutex(Published())
     private let tokenUses = Mutex<[Int64: Date]>([:])
     private let compiles = Atomic<Int>(0)
+    private let refreshes = SerialJobs()
     /// One thread per catalog: its refreshes are serialised, a slow one never
     /// occupies the request threads, and no other catalog (tests run several) waits behind it.
     private let compilePool: NIOThreadPool
 
-    init(store: CountdownStore, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger) {
+    init(store: any CountdownStore, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.store = store
         self.settings = settings
         self.clock = clock
@@ -73,11 +76,11 @@ final class FeedCatalog: Sendable {
 
     // MARK: refresh
 
-    /// A store write (on the blocking pool), then the published state brought up
-    /// to it, so that the next read, on any route, sees the change.
+    /// A store write, then the published state brought up to it, so that the
+    /// next read, on any route, sees the change.
     @discardableResult
-    func write<T: Sendable>(_ body: @escaping @Sendable (CountdownStore) throws -> T) async throws -> T {
-        let result = try await store.async(body)
+    func write<T: Sendable>(_ body: @Sendable (any CountdownStore) async throws -> T) async throws -> T {
+        let result = try await body(store)
         await refresh()
         return result
     }
@@ -86,19 +89,14 @@ final class FeedCatalog: Sendable {
     /// changed (or whose series the clock has outrun), drops deleted ones, reloads tokens.
     /// `force` recompiles every feed (after `feeds/` was reloaded).
     func refresh(force: Bool = false) async {
-        do {
-            try await compilePool.runIfActive { self.refreshNow(force: force) }
-        } catch {
-            logger.error("feed refresh failed", metadata: ["error": "\(error)"])
-        }
+        await refreshes.run { await self.refreshNow(force: force) }
     }
 
-    /// The same, on the calling thread: at start, before the server listens.
-    func refreshNow(force: Bool = false) {
+    private func refreshNow(force: Bool) async {
         let now = clock()
         do {
-            let versions = try store.feedVersions()
-            let tokens = try store.activeTokens()
+            let versions = try await store.feedVersions()
+            let tokens = try await store.activeTokens()
             var current = published.withLock { $0.feeds }
             var compiledAny = false
             let live = Set(versions.map(\.slug))
@@ -106,7 +104,7 @@ final class FeedCatalog: Sendable {
             for version in versions {
                 let old = current[version.slug]
                 if !force, let old, old.revision == version.revision, old.validUntil > now { continue }
-                if let compiled = compile(version.slug, previous: old, reload: force || old?.revision != version.revision, now: now) {
+                if let compiled = await compile(version.slug, previous: old, reload: force || old?.revision != version.revision, now: now) {
                     current[version.slug] = compiled
                     compiledAny = true
                 }
@@ -120,19 +118,22 @@ final class FeedCatalog: Sendable {
         }
     }
 
-    private func compile(_ slug: String, previous: CompiledFeed?, reload: Bool, now: Date) -> CompiledFeed? {
+    private func compile(_ slug: String, previous: CompiledFeed?, reload: Bool, now: Date) async -> CompiledFeed? {
         let started = ContinuousClock.now
         do {
             let stored: StoredFeed, countdowns: [Countdown]
             if reload || previous == nil {
                 var known: [Int64: Countdown] = [:]
                 for countdown in previous?.countdowns ?? [] { if let id = countdown.id { known[id] = countdown } }
-                guard let contents = try store.feedContents(slug: slug, reusing: known) else { return nil }
+                guard let contents = try await store.feedContents(slug: slug, reusing: known) else { return nil }
                 (stored, countdowns) = contents
             } else {
                 (stored, countdowns) = (previous!.stored, previous!.countdowns)
             }
-            let compiled = CompiledFeed.compile(stored, countdowns: countdowns, previous: previous, now: now, settings: settings)
+            let settings = self.settings
+            let compiled = try await compilePool.runIfActive {
+                CompiledFeed.compile(stored, countdowns: countdowns, previous: previous, now: now, settings: settings)
+            }
             compiles.add(1, ordering: .relaxed)
             logger.debug("feed compiled", metadata: ["feed": "\(slug)", "revision": "\(stored.revision)", "countdowns": "\(countdowns.count)",
                                                     "duration": "\(ContinuousClock.now - started)"])
@@ -147,7 +148,7 @@ final class FeedCatalog: Sendable {
     func saveTokenUses() async {
         let uses = tokenUses.withLock { uses in defer { uses = [:] }; return uses }
         guard !uses.isEmpty else { return }
-        do { try await compilePool.runIfActive { try self.store.recordTokenUse(uses) } } catch {
+        do { try await store.recordTokenUse(uses) } catch {
             logger.warning("cannot save token use", metadata: ["error": "\(error)"])
         }
     }

@@ -1,6 +1,6 @@
 import CountdownStore
+import PostgresStore
 import Foundation
-import NIOPosix
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -29,37 +29,58 @@ struct ReloadOnHangupService: Service {
     func run() async throws {
         for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
             logger.notice("SIGHUP: reloading feed definitions")
-            try? await NIOThreadPool.singleton.runIfActive { loader.reload() }
+            await loader.reload()
             await catalog.refresh(force: true)
         }
     }
 }
 
-/// Keeps the compiled feeds in step with the store once a second: one small
-/// query for the feeds' revisions (and the live tokens), never one per request.
-/// That is how a `tminus import` by another process reaches a running server.
-/// Now and then it also saves token uses and refreshes what `/healthz` shows.
+/// Keeps the compiled feeds in step with the store: one small query for the
+/// feeds' revisions (and the live tokens) every `revisionTicks` ticks, never one
+/// per request. On SQLite that is every second, and how a `tminus import` by
+/// another process reaches a running server; on PostgreSQL, NOTIFY does that
+/// (`FeedChangeService`) and this is only a safety net. Every minute it also
+/// saves token uses, and every five ticks it refreshes what `/healthz` shows.
 struct CatalogPollService: Service {
     let catalog: FeedCatalog
     let health: HealthMonitor
-    let store: CountdownStore
+    let store: any CountdownStore
     var interval: Duration = .seconds(1)
+    var revisionTicks = 1
 
     func run() async throws {
         var tick = 1
         // The catalog was compiled before the server started listening: wait first.
         while (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: interval) })) != nil,
               !Task.isCancelled, !Task.isShuttingDownGracefully {
-            await catalog.refresh()
-            if tick % 5 == 0, let sources = try? await store.async({ try $0.sources() }) { health.update(sources: sources) }
+            if tick % revisionTicks == 0 { await catalog.refresh() }
+            if tick % 5 == 0, let sources = try? await store.sources() { health.update(sources: sources) }
             if tick % 60 == 0 {
                 await catalog.saveTokenUses()
-                if let check = try? await store.async({ try $0.integrityCheckQuick() }) { health.update(database: check) }
+                if let check = try? await store.quickCheck() { health.update(database: check) }
                 HeapTrim.now()   // what closed connections and finished requests freed goes back to the system
             }
             tick += 1
         }
         await catalog.saveTokenUses()
+    }
+}
+
+/// PostgreSQL: recompiles a feed when another replica (or this one) changed it,
+/// as the store's NOTIFY says, and compares every revision again whenever the
+/// listening connection comes back, since what was sent meanwhile is lost.
+struct FeedChangeService: Service {
+    let store: PostgresCountdownStore
+    let catalog: FeedCatalog
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await store.listenForFeedChanges(connected: { await catalog.refresh() }, changed: { change in
+                logger.debug("feed changed", metadata: ["feed": "\(change.slug)", "revision": "\(change.revision)"])
+                if catalog.feed(slug: change.slug)?.revision != change.revision { await catalog.refresh() }
+            })
+        }
     }
 }
 

@@ -3,7 +3,6 @@ import Countdowns
 import CountdownStore
 import Foundation
 import Logging
-import NIOPosix
 import Synchronization
 
 /// Keeps the database in step with `feeds/`: saves each definition, imports its
@@ -11,16 +10,16 @@ import Synchronization
 /// sources with conditional GET. A failing source keeps its last good data and
 /// is reported in the logs and on /healthz.
 final class FeedLoader: Sendable {
-    let store: CountdownStore
+    let store: any CountdownStore
     let fetcher: CalendarFetcher
     let directory: URL?
     let logger: Logger
     let health: HealthMonitor
     private let state = Mutex<(definitions: [LoadedFeedDefinition], errors: [String])>(([], []))
     /// URL sources added from the web app, kept in the store (`source.subscribed`).
-    private let subscribed = Mutex<[CountdownStore.Subscription]>([])
+    private let subscribed = Mutex<[SourceSubscription]>([])
 
-    init(store: CountdownStore, fetcher: CalendarFetcher, directory: URL?, logger: Logger, health: HealthMonitor) {
+    init(store: any CountdownStore, fetcher: CalendarFetcher, directory: URL?, logger: Logger, health: HealthMonitor) {
         self.store = store
         self.health = health
         self.fetcher = fetcher
@@ -39,9 +38,9 @@ final class FeedLoader: Sendable {
     static let subscriptionRefresh: TimeInterval = 3600
 
     /// Reads the web app's subscriptions again (at start, and after one is added or removed).
-    func reloadSubscriptions() {
+    func reloadSubscriptions() async {
         do {
-            let list = try store.subscriptions()
+            let list = try await store.subscriptions()
             subscribed.withLock { $0 = list }
         } catch {
             logger.error("cannot read subscribed sources", metadata: ["error": "\(error)"])
@@ -50,70 +49,68 @@ final class FeedLoader: Sendable {
 
     /// Loads every definition and imports file sources. Called at start and on
     /// SIGHUP; the caller then recompiles every feed (`FeedCatalog.refresh(force:)`).
-    func reload() {
-        reloadSubscriptions()
+    func reload() async {
+        await reloadSubscriptions()
         guard let directory else { return }
-        let (definitions, errors) = FeedDefinitionLoader.load(directory: directory)
+        let (definitions, errors) = (try? await Offload.run { FeedDefinitionLoader.load(directory: directory) }) ?? ([], [])
         for error in errors { logger.error("feed definition rejected", metadata: ["error": "\(error)"]) }
         for warning in definitions.flatMap(\.warnings) { logger.warning("feed definition", metadata: ["warning": "\(warning)"]) }
         state.withLock { $0 = (definitions, errors.map(\.description)) }
         for definition in definitions {
             do {
-                try store.saveFeed(definition.feed)
+                try await store.saveFeed(definition.feed)
             } catch {
                 logger.error("cannot save feed", metadata: ["feed": "\(definition.feed.slug)", "error": "\(error)"])
                 continue
             }
-            for source in definition.sources where !source.isURL { importFile(source, into: definition.feed.slug) }
+            for source in definition.sources where !source.isURL { await importFile(source, into: definition.feed.slug) }
         }
         logger.info("feeds loaded", metadata: ["feeds": "\(definitions.count)", "rejected": "\(errors.count)", "directory": "\(directory.path)"])
     }
 
-    private func importFile(_ source: LoadedFeedDefinition.Source, into slug: String) {
+    private func importFile(_ source: LoadedFeedDefinition.Source, into slug: String) async {
         guard let data = FileManager.default.contents(atPath: source.location) else {
-            record(slug, source.location, error: "file not found or unreadable")
+            await record(slug, source.location, error: "file not found or unreadable")
             return
         }
-        importData([UInt8](data), source: source, into: slug)
+        await importData([UInt8](data), source: source, into: slug)
     }
 
-    private func importData(_ data: [UInt8], source: LoadedFeedDefinition.Source, into slug: String, etag: String? = nil, lastModified: String? = nil) {
+    private func importData(_ data: [UInt8], source: LoadedFeedDefinition.Source, into slug: String, etag: String? = nil,
+                            lastModified: String? = nil) async {
         let filter = source.filter
         var options = ImportOptions(source: source.location, sync: true, createFeed: false)
         if !filter.isEmpty { options.filter = { countdown in filter.accepts(countdown) } }
         do {
-            let report = try store.importCalendar(data, intoFeed: slug, options: options)
-            try store.recordFetch(feed: slug, location: source.location, etag: etag, lastModified: lastModified, error: nil)
-            sourcesChanged()
+            let report = try await store.importCalendar(data, intoFeed: slug, options: options)
+            try await store.recordFetch(feed: slug, location: source.location, etag: etag, lastModified: lastModified, error: nil)
+            await sourcesChanged()
             logger.info("source imported", metadata: ["feed": "\(slug)", "source": "\(source.location)", "result": "\(report)"])
         } catch {
-            record(slug, source.location, error: "\(error)")
+            await record(slug, source.location, error: "\(error)")
         }
     }
 
-    private func record(_ slug: String, _ location: String, error: String) {
+    private func record(_ slug: String, _ location: String, error: String) async {
         logger.error("source failed; keeping its last good data", metadata: ["feed": "\(slug)", "source": "\(location)", "error": "\(error)"])
-        try? store.recordFetch(feed: slug, location: location, etag: nil, lastModified: nil, error: error)
-        sourcesChanged()
+        try? await store.recordFetch(feed: slug, location: location, etag: nil, lastModified: nil, error: error)
+        await sourcesChanged()
     }
 
     /// Fetches one URL source now (conditional GET with the stored validators).
-    /// The store work runs on NIO's blocking pool, never on Swift's cooperative threads.
     func refresh(feed slug: String, source: LoadedFeedDefinition.Source) async {
-        let known = try? await store.async { try $0.source(feed: slug, location: source.location) }
+        let known = try? await store.source(feed: slug, location: source.location)
         do {
             switch try await fetcher.fetch(source.location, etag: known?.etag, lastModified: known?.lastModifiedHeader) {
             case .notModified:
-                try await store.async { try $0.recordFetch(feed: slug, location: source.location, etag: nil, lastModified: nil, error: nil) }
-                sourcesChanged()
+                try await store.recordFetch(feed: slug, location: source.location, etag: nil, lastModified: nil, error: nil)
+                await sourcesChanged()
                 logger.debug("source not modified", metadata: ["feed": "\(slug)", "source": "\(source.location)"])
             case .fetched(let bytes, let etag, let lastModified):
-                try await NIOThreadPool.singleton.runIfActive {
-                    self.importData(bytes, source: source, into: slug, etag: etag, lastModified: lastModified)
-                }
+                await importData(bytes, source: source, into: slug, etag: etag, lastModified: lastModified)
             }
         } catch {
-            try? await NIOThreadPool.singleton.runIfActive { self.record(slug, source.location, error: "\(error)") }
+            await record(slug, source.location, error: "\(error)")
         }
     }
 
@@ -126,7 +123,7 @@ final class FeedLoader: Sendable {
     func refreshDueSources(now: Date) async -> Int {
         var due: [(String, LoadedFeedDefinition.Source)] = []
         for (slug, source) in urlSources {
-            let last = (try? await store.async { try $0.source(feed: slug, location: source.location) })??.lastFetchedAt
+            let last = (try? await store.source(feed: slug, location: source.location))??.lastFetchedAt
             if let last, now.timeIntervalSince(last) < source.refresh { continue }
             due.append((slug, source))
         }
@@ -145,7 +142,7 @@ final class FeedLoader: Sendable {
     }
 
     /// What /healthz shows follows every fetch (a query per fetch, never per request).
-    private func sourcesChanged() {
-        if let sources = try? store.sources() { health.update(sources: sources) }
+    private func sourcesChanged() async {
+        if let sources = try? await store.sources() { health.update(sources: sources) }
     }
 }

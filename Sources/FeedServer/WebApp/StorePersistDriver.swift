@@ -10,19 +10,19 @@ import ServiceLifecycle
 /// sharing one store (the PostgreSQL issue) share them. Values are JSON; keys
 /// are kept only as hashes. `run()` deletes expired entries every few minutes.
 struct StorePersistDriver: PersistDriver {
-    let store: CountdownStore
+    let store: any CountdownStore
     let logger: Logger
     var sweepInterval: Duration = .seconds(300)
 
     func create<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
         let bytes = try JSONEncoder().encode(value)
-        let created = try await store.async { try $0.setPersistedValue(bytes, for: key, expiresIn: expires.map(Self.seconds), onlyIfAbsent: true) }
+        let created = try await store.setPersistedValue(bytes, for: key, expiresIn: expires.map(Self.seconds), onlyIfAbsent: true)
         guard created else { throw PersistError.duplicate }
     }
 
     func set<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
         let bytes = try JSONEncoder().encode(value)
-        try await store.async { try $0.setPersistedValue(bytes, for: key, expiresIn: expires.map(Self.seconds)) }
+        try await store.setPersistedValue(bytes, for: key, expiresIn: expires.map(Self.seconds))
     }
 
     func get<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> Object? {
@@ -30,20 +30,20 @@ struct StorePersistDriver: PersistDriver {
     }
 
     func getWithTTL<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> (object: Object, ttl: Duration?)? {
-        guard let found = try await store.async({ try $0.persistedValue(for: key) }) else { return nil }
+        guard let found = try await store.persistedValue(for: key) else { return nil }
         let object: Object
         do { object = try JSONDecoder().decode(type, from: found.bytes) } catch { throw PersistError.invalidConversion }
         return (object, found.expiresAt.map { .milliseconds(Int64(max(0, $0.timeIntervalSinceNow) * 1000)) })
     }
 
     func remove(key: String) async throws {
-        try await store.async { try $0.removePersistedValue(for: key) }
+        try await store.removePersistedValue(for: key)
     }
 
     func run() async throws {
         while (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: sweepInterval) })) != nil {
             do {
-                let removed = try await store.async { try $0.removeExpiredPersistedValues() }
+                let removed = try await store.removeExpiredPersistedValues()
                 if removed > 0 { logger.debug("expired sessions removed", metadata: ["count": "\(removed)"]) }
             } catch {
                 logger.warning("could not remove expired sessions", metadata: ["error": "\(error)"])

@@ -12,7 +12,7 @@ import Logging
 /// store and catalog as the admin API, so a change shows on the public pages,
 /// the calendars and the JSON at once.
 struct WebApp: Sendable {
-    let store: CountdownStore
+    let store: any CountdownStore
     let catalog: FeedCatalog
     let renderer: FeedRenderer
     let pages: WebPages

@@ -50,7 +50,7 @@ struct WebErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as any HTTPResponseError {
-            let message = (error as? HTTPError)?.body ?? (error as? CustomStringConvertible)?.description ?? "\(error.status)"
+            let message = (error as? HTTPError)?.body ?? String(describing: error)
             let heading = error.status == .notFound ? "Not found" : error.status == .forbidden ? "Refused" : "That did not work"
             var response = try app.render("error", title: heading + " — tminus", View(heading: heading, message: message), context: context,
                                           status: error.status).response(from: request, context: context)

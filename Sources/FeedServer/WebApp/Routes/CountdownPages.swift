@@ -70,13 +70,13 @@ struct CountdownPages: Sendable {
             copy.title = original.title + " (copy)"
             copy.source = nil
             copy.overrides = []
-            let saved = try await self.app.catalog.write { [copy] in try $0.add(copy, toFeed: slug) }
+            let saved = try await self.app.catalog.write { [copy] in try await $0.add(copy, toFeed: slug) }
             return self.app.redirect("/app/countdowns/\(saved.id!)/edit", flash: "Duplicated “\(original.title)”: this is the copy.", context: context)
         }
         app.post("countdowns/{id}/delete") { request, context in
             _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
             let (countdown, slug) = try await self.load(context)
-            try await self.app.catalog.write { [id = countdown.id!] in try $0.delete(id: id) }
+            try await self.app.catalog.write { [id = countdown.id!] in try await $0.delete(id: id) }
             context.sessions.withLockedSession { session in
                 session?.undo = DeletedCountdown(feed: slug, title: countdown.title, sequence: countdown.sequence,
                                                  calendar: CountdownArchive.text(of: countdown))
@@ -91,7 +91,7 @@ struct CountdownPages: Sendable {
                 return self.app.redirect("/app", flash: "There is nothing to undo.", context: context)
             }
             countdown.sequence = deleted.sequence
-            let restored = try await self.app.catalog.write { [countdown] in try $0.restore(countdown, toFeed: deleted.feed) }
+            let restored = try await self.app.catalog.write { [countdown] in try await $0.restore(countdown, toFeed: deleted.feed) }
             context.sessions.withLockedSession { $0?.undo = nil }
             return self.app.redirect("/app/feeds/\(deleted.feed)#countdown-\(restored.id!)", flash: "Brought back “\(deleted.title)”.", context: context)
         }
@@ -109,7 +109,7 @@ struct CountdownPages: Sendable {
 
     private func load(_ context: WebAppContext) async throws -> (Countdown, String) {
         let id = try app.id(context)
-        return try await app.store.async { try $0.countdown(id: id) }
+        return try await app.store.countdown(id: id)
     }
 
     func formView(_ form: CountdownForm, isNew: Bool, action: String, compiled: CompiledFeed, countdown: Countdown? = nil,
@@ -150,7 +150,7 @@ struct CountdownPages: Sendable {
     private func save(_ request: Request, _ context: WebAppContext, id: Int64?) async throws -> Response {
         var existing: Countdown?
         var slug = context.parameters.get("slug") ?? ""
-        if let id { (existing, slug) = try await app.store.async { try $0.countdown(id: id) } }
+        if let id { (existing, slug) = try await app.store.countdown(id: id) }
         let compiled = try await app.compiled(slug)
         let form = try await WebForm.decode(CountdownForm.self, request, context, csrf: app.csrf, limit: app.store.limits.maxImageBytes + (64 << 10))
         let action = id.map { "/app/countdowns/\($0)/edit" } ?? "/app/feeds/\(slug)/countdowns"
@@ -166,17 +166,17 @@ struct CountdownPages: Sendable {
         }
         // The image is stored only once the rest of the form is valid, so a refused form stores nothing.
         if let bytes = form.imageBytes {
-            guard let type = CountdownStore.imageType(of: bytes) else {
+            guard let type = StoredImage.type(of: bytes) else {
                 return try failed(.init(field: "image", message: "the file is not a png, jpeg, gif, webp or svg image"))
             }
-            do { countdown.presentation.image = try await app.store.async { try $0.storeImage(bytes, mimeType: type) } } catch let error as StoreError {
+            do { countdown.presentation.image = try await app.store.storeImage(bytes, mimeType: type) } catch let error as StoreError {
                 return try failed(.init(field: "image", message: error.description))
             }
         }
         let target = form.feed.nonEmpty ?? slug
         let saved = try await app.catalog.write { [countdown, existing, slug] store -> Countdown in
-            var saved = existing == nil ? try store.add(countdown, toFeed: slug) : try store.update(countdown)
-            if target != slug { saved = try store.move(id: saved.id!, toFeed: target) }
+            var saved = existing == nil ? try await store.add(countdown, toFeed: slug) : try await store.update(countdown)
+            if target != slug { saved = try await store.move(id: saved.id!, toFeed: target) }
             return saved
         }
         app.logger.info(existing == nil ? "countdown added" : "countdown saved", metadata: ["feed": "\(target)", "id": "\(saved.id ?? 0)"])
@@ -203,7 +203,7 @@ struct CountdownPages: Sendable {
         guard loaded.kind == .task else { throw HTTPError(.unprocessableContent, message: "only tasks can be ticked off") }
         var countdown = loaded
         if done { countdown.complete(at: app.clock()) } else { countdown.reopen() }
-        try await app.catalog.write { [countdown] in try $0.update(countdown) }
+        try await app.catalog.write { [countdown] in try await $0.update(countdown) }
         let back = request.uri.queryParameters.get("back") == "tasks" ? "/app/tasks" : "/app/feeds/\(slug)#countdown-\(loaded.id!)"
         return app.redirect(back, flash: done ? "Done: “\(loaded.title)”." : "Reopened “\(loaded.title)”.", context: context)
     }

@@ -74,7 +74,7 @@ struct FeedPages: Sendable {
         app.post("feeds/{slug}/delete") { request, context in
             let compiled = try await self.app.compiled(context)
             _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
-            try await self.app.catalog.write { [slug = compiled.slug] in try $0.deleteFeed(slug: slug) }
+            try await self.app.catalog.write { [slug = compiled.slug] in try await $0.deleteFeed(slug: slug) }
             self.app.logger.info("feed deleted", metadata: ["feed": "\(compiled.slug)"])
             return self.app.redirect("/app", flash: "Deleted the feed “\(compiled.feed.name)”.", context: context)
         }
@@ -97,8 +97,8 @@ struct FeedPages: Sendable {
         app.post("feeds/{slug}/unsubscribe") { request, context in
             let compiled = try await self.app.compiled(context)
             let form = try await WebForm.decode(SourceForm.self, request, context, csrf: self.app.csrf, limit: 8 << 10)
-            try await self.app.store.async { [slug = compiled.slug] in try $0.unsubscribe(feed: slug, location: form.location ?? "") }
-            self.app.loader.reloadSubscriptions()
+            try await self.app.store.unsubscribe(feed: compiled.slug, location: form.location ?? "")
+            await self.app.loader.reloadSubscriptions()
             return self.app.redirect("/app/feeds/\(compiled.slug)#sources", flash: "The feed no longer fetches that address; what it brought stays.",
                                      context: context)
         }
@@ -106,7 +106,7 @@ struct FeedPages: Sendable {
             let compiled = try await self.app.compiled(context)
             _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
             let id = try self.app.id(context)
-            try await self.app.catalog.write { [slug = compiled.slug] in try $0.revokeFeedToken(feed: slug, id: id) }
+            try await self.app.catalog.write { [slug = compiled.slug] in try await $0.revokeFeedToken(feed: slug, id: id) }
             return self.app.redirect("/app/feeds/\(compiled.slug)#tokens", flash: "Token revoked: links with it stop working now.", context: context)
         }
     }
@@ -125,9 +125,10 @@ struct FeedPages: Sendable {
         let rows = FeedSnapshot.rows(compiled.series, calculator: calculator)
         let base = app.settings.baseURL
         let links = FeedPage.links(baseURL: base, path: "/feeds/\(compiled.slug)")
-        let (tokens, sources, subscriptions) = try await app.store.async { [slug = compiled.slug] store in
-            (try store.feedTokens(feed: slug), try store.sources().filter { $0.feed == slug }, try store.subscriptions().filter { $0.feed == slug })
-        }
+        let slug = compiled.slug
+        let tokens = try await app.store.feedTokens(feed: slug)
+        let sources = try await app.store.sources().filter { $0.feed == slug }
+        let subscriptions = try await app.store.subscriptions().filter { $0.feed == slug }
         let urlSources = Set(app.loader.urlSources.filter { $0.feed == compiled.slug }.map(\.source.location))
         let sourceRows = sources.map { source in
             FeedView.SourceRow(location: source.location, isURL: urlSources.contains(source.location),
@@ -165,7 +166,7 @@ struct FeedPages: Sendable {
         var feed = Feed(slug: slug)
         do { try form.document().apply(to: &feed) } catch { return try failed(error.message) }
         do {
-            try await app.catalog.write { [feed] in try $0.createFeed(feed) }
+            try await app.catalog.write { [feed] in try await $0.createFeed(feed) }
         } catch let error as StoreError where error == .feedExists(slug) { return try failed(error.description) }
         app.logger.info("feed created", metadata: ["feed": "\(slug)"])
         return app.redirect("/app/feeds/\(slug)", flash: "Created the feed “\(feed.name)”.", context: context)
@@ -181,7 +182,7 @@ struct FeedPages: Sendable {
                                   FormView(form: form, isNew: false, action: "/app/feeds/\(compiled.slug)/edit", error: error.message,
                                            zones: TimeZoneChoices.all), context: context, status: .unprocessableContent).response(from: request, context: context)
         }
-        try await app.catalog.write { [feed] in try $0.saveFeed(feed) }
+        try await app.catalog.write { [feed] in try await $0.saveFeed(feed) }
         return app.redirect("/app/feeds/\(compiled.slug)", flash: "Saved the feed’s settings.", context: context)
     }
 
@@ -189,7 +190,7 @@ struct FeedPages: Sendable {
         let compiled = try await app.compiled(context)
         let form = try await WebForm.decode(LabelForm.self, request, context, csrf: app.csrf, limit: 4 << 10)
         let label = String(SafeText.clean(form.label.nonEmpty ?? "link").prefix(80))
-        let (secret, _) = try await app.catalog.write { [slug = compiled.slug] in try $0.createFeedToken(feed: slug, label: label) }
+        let (secret, _) = try await app.catalog.write { [slug = compiled.slug] in try await $0.createFeedToken(feed: slug, label: label) }
         let path = "/t/\(secret)/feeds/\(compiled.slug)"
         let links = FeedPage.links(baseURL: app.settings.baseURL, path: path)
         let made = FeedView.NewToken(label: label, https: links.https, webcal: links.webcal, page: app.settings.baseURL + path,

@@ -88,8 +88,8 @@ struct ImportPage: Sendable {
         let report: ImportReport
         do {
             report = try await app.catalog.write { store in
-                let report = try store.importCalendar(bytes, intoFeed: slug, options: options)
-                if let subscription { try store.subscribe(feed: slug, location: subscription) }
+                let report = try await store.importCalendar(bytes, intoFeed: slug, options: options)
+                if let subscription { try await store.subscribe(feed: slug, location: subscription) }
                 return report
             }
         } catch let error as StoreError {
@@ -97,7 +97,7 @@ struct ImportPage: Sendable {
             view.problems = Self.problems(error)
             return try page(error.status)
         }
-        if keep { app.loader.reloadSubscriptions() }
+        if keep { await app.loader.reloadSubscriptions() }
         app.logger.info("import", metadata: ["feed": "\(slug)", "result": "\(report)", "via": "web app"])
         view.result = .init(added: report.added, updated: report.updated, unchanged: report.unchanged, removed: report.removed,
                             skipped: report.skipped, diagnostics: Array(report.diagnostics.prefix(200)),

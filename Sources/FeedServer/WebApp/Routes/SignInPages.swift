@@ -33,7 +33,7 @@ struct SignInPages: Sendable {
     func register(on app: RouterGroup<WebAppContext>) {
         app.get("signin") { request, context in
             if context.isSignedIn { return Response.redirect(to: "/app", type: .normal) }
-            let needsSetup = try await self.app.store.async { try !OwnerPassword.isSet(in: $0) }
+            let needsSetup = try await !OwnerPassword.isSet(in: self.app.store)
             return try self.app.render("signin", title: "Sign in — tminus", SignInView(needsSetup: needsSetup), context: context)
                 .response(from: request, context: context)
         }
@@ -45,7 +45,7 @@ struct SignInPages: Sendable {
         }
         app.get("setup/{token}") { _, context in
             let token = context.parameters.get("token") ?? ""
-            guard try await self.app.store.async({ try OwnerPassword.acceptsSetupToken(token, in: $0) }) else {
+            guard try await OwnerPassword.acceptsSetupToken(token, in: self.app.store) else {
                 throw HTTPError(.notFound, message: "this setup link has been used or replaced; run `tminus password` to set the password")
             }
             return self.app.render("setup", title: "Choose a password — tminus", SetupView(action: "/app/setup/\(token)"), context: context)
@@ -68,7 +68,7 @@ struct SignInPages: Sendable {
         guard try await OwnerPassword.verify(form.password ?? "", in: app.store) else {
             app.throttle.recordFailure(client: client, now: now)
             app.logger.notice("sign-in failed", metadata: ["client": "\(client)"])
-            let needsSetup = try await app.store.async { try !OwnerPassword.isSet(in: $0) }
+            let needsSetup = try await !OwnerPassword.isSet(in: app.store)
             return try app.render("signin", title: "Sign in — tminus",
                                   SignInView(error: needsSetup ? "No password is set yet: use the setup link that `tminus serve` printed, or run `tminus password`."
                                                                : "That password is not right.", needsSetup: needsSetup),
@@ -82,7 +82,7 @@ struct SignInPages: Sendable {
 
     private func setUp(_ request: Request, _ context: WebAppContext) async throws -> Response {
         let token = context.parameters.get("token") ?? ""
-        guard try await app.store.async({ try OwnerPassword.acceptsSetupToken(token, in: $0) }) else {
+        guard try await OwnerPassword.acceptsSetupToken(token, in: app.store) else {
             throw HTTPError(.notFound, message: "this setup link has been used or replaced; run `tminus password` to set the password")
         }
         let form = try await WebForm.decode(SetupForm.self, request, context, csrf: app.csrf, limit: 4 << 10)
@@ -94,7 +94,7 @@ struct SignInPages: Sendable {
             return try app.render("setup", title: "Choose a password — tminus", SetupView(error: problem, action: "/app/setup/\(token)"),
                                   context: context, status: .unprocessableContent).response(from: request, context: context)
         }
-        try await app.store.async { try OwnerPassword.set(password, in: $0) }
+        try await OwnerPassword.set(password, in: app.store)
         app.logger.notice("owner password set through the setup link")
         startSession(context)
         return .redirect(to: "/app", type: .normal)

@@ -80,7 +80,7 @@ struct CountdownForm: CSRFProtectedForm, TemplateView {
             color2 = countdown.presentation.gradient.count > 1 ? countdown.presentation.gradient[1] : countdown.presentation.gradient.first
         }
         textColor = countdown.presentation.textColor
-        if let image = countdown.presentation.image, !image.hasPrefix(CountdownStore.imageScheme) { imageURL = image }
+        if let image = countdown.presentation.image, !image.hasPrefix(StoredImage.scheme) { imageURL = image }
         categories = countdown.categories.joined(separator: ", ")
         notes = countdown.notes
         url = countdown.url

@@ -1,31 +1,49 @@
 import Countdowns
 import Foundation
-import GRDB
 import ICalendar
 
-/// A `feed` row.
-struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
-    static let databaseTableName = "feed"
-    var id: Int64?
-    var slug: String
-    var name: String
-    var description: String?
-    var timeZone: String
-    var color: String?
-    var isPublic: Bool
-    var countdownMode: String
-    var includeAlarms: Bool
-    var refreshInterval: String
-    var createdAt: Date
-    var updatedAt: Date
-    var revision: Int64 = 0
-    var countdownMaxEvents: Int = 2_000
+/// A `feed` row, the same in both stores; SQLite reads and writes it through
+/// GRDB (`FeedRecord+GRDB`), PostgreSQL column by column.
+public struct FeedRecord: Codable, Sendable, Equatable {
+    public var id: Int64?
+    public var slug: String
+    public var name: String
+    public var description: String?
+    public var timeZone: String
+    public var color: String?
+    public var isPublic: Bool
+    public var countdownMode: String
+    public var includeAlarms: Bool
+    public var refreshInterval: String
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var revision: Int64 = 0
+    public var countdownMaxEvents: Int = 2_000
     /// JSON of `Celebrations`; nil for the default set.
-    var celebrations: String?
+    public var celebrations: String?
 
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    /// Every column, as a row holds them.
+    public init(id: Int64?, slug: String, name: String, description: String?, timeZone: String, color: String?, isPublic: Bool,
+                countdownMode: String, includeAlarms: Bool, refreshInterval: String, createdAt: Date, updatedAt: Date, revision: Int64,
+                countdownMaxEvents: Int, celebrations: String?) {
+        self.id = id
+        self.slug = slug
+        self.name = name
+        self.description = description
+        self.timeZone = timeZone
+        self.color = color
+        self.isPublic = isPublic
+        self.countdownMode = countdownMode
+        self.includeAlarms = includeAlarms
+        self.refreshInterval = refreshInterval
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.revision = revision
+        self.countdownMaxEvents = countdownMaxEvents
+        self.celebrations = celebrations
+    }
 
-    init(_ feed: Feed, now: Date) {
+    public init(_ feed: Feed, now: Date) {
         slug = feed.slug
         name = feed.name
         timeZone = feed.timeZone
@@ -38,7 +56,7 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
         apply(feed)
     }
 
-    mutating func apply(_ feed: Feed) {
+    public mutating func apply(_ feed: Feed) {
         name = feed.name
         description = feed.description
         timeZone = feed.timeZone
@@ -51,7 +69,7 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
         celebrations = feed.celebrations == .default ? nil : (try? JSONEncoder().encode(feed.celebrations)).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    func feed(categoryColors: [String: String]) -> Feed {
+    public func feed(categoryColors: [String: String]) -> Feed {
         Feed(slug: slug, name: name, description: description, timeZone: timeZone, color: color, isPublic: isPublic,
              countdownMode: Self.decode(countdownMode), includeAlarms: includeAlarms,
              refreshInterval: ICalDuration(parsing: refreshInterval) ?? ICalDuration(seconds: 6 * 3600),
@@ -74,11 +92,5 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
             return .milestones(days.isEmpty ? Feed.CountdownMode.defaultMilestones : days)
         }
         return .daily(days: parts.count > 1 ? Int(parts[1]) ?? 60 : 60)
-    }
-
-    /// Moves `updatedAt` forward, never back, so Last-Modified only rises; and
-    /// bumps `revision`, which changes even when the clock does not move.
-    static func touch(_ db: Database, feedId: Int64, now: Date) throws {
-        try db.execute(sql: "UPDATE feed SET updatedAt = MAX(updatedAt, ?), revision = revision + 1 WHERE id = ?", arguments: [now, feedId])
     }
 }

@@ -5,15 +5,9 @@ import GRDB
 /// What a server that keeps compiled feeds in memory reads: a cheap list of feed
 /// revisions to poll, and a feed's countdowns that re-parses only the rows that
 /// changed since the caller's last read.
-extension CountdownStore {
-    /// A feed's identity and how far it has changed; polled once a second.
-    public struct FeedVersion: Sendable, Hashable {
-        public var slug: String
-        public var revision: Int64
-    }
-
-    public func feedVersions() throws -> [FeedVersion] {
-        try pool.read { db in
+extension SQLiteCountdownStore {
+    public func feedVersions() async throws -> [FeedVersion] {
+        try await read { db in
             try Row.fetchAll(db, sql: "SELECT slug, revision FROM feed ORDER BY slug").map { FeedVersion(slug: $0["slug"], revision: $0["revision"]) }
         }
     }
@@ -21,8 +15,8 @@ extension CountdownStore {
     /// A feed and all its countdowns, read in one transaction so that they match
     /// the feed's revision. Countdowns in `known` whose row has not changed
     /// (same sequence, stamps and source) are reused instead of parsed again.
-    public func feedContents(slug: String, reusing known: [Int64: Countdown] = [:]) throws -> (feed: StoredFeed, countdowns: [Countdown])? {
-        try pool.read { db in
+    public func feedContents(slug: String, reusing known: [Int64: Countdown]) async throws -> (feed: StoredFeed, countdowns: [Countdown])? {
+        try await read { db in
             guard let record = try FeedRecord.filter(Column("slug") == slug).fetchOne(db) else { return nil }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT countdown.id, countdown.sequence, countdown.createdAt, countdown.lastModified, source.location AS sourceLocation
@@ -60,16 +54,9 @@ extension CountdownStore {
         }
     }
 
-    /// A live feed token: the hash of its secret and the feed it opens.
-    public struct ActiveToken: Sendable, Hashable {
-        public var id: Int64
-        public var hash: String
-        public var slug: String
-    }
-
     /// Every token that is not revoked, to answer `/t/{token}/…` from memory.
-    public func activeTokens() throws -> [ActiveToken] {
-        try pool.read { db in
+    public func activeTokens() async throws -> [ActiveToken] {
+        try await read { db in
             try Row.fetchAll(db, sql: """
                 SELECT feedToken.id, feedToken.tokenHash, feed.slug FROM feedToken
                 JOIN feed ON feed.id = feedToken.feedId WHERE revokedAt IS NULL ORDER BY feedToken.id
@@ -79,9 +66,9 @@ extension CountdownStore {
 
     /// Saves when tokens were last used; the server gathers uses in memory and
     /// writes them now and then, never on the request path.
-    public func recordTokenUse(_ uses: [Int64: Date]) throws {
+    public func recordTokenUse(_ uses: [Int64: Date]) async throws {
         guard !uses.isEmpty else { return }
-        try pool.write { db in
+        try await write { db in
             for (id, date) in uses {
                 try db.execute(sql: "UPDATE feedToken SET lastUsedAt = MAX(COALESCE(lastUsedAt, 0), ?) WHERE id = ?", arguments: [date, id])
             }

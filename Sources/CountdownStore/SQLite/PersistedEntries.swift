@@ -15,17 +15,11 @@ struct PersistEntryRecord: Codable, FetchableRecord, PersistableRecord, Sendable
     }
 }
 
-/// What `persistedValue(for:)` finds: the bytes, and how long they live on.
-public struct PersistedValue: Sendable, Equatable {
-    public var bytes: Data
-    public var expiresAt: Date?
-}
-
-extension CountdownStore {
+extension SQLiteCountdownStore {
     /// The live value under `key`, or nil when there is none or it has expired.
-    public func persistedValue(for key: String) throws -> PersistedValue? {
+    public func persistedValue(for key: String) async throws -> PersistedValue? {
         let now = clock()
-        return try pool.read { db in
+        return try await read { db in
             guard let record = try PersistEntryRecord.filter(PersistEntryRecord.Columns.keyHash == Secret.hash(key)).fetchOne(db) else { return nil }
             if let expiry = record.expiresAt, expiry <= now { return nil }
             return PersistedValue(bytes: record.value, expiresAt: record.expiresAt)
@@ -36,10 +30,10 @@ extension CountdownStore {
     /// expiry (what Hummingbird's `PersistDriver.set` promises); `onlyIfAbsent`
     /// refuses to replace a live entry and returns false instead.
     @discardableResult
-    public func setPersistedValue(_ bytes: Data, for key: String, expiresIn: TimeInterval?, onlyIfAbsent: Bool = false) throws -> Bool {
+    public func setPersistedValue(_ bytes: Data, for key: String, expiresIn: TimeInterval?, onlyIfAbsent: Bool) async throws -> Bool {
         let now = clock()
         let hash = Secret.hash(key)
-        return try pool.write { db in
+        return try await write { db in
             let existing = try PersistEntryRecord.filter(PersistEntryRecord.Columns.keyHash == hash).fetchOne(db)
             let live = existing.map { $0.expiresAt.map { $0 > now } ?? true } ?? false
             if onlyIfAbsent && live { return false }
@@ -50,18 +44,18 @@ extension CountdownStore {
     }
 
     /// What the table holds as keys: hashes only (for audits and tests).
-    public func persistedKeyHashes() throws -> [String] {
-        try pool.read { db in try String.fetchAll(db, sql: "SELECT keyHash FROM persistEntry ORDER BY keyHash") }
+    public func persistedKeyHashes() async throws -> [String] {
+        try await read { db in try String.fetchAll(db, sql: "SELECT keyHash FROM persistEntry ORDER BY keyHash") }
     }
 
-    public func removePersistedValue(for key: String) throws {
-        try pool.write { db in _ = try PersistEntryRecord.filter(PersistEntryRecord.Columns.keyHash == Secret.hash(key)).deleteAll(db) }
+    public func removePersistedValue(for key: String) async throws {
+        try await write { db in _ = try PersistEntryRecord.filter(PersistEntryRecord.Columns.keyHash == Secret.hash(key)).deleteAll(db) }
     }
 
     /// Deletes every entry whose time has passed; returns how many went.
     @discardableResult
-    public func removeExpiredPersistedValues() throws -> Int {
+    public func removeExpiredPersistedValues() async throws -> Int {
         let now = clock()
-        return try pool.write { db in try PersistEntryRecord.filter(PersistEntryRecord.Columns.expiresAt <= now).deleteAll(db) }
+        return try await write { db in try PersistEntryRecord.filter(PersistEntryRecord.Columns.expiresAt <= now).deleteAll(db) }
     }
 }

@@ -1,41 +1,32 @@
-import Crypto
 import Foundation
-import GRDB
 
 /// Uploaded images, addressed by SHA-256 and referenced from countdowns as
-/// `tminus-image:<sha256>`. Lists of countdowns never read this table.
-extension CountdownStore {
-    public static let imageScheme = "tminus-image:"
+/// `tminus-image:<sha256>`. Each store keeps them apart from countdown rows,
+/// so that lists of countdowns never read them.
+public enum StoredImage {
+    public static let scheme = "tminus-image:"
+    public static let types: Set<String> = ["image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"]
 
-    /// Stores image bytes (deduplicated) and returns the reference to put in `Presentation.image`.
-    public func storeImage(_ bytes: Data, mimeType: String) throws -> String {
+    /// Refuses what no store may keep (too large, not an image type tminus
+    /// serves, an SVG that could run script); returns the bytes' SHA-256.
+    public static func check(_ bytes: Data, mimeType: String, limits: StoreLimits) throws -> String {
         guard bytes.count <= limits.maxImageBytes else { throw StoreError.tooLarge(bytes: bytes.count, limit: limits.maxImageBytes) }
-        guard ["image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"].contains(mimeType) else {
+        guard types.contains(mimeType) else {
             throw StoreError.invalid("\(mimeType) is not an image type tminus serves (png, jpeg, gif, webp, svg)")
         }
         if mimeType == "image/svg+xml" {
             do { try SVGCheck.validate(bytes) } catch { throw StoreError.invalid(error.description) }
         }
-        let digest = SHA256Hex.of(bytes)
-        let now = clock()
-        try pool.write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO image (sha256, mimeType, bytes, createdAt) VALUES (?, ?, ?, ?)",
-                           arguments: [digest, mimeType, bytes, now])
-        }
-        return Self.imageScheme + digest
+        return SHA256Hex.of(bytes)
     }
 
-    /// The bytes behind a `tminus-image:` reference.
-    public func image(_ reference: String) throws -> (bytes: Data, mimeType: String)? {
-        guard reference.hasPrefix(Self.imageScheme) else { return nil }
-        let digest = String(reference.dropFirst(Self.imageScheme.count))
-        return try pool.read { db in
-            try ImageRecord.filter(Column("sha256") == digest).fetchOne(db).map { ($0.bytes, $0.mimeType) }
-        }
+    /// The digest in a `tminus-image:` reference, or nil for anything else.
+    public static func digest(in reference: String) -> String? {
+        reference.hasPrefix(scheme) ? String(reference.dropFirst(scheme.count)) : nil
     }
 
     /// Guesses the type of an image file from its first bytes.
-    public static func imageType(of bytes: Data) -> String? {
+    public static func type(of bytes: Data) -> String? {
         let head = [UInt8](bytes.prefix(12))
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }

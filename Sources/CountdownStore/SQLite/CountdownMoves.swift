@@ -2,14 +2,14 @@ import Countdowns
 import Foundation
 import GRDB
 
-extension CountdownStore {
+extension SQLiteCountdownStore {
     /// Moves a countdown to another feed, keeping its UID (so clients of both
     /// feeds see one event leave and the same event arrive). SEQUENCE rises, and
     /// both feeds change revision. Refused when the target already has that UID.
     @discardableResult
-    public func move(id: Int64, toFeed slug: String) throws -> Countdown {
+    public func move(id: Int64, toFeed slug: String) async throws -> Countdown {
         let now = clock()
-        return try pool.write { db in
+        return try await write { db in
             guard var record = try CountdownRecord.fetchOne(db, key: id) else { throw StoreError.countdownNotFound(id) }
             let target = try requireFeed(db, slug)
             guard target.id != record.feedId else { return try record.countdown(source: nil) }
@@ -37,9 +37,9 @@ extension CountdownStore {
     /// Puts back a countdown that was deleted (the web app's Undo), with its UID,
     /// and a SEQUENCE above the one it had, so that clients take it as news.
     @discardableResult
-    public func restore(_ countdown: Countdown, toFeed slug: String) throws -> Countdown {
+    public func restore(_ countdown: Countdown, toFeed slug: String) async throws -> Countdown {
         let now = clock()
-        return try pool.write { db in
+        return try await write { db in
             let feed = try requireFeed(db, slug)
             guard try CountdownRecord.filter(CountdownRecord.Columns.feedId == feed.id! && CountdownRecord.Columns.uid == countdown.uid).fetchCount(db) == 0 else {
                 throw StoreError.duplicateUID(countdown.uid, feed: slug)

@@ -1,0 +1,68 @@
+import Countdowns
+import Foundation
+import ICalendar
+
+/// A `countdown` row, the same in both stores. `content` is the countdown as
+/// iCalendar with volatile fields (sequence, stamps, source) cleared; the
+/// columns are authoritative for those.
+public struct CountdownRecord: Codable, Sendable, Equatable {
+    public var id: Int64?
+    public var feedId: Int64
+    public var sourceId: Int64?
+    public var uid: String
+    public var title: String
+    public var kind: String
+    public var status: String
+    public var startsOn: String
+    public var sequence: Int
+    public var createdAt: Date
+    public var lastModified: Date
+    public var content: String
+
+    /// Every column, as a row holds them.
+    public init(id: Int64?, feedId: Int64, sourceId: Int64?, uid: String, title: String, kind: String, status: String, startsOn: String,
+                sequence: Int, createdAt: Date, lastModified: Date, content: String) {
+        self.id = id
+        self.feedId = feedId
+        self.sourceId = sourceId
+        self.uid = uid
+        self.title = title
+        self.kind = kind
+        self.status = status
+        self.startsOn = startsOn
+        self.sequence = sequence
+        self.createdAt = createdAt
+        self.lastModified = lastModified
+        self.content = content
+    }
+
+    /// `content`, when the caller already has it, saves serializing the countdown again.
+    public init(_ countdown: Countdown, feedId: Int64, sourceId: Int64?, now: Date, content: String? = nil) {
+        self.feedId = feedId
+        self.sourceId = sourceId
+        uid = countdown.uid
+        title = countdown.title
+        kind = countdown.kind.rawValue
+        status = countdown.status.rawValue
+        startsOn = countdown.target.civilDate.iso
+        sequence = countdown.sequence
+        createdAt = countdown.created ?? now
+        lastModified = countdown.lastModified ?? now
+        self.content = content ?? Self.content(of: countdown)
+    }
+
+    /// The canonical text two versions of a countdown are compared by.
+    public static func content(of countdown: Countdown) -> String { CountdownArchive.text(of: countdown) }
+
+    public func countdown(source: String?) throws -> Countdown {
+        guard var countdown = try CountdownArchive.countdown(from: content, source: source) else {
+            throw StoreError.invalid("countdown \(id ?? 0) has unreadable content")
+        }
+        countdown.id = id
+        countdown.sequence = sequence
+        countdown.created = createdAt
+        countdown.lastModified = lastModified
+        countdown.source = source
+        return countdown
+    }
+}

@@ -1,0 +1,56 @@
+import Countdowns
+import Foundation
+
+/// A feed as stored: its definition plus what clients need for caching.
+public struct StoredFeed: Sendable, Hashable {
+    public var id: Int64
+    public var feed: Feed
+    public var countdownCount: Int
+    /// The last change to the feed or any of its countdowns (never moves back).
+    public var updatedAt: Date
+    /// Rises with every change: a cache key that a stalled clock cannot fool.
+    public var revision: Int64
+
+    public init(id: Int64, feed: Feed, countdownCount: Int, updatedAt: Date, revision: Int64) {
+        self.id = id
+        self.feed = feed
+        self.countdownCount = countdownCount
+        self.updatedAt = updatedAt
+        self.revision = revision
+    }
+}
+
+/// A feed's identity and how far it has changed.
+public struct FeedVersion: Sendable, Hashable {
+    public var slug: String
+    public var revision: Int64
+
+    public init(slug: String, revision: Int64) {
+        self.slug = slug
+        self.revision = revision
+    }
+}
+
+/// A live feed token: the hash of its secret and the feed it opens.
+public struct ActiveToken: Sendable, Hashable {
+    public var id: Int64
+    public var hash: String
+    public var slug: String
+
+    public init(id: Int64, hash: String, slug: String) {
+        self.id = id
+        self.hash = hash
+        self.slug = slug
+    }
+}
+
+/// A URL that a feed keeps fetched (added from the web app).
+public struct SourceSubscription: Sendable, Hashable {
+    public var feed: String
+    public var location: String
+
+    public init(feed: String, location: String) {
+        self.feed = feed
+        self.location = location
+    }
+}

@@ -1,0 +1,38 @@
+import CountdownStore
+import Foundation
+import Logging
+import PostgresStore
+
+/// What `--db` names: a SQLite file (the default; nothing to run beside it) or
+/// a `postgres://` URL (several replicas sharing one database).
+public enum DatabaseLocation: Sendable, CustomStringConvertible {
+    case sqlite(path: String)
+    case postgres(PostgresLocation)
+
+    public init(_ value: String) throws {
+        self = PostgresLocation.isPostgres(value) ? .postgres(try PostgresLocation(value)) : .sqlite(path: value)
+    }
+
+    /// Opens the store and brings its schema up to date.
+    public func open(limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() },
+                     logger: Logger = Logger(label: "tminus")) async throws -> any CountdownStore {
+        switch self {
+        case .sqlite(let path): try SQLiteCountdownStore(path: path, limits: limits, clock: clock)
+        case .postgres(let location): try await PostgresCountdownStore(location, limits: limits, clock: clock, logger: logger)
+        }
+    }
+
+    /// The file, for SQLite.
+    public var path: String? {
+        if case .sqlite(let path) = self { return path }
+        return nil
+    }
+
+    /// The path or the URL without its password.
+    public var description: String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres(let location): location.description
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Countdowns
+import CountdownStore
+import Foundation
+import PostgresNIO
+
+extension PostgresCountdownStore {
+    public func feedVersions() async throws -> [FeedVersion] {
+        try await read { connection in
+            var versions: [FeedVersion] = []
+            for try await (slug, revision) in try await connection.query("SELECT slug, revision FROM feed ORDER BY slug COLLATE \"C\"",
+                                                                         logger: self.logger).decode((String, Int64).self) {
+                versions.append(FeedVersion(slug: slug, revision: revision))
+            }
+            return versions
+        }
+    }
+
+    /// A feed and its countdowns in one REPEATABLE READ snapshot, so that they
+    /// match the revision read with them. Unchanged rows (same sequence, stamps
+    /// and source) are reused from `known`; only changed ones are fetched whole
+    /// and parsed, the parsing on a thread of its own.
+    public func feedContents(slug: String, reusing known: [Int64: Countdown]) async throws -> (feed: StoredFeed, countdowns: [Countdown])? {
+        let (found, stamps, changed) = try await transaction { connection -> (FeedRecord?, [Stamp], [(CountdownRecord, String?)]) in
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
+            guard let record = try await self.feedRecord(connection, slug: slug) else { return (nil, [], []) }
+            var stamps: [Stamp] = []
+            for try await (id, sequence, created, modified, location) in try await connection.query("""
+                SELECT countdown.id, countdown.sequence, countdown.createdAt, countdown.lastModified, source.location
+                FROM countdown LEFT JOIN source ON source.id = countdown.sourceId
+                WHERE countdown.feedId = \(record.id!) ORDER BY countdown.startsOn COLLATE "C", countdown.title COLLATE "C", countdown.id
+                """, logger: self.logger).decode((Int64, Int, Date, Date, String?).self) {
+                stamps.append(Stamp(id: id, sequence: sequence, created: created, lastModified: modified, source: location))
+            }
+            let missing = stamps.filter { stamp in !(known[stamp.id].map(stamp.matches) ?? false) }.map(\.id)
+            var changed: [(CountdownRecord, String?)] = []
+            if !missing.isEmpty {
+                for row in try await connection.query("""
+                    SELECT \(unescaped: Self.countdownColumns), source.location FROM countdown
+                    LEFT JOIN source ON source.id = countdown.sourceId WHERE countdown.id = ANY(\(missing))
+                    """, logger: self.logger).rows() {
+                    changed.append((try Self.countdownRecord(row), try row.makeRandomAccess()[12].decode(String?.self)))
+                }
+            }
+            return (record, stamps, changed)
+        }
+        guard let record = found else { return nil }
+        let parsed = try await Offload.run {
+            try Dictionary(uniqueKeysWithValues: changed.map { row, source in (row.id!, try row.countdown(source: source)) })
+        }
+        let countdowns = stamps.compactMap { parsed[$0.id] ?? known[$0.id] }
+        let colors = try await read { connection in try await self.categoryColors(connection, feedId: record.id!) }
+        let feed = StoredFeed(id: record.id!, feed: record.feed(categoryColors: colors), countdownCount: countdowns.count,
+                              updatedAt: record.updatedAt, revision: record.revision)
+        return (feed, countdowns)
+    }
+
+    /// What says whether a countdown parsed earlier is still the row.
+    struct Stamp: Sendable {
+        var id: Int64
+        var sequence: Int
+        var created: Date
+        var lastModified: Date
+        var source: String?
+
+        func matches(_ countdown: Countdown) -> Bool {
+            countdown.sequence == sequence && countdown.created == created && countdown.lastModified == lastModified && countdown.source == source
+        }
+    }
+
+    public func activeTokens() async throws -> [ActiveToken] {
+        try await read { connection in
+            var tokens: [ActiveToken] = []
+            for try await (id, hash, slug) in try await connection.query("""
+                SELECT feedToken.id, feedToken.tokenHash, feed.slug FROM feedToken
+                JOIN feed ON feed.id = feedToken.feedId WHERE revokedAt IS NULL ORDER BY feedToken.id
+                """, logger: self.logger).decode((Int64, String, String).self) {
+                tokens.append(ActiveToken(id: id, hash: hash, slug: slug))
+            }
+            return tokens
+        }
+    }
+
+    public func recordTokenUse(_ uses: [Int64: Date]) async throws {
+        guard !uses.isEmpty else { return }
+        let ids = uses.keys.sorted()
+        let dates = ids.map { uses[$0]! }
+        try await transaction { connection in
+            try await connection.query("""
+                UPDATE feedToken SET lastUsedAt = GREATEST(lastUsedAt, used.at)
+                FROM unnest(\(ids)::bigint[], \(dates)::timestamptz[]) AS used(id, at) WHERE feedToken.id = used.id
+                """, logger: self.logger)
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import CountdownStore
+import Foundation
+import PostgresNIO
+
+extension PostgresCountdownStore {
+    // MARK: feed tokens
+
+    public func createFeedToken(feed slug: String, label: String) async throws -> (token: String, info: FeedToken) {
+        let secret = Secret.generate()
+        let now = clock()
+        let id = try await transaction { connection in
+            let feed = try await self.requireFeed(connection, slug)
+            return try await connection.query("""
+                INSERT INTO feedToken (feedId, label, tokenHash, createdAt) VALUES (\(feed.id!), \(label), \(Secret.hash(secret)), \(now))
+                RETURNING id
+                """, logger: self.logger).collect(Int64.self).first ?? 0
+        }
+        return (secret, FeedToken(id: id, feed: slug, label: label, createdAt: now))
+    }
+
+    public func feedTokens(feed slug: String) async throws -> [FeedToken] {
+        try await read { connection in
+            let feed = try await self.requireFeed(connection, slug)
+            var tokens: [FeedToken] = []
+            for try await (id, label, created, used, revoked) in try await connection.query("""
+                SELECT id, label, createdAt, lastUsedAt, revokedAt FROM feedToken WHERE feedId = \(feed.id!) ORDER BY id
+                """, logger: self.logger).decode((Int64, String, Date, Date?, Date?).self) {
+                tokens.append(FeedToken(id: id, feed: slug, label: label, createdAt: created, lastUsedAt: used, revokedAt: revoked))
+            }
+            return tokens
+        }
+    }
+
+    public func revokeFeedToken(feed slug: String, id: Int64) async throws {
+        let now = clock()
+        try await transaction { connection in
+            let feed = try await self.requireFeed(connection, slug)
+            let revoked = try await connection.query("""
+                UPDATE feedToken SET revokedAt = COALESCE(revokedAt, \(now)) WHERE id = \(id) AND feedId = \(feed.id!) RETURNING id
+                """, logger: self.logger).collect(Int64.self)
+            guard !revoked.isEmpty else { throw StoreError.invalid("feed '\(slug)' has no token \(id)") }
+        }
+    }
+
+    // MARK: settings
+
+    public func setting(_ key: String) async throws -> String? {
+        try await read { connection in
+            try await connection.query("SELECT value FROM setting WHERE key = \(key)", logger: self.logger).collect(String.self).first
+        }
+    }
+
+    public func setSetting(_ key: String, _ value: String) async throws {
+        try await transaction { connection in
+            try await connection.query("""
+                INSERT INTO setting (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """, logger: self.logger)
+        }
+    }
+
+    public func removeSetting(_ key: String) async throws {
+        try await transaction { connection in
+            try await connection.query("DELETE FROM setting WHERE key = \(key)", logger: self.logger)
+        }
+    }
+
+    // MARK: images
+
+    public func storeImage(_ bytes: Data, mimeType: String) async throws -> String {
+        let digest = try StoredImage.check(bytes, mimeType: mimeType, limits: limits)
+        let now = clock()
+        try await transaction { connection in
+            try await connection.query("""
+                INSERT INTO image (sha256, mimeType, bytes, createdAt) VALUES (\(digest), \(mimeType), \(bytes), \(now))
+                ON CONFLICT (sha256) DO NOTHING
+                """, logger: self.logger)
+        }
+        return StoredImage.scheme + digest
+    }
+
+    public func image(_ reference: String) async throws -> (bytes: Data, mimeType: String)? {
+        guard let digest = StoredImage.digest(in: reference) else { return nil }
+        return try await read { connection in
+            for try await (bytes, type) in try await connection.query("SELECT bytes, mimeType FROM image WHERE sha256 = \(digest)",
+                                                                     logger: self.logger).decode((Data, String).self) {
+                return (bytes, type)
+            }
+            return nil
+        }
+    }
+
+    // MARK: expiring entries
+
+    public func persistedValue(for key: String) async throws -> PersistedValue? {
+        let now = clock()
+        return try await read { connection in
+            for try await (bytes, expiry) in try await connection.query("""
+                SELECT value, expiresAt FROM persistEntry WHERE keyHash = \(Secret.hash(key))
+                """, logger: self.logger).decode((Data, Date?).self) {
+                if let expiry, expiry <= now { return nil }
+                return PersistedValue(bytes: bytes, expiresAt: expiry)
+            }
+            return nil
+        }
+    }
+
+    @discardableResult
+    public func setPersistedValue(_ bytes: Data, for key: String, expiresIn: TimeInterval?, onlyIfAbsent: Bool) async throws -> Bool {
+        let now = clock()
+        let hash = Secret.hash(key)
+        return try await transaction { connection in
+            var existing: Date?? = nil
+            for try await expiry in try await connection.query("SELECT expiresAt FROM persistEntry WHERE keyHash = \(hash) FOR UPDATE",
+                                                               logger: self.logger).decode(Date?.self) {
+                existing = .some(expiry)
+            }
+            let live = existing.map { $0.map { $0 > now } ?? true } ?? false
+            if onlyIfAbsent && live { return false }
+            let expiry = expiresIn.map { now.addingTimeInterval($0) } ?? (live ? existing! : nil)
+            try await connection.query("""
+                INSERT INTO persistEntry (keyHash, value, expiresAt) VALUES (\(hash), \(bytes), \(expiry))
+                ON CONFLICT (keyHash) DO UPDATE SET value = excluded.value, expiresAt = excluded.expiresAt
+                """, logger: self.logger)
+            return true
+        }
+    }
+
+    public func persistedKeyHashes() async throws -> [String] {
+        try await read { connection in
+            try await connection.query("SELECT keyHash FROM persistEntry ORDER BY keyHash COLLATE \"C\"", logger: self.logger).collect(String.self)
+        }
+    }
+
+    public func removePersistedValue(for key: String) async throws {
+        try await transaction { connection in
+            try await connection.query("DELETE FROM persistEntry WHERE keyHash = \(Secret.hash(key))", logger: self.logger)
+        }
+    }
+
+    @discardableResult
+    public func removeExpiredPersistedValues() async throws -> Int {
+        let now = clock()
+        return try await transaction { connection in
+            try await connection.query("DELETE FROM persistEntry WHERE expiresAt <= \(now) RETURNING keyHash", logger: self.logger)
+                .collect(String.self).count
+        }
+    }
+
+    // MARK: health
+
+    public func quickCheck() async throws -> String {
+        try await read { connection in
+            try await connection.query("SELECT 'ok'", logger: self.logger).collect(String.self).first ?? "no answer"
+        }
+    }
+}

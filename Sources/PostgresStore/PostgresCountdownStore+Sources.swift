@@ -1,0 +1,76 @@
+import CountdownStore
+import Foundation
+import PostgresNIO
+
+extension PostgresCountdownStore {
+    /// The source row's id, created when the feed has none for `location`.
+    func sourceId(_ connection: PostgresConnection, feedId: Int64, location: String) async throws -> Int64 {
+        let ids = try await connection.query("""
+            INSERT INTO source (feedId, location) VALUES (\(feedId), \(location))
+            ON CONFLICT (feedId, location) DO UPDATE SET location = excluded.location RETURNING id
+            """, logger: logger).collect(Int64.self)
+        guard let id = ids.first else { throw StoreError.invalid("the source \(location) could not be saved") }
+        return id
+    }
+
+    public func sources() async throws -> [SourceStatus] {
+        try await read { connection in
+            var sources: [SourceStatus] = []
+            for try await (slug, location, etag, modified, fetched, success, error) in try await connection.query("""
+                SELECT feed.slug, source.location, source.etag, source.lastModifiedHeader, source.lastFetchedAt, source.lastSuccessAt,
+                       source.lastError
+                FROM source JOIN feed ON feed.id = source.feedId ORDER BY feed.slug COLLATE "C", source.location COLLATE "C"
+                """, logger: self.logger).decode((String, String, String?, String?, Date?, Date?, String?).self) {
+                sources.append(SourceStatus(feed: slug, location: location, etag: etag, lastModifiedHeader: modified, lastFetchedAt: fetched,
+                                            lastSuccessAt: success, lastError: error))
+            }
+            return sources
+        }
+    }
+
+    public func recordFetch(feed slug: String, location: String, etag: String?, lastModified: String?, error: String?) async throws {
+        let now = clock()
+        try await transaction { connection in
+            let feed = try await self.requireFeed(connection, slug)
+            let id = try await self.sourceId(connection, feedId: feed.id!, location: location)
+            if let error {
+                try await connection.query("UPDATE source SET lastFetchedAt = \(now), lastError = \(error) WHERE id = \(id)", logger: self.logger)
+            } else {
+                try await connection.query("""
+                    UPDATE source SET lastFetchedAt = \(now), lastSuccessAt = \(now), lastError = NULL,
+                        etag = COALESCE(\(etag), etag), lastModifiedHeader = COALESCE(\(lastModified), lastModifiedHeader)
+                    WHERE id = \(id)
+                    """, logger: self.logger)
+            }
+        }
+    }
+
+    public func subscribe(feed slug: String, location: String) async throws {
+        try await transaction { connection in
+            let feed = try await self.requireFeed(connection, slug)
+            let id = try await self.sourceId(connection, feedId: feed.id!, location: location)
+            try await connection.query("UPDATE source SET subscribed = TRUE WHERE id = \(id)", logger: self.logger)
+        }
+    }
+
+    public func unsubscribe(feed slug: String, location: String) async throws {
+        try await transaction { connection in
+            let feed = try await self.requireFeed(connection, slug)
+            try await connection.query("UPDATE source SET subscribed = FALSE WHERE feedId = \(feed.id!) AND location = \(location)",
+                                       logger: self.logger)
+        }
+    }
+
+    public func subscriptions() async throws -> [SourceSubscription] {
+        try await read { connection in
+            var list: [SourceSubscription] = []
+            for try await (slug, location) in try await connection.query("""
+                SELECT feed.slug, source.location FROM source JOIN feed ON feed.id = source.feedId WHERE source.subscribed
+                ORDER BY feed.slug COLLATE "C", source.location COLLATE "C"
+                """, logger: self.logger).decode((String, String).self) {
+                list.append(SourceSubscription(feed: slug, location: location))
+            }
+            return list
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Countdowns
+import CountdownStore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Countdowns in PostgreSQL, shared by several `tminus serve` replicas: a
+/// PostgresNIO connection pool, async all the way, every value a bound
+/// parameter, and every write one transaction that raises the feed's revision
+/// and sends `NOTIFY tminus_feed, '<slug>:<revision>'` before it commits (the
+/// notification is delivered only if the transaction commits). Replicas listen
+/// on that channel (`FeedChangeListener`) instead of polling.
+public final class PostgresCountdownStore: CountdownStore {
+    public let limits: StoreLimits
+    public let location: String
+    public let postgres: PostgresLocation
+    let client: PostgresClient
+    let clock: @Sendable () -> Date
+    let logger: Logger
+    private let running: Task<Void, Never>
+
+    /// Connects, and brings the schema up to date (`PostgresMigrations`; two
+    /// replicas starting at once take turns on an advisory lock).
+    public init(_ postgres: PostgresLocation, limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() },
+                logger: Logger = Logger(label: "tminus.postgres"), migrate: Bool = true) async throws {
+        self.postgres = postgres
+        self.limits = limits
+        self.clock = clock
+        self.logger = logger
+        location = postgres.description
+        let client = PostgresClient(configuration: postgres.configuration, backgroundLogger: logger)
+        self.client = client
+        running = Task { await client.run() }
+        if migrate {
+            do { try await PostgresMigrations.migrate(client, logger: logger) } catch {
+                running.cancel()
+                throw Self.storeError(error, location: location)
+            }
+        }
+    }
+
+    public func close() async throws {
+        running.cancel()
+        await running.value
+    }
+
+    /// The migrations applied, oldest first (`tminus migrate` prints them).
+    public func appliedMigrations() async throws -> [String] {
+        try await read { connection in
+            try await connection.query("SELECT name FROM schemaMigration ORDER BY appliedAt, name", logger: self.logger)
+                .collect(String.self)
+        }
+    }
+
+    // MARK: running statements
+
+    /// One transaction on a pooled connection. A refusal thrown inside
+    /// (`StoreError`) rolls it back and comes out as it was; a lost or refused
+    /// connection comes out as `StoreError.unavailable`.
+    func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        } catch let error as PostgresTransactionError {
+            throw Self.storeError(error.closureError ?? error.beginError ?? error.commitError ?? error, location: location)
+        } catch {
+            throw Self.storeError(error, location: location)
+        }
+    }
+
+    /// Reads on a pooled connection (one statement, or several that need no snapshot).
+    func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { connection in try await body(connection) }
+        } catch {
+            throw Self.storeError(error, location: location)
+        }
+    }
+
+    /// What callers see: our own refusals as they are, a unique-key race as a
+    /// refusal, and anything about the connection as "unavailable" (503).
+    static func storeError(_ error: any Error, location: String) -> any Error {
+        if error is StoreError { return error }
+        if let error = error as? PSQLError {
+            if let state = error.serverInfo?[.sqlState] {
+                if state == "23505" { return StoreError.invalid("that already exists (\(error.serverInfo?[.message] ?? "unique key"))") }
+                if state.hasPrefix("53") || state.hasPrefix("57") || state.hasPrefix("08") {
+                    return StoreError.unavailable("PostgreSQL at \(location): \(error.serverInfo?[.message] ?? "\(state)")")
+                }
+                return error
+            }
+            return StoreError.unavailable("PostgreSQL at \(location) cannot be reached (\(error.code))")
+        }
+        if error is CancellationError { return error }
+        return StoreError.unavailable("PostgreSQL at \(location): \(error)")
+    }
+}
+
+extension PostgresRowSequence {
+    /// Every row's single column.
+    func collect<T: PostgresDecodable>(_ type: T.Type) async throws -> [T] {
+        var values: [T] = []
+        for try await value in self.decode(T.self) { values.append(value) }
+        return values
+    }
+
+    /// Every row.
+    func rows() async throws -> [PostgresRow] {
+        var rows: [PostgresRow] = []
+        for try await row in self { rows.append(row) }
+        return rows
+    }
+}
+
+extension PostgresCountdownStore {
+    /// Every row of a table as PostgreSQL prints it, in a stable order: what
+    /// tests compare to prove that a refused write changed nothing.
+    public func rowsAsText(_ table: String) async throws -> [String] {
+        guard table.allSatisfy({ $0.isLetter }) else { throw StoreError.invalid("not a table name: \(table)") }
+        return try await read { connection in
+            try await connection.query(PostgresQuery(unsafeSQL: "SELECT (t.*)::text FROM \(table) t ORDER BY 1"), logger: self.logger)
+                .collect(String.self)
+        }
+    }
+}

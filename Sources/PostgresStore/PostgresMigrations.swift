@@ -1,0 +1,150 @@
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL schema, in the same versions as the SQLite one
+/// (`StoreMigrations`), so that `tminus copy` moves rows column for column and
+/// either store can say which version it is at. Append-only: never edit a
+/// shipped migration. Identifiers are unquoted camelCase, which PostgreSQL
+/// folds to lower case; every statement here and in `PostgresCountdownStore`
+/// spells them the same way, so the folding never shows.
+///
+/// Text that output is ordered by is compared with `COLLATE "C"` (byte order,
+/// what SQLite does): under a locale's collation two stores would order the
+/// same countdowns differently, and their feeds would differ in bytes and ETags.
+enum PostgresMigrations {
+    struct Migration {
+        let name: String
+        let statements: [String]
+    }
+
+    static let all: [Migration] = [
+        Migration(name: "v1: feeds, countdowns, categories, sources, images", statements: [
+            """
+            CREATE TABLE feed (
+                id BIGSERIAL PRIMARY KEY,
+                slug TEXT NOT NULL UNIQUE,
+                name TEXT NOT NULL,
+                description TEXT,
+                timeZone TEXT NOT NULL,
+                color TEXT,
+                isPublic BOOLEAN NOT NULL DEFAULT TRUE,
+                countdownMode TEXT NOT NULL,
+                includeAlarms BOOLEAN NOT NULL DEFAULT FALSE,
+                refreshInterval TEXT NOT NULL,
+                createdAt TIMESTAMPTZ NOT NULL,
+                updatedAt TIMESTAMPTZ NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE source (
+                id BIGSERIAL PRIMARY KEY,
+                feedId BIGINT NOT NULL REFERENCES feed(id) ON DELETE CASCADE,
+                location TEXT NOT NULL,
+                etag TEXT,
+                lastModifiedHeader TEXT,
+                lastFetchedAt TIMESTAMPTZ,
+                lastSuccessAt TIMESTAMPTZ,
+                lastError TEXT,
+                UNIQUE (feedId, location)
+            )
+            """,
+            """
+            CREATE TABLE countdown (
+                id BIGSERIAL PRIMARY KEY,
+                feedId BIGINT NOT NULL REFERENCES feed(id) ON DELETE CASCADE,
+                sourceId BIGINT REFERENCES source(id) ON DELETE SET NULL,
+                uid TEXT NOT NULL,
+                title TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                status TEXT NOT NULL,
+                startsOn TEXT NOT NULL,
+                sequence INTEGER NOT NULL,
+                createdAt TIMESTAMPTZ NOT NULL,
+                lastModified TIMESTAMPTZ NOT NULL,
+                content TEXT NOT NULL,
+                UNIQUE (feedId, uid)
+            )
+            """,
+            "CREATE INDEX countdownSource ON countdown (sourceId)",
+            """
+            CREATE TABLE category (
+                id BIGSERIAL PRIMARY KEY,
+                feedId BIGINT NOT NULL REFERENCES feed(id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                color TEXT,
+                UNIQUE (feedId, name)
+            )
+            """,
+            """
+            CREATE TABLE countdownCategory (
+                countdownId BIGINT NOT NULL REFERENCES countdown(id) ON DELETE CASCADE,
+                categoryId BIGINT NOT NULL REFERENCES category(id) ON DELETE CASCADE,
+                PRIMARY KEY (countdownId, categoryId)
+            )
+            """,
+            "CREATE INDEX countdownCategoryCategory ON countdownCategory (categoryId)",
+            """
+            CREATE TABLE image (
+                id BIGSERIAL PRIMARY KEY,
+                sha256 TEXT NOT NULL UNIQUE,
+                mimeType TEXT NOT NULL,
+                bytes BYTEA NOT NULL,
+                createdAt TIMESTAMPTZ NOT NULL
+            )
+            """,
+        ]),
+        Migration(name: "v2: feed tokens and settings", statements: [
+            """
+            CREATE TABLE feedToken (
+                id BIGSERIAL PRIMARY KEY,
+                feedId BIGINT NOT NULL REFERENCES feed(id) ON DELETE CASCADE,
+                label TEXT NOT NULL,
+                tokenHash TEXT NOT NULL UNIQUE,
+                createdAt TIMESTAMPTZ NOT NULL,
+                lastUsedAt TIMESTAMPTZ,
+                revokedAt TIMESTAMPTZ
+            )
+            """,
+            "CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        ]),
+        Migration(name: "v3: feed revision", statements: [
+            "ALTER TABLE feed ADD COLUMN revision BIGINT NOT NULL DEFAULT 0",
+        ]),
+        Migration(name: "v4: countdown calendar size", statements: [
+            "ALTER TABLE feed ADD COLUMN countdownMaxEvents INTEGER NOT NULL DEFAULT 2000",
+        ]),
+        Migration(name: "v5: web app sessions and subscribed sources", statements: [
+            "CREATE TABLE persistEntry (keyHash TEXT PRIMARY KEY, value BYTEA NOT NULL, expiresAt TIMESTAMPTZ)",
+            "CREATE INDEX persistEntryExpiry ON persistEntry (expiresAt)",
+            "ALTER TABLE source ADD COLUMN subscribed BOOLEAN NOT NULL DEFAULT FALSE",
+            "ALTER TABLE feed ADD COLUMN celebrations TEXT",
+        ]),
+    ]
+}
+
+extension PostgresMigrations {
+    /// Applies the migrations this database lacks, each in its own transaction,
+    /// under a transaction-scoped advisory lock: replicas that start together
+    /// take turns, and the second finds nothing left to do.
+    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+        try await client.query("""
+            CREATE TABLE IF NOT EXISTS schemaMigration (name TEXT PRIMARY KEY, appliedAt TIMESTAMPTZ NOT NULL DEFAULT now())
+            """, logger: logger)
+        for migration in all {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+                let done = try await connection.query("SELECT count(*) FROM schemaMigration WHERE name = \(migration.name)", logger: logger)
+                    .collect(Int64.self).first ?? 0
+                guard done == 0 else { return }
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query("INSERT INTO schemaMigration (name) VALUES (\(migration.name))", logger: logger)
+                logger.notice("database migrated", metadata: ["migration": "\(migration.name)"])
+            }
+        }
+    }
+
+    /// The advisory lock migrations hold ("tminus" in ASCII).
+    static let lockKey: Int64 = 0x746D_696E_7573
+}
