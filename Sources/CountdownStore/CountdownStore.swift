@@ -95,6 +95,16 @@ public protocol CountdownStore: AnyObject, Sendable {
     func unsubscribe(feed slug: String, location: String) async throws
     func subscriptions() async throws -> [SourceSubscription]
 
+    // MARK: copying a whole store
+
+    /// Every row of every table, read in one snapshot.
+    func snapshot() async throws -> StoreSnapshot
+    /// Writes a snapshot into this store in one transaction; refused unless the
+    /// store holds no feed yet (a copy never merges into existing data).
+    func restore(_ snapshot: StoreSnapshot) async throws
+    /// The schema migrations applied, oldest first.
+    func appliedMigrations() async throws -> [String]
+
     // MARK: health
 
     /// A cheap check that the store answers and is sound: "ok" when it is.

@@ -3,6 +3,7 @@ import CountdownStore
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// Countdowns in PostgreSQL, shared by several `tminus serve` replicas: a
 /// PostgresNIO connection pool, async all the way, every value a bound
@@ -30,7 +31,15 @@ public final class PostgresCountdownStore: CountdownStore {
         location = postgres.description
         let client = PostgresClient(configuration: postgres.configuration, backgroundLogger: logger)
         self.client = client
-        running = Task { await client.run() }
+        let started = Flag()
+        running = Task {
+            started.set()
+            await client.run()
+        }
+        // A lease before run() has begun works, but logs a warning that would
+        // alarm an operator; run() marks itself running before it first suspends.
+        while !started.isSet { await Task.yield() }
+        try? await Task.sleep(for: .milliseconds(2))
         if migrate {
             do { try await PostgresMigrations.migrate(client, logger: logger) } catch {
                 running.cancel()
@@ -47,7 +56,7 @@ public final class PostgresCountdownStore: CountdownStore {
     /// The migrations applied, oldest first (`tminus migrate` prints them).
     public func appliedMigrations() async throws -> [String] {
         try await read { connection in
-            try await connection.query("SELECT name FROM schemaMigration ORDER BY appliedAt, name", logger: self.logger)
+            try await connection.query("SELECT name FROM schemaMigration ORDER BY name COLLATE \"C\"", logger: self.logger)
                 .collect(String.self)
         }
     }
@@ -57,9 +66,11 @@ public final class PostgresCountdownStore: CountdownStore {
     /// One transaction on a pooled connection. A refusal thrown inside
     /// (`StoreError`) rolls it back and comes out as it was; a lost or refused
     /// connection comes out as `StoreError.unavailable`.
-    func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            return try await leased { connection in
+                try await connection.withTransaction(logger: self.logger) { connection in try await body(connection) }
+            }
         } catch let error as PostgresTransactionError {
             throw Self.storeError(error.closureError ?? error.beginError ?? error.commitError ?? error, location: location)
         } catch {
@@ -68,11 +79,45 @@ public final class PostgresCountdownStore: CountdownStore {
     }
 
     /// Reads on a pooled connection (one statement, or several that need no snapshot).
-    func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try await client.withConnection { connection in try await body(connection) }
+            return try await leased(body)
         } catch {
             throw Self.storeError(error, location: location)
+        }
+    }
+
+    /// How long a call waits for a connection before it gives up with "unavailable".
+    static let leaseTimeout: Duration = .seconds(5)
+
+    /// Runs `body` on a pooled connection, but waits at most `leaseTimeout` for
+    /// one. The pool itself waits as long as it takes while the server is down,
+    /// and a write must answer 503 instead of hanging; once `body` has its
+    /// connection it runs to the end (a 20,000-event import takes longer).
+    private func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let leased = Flag()
+        let location = location
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await self.client.withConnection { connection in
+                    leased.set()
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: Self.leaseTimeout)
+                guard leased.isSet else {
+                    throw StoreError.unavailable("PostgreSQL at \(location) gave no connection within \(Self.leaseTimeout)")
+                }
+                return nil
+            }
+            while let result = try await group.next() {
+                if let value = result {
+                    group.cancelAll()
+                    return value
+                }
+            }
+            throw CancellationError()
         }
     }
 
@@ -93,6 +138,13 @@ public final class PostgresCountdownStore: CountdownStore {
         if error is CancellationError { return error }
         return StoreError.unavailable("PostgreSQL at \(location): \(error)")
     }
+}
+
+/// A flag set once, read from another task.
+private final class Flag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }
 
 extension PostgresRowSequence {

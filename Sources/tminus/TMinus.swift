@@ -12,11 +12,14 @@ struct TMinus: ParsableCommand {
               tminus import examples/birthdays.ics --feed family
               tminus list --feed family
               tminus serve --feeds feeds
+              tminus serve --db postgres://tminus@db.internal/tminus --feeds feeds   # one of several replicas
+              tminus copy --from tminus.sqlite --to postgres://tminus@db.internal/tminus
             """,
         version: "0.1.0",
         subcommands: [
             ServeCommand.self, ImportCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self, EditCommand.self, RemoveCommand.self,
-            FeedsCommand.self, ValidateCommand.self, OccurrencesCommand.self, FormatCommand.self, PasswordCommand.self,
+            FeedsCommand.self, ValidateCommand.self, OccurrencesCommand.self, FormatCommand.self, PasswordCommand.self, MigrateCommand.self,
+            CopyCommand.self,
         ]
     )
 }

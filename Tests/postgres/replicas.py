@@ -2,7 +2,8 @@
 """Replicas on one PostgreSQL, run by `make test-postgres` (Tests/postgres/run.sh).
 
 Needs TMINUS_TEST_POSTGRES (a server where it may create databases), and
-TMINUS_PG_CTL / TMINUS_PG_DATA / TMINUS_PG_AS to stop and start that server.
+TMINUS_PG_CTL / TMINUS_PG_DATA / TMINUS_PG_AS / TMINUS_PG_OPTIONS to stop and
+start that server.
 Each scenario gets a database of its own; every process it starts is stopped
 by its PID at the end, failures included.
 
@@ -63,7 +64,7 @@ def pg_ctl(action):
     if action == "stop":
         command += ["-m", "fast", "stop"]
     else:
-        command += ["-l", os.path.join(os.path.dirname(os.environ["TMINUS_PG_DATA"]), "server.log"), "start"]
+        command += ["-l", os.path.join(os.path.dirname(os.environ["TMINUS_PG_DATA"]), "server.log"), "-o", os.environ["TMINUS_PG_OPTIONS"], "start"]
     subprocess.run(command, check=True, capture_output=True)
 
 
@@ -272,6 +273,50 @@ async def scenarios(work):
     check("after PostgreSQL is back, a write through A reaches B without restarting either", recovered is not None,
           f"{recovered if recovered is None else round(recovered, 1)} s after the restart")
     check("the replicas never exited", a.poll() is None and b.poll() is None, "")
+    for process in (a, b):
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=15)
+
+    # 4. copy: the example feeds, an image and a token, from SQLite to PostgreSQL
+    sqlite = os.path.join(work, "examples.sqlite")
+    server, port = serve(sqlite, os.path.join(ROOT, "feeds"), token_file, log)
+    slugs = [feed["slug"] for feed in json.loads(admin(port, "GET", "/api/feeds")[2])]
+    private = slugs[0]
+    created = json.loads(admin(port, "POST", f"/api/feeds/{private}/tokens", {"label": "copy"})[2])
+    first = json.loads(admin(port, "GET", f"/api/feeds/{private}/countdowns")[2])["countdowns"][0]["id"]
+    png = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + bytes(range(256)) * 8
+    image_status = admin(port, "PUT", f"/api/countdowns/{first}/image", png, "image/png")[0]
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=15)
+    target = database("tminus_copy")
+    copy = subprocess.run([TMINUS, "copy", "--from", sqlite, "--to", target], capture_output=True, text=True)
+    check("tminus copy from SQLite to PostgreSQL succeeds", copy.returncode == 0 and image_status == 200,
+          (copy.stdout + copy.stderr).strip().replace("\n", " / ")[:300])
+    again = subprocess.run([TMINUS, "copy", "--from", sqlite, "--to", target], capture_output=True, text=True)
+    check("a second copy into the same database is refused, and says why", again.returncode != 0 and "already holds feeds" in again.stderr,
+          again.stderr.strip()[:200])
+    empty = os.path.join(work, "empty")
+    os.makedirs(empty)
+    old, old_port = serve(sqlite, empty, token_file, log)
+    new, new_port = serve(target, empty, token_file, log)
+    differences = []
+    served = 0
+    paths = [f"/feeds/{slug}{suffix}" for slug in slugs for suffix in (".ics", ".json", "/countdown.ics", "")]
+    paths += [f"/t/{created['secret']}/feeds/{private}{suffix}" for suffix in (".ics", ".json")] + ["/"]
+    for path in paths:
+        one, two = http(old_port, "GET", path), http(new_port, "GET", path)
+        served += one[0] == 200
+        # Private feeds are 404 without their token, on both.
+        if (one[0], one[2], one[1].get("etag")) != (two[0], two[2], two[1].get("etag")):
+            differences.append(f"{path}: {one[0]}/{two[0]} {one[1].get('etag')}/{two[1].get('etag')}")
+    image = json.loads(admin(new_port, "GET", f"/api/countdowns/{first}")[2]).get("image", "")
+    image_bytes = http(new_port, "GET", urllib.parse.urlsplit(image).path)[2] if image else b""
+    check("both stores serve the same bytes and ETags for every output of every copied feed", not differences and served >= len(slugs) * 3,
+          f"{len(paths)} outputs compared ({served} served, the rest 404 on both); different: {differences[:3]}")
+    check("the copied image and token work on PostgreSQL", image_bytes == png, f"image {len(image_bytes)} bytes")
+    for process in (old, new):
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=15)
 
 
 def main():

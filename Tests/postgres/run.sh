@@ -22,12 +22,12 @@ trap stop EXIT
 trap 'exit 130' INT TERM
 "${AS[@]}" "$PGBIN/initdb" -D "$WORK/data" -U tminus --auth=trust -E UTF8 --locale=C.UTF-8 >"$WORK/initdb.log" 2>&1 \
   || { cat "$WORK/initdb.log" >&2; exit 1; }
-"${AS[@]}" "$PGBIN/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w -t 30 \
-  -o "-p $PORT -k $WORK -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null \
+OPTIONS="-p $PORT -k $WORK -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+"${AS[@]}" "$PGBIN/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w -t 30 -o "$OPTIONS" start >/dev/null \
   || { cat "$WORK/server.log" >&2; exit 1; }
 echo "test-postgres: PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PORT (data in $WORK)"
 export TMINUS_TEST_POSTGRES="postgres://tminus@127.0.0.1:$PORT/postgres"
-export TMINUS_PG_CTL="$PGBIN/pg_ctl" TMINUS_PG_DATA="$WORK/data" TMINUS_PG_AS="${AS[*]}"
+export TMINUS_PG_CTL="$PGBIN/pg_ctl" TMINUS_PG_DATA="$WORK/data" TMINUS_PG_AS="${AS[*]}" TMINUS_PG_OPTIONS="$OPTIONS"
 
 passed=0; failed=0
 check() {   # check NAME COMMAND…: one line per suite

@@ -20,6 +20,9 @@ struct Representation: Sendable, ResponseGenerator {
     let lastModified: Date
     var cacheControl: String
     var contentDisposition: String?
+    /// `Surrogate-Key` (Fastly, Varnish xkey): `feed-<slug>` on a public feed's
+    /// outputs, so that a CDN can purge all of them at once.
+    var surrogateKey: String?
     /// The same content gzipped, with its own ETag, when the server offers gzip.
     private(set) var gzipped: (body: ByteBuffer, etag: String)?
     /// Headers that go with every response of this kind (a page's CSP, `nosniff`).
@@ -51,6 +54,19 @@ struct Representation: Sendable, ResponseGenerator {
         }
     }
 
+    static let surrogateKeyField = HTTPField.Name("Surrogate-Key")!
+
+    /// The same bytes for one holder of a token link: no shared cache may keep
+    /// them, whatever the feed's own setting, and no purge key names them.
+    func privately() -> Representation {
+        var copy = self
+        let maxAge = cacheControl.split(separator: ",").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("max-age=") }.flatMap { Int($0.dropFirst(8)) } ?? 0
+        copy.cacheControl = RenderSettings.privateCacheControl(maxAge: maxAge)
+        copy.surrogateKey = nil
+        return copy
+    }
+
     /// A strong ETag: a hash of exactly the bytes served.
     static func tag(_ bytes: [UInt8]) -> String {
         "\"" + SHA256Hex.prefix(bytes, bytes: 16) + "\""
@@ -76,6 +92,7 @@ struct Representation: Sendable, ResponseGenerator {
         headers[.eTag] = tag
         headers[.lastModified] = lastModifiedText
         headers[.cacheControl] = cacheControl
+        if let surrogateKey { headers[Self.surrogateKeyField] = surrogateKey }
         if gzipped != nil { headers[.vary] = "Accept-Encoding" }
         if variant != nil { headers[.contentEncoding] = "gzip" }
         if ConditionalRequest(request.headers).isNotModified(etag: tag, lastModified: lastModified) {

@@ -11,7 +11,18 @@ struct RenderSettings: Sendable {
     /// The Mustache templates every HTML page is rendered from (public pages and the web app).
     var pages: WebPages
 
-    func cacheControl(_ feed: Feed, maxAge: Int) -> String { (feed.isPublic ? "public" : "private") + ", max-age=\(maxAge)" }
+    /// Public feeds may be kept by shared caches (a CDN, nginx `proxy_cache`) as
+    /// long as by browsers, served stale while the cache revalidates, and for a
+    /// day while tminus cannot answer; private ones by the client alone.
+    func cacheControl(_ feed: Feed, maxAge: Int) -> String {
+        feed.isPublic ? Self.sharedCacheControl(maxAge: maxAge) : Self.privateCacheControl(maxAge: maxAge)
+    }
+
+    static func sharedCacheControl(maxAge: Int) -> String {
+        "public, max-age=\(maxAge), s-maxage=\(maxAge), stale-while-revalidate=\(maxAge), stale-if-error=86400"
+    }
+
+    static func privateCacheControl(maxAge: Int) -> String { "private, max-age=\(maxAge)" }
 
     /// Uploaded blobs are served from /images/<sha256>; URIs stay as they are.
     func imageURL(_ reference: String) -> String? {

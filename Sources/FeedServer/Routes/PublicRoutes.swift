@@ -23,18 +23,18 @@ struct PublicRoutes: Sendable {
         router.get("/assets/icon.svg") { _, _ in Self.icon }
         router.get("/images/{sha}") { _, context in try await self.images.image(context) }
         for prefix in ["/feeds", "/t/{token}/feeds"] {
-            router.get("\(prefix)/{slug}.ics") { _, context in try self.feed(context).compiled.exported }
+            router.get("\(prefix)/{slug}.ics") { _, context in self.served(try self.feed(context).compiled.exported, context) }
             router.get("\(prefix)/{slug}.json") { request, context in
                 let compiled = try self.feed(context).compiled
-                return try await self.renderer.json(compiled, query: try FeedQuery(request, compiled))
+                return self.served(try await self.renderer.json(compiled, query: try FeedQuery(request, compiled)), context)
             }
             router.get("\(prefix)/{slug}") { request, context in
                 let (compiled, path) = try self.feed(context)
                 let zone = try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: compiled.feed.zone)
-                return try await self.renderer.page(compiled, zone: zone, path: path)
+                return self.served(try await self.renderer.page(compiled, zone: zone, path: path), context)
             }
             router.get("\(prefix)/{slug}/countdown.ics") { _, context in
-                try await self.renderer.countdownCalendar(try self.feed(context).compiled)
+                self.served(try await self.renderer.countdownCalendar(try self.feed(context).compiled), context)
             }
             router.get("\(prefix)/{slug}/{id}.svg") { request, context in
                 let (compiled, _) = try self.feed(context)
@@ -43,9 +43,18 @@ struct PublicRoutes: Sendable {
                 guard let card = try await self.renderer.card(compiled, id: id, zone: zone) else {
                     throw HTTPError(.notFound, message: "feed '\(compiled.slug)' has no countdown \(id)")
                 }
-                return card
+                return self.served(card, context)
             }
         }
+    }
+
+    /// What a feed route answers: through a token link, for that holder only;
+    /// otherwise (a public feed) with the key a CDN purges the feed by.
+    private func served(_ representation: Representation, _ context: ServerContext) -> Representation {
+        if context.parameters.get("token") != nil { return representation.privately() }
+        var shared = representation
+        shared.surrogateKey = "feed-" + (context.parameters.get("slug") ?? "")
+        return shared
     }
 
     /// The feed a request may see: public by slug, private only with a live

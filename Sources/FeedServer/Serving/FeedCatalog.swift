@@ -110,9 +110,13 @@ final class FeedCatalog: Sendable {
                 }
             }
             let tokenMap = Dictionary(tokens.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
-            let index = IndexPage.representation(of: current.values.sorted { $0.slug < $1.slug }, settings: settings)
+            let (feeds, settings, trim) = (current, self.settings, compiledAny)
+            // Rendering the index and trimming the heap are CPU work: off the cooperative pool too.
+            let index = try await compilePool.runIfActive {
+                defer { if trim { HeapTrim.now() } }
+                return IndexPage.representation(of: feeds.values.sorted { $0.slug < $1.slug }, settings: settings)
+            }
             published.withLock { $0 = Published(feeds: current, tokens: tokenMap, index: index, compiledAt: now) }
-            if compiledAny { HeapTrim.now() }
         } catch {
             logger.error("cannot read feeds from the store; serving what was compiled before", metadata: ["error": "\(error)"])
         }

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Every row of every table, column by column: what `tminus copy` carries from
+/// one store to another (SQLite to PostgreSQL, or back). Ids are kept, so that
+/// everything derived from them (card links, ETags of the JSON) stays the same,
+/// and so are stamps and revisions: both stores then serve the same bytes.
+public struct StoreSnapshot: Sendable {
+    public var tables: [String: [[StoreValue]]] = [:]
+
+    public init() {}
+
+    /// Rows per table, for progress and reports.
+    public var counts: [(table: String, rows: Int)] { StoreTable.all.map { ($0.name, tables[$0.name]?.count ?? 0) } }
+}
+
+/// One cell.
+public enum StoreValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case text(String)
+    case boolean(Bool)
+    case date(Date)
+    case blob(Data)
+}
+
+/// A table as both stores define it (the same schema versions), in an order in
+/// which foreign keys are satisfied when rows are inserted.
+public struct StoreTable: Sendable {
+    public enum Kind: Sendable { case integer, text, boolean, date, blob }
+
+    public let name: String
+    public let columns: [(name: String, kind: Kind)]
+    /// The column rows are ordered by (and an identity to reset after a copy, when it is `id`).
+    public let key: String
+
+    public var columnList: String { columns.map(\.name).joined(separator: ", ") }
+
+    public static let all: [StoreTable] = [
+        StoreTable(name: "feed", columns: [
+            ("id", .integer), ("slug", .text), ("name", .text), ("description", .text), ("timeZone", .text), ("color", .text),
+            ("isPublic", .boolean), ("countdownMode", .text), ("includeAlarms", .boolean), ("refreshInterval", .text),
+            ("createdAt", .date), ("updatedAt", .date), ("revision", .integer), ("countdownMaxEvents", .integer), ("celebrations", .text),
+        ], key: "id"),
+        StoreTable(name: "source", columns: [
+            ("id", .integer), ("feedId", .integer), ("location", .text), ("etag", .text), ("lastModifiedHeader", .text),
+            ("lastFetchedAt", .date), ("lastSuccessAt", .date), ("lastError", .text), ("subscribed", .boolean),
+        ], key: "id"),
+        StoreTable(name: "countdown", columns: [
+            ("id", .integer), ("feedId", .integer), ("sourceId", .integer), ("uid", .text), ("title", .text), ("kind", .text),
+            ("status", .text), ("startsOn", .text), ("sequence", .integer), ("createdAt", .date), ("lastModified", .date), ("content", .text),
+        ], key: "id"),
+        StoreTable(name: "category", columns: [("id", .integer), ("feedId", .integer), ("name", .text), ("color", .text)], key: "id"),
+        StoreTable(name: "countdownCategory", columns: [("countdownId", .integer), ("categoryId", .integer)], key: "countdownId"),
+        StoreTable(name: "image", columns: [("id", .integer), ("sha256", .text), ("mimeType", .text), ("bytes", .blob), ("createdAt", .date)],
+                   key: "id"),
+        StoreTable(name: "feedToken", columns: [
+            ("id", .integer), ("feedId", .integer), ("label", .text), ("tokenHash", .text), ("createdAt", .date), ("lastUsedAt", .date),
+            ("revokedAt", .date),
+        ], key: "id"),
+        StoreTable(name: "setting", columns: [("key", .text), ("value", .text)], key: "key"),
+        StoreTable(name: "persistEntry", columns: [("keyHash", .text), ("value", .blob), ("expiresAt", .date)], key: "keyHash"),
+    ]
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import CountdownStore
+import FeedServer
+import Foundation
+import Logging
+
+/// `tminus copy`: moves a whole installation from one store to another, in
+/// practice from the SQLite file to PostgreSQL when one machine is not enough.
+struct CopyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "copy",
+        abstract: "Copy everything from one database to another (SQLite to PostgreSQL, or back).",
+        discussion: """
+            Copies feeds, countdowns, categories, sources and their fetch state, images, feed tokens, the admin \
+            token's hash, the web app's password and sessions: row for row, with the same ids, stamps and \
+            revisions, so that both databases then serve byte-identical calendars and the same ETags, and \
+            subscribed clients notice nothing. The copy is one transaction: it is wholly there or not at all. \
+            The target must hold no feeds yet (a new database; `serve` and `migrate` may have prepared it).
+            Stop the servers that write to the source first, or changes made meanwhile are not copied.
+
+            Examples:
+              tminus copy --from tminus.sqlite --to postgres://tminus@db.internal/tminus
+              tminus copy --from postgres://tminus@db.internal/tminus --to backup.sqlite
+            """
+    )
+
+    @Option(help: "The database to copy from (a SQLite file or a postgres:// URL).") var from: String
+    @Option(help: "The database to copy into (empty; created or migrated as needed).") var to: String
+
+    func run() throws {
+        try reportingErrors {
+            let source = try DatabaseLocation(from), target = try DatabaseLocation(to)
+            if let path = source.path, !FileManager.default.fileExists(atPath: path) { throw CLIError("--from \(path): no such database file") }
+            var logger = Logger(label: "tminus")
+            logger.logLevel = .warning
+            let reading = try await source.open(logger: logger)
+            let writing = try await target.open(logger: logger)
+            let started = Date()
+            let snapshot = try await reading.snapshot()
+            let summary = snapshot.counts.filter { $0.rows > 0 }.map { "\($0.rows) \($0.table)" }.joined(separator: ", ")
+            printError("copy: read \(summary) from \(source)")
+            try await writing.restore(snapshot)
+            let copied = try await writing.feeds()
+            try await reading.close()
+            try await writing.close()
+            print("copied \(copied.count) feeds (\(copied.reduce(0) { $0 + $1.countdownCount }) countdowns) from \(source) to \(target)"
+                  + String(format: " in %.1f s", Date().timeIntervalSince(started)))
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import CountdownStore
+import Foundation
+
+/// `tminus migrate`: brings a database's schema up to date, explicitly
+/// (`serve` does it too, at start), and says where it stands.
+struct MigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Bring the database's schema up to date and list the migrations it has.",
+        discussion: """
+            Safe to run at any time and on any number of machines at once: a migration runs once, and \
+            replicas that start together on one PostgreSQL take turns. `tminus serve` migrates at start too.
+
+            Examples:
+              tminus migrate --db postgres://tminus@db.internal/tminus
+              tminus migrate --db /var/lib/tminus/tminus.sqlite
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        try reportingErrors {
+            let store = try await store.open()
+            let applied = try await store.appliedMigrations()
+            for name in applied { print("applied  \(name)") }
+            print("\(store.location): up to date (\(applied.count) migrations)")
+            try await store.close()
+        }
+    }
+}
