@@ -79,7 +79,8 @@ browser: build pydeps
 # import and expansion against libical doing the same work in C
 # (../shared/bench/*.c, built with gcc), the iCalendar core against python and a
 # full walk, then serving against a bare Hummingbird app and nginx (wrk drives
-# the load; gcc, nginx and wrk are installed when missing).
+# the load; gcc, nginx and wrk are installed when missing), then replicas:
+# SQLite against PostgreSQL, one replica against two behind nginx.
 BENCH_PACKAGES := nginx-light wrk gcc
 bench: deps pydeps
 	@$(call install-missing,$(BENCH_PACKAGES),benchmark tools)
@@ -88,6 +89,8 @@ bench: deps pydeps
 	$(TMINUS_PYTHON) bench/core.py .
 	.build/release/tminus-bench
 	$(TMINUS_PYTHON) bench/serving.py .
+	@$(call install-missing,postgresql,PostgreSQL)
+	bash Tests/postgres/cluster.sh $(TMINUS_PYTHON) bench/replicas.py .
 
 # A release build under load, abuse and a SIGKILL (Tests/soak/soak.py): 256
 # readers, a writer and a flaky URL source for 60 s, then 10,000 idle and

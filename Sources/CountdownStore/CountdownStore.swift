@@ -89,8 +89,13 @@ public protocol CountdownStore: AnyObject, Sendable {
     // MARK: sources
 
     func sources() async throws -> [SourceStatus]
-    /// Records a fetch: validators on success (200 or 304), the error otherwise.
+    /// Records a fetch: validators on success (200 or 304), the error otherwise;
+    /// ends the caller's lease.
     func recordFetch(feed slug: String, location: String, etag: String?, lastModified: String?, error: String?) async throws
+    /// Takes the right to fetch a URL source for `duration`, unless another
+    /// process (a replica) holds it: true when the caller may fetch now.
+    /// `recordFetch` gives it back. So that replicas never fetch one source at once.
+    func leaseRefresh(feed slug: String, location: String, for duration: TimeInterval) async throws -> Bool
     func subscribe(feed slug: String, location: String) async throws
     func unsubscribe(feed slug: String, location: String) async throws
     func subscriptions() async throws -> [SourceSubscription]

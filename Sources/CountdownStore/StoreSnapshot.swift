@@ -43,7 +43,7 @@ public struct StoreTable: Sendable {
         ], key: "id"),
         StoreTable(name: "source", columns: [
             ("id", .integer), ("feedId", .integer), ("location", .text), ("etag", .text), ("lastModifiedHeader", .text),
-            ("lastFetchedAt", .date), ("lastSuccessAt", .date), ("lastError", .text), ("subscribed", .boolean),
+            ("lastFetchedAt", .date), ("lastSuccessAt", .date), ("lastError", .text), ("subscribed", .boolean), ("leaseUntil", .date),
         ], key: "id"),
         StoreTable(name: "countdown", columns: [
             ("id", .integer), ("feedId", .integer), ("sourceId", .integer), ("uid", .text), ("title", .text), ("kind", .text),

@@ -7,8 +7,7 @@ extension PostgresCountdownStore {
     public func feedVersions() async throws -> [FeedVersion] {
         try await read { connection in
             var versions: [FeedVersion] = []
-            for try await (slug, revision) in try await connection.query("SELECT slug, revision FROM feed ORDER BY slug COLLATE \"C\"",
-                                                                         logger: self.logger).decode((String, Int64).self) {
+            for try await (slug, revision) in try await connection.execute(PreparedStatements.FeedVersions(), logger: self.logger) {
                 versions.append(FeedVersion(slug: slug, revision: revision))
             }
             return versions
@@ -24,11 +23,8 @@ extension PostgresCountdownStore {
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
             guard let record = try await self.feedRecord(connection, slug: slug) else { return (nil, [], []) }
             var stamps: [Stamp] = []
-            for try await (id, sequence, created, modified, location) in try await connection.query("""
-                SELECT countdown.id, countdown.sequence, countdown.createdAt, countdown.lastModified, source.location
-                FROM countdown LEFT JOIN source ON source.id = countdown.sourceId
-                WHERE countdown.feedId = \(record.id!) ORDER BY countdown.startsOn COLLATE "C", countdown.title COLLATE "C", countdown.id
-                """, logger: self.logger).decode((Int64, Int, Date, Date, String?).self) {
+            for try await (id, sequence, created, modified, location) in try await connection.execute(
+                PreparedStatements.CountdownStamps(feedId: record.id!), logger: self.logger) {
                 stamps.append(Stamp(id: id, sequence: sequence, created: created, lastModified: modified, source: location))
             }
             let missing = stamps.filter { stamp in !(known[stamp.id].map(stamp.matches) ?? false) }.map(\.id)
@@ -70,10 +66,7 @@ extension PostgresCountdownStore {
     public func activeTokens() async throws -> [ActiveToken] {
         try await read { connection in
             var tokens: [ActiveToken] = []
-            for try await (id, hash, slug) in try await connection.query("""
-                SELECT feedToken.id, feedToken.tokenHash, feed.slug FROM feedToken
-                JOIN feed ON feed.id = feedToken.feedId WHERE revokedAt IS NULL ORDER BY feedToken.id
-                """, logger: self.logger).decode((Int64, String, String).self) {
+            for try await (id, hash, slug) in try await connection.execute(PreparedStatements.ActiveTokens(), logger: self.logger) {
                 tokens.append(ActiveToken(id: id, hash: hash, slug: slug))
             }
             return tokens

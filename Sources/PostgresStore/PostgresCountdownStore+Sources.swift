@@ -34,14 +34,30 @@ extension PostgresCountdownStore {
             let feed = try await self.requireFeed(connection, slug)
             let id = try await self.sourceId(connection, feedId: feed.id!, location: location)
             if let error {
-                try await connection.query("UPDATE source SET lastFetchedAt = \(now), lastError = \(error) WHERE id = \(id)", logger: self.logger)
+                try await connection.query("UPDATE source SET lastFetchedAt = \(now), lastError = \(error), leaseUntil = NULL WHERE id = \(id)",
+                                           logger: self.logger)
             } else {
                 try await connection.query("""
-                    UPDATE source SET lastFetchedAt = \(now), lastSuccessAt = \(now), lastError = NULL,
+                    UPDATE source SET lastFetchedAt = \(now), lastSuccessAt = \(now), lastError = NULL, leaseUntil = NULL,
                         etag = COALESCE(\(etag), etag), lastModifiedHeader = COALESCE(\(lastModified), lastModifiedHeader)
                     WHERE id = \(id)
                     """, logger: self.logger)
             }
+        }
+    }
+
+    /// One UPDATE that only succeeds while nobody holds the lease: of two
+    /// replicas asking at once, the row lock lets one in, and the other then
+    /// sees the lease taken.
+    public func leaseRefresh(feed slug: String, location: String, for duration: TimeInterval) async throws -> Bool {
+        let now = clock()
+        return try await transaction { connection in
+            let feed = try await self.requireFeed(connection, slug)
+            let id = try await self.sourceId(connection, feedId: feed.id!, location: location)
+            return !(try await connection.query("""
+                UPDATE source SET leaseUntil = \(now.addingTimeInterval(duration))
+                WHERE id = \(id) AND (leaseUntil IS NULL OR leaseUntil <= \(now)) RETURNING id
+                """, logger: self.logger).collect(Int64.self).isEmpty)
         }
     }
 

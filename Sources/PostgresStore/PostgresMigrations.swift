@@ -119,6 +119,9 @@ enum PostgresMigrations {
             "ALTER TABLE source ADD COLUMN subscribed BOOLEAN NOT NULL DEFAULT FALSE",
             "ALTER TABLE feed ADD COLUMN celebrations TEXT",
         ]),
+        Migration(name: "v6: source refresh lease", statements: [
+            "ALTER TABLE source ADD COLUMN leaseUntil TIMESTAMPTZ",
+        ]),
     ]
 }
 

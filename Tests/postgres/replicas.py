@@ -138,8 +138,9 @@ class Proxy:
 
 def serve(db, feeds, token_file, log):
     port = free_port()
+    # Replicas behind one proxy share one public origin, which their pages link to.
     process = subprocess.Popen([TMINUS, "serve", "--port", str(port), "--db", db, "--feeds", feeds, "--admin-token-file", token_file,
-                                "--log-level", "notice"], stdout=log, stderr=subprocess.STDOUT)
+                                "--base-url", "https://countdowns.example.org", "--log-level", "notice"], stdout=log, stderr=subprocess.STDOUT)
     processes.append(process)
     deadline = time.time() + 60
     while time.time() < deadline:

@@ -19,10 +19,11 @@ extension SQLiteCountdownStore {
             let feed = try requireFeed(db, slug)
             let source = try SourceRecord.findOrCreate(db, feedId: feed.id!, location: location)
             if let error {
-                try db.execute(sql: "UPDATE source SET lastFetchedAt = ?, lastError = ? WHERE id = ?", arguments: [now, error, source.id!])
+                try db.execute(sql: "UPDATE source SET lastFetchedAt = ?, lastError = ?, leaseUntil = NULL WHERE id = ?",
+                               arguments: [now, error, source.id!])
             } else {
                 try db.execute(sql: """
-                    UPDATE source SET lastFetchedAt = ?, lastSuccessAt = ?, lastError = NULL,
+                    UPDATE source SET lastFetchedAt = ?, lastSuccessAt = ?, lastError = NULL, leaseUntil = NULL,
                     etag = COALESCE(?, etag), lastModifiedHeader = COALESCE(?, lastModifiedHeader) WHERE id = ?
                     """, arguments: [now, now, etag, lastModified, source.id!])
             }
@@ -31,6 +32,17 @@ extension SQLiteCountdownStore {
 }
 
 extension SQLiteCountdownStore {
+    public func leaseRefresh(feed slug: String, location: String, for duration: TimeInterval) async throws -> Bool {
+        let now = clock()
+        return try await write { db in
+            let feed = try self.requireFeed(db, slug)
+            let source = try SourceRecord.findOrCreate(db, feedId: feed.id!, location: location)
+            try db.execute(sql: "UPDATE source SET leaseUntil = ? WHERE id = ? AND (leaseUntil IS NULL OR leaseUntil <= ?)",
+                           arguments: [now.addingTimeInterval(duration), source.id!, now])
+            return db.changesCount > 0
+        }
+    }
+
     /// Marks `location` as a source `feed` keeps fetched in the background.
     public func subscribe(feed slug: String, location: String) async throws {
         try await write { db in

@@ -32,6 +32,8 @@ struct CalendarFetcher: Sendable {
     let maxBytes: Int
     /// The deadline for the whole fetch: every hop, headers and body.
     let timeout: Duration
+    /// The deadline in seconds (what a source's lease must outlast).
+    var timeoutSeconds: TimeInterval { Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18 }
     let policy: AddressPolicy
 
     init(maxBytes: Int, timeout: Duration, allowPrivate: Bool) {

@@ -98,7 +98,19 @@ final class FeedLoader: Sendable {
     }
 
     /// Fetches one URL source now (conditional GET with the stored validators).
+    /// Another replica that holds the source's lease is fetching it right now:
+    /// this one leaves it alone (the lease ends with that fetch, or after
+    /// the fetch deadline and a margin, if that replica died).
     func refresh(feed slug: String, source: LoadedFeedDefinition.Source) async {
+        do {
+            guard try await store.leaseRefresh(feed: slug, location: source.location, for: fetcher.timeoutSeconds + 30) else {
+                logger.debug("source is being fetched by another replica", metadata: ["feed": "\(slug)", "source": "\(source.location)"])
+                return
+            }
+        } catch {
+            logger.warning("cannot lease source for a fetch", metadata: ["feed": "\(slug)", "source": "\(source.location)", "error": "\(error)"])
+            return
+        }
         let known = try? await store.source(feed: slug, location: source.location)
         do {
             switch try await fetcher.fetch(source.location, etag: known?.etag, lastModified: known?.lastModifiedHeader) {

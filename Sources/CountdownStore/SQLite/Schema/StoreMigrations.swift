@@ -109,6 +109,11 @@ enum StoreMigrations {
             // The feed's celebrated days (half-birthdays, round day counts), as JSON; NULL is the default set.
             try db.alter(table: "feed") { t in t.add(column: "celebrations", .text) }
         }
+        migrator.registerMigration("v6: source refresh lease") { db in
+            // Until when one process (a replica) holds the right to fetch this source;
+            // NULL when nobody does. PostgreSQL has the same column.
+            try db.alter(table: "source") { t in t.add(column: "leaseUntil", .datetime) }
+        }
         return migrator
     }
 }

@@ -1,0 +1,125 @@
+import Countdowns
+import Foundation
+import ICalendar
+import Testing
+@testable import CountdownStore
+
+/// What every store promises beyond imports, run against each store
+/// (`StoreBackend.available`): SQLite always, PostgreSQL under `make test-postgres`.
+struct StoreContractTests {
+    static func date(_ year: Int, _ month: Int, _ day: Int) -> DateTimeValue { .date(CivilDate(year: year, month: month, day: day)) }
+
+    @Test(arguments: StoreBackend.available) func everyChangeRaisesTheRevisionAndNothingElseDoes(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let store = temp.store
+        try await store.createFeed(Feed(slug: "school", name: "School"))
+        let start = try #require(try await store.feedVersions().first { $0.slug == "school" }).revision
+        let added = try await store.add(Countdown(uid: "exam", title: "Exam", target: Self.date(2027, 6, 1)), toFeed: "school")
+        _ = try await store.update(added)   // nothing changed
+        let afterAdd = try #require(try await store.feed(slug: "school")).revision
+        #expect(afterAdd == start + 1, "an add raises the revision once; an update that changes nothing does not")
+        var edited = added
+        edited.title = "Final exam"
+        _ = try await store.update(edited)
+        try await store.delete(id: added.id!)
+        #expect(try await store.feed(slug: "school")?.revision == afterAdd + 2)
+        await #expect(throws: StoreError.countdownNotFound(added.id!)) { try await store.delete(id: added.id!) }
+        #expect(try await store.feed(slug: "school")?.revision == afterAdd + 2, "a refused delete changes nothing")
+    }
+
+    @Test(arguments: StoreBackend.available) func moveAndRestoreKeepTheUIDAndRaiseTheSequence(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let store = temp.store
+        try await store.createFeed(Feed(slug: "home"))
+        try await store.createFeed(Feed(slug: "work"))
+        var countdown = Countdown(uid: "trip", title: "Trip", target: Self.date(2027, 8, 1))
+        countdown.categories = ["Travel"]
+        let added = try await store.add(countdown, toFeed: "home")
+        let moved = try await store.move(id: added.id!, toFeed: "work")
+        #expect(moved.uid == "trip" && moved.sequence == 1 && moved.categories == ["Travel"])
+        #expect(try await store.countdowns(inFeed: "home").isEmpty)
+        #expect(try await store.countdown(id: added.id!).feed == "work")
+        try await store.delete(id: added.id!)
+        let restored = try await store.restore(moved, toFeed: "work")
+        #expect(restored.uid == "trip" && restored.sequence == 2)
+        await #expect(throws: StoreError.duplicateUID("trip", feed: "work")) { try await store.restore(moved, toFeed: "work") }
+    }
+
+    @Test(arguments: StoreBackend.available) func tokensSettingsAndSessions(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let store = temp.store
+        try await store.createFeed(Feed(slug: "bills", isPublic: false))
+        let (secret, token) = try await store.createFeedToken(feed: "bills", label: "phone")
+        #expect(try await store.activeTokens() == [ActiveToken(id: token.id, hash: Secret.hash(secret), slug: "bills")])
+        temp.clock.advance(60)
+        try await store.recordTokenUse([token.id: temp.clock.now])
+        #expect(try await store.feedTokens(feed: "bills").first?.lastUsedAt == temp.clock.now)
+        try await store.revokeFeedToken(feed: "bills", id: token.id)
+        #expect(try await store.activeTokens().isEmpty)
+        await #expect(throws: StoreError.self) { try await store.revokeFeedToken(feed: "bills", id: token.id + 100) }
+
+        try await store.setSetting("k", "one")
+        try await store.setSetting("k", "two")
+        #expect(try await store.setting("k") == "two")
+        try await store.removeSetting("k")
+        #expect(try await store.setting("k") == nil)
+
+        #expect(try await store.setPersistedValue(Data("a".utf8), for: "session:1", expiresIn: 60, onlyIfAbsent: true))
+        #expect(try await !store.setPersistedValue(Data("b".utf8), for: "session:1", expiresIn: 60, onlyIfAbsent: true), "a live entry stays")
+        #expect(try await store.persistedValue(for: "session:1")?.bytes == Data("a".utf8))
+        #expect(try await store.persistedKeyHashes() == [Secret.hash("session:1")], "keys are stored as hashes")
+        temp.clock.advance(61)
+        #expect(try await store.persistedValue(for: "session:1") == nil, "expired")
+        #expect(try await store.removeExpiredPersistedValues() == 1)
+    }
+
+    @Test(arguments: StoreBackend.available) func sourcesKeepTheirValidatorsAndSubscriptions(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let store = temp.store
+        try await store.createFeed(Feed(slug: "team"))
+        let url = "https://example.org/team.ics"
+        try await store.recordFetch(feed: "team", location: url, etag: "\"v1\"", lastModified: "Mon, 23 Nov 2026 10:00:00 GMT", error: nil)
+        try await store.recordFetch(feed: "team", location: url, etag: nil, lastModified: nil, error: "timed out")
+        let source = try #require(try await store.source(feed: "team", location: url))
+        #expect(source.etag == "\"v1\"" && source.lastError == "timed out" && source.lastSuccessAt == temp.clock.now)
+        try await store.subscribe(feed: "team", location: url)
+        #expect(try await store.subscriptions() == [SourceSubscription(feed: "team", location: url)])
+        try await store.unsubscribe(feed: "team", location: url)
+        #expect(try await store.subscriptions().isEmpty)
+    }
+
+    /// `tminus copy`: a snapshot restored into an empty store of either kind
+    /// gives the same rows, the same countdowns and the same revisions.
+    @Test(arguments: StoreBackend.available) func aSnapshotRestoresIntoAnEmptyStoreOnly(_ backend: StoreBackend) async throws {
+        let from = try await TemporaryStore.make(.sqlite)
+        _ = try await from.store.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
+        _ = try await from.store.createFeedToken(feed: "family", label: "copy")
+        let snapshot = try await from.store.snapshot()
+        let to = try await TemporaryStore.make(backend)
+        try await to.store.restore(snapshot)
+        #expect(try await to.store.feedVersions() == from.store.feedVersions())
+        let copied = try await to.store.countdowns(inFeed: "family"), original = try await from.store.countdowns(inFeed: "family")
+        #expect(copied.map { CountdownRecord.content(of: $0) } == original.map { CountdownRecord.content(of: $0) })
+        #expect(copied.map(\.id) == original.map(\.id) && copied.map(\.lastModified) == original.map(\.lastModified))
+        #expect(try await to.store.activeTokens() == from.store.activeTokens())
+        await #expect(throws: StoreError.self) { try await to.store.restore(snapshot) }
+        let next = try await to.store.add(Countdown(uid: "new", title: "New", target: Self.date(2027, 1, 1)), toFeed: "family")
+        #expect(next.id! > original.compactMap(\.id).max()!, "ids continue after the copied ones")
+    }
+}
+
+extension StoreContractTests {
+    /// Two replicas that find a source due at the same moment: one fetches.
+    @Test(arguments: StoreBackend.available) func oneHolderOfASourceLeaseAtATime(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let store = temp.store
+        try await store.createFeed(Feed(slug: "team"))
+        let url = "https://example.org/team.ics"
+        let firstTwo = try await [store.leaseRefresh(feed: "team", location: url, for: 90), store.leaseRefresh(feed: "team", location: url, for: 90)]
+        #expect(firstTwo == [true, false])
+        try await store.recordFetch(feed: "team", location: url, etag: nil, lastModified: nil, error: nil)
+        #expect(try await store.leaseRefresh(feed: "team", location: url, for: 90), "a recorded fetch ends the lease")
+        temp.clock.advance(91)
+        #expect(try await store.leaseRefresh(feed: "team", location: url, for: 90), "a lease its holder never gave back runs out")
+    }
+}
