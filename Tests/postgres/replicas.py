@@ -295,7 +295,7 @@ async def scenarios(work):
           (copy.stdout + copy.stderr).strip().replace("\n", " / ")[:300])
     again = subprocess.run([TMINUS, "copy", "--from", sqlite, "--to", target], capture_output=True, text=True)
     check("a second copy into the same database is refused, and says why", again.returncode != 0 and "already holds feeds" in again.stderr,
-          again.stderr.strip()[:200])
+          again.stderr.strip().replace("\n", " / ")[:240])
     empty = os.path.join(work, "empty")
     os.makedirs(empty)
     old, old_port = serve(sqlite, empty, token_file, log)
