@@ -121,6 +121,7 @@ enum PostgresMigrations {
         ]),
         Migration(name: "v6: source refresh lease", statements: [
             "ALTER TABLE source ADD COLUMN leaseUntil TIMESTAMPTZ",
+            "ALTER TABLE feed ADD COLUMN purgeURL TEXT",
         ]),
     ]
 }

@@ -21,11 +21,13 @@ public struct FeedRecord: Codable, Sendable, Equatable {
     public var countdownMaxEvents: Int = 2_000
     /// JSON of `Celebrations`; nil for the default set.
     public var celebrations: String?
+    /// `Feed.purgeURL`.
+    public var purgeURL: String?
 
     /// Every column, as a row holds them.
     public init(id: Int64?, slug: String, name: String, description: String?, timeZone: String, color: String?, isPublic: Bool,
                 countdownMode: String, includeAlarms: Bool, refreshInterval: String, createdAt: Date, updatedAt: Date, revision: Int64,
-                countdownMaxEvents: Int, celebrations: String?) {
+                countdownMaxEvents: Int, celebrations: String?, purgeURL: String?) {
         self.id = id
         self.slug = slug
         self.name = name
@@ -41,6 +43,7 @@ public struct FeedRecord: Codable, Sendable, Equatable {
         self.revision = revision
         self.countdownMaxEvents = countdownMaxEvents
         self.celebrations = celebrations
+        self.purgeURL = purgeURL
     }
 
     public init(_ feed: Feed, now: Date) {
@@ -66,6 +69,7 @@ public struct FeedRecord: Codable, Sendable, Equatable {
         includeAlarms = feed.includeAlarms
         refreshInterval = feed.refreshInterval.description
         countdownMaxEvents = feed.countdownMaxEvents
+        purgeURL = feed.purgeURL
         celebrations = feed.celebrations == .default ? nil : (try? JSONEncoder().encode(feed.celebrations)).map { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -74,7 +78,8 @@ public struct FeedRecord: Codable, Sendable, Equatable {
              countdownMode: Self.decode(countdownMode), includeAlarms: includeAlarms,
              refreshInterval: ICalDuration(parsing: refreshInterval) ?? ICalDuration(seconds: 6 * 3600),
              categoryColors: categoryColors, countdownMaxEvents: countdownMaxEvents,
-             celebrations: celebrations.flatMap { try? JSONDecoder().decode(Celebrations.self, from: Data($0.utf8)) } ?? .default)
+             celebrations: celebrations.flatMap { try? JSONDecoder().decode(Celebrations.self, from: Data($0.utf8)) } ?? .default,
+             purgeURL: purgeURL)
     }
 
     /// `daily:60` or `milestones:100,50,30`.

@@ -28,6 +28,9 @@ public struct Feed: Sendable, Hashable {
     public var countdownMaxEvents: Int
     /// Half-birthdays and round day counts the countdown calendar adds.
     public var celebrations: Celebrations
+    /// Called (POST) after every change to the feed, so that a CDN in front drops
+    /// its copies at once instead of after `s-maxage`; nil for none.
+    public var purgeURL: String?
 
     /// The feed's zone, resolved (a stored name is always valid; UTC if the zone data lost it).
     public var zone: Zone { Zone.named(timeZone) ?? .utc }
@@ -35,7 +38,7 @@ public struct Feed: Sendable, Hashable {
     public init(slug: String, name: String? = nil, description: String? = nil, timeZone: String = "UTC", color: String? = nil,
                 isPublic: Bool = true, countdownMode: CountdownMode = .daily(days: 60), includeAlarms: Bool = false,
                 refreshInterval: ICalDuration = ICalDuration(seconds: 6 * 3600), categoryColors: [String: String] = [:],
-                countdownMaxEvents: Int = 2_000, celebrations: Celebrations = .default) {
+                countdownMaxEvents: Int = 2_000, celebrations: Celebrations = .default, purgeURL: String? = nil) {
         self.slug = slug
         self.name = name ?? slug
         self.description = description
@@ -48,6 +51,7 @@ public struct Feed: Sendable, Hashable {
         self.categoryColors = categoryColors
         self.countdownMaxEvents = countdownMaxEvents
         self.celebrations = celebrations
+        self.purgeURL = purgeURL
     }
 
     /// Slugs appear in URLs and file names: lower-case letters, digits and dashes.

@@ -1,3 +1,4 @@
+import Foundation
 import ICalendar
 
 /// The rules for a feed's settings, in one place for every way a feed is
@@ -29,6 +30,18 @@ extension Feed {
             throw InvalidSetting(message: "'\(raw)' is not a duration of at least \(minimumSeconds) second(s), such as PT6H")
         }
         return duration
+    }
+
+    /// An http(s) URL of at most 2,000 characters; empty clears it.
+    public static func validPurgeURL(_ raw: String) throws(InvalidSetting) -> String? {
+        let trimmed = raw.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return nil }
+        let lower = trimmed.lowercased()
+        guard trimmed.utf8.count <= 2000, lower.hasPrefix("https://") || lower.hasPrefix("http://"),
+              trimmed.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw InvalidSetting(message: "purge '\(trimmed.prefix(80))' is not an http(s) URL")
+        }
+        return trimmed
     }
 
     /// 1…100,000 events in the countdown calendar.

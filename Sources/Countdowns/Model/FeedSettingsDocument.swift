@@ -41,6 +41,9 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
     public var categories: [String: String]?
     /// `celebrate: {halfBirthdays: true, days: [100, 1000]}`: what the countdown calendar adds.
     public var celebrate: CelebrationSettings?
+    /// `purge: https://…`: POSTed after every change to the feed (a CDN's purge
+    /// endpoint, or a hook in front of one); empty removes it.
+    public var purge: String?
 
     public struct CelebrationSettings: Codable, Sendable, Equatable {
         public var halfBirthdays: Bool?
@@ -55,7 +58,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
     public var deprecatedKeys: [String] = []
 
     enum CodingKeys: String, CodingKey {
-        case name, description, timeZone, timezone, color, isPublic = "public", alarms, refresh, countdown, categories, celebrate
+        case name, description, timeZone, timezone, color, isPublic = "public", alarms, refresh, countdown, categories, celebrate, purge
     }
 
     public init() {}
@@ -75,6 +78,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         }
         categories = feed.categoryColors.isEmpty ? nil : feed.categoryColors
         celebrate = CelebrationSettings(halfBirthdays: feed.celebrations.halfBirthdays, days: feed.celebrations.dayCounts)
+        purge = feed.purgeURL
     }
 
     public init(from decoder: any Decoder) throws {
@@ -93,6 +97,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         countdown = try container.decodeIfPresent(CountdownSettings.self, forKey: .countdown)
         categories = try container.decodeIfPresent([String: String].self, forKey: .categories)
         celebrate = try container.decodeIfPresent(CelebrationSettings.self, forKey: .celebrate)
+        purge = try container.decodeIfPresent(String.self, forKey: .purge)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -107,6 +112,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         try container.encodeIfPresent(countdown, forKey: .countdown)
         try container.encodeIfPresent(categories, forKey: .categories)
         try container.encodeIfPresent(celebrate, forKey: .celebrate)
+        try container.encodeIfPresent(purge, forKey: .purge)
     }
 
     /// Applies the settings present, by the rules in `Feed.valid*`; on error the feed is unchanged.
@@ -117,6 +123,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         if let timeZone { edited.timeZone = try Feed.validTimeZone(timeZone) }
         if let color { edited.color = try Feed.validColor(color) }
         if let isPublic { edited.isPublic = isPublic }
+        if let purge { edited.purgeURL = try Feed.validPurgeURL(purge) }
         if let alarms { edited.includeAlarms = alarms }
         if let refresh { edited.refreshInterval = try Feed.validInterval(refresh) }
         if let countdown {

@@ -37,8 +37,12 @@ final class FeedCatalog: Sendable {
     /// One thread per catalog: its refreshes are serialised, a slow one never
     /// occupies the request threads, and no other catalog (tests run several) waits behind it.
     private let compilePool: NIOThreadPool
+    /// Called with each feed whose revision moved (a real change, not a start or a new day).
+    private let changed: @Sendable (CompiledFeed) -> Void
 
-    init(store: any CountdownStore, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger) {
+    init(store: any CountdownStore, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger,
+         changed: @escaping @Sendable (CompiledFeed) -> Void = { _ in }) {
+        self.changed = changed
         self.store = store
         self.settings = settings
         self.clock = clock
@@ -99,6 +103,7 @@ final class FeedCatalog: Sendable {
             let tokens = try await store.activeTokens()
             var current = published.withLock { $0.feeds }
             var compiledAny = false
+            var moved: [CompiledFeed] = []
             let live = Set(versions.map(\.slug))
             for slug in current.keys where !live.contains(slug) { current[slug] = nil }
             for version in versions {
@@ -107,6 +112,7 @@ final class FeedCatalog: Sendable {
                 if let compiled = await compile(version.slug, previous: old, reload: force || old?.revision != version.revision, now: now) {
                     current[version.slug] = compiled
                     compiledAny = true
+                    if let old, old.revision != compiled.revision { moved.append(compiled) }
                 }
             }
             let tokenMap = Dictionary(tokens.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
@@ -117,6 +123,7 @@ final class FeedCatalog: Sendable {
                 return IndexPage.representation(of: feeds.values.sorted { $0.slug < $1.slug }, settings: settings)
             }
             published.withLock { $0 = Published(feeds: current, tokens: tokenMap, index: index, compiledAt: now) }
+            moved.forEach(changed)
         } catch {
             logger.error("cannot read feeds from the store; serving what was compiled before", metadata: ["error": "\(error)"])
         }

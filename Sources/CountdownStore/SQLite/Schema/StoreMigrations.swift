@@ -113,6 +113,8 @@ enum StoreMigrations {
             // Until when one process (a replica) holds the right to fetch this source;
             // NULL when nobody does. PostgreSQL has the same column.
             try db.alter(table: "source") { t in t.add(column: "leaseUntil", .datetime) }
+            // Where to POST after a change to the feed (a CDN's purge hook).
+            try db.alter(table: "feed") { t in t.add(column: "purgeURL", .text) }
         }
         return migrator
     }
