@@ -89,10 +89,7 @@ extension PostgresCountdownStore {
             guard try await !self.hasUID(connection, feedId: feed.id!, uid: countdown.uid) else {
                 throw StoreError.duplicateUID(countdown.uid, feed: slug)
             }
-            var fresh = countdown
-            fresh.sequence = 0
-            fresh.created = now
-            fresh.lastModified = now
+            var fresh = CountdownStamps.added(countdown, now: now)
             let id = try await self.insert(CountdownRecord(fresh, feedId: feed.id!, sourceId: nil, now: now), connection)
             try await self.link(connection, countdownId: id, feedId: feed.id!, names: fresh.categories, replacing: false)
             try await self.touch(connection, feedId: feed.id!, now: now)
@@ -109,10 +106,7 @@ extension PostgresCountdownStore {
             let record = try await self.countdownRecord(connection, id: id, lock: true)
             let content = CountdownRecord.content(of: countdown)
             guard content != record.content else { return try record.countdown(source: countdown.source) }
-            var edited = countdown
-            edited.sequence = record.sequence + 1
-            edited.created = record.createdAt
-            edited.lastModified = max(now, record.lastModified)
+            let edited = CountdownStamps.edited(countdown, row: record, now: now)
             let replacement = CountdownRecord(edited, feedId: record.feedId, sourceId: record.sourceId, now: now, content: content)
             try await connection.query("""
                 UPDATE countdown SET uid = \(replacement.uid), title = \(replacement.title), kind = \(replacement.kind),
@@ -171,11 +165,7 @@ extension PostgresCountdownStore {
             guard try await !self.hasUID(connection, feedId: feed.id!, uid: countdown.uid) else {
                 throw StoreError.duplicateUID(countdown.uid, feed: slug)
             }
-            var restored = countdown
-            restored.id = nil
-            restored.sequence = countdown.sequence + 1
-            restored.created = countdown.created ?? now
-            restored.lastModified = now
+            var restored = CountdownStamps.restored(countdown, now: now)
             let id = try await self.insert(CountdownRecord(restored, feedId: feed.id!, sourceId: nil, now: now), connection)
             try await self.link(connection, countdownId: id, feedId: feed.id!, names: restored.categories, replacing: false)
             try await self.touch(connection, feedId: feed.id!, now: now)

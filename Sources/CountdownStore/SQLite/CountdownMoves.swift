@@ -44,11 +44,7 @@ extension SQLiteCountdownStore {
             guard try CountdownRecord.filter(CountdownRecord.Columns.feedId == feed.id! && CountdownRecord.Columns.uid == countdown.uid).fetchCount(db) == 0 else {
                 throw StoreError.duplicateUID(countdown.uid, feed: slug)
             }
-            var restored = countdown
-            restored.id = nil
-            restored.sequence = countdown.sequence + 1
-            restored.created = countdown.created ?? now
-            restored.lastModified = now
+            var restored = CountdownStamps.restored(countdown, now: now)
             var record = CountdownRecord(restored, feedId: feed.id!, sourceId: nil, now: now)
             try record.insert(db)
             try CategoryRecord.link(db, countdownId: record.id!, feedId: feed.id!, names: restored.categories)

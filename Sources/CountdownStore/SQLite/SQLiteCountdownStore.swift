@@ -128,10 +128,7 @@ extension SQLiteCountdownStore {
             guard try CountdownRecord.filter(Column("feedId") == feed.id! && Column("uid") == countdown.uid).fetchCount(db) == 0 else {
                 throw StoreError.duplicateUID(countdown.uid, feed: slug)
             }
-            var fresh = countdown
-            fresh.sequence = 0
-            fresh.created = now
-            fresh.lastModified = now
+            var fresh = CountdownStamps.added(countdown, now: now)
             var record = CountdownRecord(fresh, feedId: feed.id!, sourceId: nil, now: now)
             try record.insert(db)
             try CategoryRecord.link(db, countdownId: record.id!, feedId: feed.id!, names: fresh.categories)
@@ -150,10 +147,7 @@ extension SQLiteCountdownStore {
             guard var record = try CountdownRecord.fetchOne(db, key: id) else { throw StoreError.countdownNotFound(id) }
             let content = CountdownRecord.content(of: countdown)
             guard content != record.content else { return try record.countdown(source: countdown.source) }
-            var edited = countdown
-            edited.sequence = record.sequence + 1
-            edited.created = record.createdAt
-            edited.lastModified = max(now, record.lastModified)
+            let edited = CountdownStamps.edited(countdown, row: record, now: now)
             let replacement = CountdownRecord(edited, feedId: record.feedId, sourceId: record.sourceId, now: now)
             record.uid = replacement.uid
             record.title = replacement.title
