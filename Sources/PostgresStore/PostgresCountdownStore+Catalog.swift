@@ -19,9 +19,9 @@ extension PostgresCountdownStore {
     /// and source) are reused from `known`; only changed ones are fetched whole
     /// and parsed, the parsing on a thread of its own.
     public func feedContents(slug: String, reusing known: [Int64: Countdown]) async throws -> (feed: StoredFeed, countdowns: [Countdown])? {
-        let (found, stamps, changed) = try await transaction { connection -> (FeedRecord?, [Stamp], [(CountdownRecord, String?)]) in
+        let (found, colors, stamps, changed) = try await transaction { connection -> (FeedRecord?, [String: String], [Stamp], [(CountdownRecord, String?)]) in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
-            guard let record = try await self.feedRecord(connection, slug: slug) else { return (nil, [], []) }
+            guard let record = try await self.feedRecord(connection, slug: slug) else { return (nil, [:], [], []) }
             var stamps: [Stamp] = []
             for try await (id, sequence, created, modified, location) in try await connection.execute(
                 PreparedStatements.CountdownStamps(feedId: record.id!), logger: self.logger) {
@@ -37,14 +37,13 @@ extension PostgresCountdownStore {
                     changed.append((try Self.countdownRecord(row), try row.makeRandomAccess()[12].decode(String?.self)))
                 }
             }
-            return (record, stamps, changed)
+            return (record, try await self.categoryColors(connection, feedId: record.id!), stamps, changed)
         }
         guard let record = found else { return nil }
         let parsed = try await Offload.run {
             try Dictionary(uniqueKeysWithValues: changed.map { row, source in (row.id!, try row.countdown(source: source)) })
         }
         let countdowns = stamps.compactMap { parsed[$0.id] ?? known[$0.id] }
-        let colors = try await read { connection in try await self.categoryColors(connection, feedId: record.id!) }
         let feed = StoredFeed(id: record.id!, feed: record.feed(categoryColors: colors), countdownCount: countdowns.count,
                               updatedAt: record.updatedAt, revision: record.revision)
         return (feed, countdowns)

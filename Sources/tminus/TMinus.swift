@@ -12,8 +12,8 @@ struct TMinus: ParsableCommand {
               tminus import examples/birthdays.ics --feed family
               tminus list --feed family
               tminus serve --feeds feeds
-              tminus serve --db postgres://tminus@db.internal/tminus --feeds feeds   # one of several replicas
-              tminus copy --from tminus.sqlite --to postgres://tminus@db.internal/tminus
+              tminus serve --db postgres://tminus@db/tminus --feeds feeds   # a replica
+              tminus copy --from tminus.sqlite --to postgres://tminus@db/tminus
             """,
         version: "0.1.0",
         subcommands: [

@@ -7,6 +7,10 @@ import TestSupport
 @testable import FeedServer
 
 /// The serving core: feeds are compiled once per change and read from memory.
+/// One test at a time: the 10,000-countdown test takes both cores for a while,
+/// and the "within two seconds" test must not measure that (it failed once in a
+/// cold fresh clone, served after 2.0 s, while the two ran side by side).
+@Suite(.serialized)
 struct ServingCoreTests {
     /// The hot path touches no database: a statement counter on the store proves it.
     @Test func cachedGetsAndHeadsRunNoSQL() async throws {
