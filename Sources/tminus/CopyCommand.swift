@@ -2,7 +2,6 @@ import ArgumentParser
 import CountdownStore
 import FeedServer
 import Foundation
-import Logging
 
 /// `tminus copy`: moves a whole installation from one store to another, in
 /// practice from the SQLite file to PostgreSQL when one machine is not enough.
@@ -31,10 +30,8 @@ struct CopyCommand: ParsableCommand {
         try reportingErrors {
             let source = try DatabaseLocation(from), target = try DatabaseLocation(to)
             if let path = source.path, !FileManager.default.fileExists(atPath: path) { throw CLIError("--from \(path): no such database file") }
-            var logger = Logger(label: "tminus")
-            logger.logLevel = .warning
-            let reading = try await source.open(logger: logger)
-            let writing = try await target.open(logger: logger)
+            let reading = try await source.open(logger: source.path == nil ? StoreOptions.quietLogger : nil)
+            let writing = try await target.open(logger: target.path == nil ? StoreOptions.quietLogger : nil)
             let started = Date()
             let snapshot = try await reading.snapshot()
             let summary = snapshot.counts.filter { $0.rows > 0 }.map { "\($0.rows) \($0.table)" }.joined(separator: ", ")

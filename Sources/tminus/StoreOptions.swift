@@ -13,6 +13,13 @@ struct StoreOptions: ParsableArguments {
                                                 """))
     var db: String?
 
+    /// Warnings and errors only: a command's own output is what the user asked for.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "tminus")
+        logger.logLevel = .warning
+        return logger
+    }
+
     var value: String { db ?? ProcessInfo.processInfo.environment["TMINUS_DB"] ?? "tminus.sqlite" }
 
     func location() throws -> DatabaseLocation {
@@ -22,10 +29,8 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store (migrating it). Quiet unless something goes wrong.
     func open(limits: StoreLimits = StoreLimits()) async throws -> any CountdownStore {
         let location = try location()
-        var logger = Logger(label: "tminus")
-        logger.logLevel = .warning
         do {
-            return try await location.open(limits: limits, logger: logger)
+            return try await location.open(limits: limits, logger: location.path == nil ? Self.quietLogger : nil)
         } catch {
             throw CLIError("cannot open the database \(location): \(error)")
         }

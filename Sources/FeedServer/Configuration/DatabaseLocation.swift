@@ -13,12 +13,14 @@ public enum DatabaseLocation: Sendable, CustomStringConvertible {
         self = PostgresLocation.isPostgres(value) ? .postgres(try PostgresLocation(value)) : .sqlite(path: value)
     }
 
-    /// Opens the store and brings its schema up to date.
+    /// Opens the store and brings its schema up to date. The logger is for
+    /// PostgreSQL's connection pool; SQLite logs nothing.
     public func open(limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() },
-                     logger: Logger = Logger(label: "tminus")) async throws -> any CountdownStore {
+                     logger: Logger? = nil) async throws -> any CountdownStore {
         switch self {
         case .sqlite(let path): try SQLiteCountdownStore(path: path, limits: limits, clock: clock)
-        case .postgres(let location): try await PostgresCountdownStore(location, limits: limits, clock: clock, logger: logger)
+        case .postgres(let location):
+            try await PostgresCountdownStore(location, limits: limits, clock: clock, logger: logger ?? Logger(label: "tminus"))
         }
     }
 
