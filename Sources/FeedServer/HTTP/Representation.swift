@@ -35,6 +35,9 @@ struct Representation: Sendable, ResponseGenerator {
     /// of two (a 5.6 MB calendar holds 8.4 MB, measured with massif), and the
     /// cache's budget is about memory held.
     var cachedSize: Int { body.capacity + (gzipped?.body.capacity ?? 0) + 512 }
+    /// What `privately()` answers with: the same max-age, `private`. Made once
+    /// here, not per token request.
+    private let privateCacheControl: String
     /// A copy of the body (for tests and tools; responses share `body`).
     var bytes: [UInt8] { Array(body.readableBytesView) }
 
@@ -46,6 +49,9 @@ struct Representation: Sendable, ResponseGenerator {
         self.lastModified = lastModified
         lastModifiedText = HTTPDate.format(lastModified)
         self.cacheControl = cacheControl
+        let maxAge = cacheControl.split(separator: ",").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("max-age=") }.flatMap { Int($0.dropFirst(8)) } ?? 0
+        privateCacheControl = RenderSettings.privateCacheControl(maxAge: maxAge)
         self.contentDisposition = contentDisposition
         etag = Self.tag(bytes)
         if gzip, bytes.count > 1024, var buffer = Optional(body),
@@ -60,9 +66,7 @@ struct Representation: Sendable, ResponseGenerator {
     /// them, whatever the feed's own setting, and no purge key names them.
     func privately() -> Representation {
         var copy = self
-        let maxAge = cacheControl.split(separator: ",").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { $0.hasPrefix("max-age=") }.flatMap { Int($0.dropFirst(8)) } ?? 0
-        copy.cacheControl = RenderSettings.privateCacheControl(maxAge: maxAge)
+        copy.cacheControl = privateCacheControl
         copy.surrogateKey = nil
         return copy
     }
