@@ -136,6 +136,12 @@ public final class PostgresCountdownStore: CountdownStore {
             return StoreError.unavailable("PostgreSQL at \(location) cannot be reached (\(error.code))")
         }
         if error is CancellationError { return error }
+        // The pool stops trying for a while after connections keep failing; its
+        // error names only its own state (connectionCreationCircuitBreakerTripped).
+        if String(describing: error).contains("CircuitBreaker") {
+            return StoreError.unavailable("no connection to PostgreSQL at \(location) could be opened: is it running, and are the address, "
+                                          + "user and database right?")
+        }
         return StoreError.unavailable("PostgreSQL at \(location): \(error)")
     }
 }
