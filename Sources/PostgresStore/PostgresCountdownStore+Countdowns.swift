@@ -84,17 +84,23 @@ extension PostgresCountdownStore {
     @discardableResult
     public func add(_ countdown: Countdown, toFeed slug: String) async throws -> Countdown {
         let now = clock()
-        return try await transaction { connection in
+        return try await insertNew(CountdownStamps.added(countdown, now: now), toFeed: slug, now: now)
+    }
+
+    /// Inserts an already stamped countdown as a new row of the feed (add and
+    /// restore); refused when the feed already has its UID.
+    func insertNew(_ stamped: Countdown, toFeed slug: String, now: Date) async throws -> Countdown {
+        try await transaction { connection in
             let feed = try await self.requireFeed(connection, slug, lock: true)
-            guard try await !self.hasUID(connection, feedId: feed.id!, uid: countdown.uid) else {
-                throw StoreError.duplicateUID(countdown.uid, feed: slug)
+            guard try await !self.hasUID(connection, feedId: feed.id!, uid: stamped.uid) else {
+                throw StoreError.duplicateUID(stamped.uid, feed: slug)
             }
-            var fresh = CountdownStamps.added(countdown, now: now)
-            let id = try await self.insert(CountdownRecord(fresh, feedId: feed.id!, sourceId: nil, now: now), connection)
-            try await self.link(connection, countdownId: id, feedId: feed.id!, names: fresh.categories, replacing: false)
+            var saved = stamped
+            let id = try await self.insert(CountdownRecord(saved, feedId: feed.id!, sourceId: nil, now: now), connection)
+            try await self.link(connection, countdownId: id, feedId: feed.id!, names: saved.categories, replacing: false)
             try await self.touch(connection, feedId: feed.id!, now: now)
-            fresh.id = id
-            return fresh
+            saved.id = id
+            return saved
         }
     }
 
@@ -160,17 +166,6 @@ extension PostgresCountdownStore {
     @discardableResult
     public func restore(_ countdown: Countdown, toFeed slug: String) async throws -> Countdown {
         let now = clock()
-        return try await transaction { connection in
-            let feed = try await self.requireFeed(connection, slug, lock: true)
-            guard try await !self.hasUID(connection, feedId: feed.id!, uid: countdown.uid) else {
-                throw StoreError.duplicateUID(countdown.uid, feed: slug)
-            }
-            var restored = CountdownStamps.restored(countdown, now: now)
-            let id = try await self.insert(CountdownRecord(restored, feedId: feed.id!, sourceId: nil, now: now), connection)
-            try await self.link(connection, countdownId: id, feedId: feed.id!, names: restored.categories, replacing: false)
-            try await self.touch(connection, feedId: feed.id!, now: now)
-            restored.id = id
-            return restored
-        }
+        return try await insertNew(CountdownStamps.restored(countdown, now: now), toFeed: slug, now: now)
     }
 }

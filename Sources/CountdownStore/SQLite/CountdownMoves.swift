@@ -39,18 +39,6 @@ extension SQLiteCountdownStore {
     @discardableResult
     public func restore(_ countdown: Countdown, toFeed slug: String) async throws -> Countdown {
         let now = clock()
-        return try await write { db in
-            let feed = try requireFeed(db, slug)
-            guard try CountdownRecord.filter(CountdownRecord.Columns.feedId == feed.id! && CountdownRecord.Columns.uid == countdown.uid).fetchCount(db) == 0 else {
-                throw StoreError.duplicateUID(countdown.uid, feed: slug)
-            }
-            var restored = CountdownStamps.restored(countdown, now: now)
-            var record = CountdownRecord(restored, feedId: feed.id!, sourceId: nil, now: now)
-            try record.insert(db)
-            try CategoryRecord.link(db, countdownId: record.id!, feedId: feed.id!, names: restored.categories)
-            try FeedRecord.touch(db, feedId: feed.id!, now: now)
-            restored.id = record.id
-            return restored
-        }
+        return try await insertNew(CountdownStamps.restored(countdown, now: now), toFeed: slug, now: now)
     }
 }

@@ -123,18 +123,24 @@ extension SQLiteCountdownStore {
     @discardableResult
     public func add(_ countdown: Countdown, toFeed slug: String) async throws -> Countdown {
         let now = clock()
-        return try await write { db in
-            let feed = try requireFeed(db, slug)
-            guard try CountdownRecord.filter(Column("feedId") == feed.id! && Column("uid") == countdown.uid).fetchCount(db) == 0 else {
-                throw StoreError.duplicateUID(countdown.uid, feed: slug)
+        return try await insertNew(CountdownStamps.added(countdown, now: now), toFeed: slug, now: now)
+    }
+
+    /// Inserts an already stamped countdown as a new row of the feed (add and
+    /// restore); refused when the feed already has its UID.
+    func insertNew(_ stamped: Countdown, toFeed slug: String, now: Date) async throws -> Countdown {
+        try await write { db in
+            let feed = try self.requireFeed(db, slug)
+            guard try CountdownRecord.filter(Column("feedId") == feed.id! && Column("uid") == stamped.uid).fetchCount(db) == 0 else {
+                throw StoreError.duplicateUID(stamped.uid, feed: slug)
             }
-            var fresh = CountdownStamps.added(countdown, now: now)
-            var record = CountdownRecord(fresh, feedId: feed.id!, sourceId: nil, now: now)
+            var saved = stamped
+            var record = CountdownRecord(saved, feedId: feed.id!, sourceId: nil, now: now)
             try record.insert(db)
-            try CategoryRecord.link(db, countdownId: record.id!, feedId: feed.id!, names: fresh.categories)
+            try CategoryRecord.link(db, countdownId: record.id!, feedId: feed.id!, names: saved.categories)
             try FeedRecord.touch(db, feedId: feed.id!, now: now)
-            fresh.id = record.id
-            return fresh
+            saved.id = record.id
+            return saved
         }
     }
 
