@@ -7,6 +7,10 @@
 # (65536 by default; a smaller one makes long runs faster). FUZZ_CONFIG=release
 # runs the optimized build (`make fuzz FUZZ_CONFIG=release`), for long runs;
 # FUZZ_ONLY="FuzzContentLine FuzzRoundTrip" runs only those harnesses.
+# FUZZ_TIMEOUT (10 s by default) is the time one input may take before it counts
+# as a hang; raise it for a long run that shares the machine with builds, where a
+# slow but finite input (RSCALE=ETHIOPIC takes ~4 s under ASan) can be starved
+# past 10 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.build-fuzz/${FUZZ_CONFIG:-debug}
@@ -33,7 +37,7 @@ run() {   # run HARNESS CORPUS
   fi
   if [ -n "${FUZZ_SECONDS:-}" ]; then limit="-max_total_time=$FUZZ_SECONDS"; else limit="-runs=$RUNS"; fi
   echo "==> $harness ($limit, seeds: $(ls "$corpus" | wc -l))"
-  "$BIN/$harness" "$limit" -dict=Fuzz/ical.dict -timeout=10 -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-65536}" \
+  "$BIN/$harness" "$limit" -dict=Fuzz/ical.dict -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-65536}" \
     -artifact_prefix="$FINDINGS/$harness-" -print_final_stats=1 "$corpus" 2>&1 | grep -E '^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY|INFO: Running with)' || true
   if ls "$FINDINGS/$harness-"* >/dev/null 2>&1; then
     echo "fuzz: $harness found a problem: $(ls "$FINDINGS/$harness-"*)" >&2
