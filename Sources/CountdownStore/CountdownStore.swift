@@ -62,8 +62,9 @@ public protocol CountdownStore: AnyObject, Sendable {
 
     // MARK: feed tokens and settings
 
-    /// Creates a token for a feed; returns it once (only its hash is kept).
-    func createFeedToken(feed slug: String, label: String) async throws -> (token: String, info: FeedToken)
+    /// Creates a token for a feed, showing it as `visibility` says; returns it
+    /// once (only its hash is kept).
+    func createFeedToken(feed slug: String, label: String, visibility: Visibility) async throws -> (token: String, info: FeedToken)
     func feedTokens(feed slug: String) async throws -> [FeedToken]
     func revokeFeedToken(feed slug: String, id: Int64) async throws
     func setting(_ key: String) async throws -> String?

@@ -1,3 +1,4 @@
+import Countdowns
 import Crypto
 import Foundation
 
@@ -7,14 +8,18 @@ public struct FeedToken: Sendable, Hashable, Codable {
     public var id: Int64
     public var feed: String
     public var label: String
+    /// How much of the feed this link shows.
+    public var visibility: Visibility
     public var createdAt: Date
     public var lastUsedAt: Date?
     public var revokedAt: Date?
 
-    public init(id: Int64, feed: String, label: String, createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil) {
+    public init(id: Int64, feed: String, label: String, visibility: Visibility = .full, createdAt: Date, lastUsedAt: Date? = nil,
+                revokedAt: Date? = nil) {
         self.id = id
         self.feed = feed
         self.label = label
+        self.visibility = visibility
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
         self.revokedAt = revokedAt

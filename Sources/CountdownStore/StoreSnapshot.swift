@@ -56,7 +56,7 @@ public struct StoreTable: Sendable {
                    key: "id"),
         StoreTable(name: "feedToken", columns: [
             ("id", .integer), ("feedId", .integer), ("label", .text), ("tokenHash", .text), ("createdAt", .date), ("lastUsedAt", .date),
-            ("revokedAt", .date),
+            ("revokedAt", .date), ("visibility", .text),
         ], key: "id"),
         StoreTable(name: "setting", columns: [("key", .text), ("value", .text)], key: "key"),
         StoreTable(name: "persistEntry", columns: [("keyHash", .text), ("value", .blob), ("expiresAt", .date)], key: "keyHash"),

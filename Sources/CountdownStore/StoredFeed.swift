@@ -36,11 +36,13 @@ public struct ActiveToken: Sendable, Hashable {
     public var id: Int64
     public var hash: String
     public var slug: String
+    public var visibility: Visibility
 
-    public init(id: Int64, hash: String, slug: String) {
+    public init(id: Int64, hash: String, slug: String, visibility: Visibility) {
         self.id = id
         self.hash = hash
         self.slug = slug
+        self.visibility = visibility
     }
 }
 

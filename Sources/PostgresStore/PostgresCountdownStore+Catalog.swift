@@ -65,8 +65,8 @@ extension PostgresCountdownStore {
     public func activeTokens() async throws -> [ActiveToken] {
         try await read { connection in
             var tokens: [ActiveToken] = []
-            for try await (id, hash, slug) in try await connection.execute(PreparedStatements.ActiveTokens(), logger: self.logger) {
-                tokens.append(ActiveToken(id: id, hash: hash, slug: slug))
+            for try await (id, hash, slug, visibility) in try await connection.execute(PreparedStatements.ActiveTokens(), logger: self.logger) {
+                tokens.append(ActiveToken(id: id, hash: hash, slug: slug, visibility: try Self.visibility(visibility)))
             }
             return tokens
         }

@@ -1,3 +1,4 @@
+import Countdowns
 import CountdownStore
 import Foundation
 import PostgresNIO
@@ -5,27 +6,29 @@ import PostgresNIO
 extension PostgresCountdownStore {
     // MARK: feed tokens
 
-    public func createFeedToken(feed slug: String, label: String) async throws -> (token: String, info: FeedToken) {
+    public func createFeedToken(feed slug: String, label: String, visibility: Visibility) async throws -> (token: String, info: FeedToken) {
         let secret = Secret.generate()
         let now = clock()
         let id = try await transaction { connection in
             let feed = try await self.requireFeed(connection, slug)
             return try await connection.query("""
-                INSERT INTO feedToken (feedId, label, tokenHash, createdAt) VALUES (\(feed.id!), \(label), \(Secret.hash(secret)), \(now))
+                INSERT INTO feedToken (feedId, label, tokenHash, createdAt, visibility)
+                VALUES (\(feed.id!), \(label), \(Secret.hash(secret)), \(now), \(visibility.rawValue))
                 RETURNING id
                 """, logger: self.logger).collect(Int64.self).first ?? 0
         }
-        return (secret, FeedToken(id: id, feed: slug, label: label, createdAt: now))
+        return (secret, FeedToken(id: id, feed: slug, label: label, visibility: visibility, createdAt: now))
     }
 
     public func feedTokens(feed slug: String) async throws -> [FeedToken] {
         try await read { connection in
             let feed = try await self.requireFeed(connection, slug)
             var tokens: [FeedToken] = []
-            for try await (id, label, created, used, revoked) in try await connection.query("""
-                SELECT id, label, createdAt, lastUsedAt, revokedAt FROM feedToken WHERE feedId = \(feed.id!) ORDER BY id
-                """, logger: self.logger).decode((Int64, String, Date, Date?, Date?).self) {
-                tokens.append(FeedToken(id: id, feed: slug, label: label, createdAt: created, lastUsedAt: used, revokedAt: revoked))
+            for try await (id, label, created, used, revoked, visibility) in try await connection.query("""
+                SELECT id, label, createdAt, lastUsedAt, revokedAt, visibility FROM feedToken WHERE feedId = \(feed.id!) ORDER BY id
+                """, logger: self.logger).decode((Int64, String, Date, Date?, Date?, String).self) {
+                tokens.append(FeedToken(id: id, feed: slug, label: label, visibility: try Self.visibility(visibility), createdAt: created,
+                                        lastUsedAt: used, revokedAt: revoked))
             }
             return tokens
         }
@@ -40,6 +43,12 @@ extension PostgresCountdownStore {
                 """, logger: self.logger).collect(Int64.self)
             guard !revoked.isEmpty else { throw StoreError.invalid("feed '\(slug)' has no token \(id)") }
         }
+    }
+
+    /// A stored visibility; the column's CHECK admits only known values.
+    static func visibility(_ stored: String) throws -> Visibility {
+        guard let visibility = Visibility(rawValue: stored) else { throw StoreError.invalid("a feed token has an unknown visibility '\(stored)'") }
+        return visibility
     }
 
     // MARK: settings

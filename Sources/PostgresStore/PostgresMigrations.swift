@@ -123,6 +123,9 @@ enum PostgresMigrations {
             "ALTER TABLE source ADD COLUMN leaseUntil TIMESTAMPTZ",
             "ALTER TABLE feed ADD COLUMN purgeURL TEXT",
         ]),
+        Migration(name: "v7: token visibility", statements: [
+            "ALTER TABLE feedToken ADD COLUMN visibility TEXT NOT NULL DEFAULT 'full' CHECK (visibility IN ('full', 'titles', 'busy'))",
+        ]),
     ]
 }
 

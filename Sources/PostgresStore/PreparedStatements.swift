@@ -15,10 +15,10 @@ enum PreparedStatements {
 
     struct ActiveTokens: PostgresPreparedStatement {
         static let sql = """
-            SELECT feedToken.id, feedToken.tokenHash, feed.slug FROM feedToken
+            SELECT feedToken.id, feedToken.tokenHash, feed.slug, feedToken.visibility FROM feedToken
             JOIN feed ON feed.id = feedToken.feedId WHERE revokedAt IS NULL ORDER BY feedToken.id
             """
-        typealias Row = (Int64, String, String)
+        typealias Row = (Int64, String, String, String)
 
         func makeBindings() -> PostgresBindings { PostgresBindings() }
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }

@@ -49,8 +49,12 @@ struct StoreContractTests {
         let temp = try await TemporaryStore.make(backend)
         let store = temp.store
         try await store.createFeed(Feed(slug: "bills", isPublic: false))
-        let (secret, token) = try await store.createFeedToken(feed: "bills", label: "phone")
-        #expect(try await store.activeTokens() == [ActiveToken(id: token.id, hash: Secret.hash(secret), slug: "bills")])
+        let (secret, token) = try await store.createFeedToken(feed: "bills", label: "phone", visibility: .full)
+        let (busySecret, busy) = try await store.createFeedToken(feed: "bills", label: "colleagues", visibility: .busy)
+        #expect(try await store.activeTokens() == [ActiveToken(id: token.id, hash: Secret.hash(secret), slug: "bills", visibility: .full),
+                                                   ActiveToken(id: busy.id, hash: Secret.hash(busySecret), slug: "bills", visibility: .busy)])
+        #expect(try await store.feedTokens(feed: "bills").map(\.visibility) == [.full, .busy], "the visibility is kept")
+        try await store.revokeFeedToken(feed: "bills", id: busy.id)
         temp.clock.advance(60)
         try await store.recordTokenUse([token.id: temp.clock.now])
         #expect(try await store.feedTokens(feed: "bills").first?.lastUsedAt == temp.clock.now)
@@ -93,7 +97,7 @@ struct StoreContractTests {
     @Test(arguments: StoreBackend.available) func aSnapshotRestoresIntoAnEmptyStoreOnly(_ backend: StoreBackend) async throws {
         let from = try await TemporaryStore.make(.sqlite)
         _ = try await from.store.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
-        _ = try await from.store.createFeedToken(feed: "family", label: "copy")
+        _ = try await from.store.createFeedToken(feed: "family", label: "copy", visibility: .titles)
         let snapshot = try await from.store.snapshot()
         let to = try await TemporaryStore.make(backend)
         try await to.store.restore(snapshot)

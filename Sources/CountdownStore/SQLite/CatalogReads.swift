@@ -58,9 +58,9 @@ extension SQLiteCountdownStore {
     public func activeTokens() async throws -> [ActiveToken] {
         try await read { db in
             try Row.fetchAll(db, sql: """
-                SELECT feedToken.id, feedToken.tokenHash, feed.slug FROM feedToken
+                SELECT feedToken.id, feedToken.tokenHash, feed.slug, feedToken.visibility FROM feedToken
                 JOIN feed ON feed.id = feedToken.feedId WHERE revokedAt IS NULL ORDER BY feedToken.id
-                """).map { ActiveToken(id: $0["id"], hash: $0["tokenHash"], slug: $0["slug"]) }
+                """).map { ActiveToken(id: $0["id"], hash: $0["tokenHash"], slug: $0["slug"], visibility: $0["visibility"]) }
         }
     }
 

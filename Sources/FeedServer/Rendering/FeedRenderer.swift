@@ -44,7 +44,7 @@ struct FeedRenderer: Sendable {
     func countdownCalendar(_ compiled: CompiledFeed) async throws -> Representation {
         let zone = compiled.feed.zone
         let today = zone.local(of: clock()).date
-        let key = RenderKey.countdownCalendar(slug: compiled.slug, revision: compiled.revision, day: today)
+        let key = RenderKey.countdownCalendar(compiled.identity, day: today)
         return try await cache.value(for: key) { [self] in
             let result = CountdownCalendar(feed: compiled.feed, today: today, zone: zone).calendar(for: compiled.series)
             if result.isReduced { noteReduced(compiled, result) }
@@ -86,12 +86,12 @@ struct FeedRenderer: Sendable {
                                   gzip: settings.gzip)
         }
         if let category = query.category, !compiled.categories.contains(category) { return try render() }
-        return try await cache.value(for: .json(slug: compiled.slug, revision: compiled.revision, minute: minute, query: query), render: render)
+        return try await cache.value(for: .json(compiled.identity, minute: minute, query: query), render: render)
     }
 
     func page(_ compiled: CompiledFeed, zone: Zone, path: String) async throws -> Representation {
         let (minute, minuteStart) = self.minute
-        let key = RenderKey.page(slug: compiled.slug, revision: compiled.revision, minute: minute, zone: zone, path: path)
+        let key = RenderKey.page(compiled.identity, minute: minute, zone: zone, path: path)
         return try await cache.value(for: key) { [self] in
             let rows = FeedSnapshot.rows(compiled.series, calculator: calculator(at: minuteStart, zone))
             let html = FeedPage.render(feed: compiled.feed, rows: rows, links: FeedPage.links(baseURL: baseURL, path: path),
@@ -106,7 +106,7 @@ struct FeedRenderer: Sendable {
     func card(_ compiled: CompiledFeed, id: Int64, zone: Zone) async throws -> Representation? {
         guard let series = compiled.series(id: id) else { return nil }
         let (minute, minuteStart) = self.minute
-        let key = RenderKey.card(slug: compiled.slug, revision: compiled.revision, minute: minute, id: id, zone: zone)
+        let key = RenderKey.card(compiled.identity, minute: minute, id: id, zone: zone)
         return try await cache.value(for: key) { [self] in
             let svg = SVGCard.render(CardFace(countdown: series.countdown, remaining: calculator(at: minuteStart, zone).remaining(for: series)))
             return Representation(bytes: Array(svg.utf8), contentType: "image/svg+xml; charset=utf-8",

@@ -6,10 +6,10 @@ import ICalendar
 /// cards), and the validated, normalised query. Two requests that must get the
 /// same bytes get equal keys; nothing user-controlled enters a key unchecked.
 enum RenderKey: Hashable, Sendable {
-    case countdownCalendar(slug: String, revision: Int64, day: CivilDate)
-    case json(slug: String, revision: Int64, minute: Int, query: FeedQuery)
-    case page(slug: String, revision: Int64, minute: Int, zone: Zone, path: String)
-    case card(slug: String, revision: Int64, minute: Int, id: Int64, zone: Zone)
+    case countdownCalendar(CompiledFeed.Identity, day: CivilDate)
+    case json(CompiledFeed.Identity, minute: Int, query: FeedQuery)
+    case page(CompiledFeed.Identity, minute: Int, zone: Zone, path: String)
+    case card(CompiledFeed.Identity, minute: Int, id: Int64, zone: Zone)
     /// An uploaded image: its name is its content's hash, so it never changes.
     case image(sha: String)
 }

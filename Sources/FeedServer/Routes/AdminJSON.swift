@@ -19,7 +19,10 @@ enum AdminJSON {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, limit: Int) async throws -> T {
-        let buffer = try await body(request, limit: limit)
+        try decode(type, from: try await body(request, limit: limit))
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
         do { return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView)) } catch let error as DecodingError {
             throw HTTPError(.badRequest, message: "malformed JSON: \(describe(error))")
         } catch {

@@ -231,12 +231,28 @@ struct AdminRoutes: Sendable {
         return try AdminJSON.encode(try await store.sources().filter { $0.feed == slug })
     }
 
+    /// A token's visibility as the API names it; `full` when not given.
+    static func visibility(_ name: String?) throws -> Visibility {
+        guard let name else { return .full }
+        guard let visibility = Visibility(rawValue: name) else {
+            let known = Visibility.allCases.map(\.rawValue).joined(separator: ", ")
+            throw HTTPError(.badRequest, message: "visibility must be one of \(known), not '\(SafeText.clean(String(name.prefix(40))))'")
+        }
+        return visibility
+    }
+
     private func createToken(_ request: Request, _ context: ServerContext) async throws -> Response {
         let slug = try await stored(context).feed.slug
-        struct Label: Decodable { var label: String? }
+        // An empty body makes a full link labelled "token"; a body is checked.
+        struct NewToken: Decodable { var label: String?; var visibility: String? }
         let buffer = try await AdminJSON.body(request, limit: 4 << 10)
-        let label = (try? JSONDecoder().decode(Label.self, from: Data(buffer.readableBytesView)))?.label ?? "token"
-        let (secret, info) = try await write { try await $0.createFeedToken(feed: slug, label: label) }
+        var asked = NewToken()
+        if buffer.readableBytesView.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            asked = try AdminJSON.decode(NewToken.self, from: buffer)
+        }
+        let label = String(SafeText.clean(asked.label ?? "token").prefix(80))
+        let visibility = try Self.visibility(asked.visibility)
+        let (secret, info) = try await write { try await $0.createFeedToken(feed: slug, label: label, visibility: visibility) }
         let links = FeedPage.links(baseURL: settings.baseURL, path: "/t/\(secret)/feeds/\(slug)")
         struct Created: Encodable { var token: FeedToken; var secret: String; var ics: String; var webcal: String; var countdown: String; var html: String }
         return try AdminJSON.encode(Created(token: info, secret: secret, ics: links.https, webcal: links.webcal, countdown: links.countdown,

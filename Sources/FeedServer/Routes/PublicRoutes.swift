@@ -8,7 +8,8 @@ import ICalendar
 /// Everything a calendar client, a browser or a dashboard reads, answered from
 /// the compiled feeds in memory. Each GET also answers HEAD (the router
 /// generates it). Private feeds are 404 here and are served under
-/// `/t/{token}/…` instead.
+/// `/t/{token}/…` instead. Each link reads the compilation its visibility
+/// allows (`Redaction`): a public link never sees CLASS:PRIVATE events.
 struct PublicRoutes: Sendable {
     let catalog: FeedCatalog
     let renderer: FeedRenderer
@@ -62,12 +63,13 @@ struct PublicRoutes: Sendable {
     private func feed(_ context: ServerContext) throws -> (compiled: CompiledFeed, path: String) {
         let slug = context.parameters.get("slug") ?? ""
         let notFound = { HTTPError(.notFound, message: "no feed '\(slug)'") }
-        guard Feed.isValidSlug(slug), let compiled = catalog.feed(slug: slug) else { throw notFound() }
-        if let token = context.parameters.get("token") {
-            guard catalog.slug(forToken: token) == slug else { throw notFound() }
-            return (compiled, "/t/\(token)/feeds/\(slug)")
+        guard Feed.isValidSlug(slug) else { throw notFound() }
+        if let secret = context.parameters.get("token") {
+            guard let token = catalog.token(secret: secret), token.slug == slug,
+                  let compiled = catalog.feed(slug: slug, as: Redaction(link: token.visibility)) else { throw notFound() }
+            return (compiled, "/t/\(secret)/feeds/\(slug)")
         }
-        guard compiled.feed.isPublic else { throw notFound() }
+        guard let compiled = catalog.feed(slug: slug, as: Redaction(link: nil)), compiled.feed.isPublic else { throw notFound() }
         return (compiled, "/feeds/\(slug)")
     }
 

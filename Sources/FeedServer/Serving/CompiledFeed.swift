@@ -8,8 +8,22 @@ import ICalendar
 /// do not depend on the clock. Requests read it from memory, so a cached GET
 /// runs no SQL and no libical. A class: every request takes one from the
 /// catalog, and a reference is one retain where a struct copy was eight.
+///
+/// A feed has one compilation per kind of link that reads it (`Redaction`):
+/// the full one, and, where some link needs it, one of redacted countdowns
+/// (`redacted(_:previous:now:settings:)`). Each renders only what it holds.
 final class CompiledFeed: Sendable {
+    /// What a representation rendered from a compilation is keyed by: two
+    /// compilations of one revision that show different things differ here.
+    struct Identity: Hashable, Sendable {
+        var slug: String
+        var revision: Int64
+        var redaction: Redaction
+    }
+
     let stored: StoredFeed
+    /// What of the feed this compilation holds.
+    let redaction: Redaction
     /// In the store's order (first date, then title).
     let series: [CountdownSeries]
     let indexByID: [Int64: Int]
@@ -20,9 +34,10 @@ final class CompiledFeed: Sendable {
     /// When the clock passes this, some series must be prepared again.
     let validUntil: Date
 
-    init(stored: StoredFeed, series: [CountdownSeries], indexByID: [Int64: Int], categories: Set<String>, exported: Representation,
-         validUntil: Date) {
+    init(stored: StoredFeed, redaction: Redaction, series: [CountdownSeries], indexByID: [Int64: Int], categories: Set<String>,
+         exported: Representation, validUntil: Date) {
         self.stored = stored
+        self.redaction = redaction
         self.series = series
         self.indexByID = indexByID
         self.categories = categories
@@ -33,6 +48,7 @@ final class CompiledFeed: Sendable {
     var feed: Feed { stored.feed }
     var slug: String { stored.feed.slug }
     var revision: Int64 { stored.revision }
+    var identity: Identity { Identity(slug: slug, revision: revision, redaction: redaction) }
     var countdowns: [Countdown] { series.map(\.countdown) }
 
     func series(id: Int64) -> CountdownSeries? { indexByID[id].map { series[$0] } }
@@ -41,7 +57,7 @@ final class CompiledFeed: Sendable {
     /// reused where nothing they depend on changed, so editing one countdown of
     /// 10,000 prepares one series, not 10,000.
     static func compile(_ stored: StoredFeed, countdowns: [Countdown], previous: CompiledFeed?, now: Date,
-                        settings: RenderSettings) -> CompiledFeed {
+                        settings: RenderSettings, redaction: Redaction = .none) -> CompiledFeed {
         let zone = stored.feed.zone
         var reusable: [Int64: CountdownSeries] = [:]
         if let previous, previous.feed.timeZone == stored.feed.timeZone {
@@ -73,7 +89,20 @@ final class CompiledFeed: Sendable {
                                       contentDisposition: "inline; filename=\"\(stored.feed.slug).ics\"", gzip: settings.gzip)
         }
         let validUntil = series.map(\.validUntil).min() ?? .distantFuture
-        return CompiledFeed(stored: stored, series: series, indexByID: indexByID, categories: categories, exported: exported,
+        return CompiledFeed(stored: stored, redaction: redaction, series: series, indexByID: indexByID, categories: categories, exported: exported,
                             validUntil: validUntil)
+    }
+
+    /// This (full) compilation as `redaction` shows it: itself when that hides
+    /// nothing here, else a compilation of the redacted countdowns, reusing
+    /// `previous` (the last one for the same redaction) where nothing changed.
+    func redacted(_ redaction: Redaction, previous: CompiledFeed?, now: Date, settings: RenderSettings) -> CompiledFeed {
+        precondition(self.redaction == .none, "redact the full compilation")
+        let countdowns = self.countdowns
+        if redaction.leavesUnchanged(countdowns) { return self }
+        var shown = stored
+        shown.feed = redaction.apply(to: stored.feed)
+        return Self.compile(shown, countdowns: countdowns.map(redaction.apply(to:)), previous: previous?.redaction == redaction ? previous : nil,
+                            now: now, settings: settings, redaction: redaction)
     }
 }

@@ -18,7 +18,12 @@ import Synchronization
 /// (SQLite, once a second) or `FeedChangeListener` (PostgreSQL's NOTIFY).
 final class FeedCatalog: Sendable {
     struct Published: Sendable {
+        /// Each feed in full (what a `full` token link, the web app and the admin API read).
         var feeds: [String: CompiledFeed] = [:]
+        /// Each feed as the links that read it may see it: `.classified` for a
+        /// public feed, and `.titles` or `.busy` where a token has that
+        /// visibility. A view that would hide nothing is the full compilation.
+        var views: [String: [Redaction: CompiledFeed]] = [:]
         /// Hash of a token's secret → the token and the feed it opens.
         var tokens: [String: ActiveToken] = [:]
         /// `/`, rendered with the feeds it lists.
@@ -59,20 +64,28 @@ final class FeedCatalog: Sendable {
 
     func feed(slug: String) -> CompiledFeed? { published.withLock { $0.feeds[slug] } }
 
+    /// The feed as a link that `redaction` applies to may see it, or nil. Never
+    /// falls back to the full feed: a view is published with the token that needs it.
+    func feed(slug: String, as redaction: Redaction) -> CompiledFeed? {
+        published.withLock { published in
+            redaction == .none ? published.feeds[slug] : published.views[slug]?[redaction]
+        }
+    }
+
     var feeds: [CompiledFeed] { published.withLock { $0.feeds.values.sorted { $0.slug < $1.slug } } }
 
     /// The index page of the public feeds, as of the last refresh.
     var index: Representation { published.withLock { $0.index } ?? IndexPage.representation(of: [], settings: settings) }
 
-    /// The feed a token opens, or nil. The use is noted in memory and saved later.
-    func slug(forToken secret: String) -> String? {
+    /// The live token behind `secret`, or nil. The use is noted in memory and saved later.
+    func token(secret: String) -> ActiveToken? {
         guard secret.count >= 16, secret.count <= 64 else { return nil }
         let hash = Secret.hash(secret)
         // Looked up by the SHA-256 of the secret: timing says nothing about the secret itself.
         guard let token = published.withLock({ $0.tokens[hash] }) else { return nil }
         let now = clock()
         tokenUses.withLock { $0[token.id] = now }
-        return token.slug
+        return token
     }
 
     /// How many feeds were compiled since start (tests read it).
@@ -101,32 +114,66 @@ final class FeedCatalog: Sendable {
         do {
             let versions = try await store.feedVersions()
             let tokens = try await store.activeTokens()
-            var current = published.withLock { $0.feeds }
+            var (current, views) = published.withLock { ($0.feeds, $0.views) }
             var compiledAny = false
+            var recompiled = Set<String>()
             var moved: [CompiledFeed] = []
             let live = Set(versions.map(\.slug))
-            for slug in current.keys where !live.contains(slug) { current[slug] = nil }
+            for slug in current.keys where !live.contains(slug) { current[slug] = nil; views[slug] = nil }
             for version in versions {
                 let old = current[version.slug]
                 if !force, let old, old.revision == version.revision, old.validUntil > now { continue }
                 if let compiled = await compile(version.slug, previous: old, reload: force || old?.revision != version.revision, now: now) {
                     current[version.slug] = compiled
+                    recompiled.insert(version.slug)   // its views are redacted again below, from this compilation
                     compiledAny = true
                     if let old, old.revision != compiled.revision { moved.append(compiled) }
                 }
             }
             let tokenMap = Dictionary(tokens.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
-            let (feeds, settings, trim) = (current, self.settings, compiledAny)
-            // Rendering the index and trimming the heap are CPU work: off the cooperative pool too.
-            let index = try await compilePool.runIfActive {
+            let (feeds, settings, trim, previousViews, stale) = (current, self.settings, compiledAny, views, recompiled)
+            let needed = Self.redactions(feeds: feeds, tokens: tokens)
+            // Redacting, rendering the index and trimming the heap are CPU work: off the cooperative pool too.
+            let (index, newViews) = try await compilePool.runIfActive {
                 defer { if trim { HeapTrim.now() } }
-                return IndexPage.representation(of: feeds.values.sorted { $0.slug < $1.slug }, settings: settings)
+                let views = Self.views(of: feeds, needed: needed, previous: previousViews, stale: stale, now: now, settings: settings)
+                return (IndexPage.representation(of: feeds.values.sorted { $0.slug < $1.slug }, settings: settings), views)
             }
-            published.withLock { $0 = Published(feeds: current, tokens: tokenMap, index: index, compiledAt: now) }
+            published.withLock { $0 = Published(feeds: current, views: newViews, tokens: tokenMap, index: index, compiledAt: now) }
             moved.forEach(changed)
         } catch {
             logger.error("cannot read feeds from the store; serving what was compiled before", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// Which redacted views each feed needs: the public one for a public feed,
+    /// and one per visibility its live tokens have.
+    static func redactions(feeds: [String: CompiledFeed], tokens: [ActiveToken]) -> [String: Set<Redaction>] {
+        var needed: [String: Set<Redaction>] = [:]
+        for (slug, compiled) in feeds where compiled.feed.isPublic { needed[slug, default: []].insert(.classified) }
+        for token in tokens where feeds[token.slug] != nil { needed[token.slug, default: []].insert(Redaction(link: token.visibility)) }
+        for slug in needed.keys { needed[slug]?.remove(.none) }
+        return needed
+    }
+
+    /// The views `needed`: kept from `previous` unless their feed is `stale`
+    /// (compiled again in this refresh), else redacted from the full
+    /// compilation, reusing the old view's series where nothing changed.
+    static func views(of feeds: [String: CompiledFeed], needed: [String: Set<Redaction>], previous: [String: [Redaction: CompiledFeed]],
+                      stale: Set<String>, now: Date, settings: RenderSettings) -> [String: [Redaction: CompiledFeed]] {
+        var views: [String: [Redaction: CompiledFeed]] = [:]
+        for (slug, redactions) in needed {
+            guard let full = feeds[slug] else { continue }
+            for redaction in redactions {
+                let old = previous[slug]?[redaction]
+                if let old, !stale.contains(slug) {
+                    views[slug, default: [:]][redaction] = old
+                } else {
+                    views[slug, default: [:]][redaction] = full.redacted(redaction, previous: old, now: now, settings: settings)
+                }
+            }
+        }
+        return views
     }
 
     private func compile(_ slug: String, previous: CompiledFeed?, reload: Bool, now: Date) async -> CompiledFeed? {

@@ -42,6 +42,12 @@ struct FeedPages: Sendable {
         var label: String?
     }
 
+    struct TokenForm: CSRFProtectedForm {
+        var csrf: String?
+        var label: String?
+        var visibility: String?
+    }
+
     struct ConfirmForm: CSRFProtectedForm {
         var csrf: String?
     }
@@ -188,14 +194,17 @@ struct FeedPages: Sendable {
 
     private func createToken(_ request: Request, _ context: WebAppContext) async throws -> Response {
         let compiled = try await app.compiled(context)
-        let form = try await WebForm.decode(LabelForm.self, request, context, csrf: app.csrf, limit: 4 << 10)
+        let form = try await WebForm.decode(TokenForm.self, request, context, csrf: app.csrf, limit: 4 << 10)
         let label = String(SafeText.clean(form.label.nonEmpty ?? "link").prefix(80))
-        let (secret, _) = try await app.catalog.write { [slug = compiled.slug] in try await $0.createFeedToken(feed: slug, label: label) }
+        let visibility = try AdminRoutes.visibility(form.visibility.nonEmpty)
+        let (secret, _) = try await app.catalog.write { [slug = compiled.slug] in
+            try await $0.createFeedToken(feed: slug, label: label, visibility: visibility)
+        }
         let path = "/t/\(secret)/feeds/\(compiled.slug)"
         let links = FeedPage.links(baseURL: app.settings.baseURL, path: path)
         let made = FeedView.NewToken(label: label, https: links.https, webcal: links.webcal, page: app.settings.baseURL + path,
                                      qr: QRCode.svg(for: links.webcal, label: "QR code: subscribe with the link “\(label)”"))
-        app.logger.info("feed token created", metadata: ["feed": "\(compiled.slug)"])
+        app.logger.info("feed token created", metadata: ["feed": "\(compiled.slug)", "visibility": "\(visibility.rawValue)"])
         return try app.render("feed", title: "\(compiled.feed.name) — tminus", try await view(compiled, newToken: made), context: context,
                               status: .created).response(from: request, context: context)
     }

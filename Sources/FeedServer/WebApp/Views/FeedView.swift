@@ -14,6 +14,7 @@ struct FeedView: TemplateView {
     struct TokenRow {
         var id: Int64
         var label: String
+        var visibility: String
         var created: String
         var lastUsed: String
         var revoked: Bool
@@ -62,6 +63,7 @@ extension FeedView.TokenRow {
     init(_ token: FeedToken) {
         id = token.id
         label = token.label
+        visibility = token.visibility.rawValue
         created = AppDates.text(token.createdAt)
         lastUsed = token.lastUsedAt.map(AppDates.text) ?? "never"
         revoked = token.revokedAt != nil
