@@ -131,6 +131,9 @@ expect "calcurse: and its title" grep -q "Maths final" <<<"$DAY"
 echo "== python readers"
 run_checks "python readers" env TMINUS="$TMINUS" "$PYTHON" Tests/interop/clients.py readers "$BASE" "$TOKEN_URL"
 
+echo "== privacy per link: full, titles and busy tokens and the public link, read by icalendar"
+run_checks "privacy per link" "$PYTHON" Tests/interop/privacy_check.py "$BASE" "$ADMIN"
+
 echo "== a polling subscriber"
 run_checks "polling subscriber" "$PYTHON" Tests/interop/clients.py poll "$BASE" "$ADMIN"
 
