@@ -62,3 +62,16 @@ extension CountdownStore {
         try await feedContents(slug: slug, reusing: [:])
     }
 }
+
+extension CountdownStore {
+    /// `feed`'s working days as the server counts them: its weekend, and the
+    /// events of the feed its `holidays:` names (none when that feed is gone).
+    public func workingDays(of feed: Feed, now: Date) async throws -> WorkingDays {
+        guard let slug = feed.holidays, let holidays = try await self.feed(slug: slug) else { return WorkingDays(weekend: feed.weekend) }
+        let zone = holidays.feed.zone
+        let series = try await countdowns(inFeed: slug).map {
+            CountdownSeries($0, preparedAt: now, floatingZone: zone, maxOccurrences: limits.maxOccurrences)
+        }
+        return WorkingDays(weekend: feed.weekend, holidays: series, today: feed.zone.local(of: now).date, zone: zone)
+    }
+}

@@ -123,8 +123,10 @@ enum PostgresMigrations {
             "ALTER TABLE source ADD COLUMN leaseUntil TIMESTAMPTZ",
             "ALTER TABLE feed ADD COLUMN purgeURL TEXT",
         ]),
-        Migration(name: "v7: token visibility", statements: [
+        Migration(name: "v7: token visibility, working days", statements: [
             "ALTER TABLE feedToken ADD COLUMN visibility TEXT NOT NULL DEFAULT 'full' CHECK (visibility IN ('full', 'titles', 'busy'))",
+            "ALTER TABLE feed ADD COLUMN weekend INTEGER",
+            "ALTER TABLE feed ADD COLUMN holidays TEXT",
         ]),
     ]
 }

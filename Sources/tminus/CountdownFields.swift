@@ -22,7 +22,7 @@ struct CountdownFields: ParsableArguments {
     @Option(help: "A category (tag); repeat for several.") var category: [String] = []
     @Option(parsing: .unconditionalSingleValue, help: "An alarm offset before the target, e.g. -P2D or -PT30M; repeat for several.")
     var alarm: [String] = []
-    @Option(help: "Display unit: dynamic, days, weeks, months, years, detailed.") var unit: DisplayUnit?
+    @Option(help: "Display unit: dynamic, days, weeks, months, years, detailed, or workdays (the feed's working days).") var unit: DisplayUnit?
     @Flag(help: "Count up (time since) instead of down.") var up = false
     @Option(help: "Notes.") var notes: String?
     @Option(help: "A link.") var url: String?

@@ -47,17 +47,31 @@ struct FeedsCommand: ParsableCommand {
         @Option(help: "Colour, #RRGGBB.") var color: String?
         @Flag(help: "Serve it only under secret token URLs.") var `private` = false
         @Flag(help: "Include VALARMs in the exported calendar.") var alarms = false
+        @Option(help: "The days that are not working days, for --unit workdays, e.g. fri,sat. (default: sat,sun)")
+        var weekend: String?
+        @Option(help: "The slug of the feed whose events are holidays when counting working days.") var holidays: String?
 
         func validate() throws {
             guard Feed.isValidSlug(slug) else { throw ValidationError(StoreError.invalidSlug(slug).description) }
             guard Zone.named(tz) != nil else { throw ValidationError("--tz '\(tz)' is not a known time zone") }
             if let color, Presentation.normalizeHex(color) == nil { throw ValidationError("--color '\(color)' is not #RRGGBB") }
+            var feed = Feed(slug: slug)
+            do { try settings.apply(to: &feed) } catch { throw ValidationError("--\(error.message)") }
+        }
+
+        /// `--weekend` and `--holidays`, checked by the rules the feed files and the API use.
+        private var settings: FeedSettingsDocument {
+            var document = FeedSettingsDocument()
+            document.weekend = weekend.map { $0.split(separator: ",").map(String.init) }
+            document.holidays = holidays
+            return document
         }
 
         func run() throws {
             try reportingErrors {
-                let feed = Feed(slug: slug, name: name, description: description, timeZone: Zone.named(tz)!.identifier,
+                var feed = Feed(slug: slug, name: name, description: description, timeZone: Zone.named(tz)!.identifier,
                                 color: color.flatMap(Presentation.normalizeHex), isPublic: !`private`, includeAlarms: alarms)
+                try settings.apply(to: &feed)
                 try await store.open().createFeed(feed)
                 print("created feed '\(slug)'")
             }

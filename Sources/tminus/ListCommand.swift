@@ -15,7 +15,7 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @Option(help: "The feed.") var feed: String
     @Option(help: "Your time zone (days are counted in it). Default: $TZ or the system's.") var tz: String?
-    @Option(help: "dynamic, days, weeks, months, years or detailed (default: each countdown's own).") var unit: DisplayUnit?
+    @Option(help: "dynamic, days, weeks, months, years, detailed or workdays (default: each countdown's own).") var unit: DisplayUnit?
     @Option(help: "Sort by remaining or title.") var sort: FeedSnapshot.Sort = .remaining
     @Flag(help: "Print JSON.") var json = false
 
@@ -23,7 +23,9 @@ struct ListCommand: ParsableCommand {
         try reportingErrors {
             let store = try await store.open()
             guard let stored = try await store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
-            let calculator = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.resolve(tz), maxOccurrences: store.limits.maxOccurrences)
+            let now = Date()
+            let calculator = RemainingTimeCalculator(now: now, zone: try ViewerZone.resolve(tz), maxOccurrences: store.limits.maxOccurrences,
+                                                     workingDays: try await store.workingDays(of: stored.feed, now: now))
             let snapshot = FeedSnapshot(feed: stored.feed, countdowns: try await store.countdowns(inFeed: feed), calculator: calculator,
                                         unit: unit, sort: sort)
             if json {

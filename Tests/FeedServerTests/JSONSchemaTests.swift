@@ -27,6 +27,8 @@ struct JSONSchemaTests {
         var start: String?
         var allDay: Bool
         var days, amount: Int
+        /// Added in version 1 by working days (fields are only added).
+        var workdays: Int
         var unit, text: String
         var breakdown: Breakdown
         var occurrenceNumber: Int?
@@ -40,7 +42,7 @@ struct JSONSchemaTests {
 
     static let countdownKeys: Set<String> = ["id", "uid", "title", "rawTitle", "kind", "status", "state", "direction", "date", "start",
                                              "allDay", "days", "amount", "unit", "text", "breakdown", "occurrenceNumber", "repeats",
-                                             "categories", "colors", "image", "notes", "location", "url", "priority", "progress"]
+                                             "categories", "colors", "image", "notes", "location", "url", "priority", "progress", "workdays"]
 
     @Test func feedJSONFollowsTheSchema() async throws {
         let fixture = try ServerFixture()

@@ -23,11 +23,15 @@ public struct FeedRecord: Codable, Sendable, Equatable {
     public var celebrations: String?
     /// `Feed.purgeURL`.
     public var purgeURL: String?
+    /// `Feed.weekend`'s bits; nil for Saturday and Sunday.
+    public var weekend: Int?
+    /// `Feed.holidays`.
+    public var holidays: String?
 
     /// Every column, as a row holds them.
     public init(id: Int64?, slug: String, name: String, description: String?, timeZone: String, color: String?, isPublic: Bool,
                 countdownMode: String, includeAlarms: Bool, refreshInterval: String, createdAt: Date, updatedAt: Date, revision: Int64,
-                countdownMaxEvents: Int, celebrations: String?, purgeURL: String?) {
+                countdownMaxEvents: Int, celebrations: String?, purgeURL: String?, weekend: Int?, holidays: String?) {
         self.id = id
         self.slug = slug
         self.name = name
@@ -44,6 +48,8 @@ public struct FeedRecord: Codable, Sendable, Equatable {
         self.countdownMaxEvents = countdownMaxEvents
         self.celebrations = celebrations
         self.purgeURL = purgeURL
+        self.weekend = weekend
+        self.holidays = holidays
     }
 
     public init(_ feed: Feed, now: Date) {
@@ -70,6 +76,8 @@ public struct FeedRecord: Codable, Sendable, Equatable {
         refreshInterval = feed.refreshInterval.description
         countdownMaxEvents = feed.countdownMaxEvents
         purgeURL = feed.purgeURL
+        weekend = feed.weekend == .standard ? nil : feed.weekend.rawValue
+        holidays = feed.holidays
         celebrations = feed.celebrations == .default ? nil : (try? JSONEncoder().encode(feed.celebrations)).map { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -79,7 +87,7 @@ public struct FeedRecord: Codable, Sendable, Equatable {
              refreshInterval: ICalDuration(parsing: refreshInterval) ?? ICalDuration(seconds: 6 * 3600),
              categoryColors: categoryColors, countdownMaxEvents: countdownMaxEvents,
              celebrations: celebrations.flatMap { try? JSONDecoder().decode(Celebrations.self, from: Data($0.utf8)) } ?? .default,
-             purgeURL: purgeURL)
+             purgeURL: purgeURL, weekend: weekend.map(Weekend.init(rawValue:)) ?? .standard, holidays: holidays)
     }
 
     /// `daily:60` or `milestones:100,50,30`.

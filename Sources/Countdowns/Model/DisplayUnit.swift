@@ -5,6 +5,9 @@ public enum DisplayUnit: String, Sendable, Hashable, CaseIterable, Codable {
     case days, weeks, months, years
     /// "1y 2mo 3d 4h".
     case detailed
+    /// Working days: after today through the target, without the feed's
+    /// weekend days and holidays ("12 working days").
+    case workdays
 }
 
 /// Counting down to the next occurrence, or up since the last one.

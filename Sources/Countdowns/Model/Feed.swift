@@ -31,6 +31,11 @@ public struct Feed: Sendable, Hashable {
     /// Called (POST) after every change to the feed, so that a CDN in front drops
     /// its copies at once instead of after `s-maxage`; nil for none.
     public var purgeURL: String?
+    /// The days that are not working days (`--unit workdays` and JSON `workdays`).
+    public var weekend: Weekend
+    /// The slug of the feed whose events are holidays here (tminus's own
+    /// holiday feed, or a feed of a URL source); nil for none.
+    public var holidays: String?
 
     /// The feed's zone, resolved (a stored name is always valid; UTC if the zone data lost it).
     public var zone: Zone { Zone.named(timeZone) ?? .utc }
@@ -38,7 +43,8 @@ public struct Feed: Sendable, Hashable {
     public init(slug: String, name: String? = nil, description: String? = nil, timeZone: String = "UTC", color: String? = nil,
                 isPublic: Bool = true, countdownMode: CountdownMode = .daily(days: 60), includeAlarms: Bool = false,
                 refreshInterval: ICalDuration = ICalDuration(seconds: 6 * 3600), categoryColors: [String: String] = [:],
-                countdownMaxEvents: Int = 2_000, celebrations: Celebrations = .default, purgeURL: String? = nil) {
+                countdownMaxEvents: Int = 2_000, celebrations: Celebrations = .default, purgeURL: String? = nil,
+                weekend: Weekend = .standard, holidays: String? = nil) {
         self.slug = slug
         self.name = name ?? slug
         self.description = description
@@ -52,6 +58,8 @@ public struct Feed: Sendable, Hashable {
         self.countdownMaxEvents = countdownMaxEvents
         self.celebrations = celebrations
         self.purgeURL = purgeURL
+        self.weekend = weekend
+        self.holidays = holidays
     }
 
     /// Slugs appear in URLs and file names: lower-case letters, digits and dashes.

@@ -44,6 +44,11 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
     /// `purge: https://…`: POSTed after every change to the feed (a CDN's purge
     /// endpoint, or a hook in front of one); empty removes it.
     public var purge: String?
+    /// `weekend: [fri, sat]`: the days that are not working days (default Saturday and Sunday).
+    public var weekend: [String]?
+    /// `holidays: public-holidays`: the slug of a feed whose events are days
+    /// off when counting working days; empty removes it.
+    public var holidays: String?
 
     public struct CelebrationSettings: Codable, Sendable, Equatable {
         public var halfBirthdays: Bool?
@@ -58,7 +63,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
     public var deprecatedKeys: [String] = []
 
     enum CodingKeys: String, CodingKey {
-        case name, description, timeZone, timezone, color, isPublic = "public", alarms, refresh, countdown, categories, celebrate, purge
+        case name, description, timeZone, timezone, color, isPublic = "public", alarms, refresh, countdown, categories, celebrate, purge, weekend, holidays
     }
 
     public init() {}
@@ -79,6 +84,8 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         categories = feed.categoryColors.isEmpty ? nil : feed.categoryColors
         celebrate = CelebrationSettings(halfBirthdays: feed.celebrations.halfBirthdays, days: feed.celebrations.dayCounts)
         purge = feed.purgeURL
+        weekend = feed.weekend.dayNames
+        holidays = feed.holidays
     }
 
     public init(from decoder: any Decoder) throws {
@@ -98,6 +105,8 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         categories = try container.decodeIfPresent([String: String].self, forKey: .categories)
         celebrate = try container.decodeIfPresent(CelebrationSettings.self, forKey: .celebrate)
         purge = try container.decodeIfPresent(String.self, forKey: .purge)
+        weekend = try container.decodeIfPresent([String].self, forKey: .weekend)
+        holidays = try container.decodeIfPresent(String.self, forKey: .holidays)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -113,6 +122,8 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         try container.encodeIfPresent(categories, forKey: .categories)
         try container.encodeIfPresent(celebrate, forKey: .celebrate)
         try container.encodeIfPresent(purge, forKey: .purge)
+        try container.encodeIfPresent(weekend, forKey: .weekend)
+        try container.encodeIfPresent(holidays, forKey: .holidays)
     }
 
     /// Applies the settings present, by the rules in `Feed.valid*`; on error the feed is unchanged.
@@ -124,6 +135,18 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         if let color { edited.color = try Feed.validColor(color) }
         if let isPublic { edited.isPublic = isPublic }
         if let purge { edited.purgeURL = try Feed.validPurgeURL(purge) }
+        if let weekend {
+            switch Weekend.parse(weekend) {
+            case .success(let days): edited.weekend = days
+            case .failure(let error): throw Feed.InvalidSetting(message: error.description)
+            }
+        }
+        if let holidays {
+            guard holidays.isEmpty || Feed.isValidSlug(holidays), holidays != edited.slug else {
+                throw Feed.InvalidSetting(message: "holidays: '\(holidays)' must be the slug of another feed (lower-case letters, digits and dashes)")
+            }
+            edited.holidays = holidays.isEmpty ? nil : holidays
+        }
         if let alarms { edited.includeAlarms = alarms }
         if let refresh { edited.refreshInterval = try Feed.validInterval(refresh) }
         if let countdown {

@@ -14,15 +14,19 @@ public struct CountdownCalendar: Sendable {
     public let feed: Feed
     public let today: CivilDate
     public let zone: Zone
+    /// For countdowns shown in working days ("— 12 working days").
+    public let workingDays: WorkingDays
 
     /// About 900 KB of events: what every client we know accepts.
     public static let defaultMaxEvents = 2_000
 
-    /// `today` is the current date in the feed's zone; rendering depends on nothing else.
-    public init(feed: Feed, today: CivilDate, zone: Zone) {
+    /// `today` is the current date in the feed's zone; rendering depends on
+    /// nothing else but the feed's working days.
+    public init(feed: Feed, today: CivilDate, zone: Zone, workingDays: WorkingDays = .standard) {
         self.feed = feed
         self.today = today
         self.zone = zone
+        self.workingDays = workingDays
     }
 
     /// How much of a countdown's run-up the calendar shows.
@@ -175,7 +179,9 @@ public struct CountdownCalendar: Sendable {
         var events: [Component] = []
         forEachDay(plan, detail) { day, target, left in
             let number = countdown.repeatRule.yearlyInterval.map { (target.year - countdown.target.civilDate.year) / max($0, 1) }
-            var title = countdown.renderedTitle(occurrenceNumber: number) + " — " + (left == 0 ? "Today" : DisplayText.quantity(left, .days))
+            let amount = countdown.displayUnit == .workdays ? DisplayText.quantity(workingDays.count(from: day, to: target), .workdays)
+                : DisplayText.quantity(left, .days)
+            var title = countdown.renderedTitle(occurrenceNumber: number) + " — " + (left == 0 ? "Today" : amount)
             if let from = countdown.countsFrom, !countdown.isRepeating, target > from, left > 0 {
                 // "End of term — 25 days (76% done)": the span from `countsFrom`, on that day.
                 let total = Double(target.daysSinceEpoch - from.daysSinceEpoch)

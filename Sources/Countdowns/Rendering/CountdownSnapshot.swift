@@ -38,6 +38,8 @@ public struct CountdownSnapshot: Sendable, Codable, Equatable {
     public var start: String?
     public var allDay: Bool
     public var days: Int
+    /// Working days to the date (`RemainingTime.workdays`): the feed's weekend and holidays left out.
+    public var workdays: Int
     public var amount: Int
     public var unit: String
     public var text: String
@@ -68,6 +70,7 @@ public struct CountdownSnapshot: Sendable, Codable, Equatable {
         start = remaining.occurrence?.isoStart
         allDay = remaining.occurrence?.isAllDay ?? countdown.isAllDay
         days = remaining.days
+        workdays = remaining.workdays
         amount = remaining.amount
         unit = remaining.unit.rawValue
         text = remaining.text

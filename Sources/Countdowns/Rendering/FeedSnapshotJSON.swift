@@ -76,6 +76,7 @@ public enum FeedSnapshotJSON {
         out.key("uid"); out.string(c.uid)
         out.key("unit"); out.string(c.unit)
         if let url = c.url { out.key("url"); out.string(url) }
+        out.key("workdays"); out.int(c.workdays)
         out.close()
     }
 }

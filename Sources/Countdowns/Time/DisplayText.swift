@@ -13,12 +13,13 @@ public enum DisplayText {
         return state == .past && !countingUp ? value + " ago" : value
     }
 
-    /// "1 day", "2 days", "1 week" …
+    /// "1 day", "2 days", "1 week", "12 working days" …
     public static func quantity(_ amount: Int, _ unit: DisplayUnit) -> String {
         let word: String = switch unit {
         case .weeks: "week"
         case .months: "month"
         case .years: "year"
+        case .workdays: "working day"
         default: "day"
         }
         return "\(amount) \(word)\(amount == 1 ? "" : "s")"

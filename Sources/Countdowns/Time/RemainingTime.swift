@@ -26,6 +26,9 @@ public struct RemainingTime: Sendable, Hashable {
     /// The amount in `unit`, never negative; for `.detailed`, whole days.
     public var amount: Int
     public var breakdown: Breakdown
+    /// Working days from the viewer's today to `date`, like `days` but without
+    /// the feed's weekend days and holidays; negative when it lies behind.
+    public var workdays: Int
     /// For yearly repeats: 30 for "Anna turns 30", 5 for the 5th anniversary.
     public var occurrenceNumber: Int?
     /// The title with `{n}` / `{nth}` filled in.

@@ -9,11 +9,14 @@ public struct RemainingTimeCalculator: Sendable {
     public let zone: Zone
     /// Most occurrences one expansion may produce, so no rule can exhaust the process.
     public let maxOccurrences: Int
+    /// The feed's weekend and holidays, for `workdays`.
+    public let workingDays: WorkingDays
 
-    public init(now: Date, zone: Zone, maxOccurrences: Int = 100_000) {
+    public init(now: Date, zone: Zone, maxOccurrences: Int = 100_000, workingDays: WorkingDays = .standard) {
         self.now = now
         self.zone = zone
         self.maxOccurrences = maxOccurrences
+        self.workingDays = workingDays
     }
 
     private var today: CivilDate { zone.local(of: now).date }
@@ -39,14 +42,15 @@ public struct RemainingTimeCalculator: Sendable {
         let elapsedSide = countingUp && state != .upcoming && state != .today
         let (from, to) = span(to: chosen, date: date, backwards: elapsedSide || (state == .past && days < 0))
         let unit = resolve(requested ?? countdown.displayUnit, from: from, to: to, days: abs(days))
-        let amount = Self.amount(unit, from: from, to: to, days: abs(days))
+        let workdays = workingDays.count(from: today, to: date)
+        let amount = unit == .workdays ? abs(workdays) : Self.amount(unit, from: from, to: to, days: abs(days))
         let breakdown = CivilArithmetic.breakdown(from: from, to: to)
         let number = occurrenceNumber(countdown, chosen)
         let text = DisplayText.render(state: state, status: countdown.status, unit: unit, amount: amount,
                                       breakdown: breakdown, timed: !(chosen?.isAllDay ?? countdown.isAllDay),
                                       countingUp: elapsedSide)
         return RemainingTime(state: state, occurrence: chosen, date: date, days: days, unit: unit, amount: amount,
-                             breakdown: breakdown, occurrenceNumber: number,
+                             breakdown: breakdown, workdays: workdays, occurrenceNumber: number,
                              title: countdown.renderedTitle(occurrenceNumber: number), text: text, isCountingUp: countingUp,
                              progress: countingUp ? nil : progress(series, to: chosen, date: date, state: state))
     }
@@ -128,7 +132,7 @@ public struct RemainingTimeCalculator: Sendable {
     static func amount(_ unit: DisplayUnit, from: LocalDateTime, to: LocalDateTime, days: Int) -> Int {
         let months = CivilArithmetic.months(from: LocalDateTime(date: from.date), to: LocalDateTime(date: to.date))
         switch unit {
-        case .days, .detailed, .dynamic: return days
+        case .days, .detailed, .dynamic, .workdays: return days
         case .weeks: return days / 7
         case .months: return months
         case .years: return months / 12

@@ -1,3 +1,4 @@
+import Foundation
 import ICalendar
 
 /// Which days are working days for one feed: not a weekend day, not a holiday.
@@ -45,5 +46,30 @@ public struct WorkingDays: Sendable, Hashable {
             if sorted[middle] <= value { low = middle + 1 } else { high = middle }
         }
         return low
+    }
+}
+
+extension WorkingDays {
+    /// How far around today holidays are read: a year back, ten ahead. A
+    /// target beyond that counts weekends only.
+    public static let holidayWindow = (before: 366, after: 3_660)
+
+    /// The working days of `feed`: its weekend, and as holidays every day an
+    /// active event of `holidays` (the series of the feed its `holidays:`
+    /// names) covers within `holidayWindow` of `today`, in that feed's `zone`.
+    public init(weekend: Weekend, holidays: [CountdownSeries], today: CivilDate, zone: Zone) {
+        let window = DateInterval(start: zone.instant(of: LocalDateTime(date: today.adding(days: -Self.holidayWindow.before))),
+                                  end: zone.instant(of: LocalDateTime(date: today.adding(days: Self.holidayWindow.after))))
+        var days: [CivilDate] = []
+        for series in holidays where series.countdown.status == .active {
+            for occurrence in series.occurrences(in: window, zone: zone, includingCancelled: false, limit: 5_000) {
+                guard occurrence.isAllDay else { days.append(zone.local(of: occurrence.startInstant).date); continue }
+                let first = occurrence.start.civilDate
+                // DTEND is exclusive; a multi-day holiday (a school break) covers each of its days.
+                let end = occurrence.end.map(\.civilDate).flatMap { $0 > first ? $0 : nil } ?? first.adding(days: 1)
+                for offset in 0..<min(end.daysSinceEpoch - first.daysSinceEpoch, 366) { days.append(first.adding(days: offset)) }
+            }
+        }
+        self.init(weekend: weekend, holidays: days)
     }
 }

@@ -30,7 +30,7 @@ struct CardFace {
             unit = ""
         default:
             big = String(remaining.amount)
-            let word = DisplayText.quantity(remaining.amount, remaining.unit).split(separator: " ").last.map(String.init) ?? ""
+            let word = DisplayText.quantity(remaining.amount, remaining.unit).split(separator: " ", maxSplits: 1).last.map(String.init) ?? ""
             unit = word.prefix(1).uppercased() + word.dropFirst() + (remaining.state == .past && !remaining.isCountingUp ? " ago" : "")
         }
         title = remaining.title

@@ -36,8 +36,8 @@ struct FeedRenderer: Sendable {
         return (key, Date(timeIntervalSince1970: Double(key * 60)))
     }
 
-    private func calculator(at now: Date, _ zone: Zone) -> RemainingTimeCalculator {
-        RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: settings.maxOccurrences)
+    private func calculator(at now: Date, _ zone: Zone, _ compiled: CompiledFeed) -> RemainingTimeCalculator {
+        RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: settings.maxOccurrences, workingDays: compiled.workingDays)
     }
 
     /// The countdown calendar, rendered again when the day changes in the feed's zone.
@@ -46,7 +46,7 @@ struct FeedRenderer: Sendable {
         let today = zone.local(of: clock()).date
         let key = RenderKey.countdownCalendar(compiled.identity, day: today)
         return try await cache.value(for: key) { [self] in
-            let result = CountdownCalendar(feed: compiled.feed, today: today, zone: zone).calendar(for: compiled.series)
+            let result = CountdownCalendar(feed: compiled.feed, today: today, zone: zone, workingDays: compiled.workingDays).calendar(for: compiled.series)
             if result.isReduced { noteReduced(compiled, result) }
             let dayStart = zone.instant(of: LocalDateTime(date: today))
             return Representation(bytes: CalendarWriter().bytes(result.calendar), contentType: Representation.calendarType,
@@ -76,7 +76,7 @@ struct FeedRenderer: Sendable {
             if let category = query.category {
                 series = compiled.categories.contains(category) ? series.filter { $0.countdown.categories.contains { $0.lowercased() == category } } : []
             }
-            let calculator = calculator(at: minuteStart, query.zone)
+            let calculator = calculator(at: minuteStart, query.zone, compiled)
             var rows = FeedSnapshot.rows(series, calculator: calculator, unit: query.unit, sort: query.sort)
             let tasks = TaskCounts(rows: rows, now: minuteStart)
             if rows.count > query.limit { rows.removeLast(rows.count - query.limit) }
@@ -93,7 +93,7 @@ struct FeedRenderer: Sendable {
         let (minute, minuteStart) = self.minute
         let key = RenderKey.page(compiled.identity, minute: minute, zone: zone, path: path)
         return try await cache.value(for: key) { [self] in
-            let rows = FeedSnapshot.rows(compiled.series, calculator: calculator(at: minuteStart, zone))
+            let rows = FeedSnapshot.rows(compiled.series, calculator: calculator(at: minuteStart, zone, compiled))
             let html = FeedPage.render(feed: compiled.feed, rows: rows, links: FeedPage.links(baseURL: baseURL, path: path),
                                        cardPath: { "\(path)/\($0.id ?? 0).svg" }, imageURL: { settings.imageURL($0) }, pages: settings.pages)
             return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8",
@@ -108,7 +108,7 @@ struct FeedRenderer: Sendable {
         let (minute, minuteStart) = self.minute
         let key = RenderKey.card(compiled.identity, minute: minute, id: id, zone: zone)
         return try await cache.value(for: key) { [self] in
-            let svg = SVGCard.render(CardFace(countdown: series.countdown, remaining: calculator(at: minuteStart, zone).remaining(for: series)))
+            let svg = SVGCard.render(CardFace(countdown: series.countdown, remaining: calculator(at: minuteStart, zone, compiled).remaining(for: series)))
             return Representation(bytes: Array(svg.utf8), contentType: "image/svg+xml; charset=utf-8",
                                   lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 300))
         }

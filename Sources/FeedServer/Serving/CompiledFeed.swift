@@ -19,6 +19,8 @@ final class CompiledFeed: Sendable {
         var slug: String
         var revision: Int64
         var redaction: Redaction
+        /// The revision of the holidays feed its working days were counted with.
+        var holidaysRevision: Int64?
     }
 
     let stored: StoredFeed
@@ -33,9 +35,15 @@ final class CompiledFeed: Sendable {
     let exported: Representation
     /// When the clock passes this, some series must be prepared again.
     let validUntil: Date
+    /// The feed's weekend and, once the catalog has linked them, its holidays.
+    let workingDays: WorkingDays
+    /// The revision of the `holidays:` feed `workingDays` came from; nil before linking or without one.
+    let holidaysRevision: Int64?
 
     init(stored: StoredFeed, redaction: Redaction, series: [CountdownSeries], indexByID: [Int64: Int], categories: Set<String>,
-         exported: Representation, validUntil: Date) {
+         exported: Representation, validUntil: Date, workingDays: WorkingDays, holidaysRevision: Int64?) {
+        self.workingDays = workingDays
+        self.holidaysRevision = holidaysRevision
         self.stored = stored
         self.redaction = redaction
         self.series = series
@@ -48,7 +56,7 @@ final class CompiledFeed: Sendable {
     var feed: Feed { stored.feed }
     var slug: String { stored.feed.slug }
     var revision: Int64 { stored.revision }
-    var identity: Identity { Identity(slug: slug, revision: revision, redaction: redaction) }
+    var identity: Identity { Identity(slug: slug, revision: revision, redaction: redaction, holidaysRevision: holidaysRevision) }
     var countdowns: [Countdown] { series.map(\.countdown) }
 
     func series(id: Int64) -> CountdownSeries? { indexByID[id].map { series[$0] } }
@@ -57,7 +65,8 @@ final class CompiledFeed: Sendable {
     /// reused where nothing they depend on changed, so editing one countdown of
     /// 10,000 prepares one series, not 10,000.
     static func compile(_ stored: StoredFeed, countdowns: [Countdown], previous: CompiledFeed?, now: Date,
-                        settings: RenderSettings, redaction: Redaction = .none) -> CompiledFeed {
+                        settings: RenderSettings, redaction: Redaction = .none, workingDays: WorkingDays? = nil,
+                        holidaysRevision: Int64? = nil) -> CompiledFeed {
         let zone = stored.feed.zone
         var reusable: [Int64: CountdownSeries] = [:]
         if let previous, previous.feed.timeZone == stored.feed.timeZone {
@@ -90,7 +99,8 @@ final class CompiledFeed: Sendable {
         }
         let validUntil = series.map(\.validUntil).min() ?? .distantFuture
         return CompiledFeed(stored: stored, redaction: redaction, series: series, indexByID: indexByID, categories: categories, exported: exported,
-                            validUntil: validUntil)
+                            validUntil: validUntil, workingDays: workingDays ?? WorkingDays(weekend: stored.feed.weekend),
+                            holidaysRevision: holidaysRevision)
     }
 
     /// This (full) compilation as `redaction` shows it: itself when that hides
@@ -103,6 +113,19 @@ final class CompiledFeed: Sendable {
         var shown = stored
         shown.feed = redaction.apply(to: stored.feed)
         return Self.compile(shown, countdowns: countdowns.map(redaction.apply(to:)), previous: previous?.redaction == redaction ? previous : nil,
-                            now: now, settings: settings, redaction: redaction)
+                            now: now, settings: settings, redaction: redaction, workingDays: workingDays, holidaysRevision: holidaysRevision)
+    }
+
+    /// This compilation counting working days with `holidays` (the compiled
+    /// feed its `holidays:` names, nil when that feed does not exist): the
+    /// same series and bytes, so linking costs no expansion of this feed.
+    func linking(holidays: CompiledFeed?, now: Date) -> CompiledFeed {
+        let workingDays = WorkingDays(weekend: feed.weekend, holidays: holidays?.series ?? [], today: feed.zone.local(of: now).date,
+                                      zone: holidays?.feed.zone ?? feed.zone)
+        return CompiledFeed(stored: stored, redaction: redaction, series: series, indexByID: indexByID, categories: categories, exported: exported,
+                            // Read again when the holidays' series expire, and monthly, as the holiday window moves on.
+                            validUntil: holidays.map { min(validUntil, $0.validUntil, now.addingTimeInterval(30 * 86_400)) } ?? validUntil,
+                            workingDays: workingDays,
+                            holidaysRevision: holidays?.revision)
     }
 }

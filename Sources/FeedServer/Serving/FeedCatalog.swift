@@ -130,6 +130,15 @@ final class FeedCatalog: Sendable {
                     if let old, old.revision != compiled.revision { moved.append(compiled) }
                 }
             }
+            // Feeds that count working days with another feed's holidays: linked
+            // after every compile above, so a holidays feed compiled later in the loop counts.
+            for (slug, compiled) in current {
+                guard let holidaysSlug = compiled.feed.holidays else { continue }
+                let holidays = current[holidaysSlug]
+                guard recompiled.contains(slug) || compiled.holidaysRevision != holidays?.revision else { continue }
+                current[slug] = try await compilePool.runIfActive { compiled.linking(holidays: holidays, now: now) }
+                recompiled.insert(slug)
+            }
             let tokenMap = Dictionary(tokens.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
             let (feeds, settings, trim, previousViews, stale) = (current, self.settings, compiledAny, views, recompiled)
             let needed = Self.redactions(feeds: feeds, tokens: tokens)

@@ -116,12 +116,18 @@ enum StoreMigrations {
             // Where to POST after a change to the feed (a CDN's purge hook).
             try db.alter(table: "feed") { t in t.add(column: "purgeURL", .text) }
         }
-        migrator.registerMigration("v7: token visibility") { db in
+        migrator.registerMigration("v7: token visibility, working days") { db in
             // How much of the feed a token link shows (Visibility). Existing links
             // keep showing everything, as they did.
             try db.alter(table: "feedToken") { t in
                 t.add(column: "visibility", .text).notNull().defaults(to: "full")
                     .check { ["full", "titles", "busy"].contains($0) }
+            }
+            // Working days: the weekend's bits (Sunday = 1, Saturday = 64; NULL for
+            // Saturday and Sunday) and the slug of the feed that holds the holidays.
+            try db.alter(table: "feed") { t in
+                t.add(column: "weekend", .integer)
+                t.add(column: "holidays", .text)
             }
         }
         return migrator
