@@ -17,7 +17,8 @@ public enum PythonChecker {
 
     public static let script = Corpus.packageRoot.appendingPathComponent("Tests/interop/ics_check.py").path
 
-    public static func run(_ request: [String: Any]) throws -> [String: Any] {
+    /// Runs `script` (ics_check.py unless given) with one JSON request on stdin; returns its JSON answer.
+    public static func run(_ request: [String: Any], script: String = script) throws -> [String: Any] {
         let python = try #require(python, "TMINUS_PYTHON must point at the venv python in CI")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
@@ -32,7 +33,7 @@ public enum PythonChecker {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let stderr = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "ics_check.py failed: \(String(decoding: stderr, as: UTF8.self))")
+        try #require(process.terminationStatus == 0, "\(URL(fileURLWithPath: script).lastPathComponent) failed: \(String(decoding: stderr, as: UTF8.self))")
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 }

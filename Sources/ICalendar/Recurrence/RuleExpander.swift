@@ -1,5 +1,5 @@
-/// Expands one RRULE in wall-clock time with libical, repairing what libical
-/// 3.0.16 gets wrong: unsorted and repeated output, BYSETPOS outside MONTHLY and
+/// Expands one RRULE in wall-clock time with libical (RFC 7529 rules in other
+/// calendars with `RscaleExpander`), repairing what libical 3.0.16 gets wrong: unsorted and repeated output, BYSETPOS outside MONTHLY and
 /// YEARLY, and negative BYMONTHDAY / BYYEARDAY used as limits. Unbounded rules
 /// are cut off by the caller's limit and an iteration budget, never by hanging.
 public struct RuleExpander: Sendable {
@@ -30,7 +30,11 @@ public struct RuleExpander: Sendable {
     /// Occurrences with `from <= t < to` (no lower bound when `from` is nil),
     /// sorted and unique, at most `limit` of them.
     public func expand(from: LocalDateTime?, to: LocalDateTime, limit: Int) -> Result {
-        let plan = RuleRepair(rule: rule, start: start, isDate: isDate)
+        if let rscale = RscaleExpander(rule: rule, start: start, isDate: isDate) {
+            return rscale.expand(from: from, to: to, limit: limit, deadline: ContinuousClock.now + timeBudget)
+        }
+        // What is left of RSCALE is calendar-independent (RscaleExpander.problem).
+        let plan = RuleRepair(rule: rule.removing(["RSCALE", "SKIP"]), start: start, isDate: isDate)
         guard let iterator = LibicalRecurrenceIterator(rule: plan.libicalRule, start: plan.libicalStart, isDate: isDate) else {
             return Result(occurrences: [], truncated: false)
         }
