@@ -17,6 +17,15 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write here instead of standard output.") var output: String?
     @Flag(inversion: .prefixedNo, help: "Include VALARMs (a download keeps them; subscribed feeds follow the feed's setting).")
     var alarms = true
+    @Option(help: ArgumentHelp("How repeats in another calendar (RSCALE=CHINESE, HEBREW …) are written: 'rule' keeps the rule and adds "
+                               + "its dates for ten years as RDATEs; 'dates' writes only the dates, for clients that drop RSCALE events "
+                               + "(khal, Python's dateutil).", valueName: "rule|dates"))
+    var rscale: OtherCalendarDates.Form = .ruleAndDates
+    @Option(help: "Years of dates to spell out for --rscale.") var years = 10
+
+    func validate() throws {
+        guard (1...100).contains(years) else { throw ValidationError("--years must be from 1 to 100") }
+    }
 
     func run() throws {
         try reportingErrors {
@@ -24,9 +33,13 @@ struct ExportCommand: ParsableCommand {
             guard let stored = try await store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
             var definition = stored.feed
             definition.includeAlarms = alarms
-            let calendar = CalendarExport.calendar(feed: definition, countdowns: try await store.countdowns(inFeed: feed))
+            let today = definition.zone.local(of: Date()).date
+            let calendar = CalendarExport.calendar(feed: definition, countdowns: try await store.countdowns(inFeed: feed),
+                                                   otherCalendarDates: OtherCalendarDates(form: rscale, today: today, years: years))
             let bytes = Data(CalendarWriter().bytes(calendar))
             if let output { try bytes.write(to: URL(fileURLWithPath: output), options: .atomic) } else { FileHandle.standardOutput.write(bytes) }
         }
     }
 }
+
+extension OtherCalendarDates.Form: ExpressibleByArgument {}

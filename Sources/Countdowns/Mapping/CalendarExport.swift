@@ -5,7 +5,10 @@ import ICalendar
 /// client reads: NAME/X-WR-CALNAME, DESCRIPTION/X-WR-CALDESC, COLOR/X-APPLE-CALENDAR-COLOR,
 /// REFRESH-INTERVAL/X-PUBLISHED-TTL.
 public enum CalendarExport {
-    public static func calendar(feed: Feed, countdowns: [Countdown], imageURL: (@Sendable (String) -> String?)? = nil) -> VCalendar {
+    /// `otherCalendarDates`: how repeats in another calendar (RSCALE) are
+    /// spelled out for clients that ignore RSCALE (nil: the rule alone).
+    public static func calendar(feed: Feed, countdowns: [Countdown], imageURL: (@Sendable (String) -> String?)? = nil,
+                                otherCalendarDates: OtherCalendarDates? = nil) -> VCalendar {
         var calendar = header(for: feed, name: feed.name, description: feed.description)
         var header = calendar.properties
         for (name, color) in feed.categoryColors.sorted(by: { $0.key < $1.key }) {
@@ -13,7 +16,7 @@ public enum CalendarExport {
                                    value: TextEscaping.escape(name)))
         }
         calendar.properties = header
-        let options = CountdownWriter.Options(includeAlarms: feed.includeAlarms, imageURL: imageURL)
+        let options = CountdownWriter.Options(includeAlarms: feed.includeAlarms, imageURL: imageURL, otherCalendarDates: otherCalendarDates)
         for countdown in countdowns.sorted(by: { $0.uid < $1.uid }) {
             for zone in countdown.timeZoneDefinitions where !calendar.timeZones.contains(where: { $0.component == zone }) {
                 calendar.timeZones.append(VTimeZone(component: zone))

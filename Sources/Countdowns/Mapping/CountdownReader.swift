@@ -81,8 +81,14 @@ public enum CountdownReader {
         if let first = rrules.first {
             countdown.repeatRule = Repeat(rrule: first.value, startingOn: target.civilDate)
             extras.removeAll { $0 == first }
+        } else if let kept = component.first(OtherCalendarDates.ruleProperty) {
+            // An export that spelled a rule in another calendar out as dates only.
+            countdown.repeatRule = Repeat(rrule: kept.value, startingOn: target.civilDate)
         }
-        countdown.recurrenceDates = item.rdates
+        extras.removeAll { $0.name == OtherCalendarDates.ruleProperty }
+        // RDATEs an export spelled out are the rule's own dates: the rule makes them again.
+        countdown.recurrenceDates = component.all("RDATE").filter { $0.parameter(OtherCalendarDates.parameter) == nil }
+            .flatMap { RecurrenceDate.values(of: $0) ?? [] }
         countdown.exceptionDates = item.exdates
         countdown.overrides = overrides
         countdown.categories = item.categories.map(SafeText.clean)

@@ -10,10 +10,14 @@ public enum CountdownWriter {
         public var includeAlarms: Bool
         /// How `tminus-image:` blob references become URLs a client can fetch (nil: kept as X-TMINUS-IMAGE).
         public var imageURL: (@Sendable (String) -> String?)?
+        /// How repeats in another calendar (RSCALE) are spelled out for clients
+        /// that ignore RSCALE; nil writes the rule alone.
+        public var otherCalendarDates: OtherCalendarDates?
 
-        public init(includeAlarms: Bool = true, imageURL: (@Sendable (String) -> String?)? = nil) {
+        public init(includeAlarms: Bool = true, imageURL: (@Sendable (String) -> String?)? = nil, otherCalendarDates: OtherCalendarDates? = nil) {
             self.includeAlarms = includeAlarms
             self.imageURL = imageURL
+            self.otherCalendarDates = otherCalendarDates
         }
     }
 
@@ -42,7 +46,11 @@ public enum CountdownWriter {
             else if let duration = countdown.duration { properties.append(Property(name: "DURATION", value: duration.description)) }
         }
         if let rule = countdown.repeatRule.rrule(startingOn: countdown.target.civilDate) {
-            properties.append(Property(name: "RRULE", value: rule))
+            if countdown.repeatRule.calendar != nil, let spelling = options.otherCalendarDates {
+                properties += spelling.properties(for: countdown, rule: rule)
+            } else {
+                properties.append(Property(name: "RRULE", value: rule))
+            }
         }
         properties += countdown.recurrenceDates.map(rdate)
         properties += countdown.exceptionDates.map { $0.property("EXDATE") }

@@ -37,7 +37,7 @@ public struct Celebrations: Sendable, Hashable, Codable {
             let targets = series.dates(from: first, through: CivilArithmetic.addMonths(last, 6), zone: zone, limit: 64)
             for target in targets {
                 let half = CivilArithmetic.addMonths(target, -6)
-                let age = target.year - countdown.target.civilDate.year - 1
+                let age = (countdown.repeatRule.occurrenceNumber(on: target, from: countdown.target.civilDate) ?? 0) - 1
                 guard half >= first, half <= last, age >= 0 else { continue }
                 found.append(Day(date: half, title: Countdown.render(countdown.title, numberText: "\(age)½"), key: "half-\(target.basic)"))
             }

@@ -17,6 +17,9 @@ public enum Repeat: Sendable, Hashable {
     /// The `ordinal`-th weekday of the month (`-1` is the last): "last Friday".
     case nthWeekday(ordinal: Int, weekday: Weekday, interval: Int)
     case lastDayOfMonth(interval: Int)
+    /// Yearly on the same date of another calendar (RFC 7529 RSCALE): Chinese
+    /// New Year, a Hebrew birthday. See `calendarYearlyRule`.
+    case calendarYearly(RscaleCalendar)
     /// An RRULE that is not a preset, kept exactly.
     case rule(String)
 
@@ -42,7 +45,17 @@ public enum Repeat: Sendable, Hashable {
             return withInterval("FREQ=MONTHLY;BYDAY=\(ordinal)\(weekday.code)", interval)
         case .lastDayOfMonth(let interval):
             return withInterval("FREQ=MONTHLY;BYMONTHDAY=-1", interval)
+        case .calendarYearly(let calendar):
+            return Self.calendarYearlyRule(calendar)
         }
+    }
+
+    /// The preset's rule: a date the year lacks (the 30th of a short month, a
+    /// leap month) moves to the day before, as Chinese and Islamic birthdays
+    /// are kept, except in the Hebrew calendar, where it moves forward: Adar I
+    /// to Adar, 30 Heshvan to 1 Kislev.
+    static func calendarYearlyRule(_ calendar: RscaleCalendar) -> String {
+        "RSCALE=\(calendar.name);FREQ=YEARLY;SKIP=\(calendar.name == "HEBREW" ? "FORWARD" : "BACKWARD")"
     }
 
     /// Recognises a preset in an RRULE written for a series starting on `start`.
@@ -51,6 +64,11 @@ public enum Repeat: Sendable, Hashable {
         let keys = Set(rule.parts.map(\.key)).subtracting(["FREQ", "INTERVAL"])
         let interval = rule.interval
         let unit = Unit.allCases.first { $0.frequency == rule.frequency.rawValue }
+        if let calendar = rule.value("RSCALE").flatMap(RscaleCalendar.init(named:)), calendar.name != "GREGORIAN",
+           Set(rule.parts) == Set((try? RecurrenceRule(parsing: Self.calendarYearlyRule(calendar)))?.parts ?? []) {
+            self = .calendarYearly(calendar)
+            return
+        }
         switch (unit, keys) {
         case (let unit?, []):
             self = .every(interval: interval, unit: unit, clamp: false)
@@ -69,10 +87,30 @@ public enum Repeat: Sendable, Hashable {
 
     public var isRepeating: Bool { self != .none }
 
+    /// The calendar a yearly repeat counts its years in; nil for Gregorian.
+    public var calendar: RscaleCalendar? {
+        switch self {
+        case .calendarYearly(let calendar): calendar
+        case .rule(let text): (try? RecurrenceRule(parsing: text))?.value("RSCALE").flatMap(RscaleCalendar.init(named:)).flatMap { $0.name == "GREGORIAN" ? nil : $0 }
+        default: nil
+        }
+    }
+
+    /// The number of the occurrence on `date` of a yearly series that started on
+    /// `start`: 30 for "Anna turns 30", counted in the series' own calendar (a
+    /// Chinese-calendar birthday counts Chinese years, which do not always
+    /// match Gregorian ones). Nil for other repeats, and before the start.
+    public func occurrenceNumber(on date: CivilDate, from start: CivilDate) -> Int? {
+        guard let interval = yearlyInterval else { return nil }
+        let years = calendar.map { $0.yearsBetween(start, date) } ?? date.year - start.year
+        return years >= 0 ? years / max(interval, 1) : nil
+    }
+
     /// Yearly series number their occurrences (ages, anniversaries).
     public var yearlyInterval: Int? {
         switch self {
         case .every(let interval, .year, _): interval
+        case .calendarYearly: 1
         case .rule(let text): (try? RecurrenceRule(parsing: text)).flatMap { $0.frequency == .yearly ? $0.interval : nil }
         default: nil
         }

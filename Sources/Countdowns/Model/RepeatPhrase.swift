@@ -1,3 +1,5 @@
+import ICalendar
+
 /// Reads the repeat presets people type: "yearly", "every 2 weeks",
 /// "last friday", "2nd tuesday", "last day", "none".
 public enum RepeatPhrase {
@@ -5,7 +7,7 @@ public enum RepeatPhrase {
         public var phrase: String
         public var description: String {
             "'\(phrase)' is not a repeat: use none, daily, weekly, monthly, yearly, 'every N days|weeks|months|years', "
-                + "'last friday', '2nd tuesday' or 'last day'"
+                + "'last friday', '2nd tuesday', 'last day', or 'yearly chinese' (hebrew, islamic, or another RSCALE calendar)"
         }
     }
 
@@ -28,6 +30,8 @@ public enum RepeatPhrase {
                 return .every(interval: count, unit: unit, clamp: clamp)
             }
         case 2 where words[1] == "day" && words[0] == "last": return .lastDayOfMonth(interval: 1)
+        case 2 where unit(words[0]) == .year:
+            if let calendar = calendar(words[1]) { return .calendarYearly(calendar) }
         case 2:
             if let ordinal = ordinal(words[0]), let weekday = weekday(words[1]) {
                 return .nthWeekday(ordinal: ordinal, weekday: weekday, interval: 1)
@@ -35,6 +39,12 @@ public enum RepeatPhrase {
         default: break
         }
         throw Invalid(phrase: phrase)
+    }
+
+    /// "chinese", "hebrew", "islamic" (the arithmetic Islamic calendar, ISLAMIC-CIVIL), or any RSCALE name.
+    static func calendar(_ word: String) -> RscaleCalendar? {
+        guard word != "gregorian" else { return nil }
+        return RscaleCalendar(named: word == "islamic" ? "ISLAMIC-CIVIL" : word)
     }
 
     static func ordinal(_ word: String) -> Int? {
@@ -57,6 +67,7 @@ public enum RepeatPhrase {
             let name = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][weekday.rawValue]
             return (ordinal == -1 ? "last" : Ordinal.english(ordinal)) + " " + name
         case .lastDayOfMonth: return "last day of the month"
+        case .calendarYearly(let calendar): return "yearly " + (calendar.name == "ISLAMIC-CIVIL" ? "islamic" : calendar.name.lowercased())
         case .rule(let text): return text
         }
     }

@@ -68,8 +68,8 @@ public struct Agenda: Sendable {
                 let found = series.occurrences(in: search, zone: zone, includingCancelled: true, limit: perSeriesLimit)
                 if found.count >= perSeriesLimit { truncated = true }
                 for occurrence in found {
-                    let number = countdown.repeatRule.yearlyInterval.map { (occurrence.start.civilDate.year - countdown.target.civilDate.year) / max($0, 1) }
-                    let title = Countdown.render(occurrence.summary ?? countdown.title, occurrenceNumber: number.flatMap { $0 >= 0 ? $0 : nil })
+                    let number = countdown.repeatRule.occurrenceNumber(on: occurrence.start.civilDate, from: countdown.target.civilDate)
+                    let title = Countdown.render(occurrence.summary ?? countdown.title, occurrenceNumber: number)
                     let cancelled = occurrence.isCancelled || countdown.status == .cancelled
                     let base = Entry(kind: countdown.kind == .task ? .task : .event, date: Self.day(occurrence, zone), time: Self.time(occurrence, zone),
                                      instant: occurrence.startInstant, title: title, feed: feed.slug, feedName: feed.name, color: color,

@@ -178,7 +178,7 @@ public struct CountdownCalendar: Sendable {
         let countdown = plan.series.countdown
         var events: [Component] = []
         forEachDay(plan, detail) { day, target, left in
-            let number = countdown.repeatRule.yearlyInterval.map { (target.year - countdown.target.civilDate.year) / max($0, 1) }
+            let number = countdown.repeatRule.occurrenceNumber(on: target, from: countdown.target.civilDate)
             let amount = countdown.displayUnit == .workdays ? DisplayText.quantity(workingDays.count(from: day, to: target), .workdays)
                 : DisplayText.quantity(left, .days)
             var title = countdown.renderedTitle(occurrenceNumber: number) + " — " + (left == 0 ? "Today" : amount)

@@ -140,8 +140,7 @@ public struct RemainingTimeCalculator: Sendable {
     }
 
     private func occurrenceNumber(_ countdown: Countdown, _ occurrence: Occurrence?) -> Int? {
-        guard let interval = countdown.repeatRule.yearlyInterval, let occurrence else { return nil }
-        let years = occurrence.start.civilDate.year - countdown.target.civilDate.year
-        return years >= 0 ? years / max(interval, 1) : nil
+        guard let occurrence else { return nil }
+        return countdown.repeatRule.occurrenceNumber(on: occurrence.start.civilDate, from: countdown.target.civilDate)
     }
 }

@@ -35,13 +35,17 @@ final class CompiledFeed: Sendable {
     let exported: Representation
     /// When the clock passes this, some series must be prepared again.
     let validUntil: Date
+    /// The RDATE window `exported` spells repeats in other calendars out for.
+    let otherCalendarDates: OtherCalendarDates
     /// The feed's weekend and, once the catalog has linked them, its holidays.
     let workingDays: WorkingDays
     /// The revision of the `holidays:` feed `workingDays` came from; nil before linking or without one.
     let holidaysRevision: Int64?
 
     init(stored: StoredFeed, redaction: Redaction, series: [CountdownSeries], indexByID: [Int64: Int], categories: Set<String>,
-         exported: Representation, validUntil: Date, workingDays: WorkingDays, holidaysRevision: Int64?) {
+         exported: Representation, validUntil: Date, workingDays: WorkingDays, holidaysRevision: Int64?,
+         otherCalendarDates: OtherCalendarDates) {
+        self.otherCalendarDates = otherCalendarDates
         self.workingDays = workingDays
         self.holidaysRevision = holidaysRevision
         self.stored = stored
@@ -88,11 +92,14 @@ final class CompiledFeed: Sendable {
             for category in countdown.categories { categories.insert(category.lowercased()) }
         }
         let exported: Representation
-        if let previous, previous.feed == stored.feed, previous.stored.updatedAt == stored.updatedAt,
+        // Repeats in another calendar (RSCALE) are spelled out as RDATEs from this year on, for clients that ignore RSCALE.
+        let spelling = OtherCalendarDates(today: zone.local(of: now).date)
+        if let previous, previous.feed == stored.feed, previous.otherCalendarDates == spelling, previous.stored.updatedAt == stored.updatedAt,
            previous.series.count == series.count, zip(previous.series, series).allSatisfy({ $0.countdown == $1.countdown }) {
             exported = previous.exported
         } else {
-            let calendar = CalendarExport.calendar(feed: stored.feed, countdowns: countdowns, imageURL: { settings.imageURL($0) })
+            let calendar = CalendarExport.calendar(feed: stored.feed, countdowns: countdowns, imageURL: { settings.imageURL($0) },
+                                                   otherCalendarDates: spelling)
             exported = Representation(bytes: CalendarWriter().bytes(calendar), contentType: Representation.calendarType,
                                       lastModified: stored.updatedAt, cacheControl: settings.cacheControl(stored.feed, maxAge: 300),
                                       contentDisposition: "inline; filename=\"\(stored.feed.slug).ics\"", gzip: settings.gzip)
@@ -100,7 +107,7 @@ final class CompiledFeed: Sendable {
         let validUntil = series.map(\.validUntil).min() ?? .distantFuture
         return CompiledFeed(stored: stored, redaction: redaction, series: series, indexByID: indexByID, categories: categories, exported: exported,
                             validUntil: validUntil, workingDays: workingDays ?? WorkingDays(weekend: stored.feed.weekend),
-                            holidaysRevision: holidaysRevision)
+                            holidaysRevision: holidaysRevision, otherCalendarDates: spelling)
     }
 
     /// This (full) compilation as `redaction` shows it: itself when that hides
@@ -126,6 +133,6 @@ final class CompiledFeed: Sendable {
                             // Read again when the holidays' series expire, and monthly, as the holiday window moves on.
                             validUntil: holidays.map { min(validUntil, $0.validUntil, now.addingTimeInterval(30 * 86_400)) } ?? validUntil,
                             workingDays: workingDays,
-                            holidaysRevision: holidays?.revision)
+                            holidaysRevision: holidays?.revision, otherCalendarDates: otherCalendarDates)
     }
 }

@@ -134,7 +134,9 @@ struct CountdownPages: Sendable {
         }
         let repeats = choices([("none", "Does not repeat"), ("daily", "Every day"), ("weekly", "Every week"), ("monthly", "Every month"),
                                ("yearly", "Every year"), ("every", "Every N days, weeks, months or years"), ("nth", "A weekday of the month (“last Friday”)"),
-                               ("lastday", "The last day of every month"), ("custom", "Custom rule (RRULE)")], form.repeat, "none")
+                               ("lastday", "The last day of every month"), ("yearly chinese", "Every year, Chinese calendar (lunar birthdays, New Year)"),
+                               ("yearly hebrew", "Every year, Hebrew calendar"), ("yearly islamic", "Every year, Islamic calendar"),
+                               ("custom", "Custom rule (RRULE)")], form.repeat, "none")
         let everyUnits = choices([("days", "days"), ("weeks", "weeks"), ("months", "months"), ("years", "years")], form.everyUnit, "weeks")
         let ordinals = choices([("1", "first"), ("2", "second"), ("3", "third"), ("4", "fourth"), ("-1", "last")], form.nthOrdinal, "-1")
         let weekdays = choices(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map { ($0, $0.prefix(1).uppercased() + $0.dropFirst()) },

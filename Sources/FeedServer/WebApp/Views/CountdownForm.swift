@@ -69,6 +69,8 @@ struct CountdownForm: CSRFProtectedForm, TemplateView {
         case .nthWeekday(let ordinal, let weekday, 1):
             `repeat` = "nth"; nthOrdinal = String(ordinal); nthWeekday = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"][weekday.rawValue]
         case .lastDayOfMonth(1): `repeat` = "lastday"
+        case .calendarYearly(let calendar) where ["CHINESE", "HEBREW", "ISLAMIC-CIVIL"].contains(calendar.name):
+            `repeat` = RepeatPhrase.describe(countdown.repeatRule)
         default: `repeat` = "custom"; rrule = countdown.repeatRule.rrule(startingOn: countdown.target.civilDate)
         }
         direction = countdown.direction.rawValue
@@ -100,6 +102,7 @@ struct CountdownForm: CSRFProtectedForm, TemplateView {
             return ("every \(count) \(everyUnit.nonEmpty ?? "weeks")", nil)
         case "nth": return ("\(nthOrdinal.nonEmpty ?? "1") \(nthWeekday.nonEmpty ?? "friday")".replacingOccurrences(of: "-1 ", with: "last "), nil)
         case "lastday": return ("last day", nil)
+        case "yearly chinese", "yearly hebrew", "yearly islamic": return (`repeat`, nil)
         case "custom":
             guard let rule = rrule.nonEmpty else { throw .init(field: "rrule", message: "write a rule, such as FREQ=WEEKLY;BYDAY=MO,WE") }
             return (nil, rule.hasPrefix("RRULE:") ? String(rule.dropFirst(6)) : rule)

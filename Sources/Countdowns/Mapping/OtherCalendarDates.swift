@@ -1,0 +1,59 @@
+import ICalendar
+
+/// How an export writes a repeat in another calendar (an RFC 7529 RSCALE rule:
+/// Chinese New Year, a Hebrew birthday) for clients that do not read RSCALE.
+///
+/// Measured with tminus's own exports: Python's icalendar parses such a rule,
+/// but recurring-ical-events refuses the calendar (dateutil: "unknown parameter
+/// 'RSCALE'") and khal 0.14 drops the event ("This event will not be
+/// available"). Google and Outlook are documented to ignore RSCALE.
+public struct OtherCalendarDates: Sendable, Hashable {
+    public enum Form: String, Sendable, Hashable, CaseIterable {
+        /// The RSCALE rule, plus its dates in `window` as RDATEs: right in
+        /// clients that read RSCALE, and the dates are there for those that don't.
+        case ruleAndDates = "rule"
+        /// Only the dates, as RDATEs; the rule travels in `X-TMINUS-RRULE` so
+        /// that tminus re-imports it. Every client shows the right days, but only
+        /// within the window.
+        case dates
+    }
+
+    public var form: Form
+    /// The days the RDATEs cover.
+    public var window: ClosedRange<CivilDate>
+
+    public init(form: Form = .ruleAndDates, window: ClosedRange<CivilDate>) {
+        self.form = form
+        self.window = window
+    }
+
+    /// From the first of January of `today`'s year, `years` years on: the bytes
+    /// of an export change once a year, not every day.
+    public init(form: Form = .ruleAndDates, today: CivilDate, years: Int = 10) {
+        let first = CivilDate(year: today.year, month: 1, day: 1)
+        self.init(form: form, window: first...CivilDate(year: today.year + years, month: 1, day: 1).adding(days: -1))
+    }
+
+    /// The parameter that marks the RDATEs an export spelled out, which a
+    /// re-import drops again (the rule makes them).
+    public static let parameter = "X-TMINUS-SPELLED-OUT"
+    /// Where `.dates` keeps the rule.
+    public static let ruleProperty = "X-TMINUS-RRULE"
+
+    /// The RRULE (or X-TMINUS-RRULE) and RDATE properties for `countdown`'s
+    /// rule `rule` in another calendar.
+    func properties(for countdown: Countdown, rule: String) -> [Property] {
+        guard let parsed = try? RecurrenceRule(parsing: rule) else { return [Property(name: "RRULE", value: rule)] }
+        let start = countdown.target
+        let expander = RuleExpander(rule: parsed, start: start.local, isDate: start.isAllDay)
+        let found = expander.expand(from: LocalDateTime(date: window.lowerBound), to: LocalDateTime(date: window.upperBound.adding(days: 1)),
+                                    limit: 1_000).occurrences.filter { $0 != start.local }
+        var properties = [Property(name: form == .dates ? Self.ruleProperty : "RRULE", value: rule)]
+        guard !found.isEmpty else { return properties }
+        var rdate = start.with(local: found[0]).property("RDATE")
+        rdate.value = found.map { start.isAllDay ? $0.date.basic : start.with(local: $0).property("RDATE").value }.joined(separator: ",")
+        rdate.parameters.append(Parameter(Self.parameter, "TRUE"))
+        properties.append(rdate)
+        return properties
+    }
+}
