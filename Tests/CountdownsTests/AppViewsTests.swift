@@ -69,6 +69,9 @@ struct RuleReadingTests {
         ("FREQ=DAILY;UNTIL=20270101T000000Z", "Every day, until 2027-01-01"),
         ("FREQ=YEARLY", "Every year, from 2026-11-23"),
         ("FREQ=WEEKLY;WKST=SU;BYHOUR=9", "Every week, with BYHOUR=9, from 2026-11-23"),
+        ("RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD", "Every year of the Chinese calendar, from 2026-11-23"),
+        ("RSCALE=HEBREW;FREQ=YEARLY;BYMONTH=5L;BYMONTHDAY=8;SKIP=FORWARD", "Every year of the Hebrew calendar in month 5L on the 8th"),
+        ("RSCALE=ISLAMIC-CIVIL;FREQ=YEARLY;BYMONTH=9;BYMONTHDAY=1", "Every year of the Islamic Civil calendar in month 9 on the 1st"),
     ])
     func readsRulesAloud(rule: String, reading: String) {
         #expect(RuleReading.describe(rule, startingOn: Self.start) == reading)

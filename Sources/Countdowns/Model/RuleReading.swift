@@ -25,9 +25,17 @@ public enum RuleReading {
         }
         var words = interval == 1 ? "Every \(unit)" : "Every \(interval) \(unit)s"
         var handled: Set<String> = ["FREQ", "INTERVAL", "WKST", "RSCALE", "SKIP"]
+        if let calendar = rule.value("RSCALE"), calendar != "GREGORIAN" {
+            words += " of the " + calendar.lowercased().split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ") + " calendar"
+        }
         if let months = rule.value("BYMONTH") {
             handled.insert("BYMONTH")
-            words += " in " + list(months.split(separator: ",").compactMap { Int($0).flatMap { (1...12).contains($0) ? Self.months[$0 - 1] : nil } })
+            if rule.value("RSCALE").map({ $0 != "GREGORIAN" }) == true {
+                // Another calendar's months have no English names here: "in month 5L" (a leap month).
+                words += " in month " + list(months.split(separator: ",").map(String.init))
+            } else {
+                words += " in " + list(months.split(separator: ",").compactMap { Int($0).flatMap { (1...12).contains($0) ? Self.months[$0 - 1] : nil } })
+            }
         }
         if let days = rule.value("BYMONTHDAY") {
             handled.insert("BYMONTHDAY")
