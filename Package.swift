@@ -43,7 +43,8 @@ let package = Package(
             providers: [.apt(["libqrencode-dev"])]
         ),
         .target(name: "ICalendar", dependencies: ["CLibical"]),
-        .target(name: "Countdowns", dependencies: ["ICalendar"]),
+        // Each language's words and plural rules: one table per language (Language/Tables/*.json).
+        .target(name: "Countdowns", dependencies: ["ICalendar"], resources: [.copy("Language/Tables")]),
         .target(
             name: "CountdownStore",
             dependencies: [
@@ -103,7 +104,7 @@ let package = Package(
             dependencies: ["ICalendar", "TestSupport"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "CountdownsTests", dependencies: ["Countdowns"]),
+        .testTarget(name: "CountdownsTests", dependencies: ["Countdowns", "TestSupport"]),
         .testTarget(
             name: "CountdownStoreTests",
             dependencies: ["CountdownStore", "PostgresStore", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],

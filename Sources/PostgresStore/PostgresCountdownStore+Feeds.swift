@@ -8,17 +8,17 @@ extension PostgresCountdownStore {
     static let feedColumns = """
         feed.id, feed.slug, feed.name, feed.description, feed.timeZone, feed.color, feed.isPublic, feed.countdownMode, feed.includeAlarms,
         feed.refreshInterval, feed.createdAt, feed.updatedAt, feed.revision, feed.countdownMaxEvents, feed.celebrations, feed.purgeURL,
-        feed.weekend, feed.holidays
+        feed.weekend, feed.holidays, feed.language
         """
 
     static func feedRecord(_ row: PostgresRow) throws -> FeedRecord {
         let (id, slug, name, description, timeZone, color, isPublic, mode, alarms, refresh, created, updated, revision, maxEvents, celebrations,
-             purge, weekend, holidays) = try row.decode((Int64, String, String, String?, String, String?, Bool, String, Bool, String, Date, Date,
-                                                         Int64, Int, String?, String?, Int?, String?).self)
+             purge, weekend, holidays, language) = try row.decode((Int64, String, String, String?, String, String?, Bool, String, Bool, String,
+                                                                   Date, Date, Int64, Int, String?, String?, Int?, String?, String?).self)
         return FeedRecord(id: id, slug: slug, name: name, description: description, timeZone: timeZone, color: color, isPublic: isPublic,
                           countdownMode: mode, includeAlarms: alarms, refreshInterval: refresh, createdAt: created, updatedAt: updated,
                           revision: revision, countdownMaxEvents: maxEvents, celebrations: celebrations, purgeURL: purge,
-                          weekend: weekend, holidays: holidays)
+                          weekend: weekend, holidays: holidays, language: language)
     }
 
     func feedRecord(_ connection: PostgresConnection, slug: String, lock: Bool = false) async throws -> FeedRecord? {
@@ -143,11 +143,12 @@ extension PostgresCountdownStore {
         var record = record
         let ids = try await connection.query("""
             INSERT INTO feed (slug, name, description, timeZone, color, isPublic, countdownMode, includeAlarms, refreshInterval,
-                              createdAt, updatedAt, revision, countdownMaxEvents, celebrations, purgeURL, weekend, holidays)
+                              createdAt, updatedAt, revision, countdownMaxEvents, celebrations, purgeURL, weekend, holidays,
+                              language)
             VALUES (\(record.slug), \(record.name), \(record.description), \(record.timeZone), \(record.color), \(record.isPublic),
                     \(record.countdownMode), \(record.includeAlarms), \(record.refreshInterval), \(record.createdAt), \(record.updatedAt),
                     \(record.revision), \(record.countdownMaxEvents), \(record.celebrations), \(record.purgeURL),
-                    \(record.weekend), \(record.holidays))
+                    \(record.weekend), \(record.holidays), \(record.language))
             RETURNING id
             """, logger: logger).collect(Int64.self)
         record.id = ids.first
@@ -160,7 +161,7 @@ extension PostgresCountdownStore {
                 isPublic = \(record.isPublic), countdownMode = \(record.countdownMode), includeAlarms = \(record.includeAlarms),
                 refreshInterval = \(record.refreshInterval), countdownMaxEvents = \(record.countdownMaxEvents),
                 celebrations = \(record.celebrations), purgeURL = \(record.purgeURL),
-                weekend = \(record.weekend), holidays = \(record.holidays)
+                weekend = \(record.weekend), holidays = \(record.holidays), language = \(record.language)
             WHERE id = \(record.id!)
             """, logger: logger)
     }

@@ -123,10 +123,11 @@ enum PostgresMigrations {
             "ALTER TABLE source ADD COLUMN leaseUntil TIMESTAMPTZ",
             "ALTER TABLE feed ADD COLUMN purgeURL TEXT",
         ]),
-        Migration(name: "v7: token visibility, working days", statements: [
+        Migration(name: "v7: token visibility, working days, language", statements: [
             "ALTER TABLE feedToken ADD COLUMN visibility TEXT NOT NULL DEFAULT 'full' CHECK (visibility IN ('full', 'titles', 'busy'))",
             "ALTER TABLE feed ADD COLUMN weekend INTEGER",
             "ALTER TABLE feed ADD COLUMN holidays TEXT",
+            "ALTER TABLE feed ADD COLUMN language TEXT",
         ]),
     ]
 }

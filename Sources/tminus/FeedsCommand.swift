@@ -50,6 +50,8 @@ struct FeedsCommand: ParsableCommand {
         @Option(help: "The days that are not working days, for --unit workdays, e.g. fri,sat. (default: sat,sun)")
         var weekend: String?
         @Option(help: "The slug of the feed whose events are holidays when counting working days.") var holidays: String?
+        @Option(help: ArgumentHelp("The feed's language (\(Language.codes.joined(separator: ", "))); default: each viewer's.", valueName: "code"))
+        var language: String?
 
         func validate() throws {
             guard Feed.isValidSlug(slug) else { throw ValidationError(StoreError.invalidSlug(slug).description) }
@@ -59,11 +61,12 @@ struct FeedsCommand: ParsableCommand {
             do { try settings.apply(to: &feed) } catch { throw ValidationError("--\(error.message)") }
         }
 
-        /// `--weekend` and `--holidays`, checked by the rules the feed files and the API use.
+        /// `--weekend`, `--holidays` and `--language`, checked by the rules the feed files and the API use.
         private var settings: FeedSettingsDocument {
             var document = FeedSettingsDocument()
             document.weekend = weekend.map { $0.split(separator: ",").map(String.init) }
             document.holidays = holidays
+            document.language = language
             return document
         }
 

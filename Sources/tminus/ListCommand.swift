@@ -18,14 +18,25 @@ struct ListCommand: ParsableCommand {
     @Option(help: "dynamic, days, weeks, months, years, detailed or workdays (default: each countdown's own).") var unit: DisplayUnit?
     @Option(help: "Sort by remaining or title.") var sort: FeedSnapshot.Sort = .remaining
     @Flag(help: "Print JSON.") var json = false
+    @Option(help: ArgumentHelp("The language of the text: \(Language.codes.joined(separator: ", ")). (default: the feed's, else $LANG's when tminus speaks it, else en)",
+                               valueName: "code"))
+    var lang: String?
+
+    func validate() throws {
+        if let lang, Language.named(lang) == nil {
+            throw ValidationError("--lang '\(lang)' is not a language tminus speaks (use one of \(Language.codes.joined(separator: ", ")))")
+        }
+    }
 
     func run() throws {
         try reportingErrors {
             let store = try await store.open()
             guard let stored = try await store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
             let now = Date()
+            let language = lang.flatMap(Language.named) ?? stored.feed.language
+                ?? ProcessInfo.processInfo.environment["LANG"].flatMap { Language.named(String($0.prefix { $0 != "." })) } ?? .english
             let calculator = RemainingTimeCalculator(now: now, zone: try ViewerZone.resolve(tz), maxOccurrences: store.limits.maxOccurrences,
-                                                     workingDays: try await store.workingDays(of: stored.feed, now: now))
+                                                     workingDays: try await store.workingDays(of: stored.feed, now: now), language: language)
             let snapshot = FeedSnapshot(feed: stored.feed, countdowns: try await store.countdowns(inFeed: feed), calculator: calculator,
                                         unit: unit, sort: sort)
             if json {

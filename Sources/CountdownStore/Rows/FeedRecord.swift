@@ -27,11 +27,14 @@ public struct FeedRecord: Codable, Sendable, Equatable {
     public var weekend: Int?
     /// `Feed.holidays`.
     public var holidays: String?
+    /// `Feed.language`'s code.
+    public var language: String?
 
     /// Every column, as a row holds them.
     public init(id: Int64?, slug: String, name: String, description: String?, timeZone: String, color: String?, isPublic: Bool,
                 countdownMode: String, includeAlarms: Bool, refreshInterval: String, createdAt: Date, updatedAt: Date, revision: Int64,
-                countdownMaxEvents: Int, celebrations: String?, purgeURL: String?, weekend: Int?, holidays: String?) {
+                countdownMaxEvents: Int, celebrations: String?, purgeURL: String?, weekend: Int?, holidays: String?,
+                language: String?) {
         self.id = id
         self.slug = slug
         self.name = name
@@ -50,6 +53,7 @@ public struct FeedRecord: Codable, Sendable, Equatable {
         self.purgeURL = purgeURL
         self.weekend = weekend
         self.holidays = holidays
+        self.language = language
     }
 
     public init(_ feed: Feed, now: Date) {
@@ -78,6 +82,7 @@ public struct FeedRecord: Codable, Sendable, Equatable {
         purgeURL = feed.purgeURL
         weekend = feed.weekend == .standard ? nil : feed.weekend.rawValue
         holidays = feed.holidays
+        language = feed.language?.code
         celebrations = feed.celebrations == .default ? nil : (try? JSONEncoder().encode(feed.celebrations)).map { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -87,7 +92,8 @@ public struct FeedRecord: Codable, Sendable, Equatable {
              refreshInterval: ICalDuration(parsing: refreshInterval) ?? ICalDuration(seconds: 6 * 3600),
              categoryColors: categoryColors, countdownMaxEvents: countdownMaxEvents,
              celebrations: celebrations.flatMap { try? JSONDecoder().decode(Celebrations.self, from: Data($0.utf8)) } ?? .default,
-             purgeURL: purgeURL, weekend: weekend.map(Weekend.init(rawValue:)) ?? .standard, holidays: holidays)
+             purgeURL: purgeURL, weekend: weekend.map(Weekend.init(rawValue:)) ?? .standard, holidays: holidays,
+             language: language.flatMap(Language.named))
     }
 
     /// `daily:60` or `milestones:100,50,30`.

@@ -28,7 +28,8 @@ public struct Celebrations: Sendable, Hashable, Codable {
     }
 
     /// The celebrated days of `series` from `first` through `last` (inclusive).
-    public func days(of series: CountdownSeries, from first: CivilDate, through last: CivilDate, zone: Zone) -> [Day] {
+    public func days(of series: CountdownSeries, from first: CivilDate, through last: CivilDate, zone: Zone,
+                     language: Language = .english) -> [Day] {
         let countdown = series.countdown
         guard countdown.status == .active else { return [] }
         var found: [Day] = []
@@ -47,20 +48,9 @@ public struct Celebrations: Sendable, Hashable, Codable {
             for count in dayCounts {
                 let day = start.adding(days: count)
                 guard day >= first, day <= last else { continue }
-                found.append(Day(date: day, title: countdown.title + " — " + Self.grouped(count) + " days", key: "days-\(count)"))
+                found.append(Day(date: day, title: countdown.title + " — " + language.quantity(count, .days, grouped: true), key: "days-\(count)"))
             }
         }
         return found
-    }
-
-    /// 1000 → "1,000".
-    static func grouped(_ number: Int) -> String {
-        let digits = Array(String(number))
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return out
     }
 }

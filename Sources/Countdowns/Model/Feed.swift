@@ -36,6 +36,9 @@ public struct Feed: Sendable, Hashable {
     /// The slug of the feed whose events are holidays here (tminus's own
     /// holiday feed, or a feed of a URL source); nil for none.
     public var holidays: String?
+    /// The language of the feed's words (JSON text, pages, the countdown
+    /// calendar's titles); nil for the viewer's (`Accept-Language` on pages), else English.
+    public var language: Language?
 
     /// The feed's zone, resolved (a stored name is always valid; UTC if the zone data lost it).
     public var zone: Zone { Zone.named(timeZone) ?? .utc }
@@ -44,7 +47,7 @@ public struct Feed: Sendable, Hashable {
                 isPublic: Bool = true, countdownMode: CountdownMode = .daily(days: 60), includeAlarms: Bool = false,
                 refreshInterval: ICalDuration = ICalDuration(seconds: 6 * 3600), categoryColors: [String: String] = [:],
                 countdownMaxEvents: Int = 2_000, celebrations: Celebrations = .default, purgeURL: String? = nil,
-                weekend: Weekend = .standard, holidays: String? = nil) {
+                weekend: Weekend = .standard, holidays: String? = nil, language: Language? = nil) {
         self.slug = slug
         self.name = name ?? slug
         self.description = description
@@ -60,6 +63,7 @@ public struct Feed: Sendable, Hashable {
         self.purgeURL = purgeURL
         self.weekend = weekend
         self.holidays = holidays
+        self.language = language
     }
 
     /// Slugs appear in URLs and file names: lower-case letters, digits and dashes.

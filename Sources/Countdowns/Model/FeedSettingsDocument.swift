@@ -49,6 +49,8 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
     /// `holidays: public-holidays`: the slug of a feed whose events are days
     /// off when counting working days; empty removes it.
     public var holidays: String?
+    /// `language: de`: the feed's language (see `Language.codes`); empty removes it.
+    public var language: String?
 
     public struct CelebrationSettings: Codable, Sendable, Equatable {
         public var halfBirthdays: Bool?
@@ -63,7 +65,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
     public var deprecatedKeys: [String] = []
 
     enum CodingKeys: String, CodingKey {
-        case name, description, timeZone, timezone, color, isPublic = "public", alarms, refresh, countdown, categories, celebrate, purge, weekend, holidays
+        case name, description, timeZone, timezone, color, isPublic = "public", alarms, refresh, countdown, categories, celebrate, purge, weekend, holidays, language
     }
 
     public init() {}
@@ -86,6 +88,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         purge = feed.purgeURL
         weekend = feed.weekend.dayNames
         holidays = feed.holidays
+        language = feed.language?.code
     }
 
     public init(from decoder: any Decoder) throws {
@@ -107,6 +110,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         purge = try container.decodeIfPresent(String.self, forKey: .purge)
         weekend = try container.decodeIfPresent([String].self, forKey: .weekend)
         holidays = try container.decodeIfPresent(String.self, forKey: .holidays)
+        language = try container.decodeIfPresent(String.self, forKey: .language)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -124,6 +128,7 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         try container.encodeIfPresent(purge, forKey: .purge)
         try container.encodeIfPresent(weekend, forKey: .weekend)
         try container.encodeIfPresent(holidays, forKey: .holidays)
+        try container.encodeIfPresent(language, forKey: .language)
     }
 
     /// Applies the settings present, by the rules in `Feed.valid*`; on error the feed is unchanged.
@@ -146,6 +151,14 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
                 throw Feed.InvalidSetting(message: "holidays: '\(holidays)' must be the slug of another feed (lower-case letters, digits and dashes)")
             }
             edited.holidays = holidays.isEmpty ? nil : holidays
+        }
+        if let language {
+            if language.isEmpty { edited.language = nil } else {
+                guard let known = Language.named(language) else {
+                    throw Feed.InvalidSetting(message: "language: '\(language)' is not a language tminus speaks (use one of \(Language.codes.joined(separator: ", ")))")
+                }
+                edited.language = known
+            }
         }
         if let alarms { edited.includeAlarms = alarms }
         if let refresh { edited.refreshInterval = try Feed.validInterval(refresh) }

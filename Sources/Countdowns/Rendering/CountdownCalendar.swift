@@ -16,17 +16,20 @@ public struct CountdownCalendar: Sendable {
     public let zone: Zone
     /// For countdowns shown in working days ("— 12 working days").
     public let workingDays: WorkingDays
+    /// The language of the titles ("Anna's birthday — 3 Tage").
+    public let language: Language
 
     /// About 900 KB of events: what every client we know accepts.
     public static let defaultMaxEvents = 2_000
 
     /// `today` is the current date in the feed's zone; rendering depends on
     /// nothing else but the feed's working days.
-    public init(feed: Feed, today: CivilDate, zone: Zone, workingDays: WorkingDays = .standard) {
+    public init(feed: Feed, today: CivilDate, zone: Zone, workingDays: WorkingDays = .standard, language: Language = .english) {
         self.feed = feed
         self.today = today
         self.zone = zone
         self.workingDays = workingDays
+        self.language = language
     }
 
     /// How much of a countdown's run-up the calendar shows.
@@ -79,7 +82,7 @@ public struct CountdownCalendar: Sendable {
         // Celebrated days (half-birthdays, round day counts) fill what room is left, soonest first.
         let room = feed.countdownMaxEvents - events.count
         if room > 0 {
-            let celebrated = series.flatMap { one in feed.celebrations.days(of: one, from: today, through: last, zone: zone).map { (one.countdown, $0) } }
+            let celebrated = series.flatMap { one in feed.celebrations.days(of: one, from: today, through: last, zone: zone, language: language).map { (one.countdown, $0) } }
                 .sorted { ($0.1.date, $0.0.uid, $0.1.key) < ($1.1.date, $1.0.uid, $1.1.key) }
                 .prefix(room)
             events += celebrated.map { countdown, day in
@@ -179,14 +182,14 @@ public struct CountdownCalendar: Sendable {
         var events: [Component] = []
         forEachDay(plan, detail) { day, target, left in
             let number = countdown.repeatRule.occurrenceNumber(on: target, from: countdown.target.civilDate)
-            let amount = countdown.displayUnit == .workdays ? DisplayText.quantity(workingDays.count(from: day, to: target), .workdays)
-                : DisplayText.quantity(left, .days)
-            var title = countdown.renderedTitle(occurrenceNumber: number) + " — " + (left == 0 ? "Today" : amount)
+            let amount = countdown.displayUnit == .workdays ? language.quantity(workingDays.count(from: day, to: target), .workdays)
+                : language.quantity(left, .days)
+            var title = countdown.renderedTitle(occurrenceNumber: number) + " — " + (left == 0 ? language.today : amount)
             if let from = countdown.countsFrom, !countdown.isRepeating, target > from, left > 0 {
                 // "End of term — 25 days (76% done)": the span from `countsFrom`, on that day.
                 let total = Double(target.daysSinceEpoch - from.daysSinceEpoch)
                 let percent = Int((Double(day.daysSinceEpoch - from.daysSinceEpoch) / total * 100).rounded(.down))
-                title += " (\(min(100, max(0, percent)))% done)"
+                title += " " + language.percentDone(min(100, max(0, percent)))
             }
             events.append(event(countdown, day: day, uid: "\(countdown.uid)/\(target.basic)/\(day.basic)@countdown.tminus", title: title))
         }

@@ -11,12 +11,15 @@ public struct RemainingTimeCalculator: Sendable {
     public let maxOccurrences: Int
     /// The feed's weekend and holidays, for `workdays`.
     public let workingDays: WorkingDays
+    /// The language `text` is written in.
+    public let language: Language
 
-    public init(now: Date, zone: Zone, maxOccurrences: Int = 100_000, workingDays: WorkingDays = .standard) {
+    public init(now: Date, zone: Zone, maxOccurrences: Int = 100_000, workingDays: WorkingDays = .standard, language: Language = .english) {
         self.now = now
         self.zone = zone
         self.maxOccurrences = maxOccurrences
         self.workingDays = workingDays
+        self.language = language
     }
 
     private var today: CivilDate { zone.local(of: now).date }
@@ -48,7 +51,7 @@ public struct RemainingTimeCalculator: Sendable {
         let number = occurrenceNumber(countdown, chosen)
         let text = DisplayText.render(state: state, status: countdown.status, unit: unit, amount: amount,
                                       breakdown: breakdown, timed: !(chosen?.isAllDay ?? countdown.isAllDay),
-                                      countingUp: elapsedSide)
+                                      countingUp: elapsedSide, language: language)
         return RemainingTime(state: state, occurrence: chosen, date: date, days: days, unit: unit, amount: amount,
                              breakdown: breakdown, workdays: workdays, occurrenceNumber: number,
                              title: countdown.renderedTitle(occurrenceNumber: number), text: text, isCountingUp: countingUp,

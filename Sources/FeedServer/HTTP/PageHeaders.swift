@@ -7,7 +7,12 @@ enum PageHeaders {
         .contentSecurityPolicy: "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
         .xContentTypeOptions: "nosniff",
         HTTPField.Name("Referrer-Policy")!: "no-referrer",
+        .vary: "Accept-Language",
     ]
+
+    /// Pages and cards follow the browser's Accept-Language when neither
+    /// `?lang=` nor the feed names a language, so caches must keep them apart.
+    static let card: HTTPFields = [.vary: "Accept-Language"]
 
     /// The web app: the same script rule as the public pages; forms post only
     /// here; the live preview may call back to this origin.

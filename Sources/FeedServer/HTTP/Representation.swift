@@ -97,7 +97,7 @@ struct Representation: Sendable, ResponseGenerator {
         headers[.lastModified] = lastModifiedText
         headers[.cacheControl] = cacheControl
         if let surrogateKey { headers[Self.surrogateKeyField] = surrogateKey }
-        if gzipped != nil { headers[.vary] = "Accept-Encoding" }
+        if gzipped != nil { headers[.vary] = [headers[.vary], "Accept-Encoding"].compactMap { $0 }.joined(separator: ", ") }
         if variant != nil { headers[.contentEncoding] = "gzip" }
         if ConditionalRequest(request.headers).isNotModified(etag: tag, lastModified: lastModified) {
             return Response(status: .notModified, headers: headers)

@@ -63,7 +63,17 @@ enum Assets {
             while (m > 0 && addMonths(a, m) > b) m -= 1;
             return Math.max(0, m);
           }
-          function plural(n, word) { return word + (n === 1 ? "" : "s"); }
+          // The page's unit words by plural category (FeedPage puts them on
+          // main.cards), chosen with the browser's CLDR rules for the page's language.
+          var holder = document.querySelector("main.cards[data-words]");
+          var words = holder ? JSON.parse(holder.dataset.words) : null;
+          var rules = null;
+          try { rules = new Intl.PluralRules(document.documentElement.lang || "en"); } catch (e) { rules = null; }
+          function plural(n, word) {
+            if (!words) return word + (n === 1 ? "" : "s");
+            var forms = words[word.toLowerCase()] || {};
+            return forms[rules ? rules.select(n) : "other"] || forms.other || word;
+          }
           // What a card shows for a target day (YYYY-MM-DD or an ISO instant) in
           // `unit`, counted from today in the viewer's zone; null once it is past.
           // The web app's live preview uses it too (window.tminus.face).
@@ -72,7 +82,7 @@ enum Assets {
             var target = targetDay(start);
             var days = Math.round((target - today) / 86400000);
             if (days < 0) return null;
-            if (days === 0) return { number: "Today", unit: "" };
+            if (days === 0) return { number: words ? words.today.other : "Today", unit: "" };
             var months = monthsBetween(today, target), n = days, word = "Day";
             if (unit === "weeks") { n = Math.floor(days / 7); word = "Week"; }
             else if (unit === "months" || (unit === "dynamic" && days > 99 && months <= 12)) { n = months; word = "Month"; }

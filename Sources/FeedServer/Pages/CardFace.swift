@@ -23,18 +23,19 @@ struct CardFace {
     static let palette = [("#FF3B30", "#FF9500"), ("#5856D6", "#AF52DE"), ("#34C759", "#30B0C7"),
                           ("#007AFF", "#5AC8FA"), ("#FF2D55", "#FF9F0A"), ("#8E8E93", "#48484A")]
 
-    init(countdown: Countdown, remaining: RemainingTime) {
+    /// `remaining.text` is already in `language`; the unit line and the date follow it.
+    init(countdown: Countdown, remaining: RemainingTime, language: Language = .english) {
         switch (remaining.state, countdown.status, remaining.unit) {
         case (_, .cancelled, _), (_, .completed, _), (.today, _, _), (.running, _, _), (_, _, .detailed):
             big = remaining.text
             unit = ""
         default:
             big = String(remaining.amount)
-            let word = DisplayText.quantity(remaining.amount, remaining.unit).split(separator: " ", maxSplits: 1).last.map(String.init) ?? ""
-            unit = word.prefix(1).uppercased() + word.dropFirst() + (remaining.state == .past && !remaining.isCountingUp ? " ago" : "")
+            let word = Language.capitalized(language.unitWord(remaining.amount, remaining.unit))
+            unit = remaining.state == .past && !remaining.isCountingUp ? language.agoLabel(word) : word
         }
         title = remaining.title
-        dateLine = Self.format(remaining.date)
+        dateLine = language == .english ? Self.format(remaining.date) : language.format(remaining.date)
         let colors = countdown.presentation.gradient
         let fallback = Self.palette[Int(StableHash.value(countdown.uid) % UInt64(Self.palette.count))]
         gradient = (colors.first ?? fallback.0, colors.count > 1 ? colors[1] : (colors.first ?? fallback.1))

@@ -45,6 +45,7 @@ enum FeedPage {
         var dateLine: String
         var cardPath: String
         var percent: Int?
+        var progressLabel: String
 
         func child(named name: String) -> Any? {
             switch name {
@@ -64,6 +65,7 @@ enum FeedPage {
             case "dateLine": dateLine
             case "cardPath": cardPath
             case "percent": percent
+            case "progressLabel": progressLabel
             default: nil
             }
         }
@@ -75,21 +77,31 @@ enum FeedPage {
         var links: Links
         var cards: [Card]
         var isEmpty: Bool
-        var timeZone: String
+        /// The page's language (`<html lang>`), its direction, and its own words.
+        var lang: String
+        var dir: String
+        var words: [String: String]
+        /// The unit words /assets/tminus.js recounts cards with, as JSON.
+        var scriptWords: String
     }
 
     static func render(feed: Feed, rows: [(Countdown, RemainingTime)], links: Links, cardPath: (Countdown) -> String,
-                       imageURL: (String) -> String?, pages: WebPages) -> String {
+                       imageURL: (String) -> String?, pages: WebPages, language: Language = .english) -> String {
         let cards = rows.map { countdown, remaining in
-            let face = CardFace(countdown: countdown, remaining: remaining)
+            let face = CardFace(countdown: countdown, remaining: remaining, language: language)
             return Card(state: remaining.state.rawValue, from: face.gradient.0, to: face.gradient.1, ink: face.textColor,
                         start: remaining.occurrence?.isoStart ?? remaining.date.iso, unit: remaining.unit.rawValue,
                         live: countdown.status == .active && !remaining.isCountingUp ? "1" : "0",
                         image: countdown.presentation.image.flatMap(imageURL), big: face.big, length: face.length.rawValue, word: face.unit,
                         title: face.title, date: remaining.date.iso, dateLine: face.dateLine, cardPath: cardPath(countdown),
-                        percent: face.percent)
+                        percent: face.percent, progressLabel: language.page("progress", ["percent": String(face.percent ?? 0)]))
         }
-        let view = View(name: feed.name, description: feed.description, links: links, cards: cards, isEmpty: cards.isEmpty, timeZone: feed.timeZone)
+        var words: [String: String] = [:]
+        for key in ["subscribe", "google", "https", "countdownCalendar", "json", "svgCard", "empty"] { words[key] = language.page(key) }
+        words["footer"] = language.page("footer", ["zone": feed.timeZone])
+        let scriptWords = (try? JSONSerialization.data(withJSONObject: language.scriptWords, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let view = View(name: feed.name, description: feed.description, links: links, cards: cards, isEmpty: cards.isEmpty,
+                        lang: language.code, dir: language.isRightToLeft ? "rtl" : "ltr", words: words, scriptWords: scriptWords)
         return pages.library.render(view, withTemplate: "public-feed") ?? ""
     }
 }

@@ -36,17 +36,19 @@ struct FeedRenderer: Sendable {
         return (key, Date(timeIntervalSince1970: Double(key * 60)))
     }
 
-    private func calculator(at now: Date, _ zone: Zone, _ compiled: CompiledFeed) -> RemainingTimeCalculator {
-        RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: settings.maxOccurrences, workingDays: compiled.workingDays)
+    private func calculator(at now: Date, _ zone: Zone, _ compiled: CompiledFeed, _ language: Language) -> RemainingTimeCalculator {
+        RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: settings.maxOccurrences, workingDays: compiled.workingDays, language: language)
     }
 
     /// The countdown calendar, rendered again when the day changes in the feed's zone.
-    func countdownCalendar(_ compiled: CompiledFeed) async throws -> Representation {
+    func countdownCalendar(_ compiled: CompiledFeed, language: Language? = nil) async throws -> Representation {
         let zone = compiled.feed.zone
         let today = zone.local(of: clock()).date
-        let key = RenderKey.countdownCalendar(compiled.identity, day: today)
+        let language = language ?? compiled.feed.language ?? .english
+        let key = RenderKey.countdownCalendar(compiled.identity, day: today, language: language)
         return try await cache.value(for: key) { [self] in
-            let result = CountdownCalendar(feed: compiled.feed, today: today, zone: zone, workingDays: compiled.workingDays).calendar(for: compiled.series)
+            let result = CountdownCalendar(feed: compiled.feed, today: today, zone: zone, workingDays: compiled.workingDays, language: language)
+                .calendar(for: compiled.series)
             if result.isReduced { noteReduced(compiled, result) }
             let dayStart = zone.instant(of: LocalDateTime(date: today))
             return Representation(bytes: CalendarWriter().bytes(result.calendar), contentType: Representation.calendarType,
@@ -76,7 +78,7 @@ struct FeedRenderer: Sendable {
             if let category = query.category {
                 series = compiled.categories.contains(category) ? series.filter { $0.countdown.categories.contains { $0.lowercased() == category } } : []
             }
-            let calculator = calculator(at: minuteStart, query.zone, compiled)
+            let calculator = calculator(at: minuteStart, query.zone, compiled, query.language)
             var rows = FeedSnapshot.rows(series, calculator: calculator, unit: query.unit, sort: query.sort)
             let tasks = TaskCounts(rows: rows, now: minuteStart)
             if rows.count > query.limit { rows.removeLast(rows.count - query.limit) }
@@ -89,13 +91,14 @@ struct FeedRenderer: Sendable {
         return try await cache.value(for: .json(compiled.identity, minute: minute, query: query), render: render)
     }
 
-    func page(_ compiled: CompiledFeed, zone: Zone, path: String) async throws -> Representation {
+    func page(_ compiled: CompiledFeed, zone: Zone, path: String, language: Language = .english) async throws -> Representation {
         let (minute, minuteStart) = self.minute
-        let key = RenderKey.page(compiled.identity, minute: minute, zone: zone, path: path)
+        let key = RenderKey.page(compiled.identity, minute: minute, zone: zone, path: path, language: language)
         return try await cache.value(for: key) { [self] in
-            let rows = FeedSnapshot.rows(compiled.series, calculator: calculator(at: minuteStart, zone, compiled))
+            let rows = FeedSnapshot.rows(compiled.series, calculator: calculator(at: minuteStart, zone, compiled, language))
             let html = FeedPage.render(feed: compiled.feed, rows: rows, links: FeedPage.links(baseURL: baseURL, path: path),
-                                       cardPath: { "\(path)/\($0.id ?? 0).svg" }, imageURL: { settings.imageURL($0) }, pages: settings.pages)
+                                       cardPath: { "\(path)/\($0.id ?? 0).svg" }, imageURL: { settings.imageURL($0) }, pages: settings.pages,
+                                       language: language)
             return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8",
                                   lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 60),
                                   extraHeaders: PageHeaders.page)
@@ -103,14 +106,16 @@ struct FeedRenderer: Sendable {
     }
 
     /// One countdown's SVG card, or nil when the feed has no such countdown.
-    func card(_ compiled: CompiledFeed, id: Int64, zone: Zone) async throws -> Representation? {
+    func card(_ compiled: CompiledFeed, id: Int64, zone: Zone, language: Language = .english) async throws -> Representation? {
         guard let series = compiled.series(id: id) else { return nil }
         let (minute, minuteStart) = self.minute
-        let key = RenderKey.card(compiled.identity, minute: minute, id: id, zone: zone)
+        let key = RenderKey.card(compiled.identity, minute: minute, id: id, zone: zone, language: language)
         return try await cache.value(for: key) { [self] in
-            let svg = SVGCard.render(CardFace(countdown: series.countdown, remaining: calculator(at: minuteStart, zone, compiled).remaining(for: series)))
+            let remaining = calculator(at: minuteStart, zone, compiled, language).remaining(for: series)
+            let svg = SVGCard.render(CardFace(countdown: series.countdown, remaining: remaining, language: language))
             return Representation(bytes: Array(svg.utf8), contentType: "image/svg+xml; charset=utf-8",
-                                  lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 300))
+                                  lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 300),
+                                  extraHeaders: PageHeaders.card)
         }
     }
 }

@@ -6,10 +6,10 @@ import ICalendar
 /// cards), and the validated, normalised query. Two requests that must get the
 /// same bytes get equal keys; nothing user-controlled enters a key unchecked.
 enum RenderKey: Hashable, Sendable {
-    case countdownCalendar(CompiledFeed.Identity, day: CivilDate)
+    case countdownCalendar(CompiledFeed.Identity, day: CivilDate, language: Language)
     case json(CompiledFeed.Identity, minute: Int, query: FeedQuery)
-    case page(CompiledFeed.Identity, minute: Int, zone: Zone, path: String)
-    case card(CompiledFeed.Identity, minute: Int, id: Int64, zone: Zone)
+    case page(CompiledFeed.Identity, minute: Int, zone: Zone, path: String, language: Language)
+    case card(CompiledFeed.Identity, minute: Int, id: Int64, zone: Zone, language: Language)
     /// An uploaded image: its name is its content's hash, so it never changes.
     case image(sha: String)
 }
@@ -23,4 +23,5 @@ struct FeedQuery: Hashable, Sendable {
     var limit: Int
     var category: String?
     var sort: FeedSnapshot.Sort
+    var language: Language
 }

@@ -4,8 +4,9 @@ import ICalendar
 
 extension FeedQuery {
     /// Validates and normalises `/feeds/{slug}.json`'s query: an unknown `tz`,
-    /// `unit` or `sort` is a 400; `limit` is clamped to the feed's size;
-    /// `category` is lower-cased.
+    /// `unit`, `sort` or `lang` is a 400; `limit` is clamped to the feed's size;
+    /// `category` is lower-cased. JSON ignores `Accept-Language`: its words
+    /// follow `?lang=` or the feed's language, whatever client asks.
     init(_ request: Request, _ compiled: CompiledFeed) throws {
         let query = request.uri.queryParameters
         zone = try ViewerZone.parse(query.get("tz"), default: compiled.feed.zone)
@@ -27,6 +28,7 @@ extension FeedQuery {
             sort = parsed
         }
         category = query.get("category").map { $0.lowercased() }
+        language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: false)
     }
 }
 

@@ -32,16 +32,20 @@ struct PublicRoutes: Sendable {
             router.get("\(prefix)/{slug}") { request, context in
                 let (compiled, path) = try self.feed(context)
                 let zone = try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: compiled.feed.zone)
-                return self.served(try await self.renderer.page(compiled, zone: zone, path: path), context)
+                let language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: true)
+                return self.served(try await self.renderer.page(compiled, zone: zone, path: path, language: language), context)
             }
-            router.get("\(prefix)/{slug}/countdown.ics") { _, context in
-                self.served(try await self.renderer.countdownCalendar(try self.feed(context).compiled), context)
+            router.get("\(prefix)/{slug}/countdown.ics") { request, context in
+                let compiled = try self.feed(context).compiled
+                let language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: false)
+                return self.served(try await self.renderer.countdownCalendar(compiled, language: language), context)
             }
             router.get("\(prefix)/{slug}/{id}.svg") { request, context in
                 let (compiled, _) = try self.feed(context)
                 guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound, message: "cards are /feeds/{slug}/{id}.svg") }
                 let zone = try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: compiled.feed.zone)
-                guard let card = try await self.renderer.card(compiled, id: id, zone: zone) else {
+                let language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: true)
+                guard let card = try await self.renderer.card(compiled, id: id, zone: zone, language: language) else {
                     throw HTTPError(.notFound, message: "feed '\(compiled.slug)' has no countdown \(id)")
                 }
                 return self.served(card, context)

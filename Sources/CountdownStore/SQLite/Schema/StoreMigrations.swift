@@ -116,7 +116,7 @@ enum StoreMigrations {
             // Where to POST after a change to the feed (a CDN's purge hook).
             try db.alter(table: "feed") { t in t.add(column: "purgeURL", .text) }
         }
-        migrator.registerMigration("v7: token visibility, working days") { db in
+        migrator.registerMigration("v7: token visibility, working days, language") { db in
             // How much of the feed a token link shows (Visibility). Existing links
             // keep showing everything, as they did.
             try db.alter(table: "feedToken") { t in
@@ -128,6 +128,8 @@ enum StoreMigrations {
             try db.alter(table: "feed") { t in
                 t.add(column: "weekend", .integer)
                 t.add(column: "holidays", .text)
+                // The feed's language code ("de"); NULL for the viewer's.
+                t.add(column: "language", .text)
             }
         }
         return migrator

@@ -1,0 +1,22 @@
+import Countdowns
+import Hummingbird
+
+/// The language a request is answered in: `?lang=` (a language tminus does not
+/// speak is a 400, so a typo is seen), then the feed's `language:`, then, for
+/// pages and cards only, the browser's `Accept-Language`; English otherwise.
+/// The result is one of `Language.all`, so it can be part of a cache key.
+enum ViewerLanguage {
+    static func resolve(_ request: Request, feed: Feed, negotiating: Bool) throws -> Language {
+        if let raw = request.uri.queryParameters.get("lang") {
+            guard raw.utf8.count <= 35, let language = Language.named(raw) else {
+                throw HTTPError(.badRequest, message: "lang must be one of \(Language.codes.joined(separator: ", "))")
+            }
+            return language
+        }
+        if let language = feed.language { return language }
+        if negotiating, let header = request.headers[.acceptLanguage], let language = Language.negotiate(String(header.prefix(512))) {
+            return language
+        }
+        return .english
+    }
+}
