@@ -365,6 +365,24 @@ def main():
         walk.audit("public tasks page")
         walk.screenshots("public-tasks")
 
+        # Other languages: the Arabic page reads right to left, and the script's
+        # recount (on load, then every minute; Intl.PluralRules) writes the same
+        # words the server wrote, in the page's language.
+        for lang in ("ar", "pl", "ru"):
+            served = re.findall(r'<span class="unit">([^<]*)</span>', fetch(base + f"/feeds/birthdays?lang={lang}")[1])
+            walk.open(f"/feeds/birthdays?lang={lang}")
+            WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
+            shown = [u.get_attribute("textContent") for u in driver.find_elements(By.CSS_SELECTOR, ".card .unit")]
+            latin = lang != "pl" and any(re.search("[A-Za-z]", u) for u in shown)
+            check(shown == served and served and not latin,
+                  f"{lang}: the script's recount keeps the server's words (shown {shown[:4]}, differing {[(a, b) for a, b in zip(shown, served) if a != b]})")
+        check(driver.execute_script("return document.documentElement.dir") == "ltr", "the Russian page is left to right")
+        walk.open("/feeds/birthdays?lang=ar")
+        check(driver.execute_script("return document.documentElement.dir + ' ' + document.documentElement.lang") == "rtl ar",
+              "the Arabic page is right to left")
+        walk.audit("public page in Arabic")
+        walk.screenshots("public-arabic")
+
         # Sign out.
         walk.open("/app")
         walk.submit("form.signout")
