@@ -172,6 +172,31 @@ import Testing
         }
     }
 
+    /// The feed form carries the settings of issue 13: language, weekend and holidays.
+    @Test func theFeedFormSetsLanguageWeekendAndHolidays() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("hol", calendar: ServerFixture.family)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try await Self.setPassword(parts.store)
+            var browser = Browser(client: client)
+            try await browser.signIn(Self.password)
+            _ = try await browser.get("/app/feeds/new")
+            let fields = ["name": "Work", "timeZone": "Europe/Warsaw", "isPublic": "on", "mode": "daily", "days": "30"]
+            let wrong = try await browser.post("/app/feeds", fields.merging(["weekend": "fri, caturday"]) { $1 })
+            #expect(wrong.status == .unprocessableContent && wrong.text.contains("caturday"))
+            let created = try await browser.post("/app/feeds", fields.merging(["language": "pl", "weekend": "fri, sat", "holidays": "hol"]) { $1 })
+            #expect(created.status == .seeOther)
+            let feed = try #require(try await parts.store.feed(slug: "work")?.feed)
+            #expect(feed.language?.code == "pl" && feed.weekend == [.init(weekday: 5), .saturday] && feed.holidays == "hol")
+            let edit = try await browser.get("/app/feeds/work/edit")
+            #expect(edit.text.contains("<option value=\"pl\" selected>") && edit.text.contains("value=\"fri, sat\"") && edit.text.contains("value=\"hol\""))
+            let cleared = try await browser.post("/app/feeds/work/edit", fields.merging(["language": "", "weekend": "sat, sun", "holidays": ""]) { $1 })
+            #expect(cleared.status == .seeOther)
+            let after = try #require(try await parts.store.feed(slug: "work")?.feed)
+            #expect(after.language == nil && after.weekend == .standard && after.holidays == nil)
+        }
+    }
+
     @Test func deletingOffersUndoThatBringsBackTheSameUID() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")

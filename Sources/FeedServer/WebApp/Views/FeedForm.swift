@@ -24,6 +24,12 @@ struct FeedForm: CSRFProtectedForm, TemplateView {
     var halfBirthdays: String?
     /// Day counts celebrated for count-ups, separated by commas.
     var celebrateDays: String?
+    /// A language code; empty for each viewer's.
+    var language: String?
+    /// Days off for working days, separated by commas ("sat, sun").
+    var weekend: String?
+    /// The slug of the feed that holds the holidays; empty for none.
+    var holidays: String?
 
     init(csrf: String? = nil) {
         self.csrf = csrf
@@ -50,6 +56,9 @@ struct FeedForm: CSRFProtectedForm, TemplateView {
         categoryColors = feed.categoryColors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "\n")
         halfBirthdays = feed.celebrations.halfBirthdays ? "on" : nil
         celebrateDays = feed.celebrations.dayCounts.map(String.init).joined(separator: ", ")
+        language = feed.language?.code
+        weekend = feed.weekend.dayNames.joined(separator: ", ")
+        holidays = feed.holidays
     }
 
     /// The settings document, or the field that is wrong and why.
@@ -99,11 +108,18 @@ struct FeedForm: CSRFProtectedForm, TemplateView {
         let counts = (celebrateDays ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map { Int($0) }
         guard counts.allSatisfy({ $0 != nil }) else { throw Feed.InvalidSetting(message: "celebrated day counts must be whole numbers, separated by commas") }
         document.celebrate = .init(halfBirthdays: halfBirthdays.isChecked, days: counts.compactMap { $0 })
+        document.language = language ?? ""
+        if let weekend = weekend.nonEmpty {
+            document.weekend = weekend.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        }
+        document.holidays = holidays.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         return document
     }
 
     var templateValues: [String: Any] {
         ["isDaily": (mode ?? "daily") == "daily", "isMilestones": mode == "milestones", "publicChecked": isPublic.isChecked,
-         "alarmsChecked": alarms.isChecked, "colorValue": color.nonEmpty ?? "#007AFF", "halfChecked": halfBirthdays.isChecked]
+         "alarmsChecked": alarms.isChecked, "colorValue": color.nonEmpty ?? "#007AFF", "halfChecked": halfBirthdays.isChecked,
+         "languages": [["value": "", "label": "Each viewer’s (the browser’s language; English for calendars and JSON)", "selected": language.nonEmpty == nil]]
+            + Language.all.map { ["value": $0.code, "label": "\($0.name) (\($0.code))", "selected": $0.code == language] }]
     }
 }
