@@ -57,6 +57,20 @@ struct FeedRenderer: Sendable {
         }
     }
 
+    /// The exported calendar for clients that drop events with an RSCALE rule
+    /// (khal, Python's dateutil; Google and Outlook ignore RSCALE): those
+    /// repeats as ten years of RDATEs only. Rendered on first request, then cached.
+    func exportedDates(_ compiled: CompiledFeed) async throws -> Representation {
+        let spelling = OtherCalendarDates(form: .dates, window: compiled.otherCalendarDates.window)
+        return try await cache.value(for: .exportedDates(compiled.identity, window: spelling.window)) { [self] in
+            let calendar = CalendarExport.calendar(feed: compiled.feed, countdowns: compiled.countdowns, imageURL: { settings.imageURL($0) },
+                                                   otherCalendarDates: spelling)
+            return Representation(bytes: CalendarWriter().bytes(calendar), contentType: Representation.calendarType,
+                                  lastModified: compiled.stored.updatedAt, cacheControl: settings.cacheControl(compiled.feed, maxAge: 300),
+                                  contentDisposition: "inline; filename=\"\(compiled.slug).ics\"", gzip: settings.gzip)
+        }
+    }
+
     private func noteReduced(_ compiled: CompiledFeed, _ result: CountdownCalendar.Result) {
         let first = reducedLogged.revisions.withLock { logged in
             defer { logged[compiled.slug] = compiled.revision }

@@ -24,7 +24,14 @@ struct PublicRoutes: Sendable {
         router.get("/assets/icon.svg") { _, _ in Self.icon }
         router.get("/images/{sha}") { _, context in try await self.images.image(context) }
         for prefix in ["/feeds", "/t/{token}/feeds"] {
-            router.get("\(prefix)/{slug}.ics") { _, context in self.served(try self.feed(context).compiled.exported, context) }
+            router.get("\(prefix)/{slug}.ics") { request, context in
+                let compiled = try self.feed(context).compiled
+                switch request.uri.queryParameters.get("rscale") {
+                case nil, "rule": return self.served(compiled.exported, context)
+                case "dates": return self.served(try await self.renderer.exportedDates(compiled), context)
+                default: throw HTTPError(.badRequest, message: "rscale must be rule (the default) or dates")
+                }
+            }
             router.get("\(prefix)/{slug}.json") { request, context in
                 let compiled = try self.feed(context).compiled
                 return self.served(try await self.renderer.json(compiled, query: try FeedQuery(request, compiled)), context)
