@@ -133,6 +133,7 @@ valgrind: build
 	rm -f .build/memcheck.sqlite*
 	$(VALGRIND) $(MEMCHECK_BIN) import examples/google-export.ics --feed kids --db .build/memcheck.sqlite >/dev/null
 	$(VALGRIND) $(MEMCHECK_BIN) list --feed kids --db .build/memcheck.sqlite >/dev/null
+	$(VALGRIND) $(MEMCHECK_BIN) list --feed kids --db .build/memcheck.sqlite --lang ar >/dev/null
 	@echo "valgrind: no memory errors, no leaks"
 
 # `make run`: the feed server on http://127.0.0.1:8080 with the example feeds

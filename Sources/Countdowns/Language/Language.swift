@@ -85,8 +85,12 @@ public struct Language: Sendable, Hashable, CustomStringConvertible {
     /// "3 days", "3 Tage", "3日", "يومان". `grouped` writes the number as the
     /// locale groups digits ("1,000 days", "1.000 Tage") instead of plainly.
     public func quantity(_ n: Int, _ unit: DisplayUnit, grouped: Bool = false) -> String {
-        pattern(Self.key(unit), n).replacingOccurrences(of: "{n}", with: grouped ? n.formatted(.number.locale(locale)) : String(n))
+        pattern(Self.key(unit), n).replacingOccurrences(of: "{n}", with: grouped ? groupedDigits(n) : String(n))
     }
+
+    /// Kept apart from `quantity` so that plain counts never touch Foundation's
+    /// number formatting (whose first use valgrind reports inside the Swift runtime).
+    private func groupedDigits(_ n: Int) -> String { n.formatted(.number.locale(locale)) }
 
     /// The unit word for `n` without the number ("days", "Tage", "日"), for a card's unit line.
     public func unitWord(_ n: Int, _ unit: DisplayUnit) -> String {
