@@ -86,6 +86,27 @@ import Testing
         }
     }
 
+    /// `holidays: https://…` in a feed file: tminus makes a private feed
+    /// `{slug}-holidays` with that address as its source and counts with it.
+    @Test func aHolidayCalendarByAddressBecomesAFeedOfItsOwn() async throws {
+        let router = Router()
+        router.get("holidays.ics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/calendar"], body: .init(byteBuffer: ByteBuffer(string: Self.holidays)))
+        }
+        try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { source in
+            let port = try #require(source.port)
+            let fixture = try ServerFixture()
+            try fixture.feed("work", calendar: Self.work, yaml: "holidays: http://127.0.0.1:\(port)/holidays.ics")
+            try await fixture.withServer { client in
+                let refreshed = try await client.execute(uri: "/api/feeds/work-holidays/refresh", method: .post, headers: fixture.admin)
+                #expect(refreshed.status == .ok, "\(String(buffer: refreshed.body))")
+                #expect(try await client.text("/feeds/work-holidays.ics").0.status == .notFound, "the made feed is private")
+                let row = try await Self.deadlineRow(client)
+                #expect(row["workdays"] as? Int == Self.loop(from: Self.today, to: Self.deadline, off: Self.christmas))
+            }
+        }
+    }
+
     @Test func aChangeToTheHolidaysFeedReachesTheFeedsThatUseIt() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("hol", calendar: Self.holidays)

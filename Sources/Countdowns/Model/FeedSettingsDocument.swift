@@ -148,7 +148,8 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         }
         if let holidays {
             guard holidays.isEmpty || Feed.isValidSlug(holidays), holidays != edited.slug else {
-                throw Feed.InvalidSetting(message: "holidays: '\(holidays)' must be the slug of another feed (lower-case letters, digits and dashes)")
+                throw Feed.InvalidSetting(message: "holidays: '\(holidays)' must be the slug of another feed (lower-case letters, digits and dashes); "
+                                          + "a feed file in feeds/ may also name an http(s) calendar")
             }
             edited.holidays = holidays.isEmpty ? nil : holidays
         }

@@ -52,6 +52,9 @@ struct LoadedFeedDefinition: Sendable {
     var sources: [Source]
     /// Old spellings that still work, to log.
     var warnings: [String] = []
+    /// Feeds this file makes for itself: `holidays: https://…` becomes a private
+    /// feed `{slug}-holidays` with that URL as its source.
+    var companions: [LoadedFeedDefinition] = []
 }
 
 struct FeedDefinitionError: Error, CustomStringConvertible {
@@ -69,7 +72,11 @@ enum FeedDefinitionLoader {
         var definitions: [LoadedFeedDefinition] = []
         var errors: [FeedDefinitionError] = []
         for file in files {
-            do { definitions.append(try load(file: file)) } catch let error as FeedDefinitionError { errors.append(error) } catch {
+            do {
+                let definition = try load(file: file)
+                definitions.append(definition)
+                definitions += definition.companions
+            } catch let error as FeedDefinitionError { errors.append(error) } catch {
                 errors.append(FeedDefinitionError(file: file.path, message: "\(error)"))
             }
         }
@@ -97,7 +104,20 @@ enum FeedDefinitionLoader {
         let slug = raw.slug ?? file.deletingPathExtension().lastPathComponent
         guard Feed.isValidSlug(slug) else { throw fail("slug '\(slug)' must be lower-case letters, digits and dashes") }
         var feed = Feed(slug: slug)
-        do { try raw.settings.apply(to: &feed) } catch { throw fail(error.message) }
+        var settings = raw.settings
+        var companions: [LoadedFeedDefinition] = []
+        if let holidays = settings.holidays, let url = URL(string: holidays), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
+            // A holiday calendar by address: fetched and refreshed like any URL source, in a feed of its own.
+            let companion = slug + "-holidays"
+            guard Feed.isValidSlug(companion) else { throw fail("holidays: the feed made for '\(holidays)' needs a shorter slug than '\(slug)'") }
+            var holidayFeed = Feed(slug: companion, name: (settings.name ?? slug) + " — holidays", timeZone: "UTC", isPublic: false)
+            holidayFeed.description = "Days off for \(slug), from \(holidays) (made by feeds/\(file.lastPathComponent))"
+            companions.append(LoadedFeedDefinition(file: path, feed: holidayFeed, sources: [
+                .init(location: holidays, isURL: true, refresh: 86_400, filter: .none),
+            ]))
+            settings.holidays = companion
+        }
+        do { try settings.apply(to: &feed) } catch { throw fail(error.message) }
         var sources: [LoadedFeedDefinition.Source] = []
         for (index, source) in (raw.sources ?? []).enumerated() {
             let label = "sources[\(index)]"
@@ -117,7 +137,7 @@ enum FeedDefinitionLoader {
             }
         }
         let warnings = raw.settings.deprecatedKeys.map { "\(path): '\($0)' is an old spelling; write 'timeZone'" }
-        return LoadedFeedDefinition(file: path, feed: feed, sources: sources, warnings: warnings)
+        return LoadedFeedDefinition(file: path, feed: feed, sources: sources, warnings: warnings, companions: companions)
     }
 }
 
