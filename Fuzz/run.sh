@@ -58,6 +58,8 @@ json_seed() {
   printf '%s' '{"title":"Launch","date":"2027-03-20","repeat":"yearly","colors":["#FF0000"],"categories":["Work"]}' > "$json/draft"
   printf '%s' '{"title":"Standup","date":"2026-11-23","time":"09:30","timeZone":"Europe/Berlin","repeat":"FREQ=WEEKLY;BYDAY=MO"}' > "$json/timed"
   printf '%s' '{"name":"Family","timeZone":"Europe/Berlin","public":true,"countdown":{"mode":"daily","days":30,"maxEvents":500}}' > "$json/settings"
+  printf '%s' '{"name":"Work","language":"pl","weekend":["fri","sat"],"holidays":"days-off"}' > "$json/working-days"
+  printf '%s' '{"title":"Grandpa turns {n}","date":"1950-03-01","repeat":"yearly chinese","unit":"workdays"}' > "$json/lunar"
   echo "$json"
 }
 status=0
