@@ -10,6 +10,8 @@ public struct Language: Sendable, Hashable, CustomStringConvertible {
     /// Plural rules in CLDR's order of categories, parsed once.
     let rules: [(PluralCategory, PluralRule)]
     public let locale: Locale
+    /// "Tue, 24 Nov 2026" in this locale, in UTC (days are `CivilDate`s); made once.
+    let dateStyle: Date.FormatStyle
 
     public var code: String { table.code }
     public var name: String { table.name }
@@ -25,6 +27,10 @@ public struct Language: Sendable, Hashable, CustomStringConvertible {
             try table.plurals[category].map { (category, try PluralRule($0)) }
         }
         locale = Locale(identifier: table.locale)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        dateStyle = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, calendar: calendar, timeZone: calendar.timeZone)
+            .weekday(.abbreviated)
     }
 
     /// Every language shipped, by code; read from the tables on first use.
@@ -148,11 +154,6 @@ public struct Language: Sendable, Hashable, CustomStringConvertible {
 
     /// "Tue, 24 Nov 2026", "Di., 24. Nov. 2026", "2026年11月24日(火)": a day in this locale.
     public func format(_ date: CivilDate) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let instant = Date(timeIntervalSince1970: Double(date.daysSinceEpoch) * 86_400)
-        var style = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, calendar: calendar, timeZone: calendar.timeZone)
-        style = style.weekday(.abbreviated)
-        return instant.formatted(style)
+        Date(timeIntervalSince1970: Double(date.daysSinceEpoch) * 86_400).formatted(dateStyle)
     }
 }

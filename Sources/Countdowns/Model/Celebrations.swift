@@ -33,12 +33,12 @@ public struct Celebrations: Sendable, Hashable, Codable {
         let countdown = series.countdown
         guard countdown.status == .active else { return [] }
         var found: [Day] = []
-        if halfBirthdays, countdown.title.contains("{n}"), countdown.repeatRule.yearlyInterval == 1 {
+        if halfBirthdays, countdown.title.contains("{n}"), let numbering = countdown.repeatRule.yearNumbering, numbering.interval == 1 {
             // Each occurrence up to six months past the window has its half-birthday before it.
             let targets = series.dates(from: first, through: CivilArithmetic.addMonths(last, 6), zone: zone, limit: 64)
             for target in targets {
                 let half = CivilArithmetic.addMonths(target, -6)
-                let age = (countdown.repeatRule.occurrenceNumber(on: target, from: countdown.target.civilDate) ?? 0) - 1
+                let age = (numbering.number(on: target, from: countdown.target.civilDate) ?? 0) - 1
                 guard half >= first, half <= last, age >= 0 else { continue }
                 found.append(Day(date: half, title: Countdown.render(countdown.title, numberText: "\(age)½"), key: "half-\(target.basic)"))
             }

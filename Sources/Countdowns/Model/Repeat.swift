@@ -87,34 +87,38 @@ public enum Repeat: Sendable, Hashable {
 
     public var isRepeating: Bool { self != .none }
 
-    /// The calendar a yearly repeat counts its years in; nil for Gregorian.
+    /// The calendar of a repeat in another calendar (RSCALE); nil for Gregorian.
     public var calendar: RscaleCalendar? {
         switch self {
         case .calendarYearly(let calendar): calendar
-        case .rule(let text): (try? RecurrenceRule(parsing: text))?.value("RSCALE").flatMap(RscaleCalendar.init(named:)).flatMap { $0.name == "GREGORIAN" ? nil : $0 }
+        case .rule(let text): (try? RecurrenceRule(parsing: text)).flatMap(Self.calendar(of:))
         default: nil
         }
     }
 
-    /// The number of the occurrence on `date` of a yearly series that started on
-    /// `start`: 30 for "Anna turns 30", counted in the series' own calendar (a
-    /// Chinese-calendar birthday counts Chinese years, which do not always
-    /// match Gregorian ones). Nil for other repeats, and before the start.
-    public func occurrenceNumber(on date: CivilDate, from start: CivilDate) -> Int? {
-        guard let interval = yearlyInterval else { return nil }
-        let years = calendar.map { $0.yearsBetween(start, date) } ?? date.year - start.year
-        return years >= 0 ? years / max(interval, 1) : nil
+    private static func calendar(of rule: RecurrenceRule) -> RscaleCalendar? {
+        rule.value("RSCALE").flatMap(RscaleCalendar.init(named:)).flatMap { $0.name == "GREGORIAN" ? nil : $0 }
     }
 
-    /// Yearly series number their occurrences (ages, anniversaries).
-    public var yearlyInterval: Int? {
+    /// How a yearly series numbers its occurrences (ages, anniversaries); nil
+    /// for other repeats. A raw rule is parsed once here.
+    public var yearNumbering: YearNumbering? {
         switch self {
-        case .every(let interval, .year, _): interval
-        case .calendarYearly: 1
-        case .rule(let text): (try? RecurrenceRule(parsing: text)).flatMap { $0.frequency == .yearly ? $0.interval : nil }
-        default: nil
+        case .every(let interval, .year, _): return YearNumbering(interval: interval, calendar: nil)
+        case .calendarYearly(let calendar): return YearNumbering(interval: 1, calendar: calendar)
+        case .rule(let text):
+            guard let rule = try? RecurrenceRule(parsing: text), rule.frequency == .yearly else { return nil }
+            return YearNumbering(interval: rule.interval, calendar: Self.calendar(of: rule))
+        default: return nil
         }
     }
+
+    /// `yearNumbering`'s number for one occurrence; nil for other repeats and before the start.
+    public func occurrenceNumber(on date: CivilDate, from start: CivilDate) -> Int? {
+        yearNumbering?.number(on: date, from: start)
+    }
+
+    public var yearlyInterval: Int? { yearNumbering?.interval }
 }
 
 /// A day of the week as RRULE spells it.

@@ -67,8 +67,9 @@ public struct Agenda: Sendable {
                 let search = DateInterval(start: window.start, end: window.end.addingTimeInterval(lead))
                 let found = series.occurrences(in: search, zone: zone, includingCancelled: true, limit: perSeriesLimit)
                 if found.count >= perSeriesLimit { truncated = true }
+                let numbering = countdown.repeatRule.yearNumbering
                 for occurrence in found {
-                    let number = countdown.repeatRule.occurrenceNumber(on: occurrence.start.civilDate, from: countdown.target.civilDate)
+                    let number = numbering?.number(on: occurrence.start.civilDate, from: countdown.target.civilDate)
                     let title = Countdown.render(occurrence.summary ?? countdown.title, occurrenceNumber: number)
                     let cancelled = occurrence.isCancelled || countdown.status == .cancelled
                     let base = Entry(kind: countdown.kind == .task ? .task : .event, date: Self.day(occurrence, zone), time: Self.time(occurrence, zone),

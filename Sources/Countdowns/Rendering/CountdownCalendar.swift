@@ -180,8 +180,9 @@ public struct CountdownCalendar: Sendable {
     private func days(for plan: Plan, detail: Detail) -> [Component] {
         let countdown = plan.series.countdown
         var events: [Component] = []
+        let numbering = countdown.repeatRule.yearNumbering
         forEachDay(plan, detail) { day, target, left in
-            let number = countdown.repeatRule.occurrenceNumber(on: target, from: countdown.target.civilDate)
+            let number = numbering?.number(on: target, from: countdown.target.civilDate)
             let amount = countdown.displayUnit == .workdays ? language.quantity(workingDays.count(from: day, to: target), .workdays)
                 : language.quantity(left, .days)
             var title = countdown.renderedTitle(occurrenceNumber: number) + " — " + (left == 0 ? language.today : amount)

@@ -63,11 +63,7 @@ struct FeedRenderer: Sendable {
     func exportedDates(_ compiled: CompiledFeed) async throws -> Representation {
         let spelling = OtherCalendarDates(form: .dates, window: compiled.otherCalendarDates.window)
         return try await cache.value(for: .exportedDates(compiled.identity, window: spelling.window)) { [self] in
-            let calendar = CalendarExport.calendar(feed: compiled.feed, countdowns: compiled.countdowns, imageURL: { settings.imageURL($0) },
-                                                   otherCalendarDates: spelling)
-            return Representation(bytes: CalendarWriter().bytes(calendar), contentType: Representation.calendarType,
-                                  lastModified: compiled.stored.updatedAt, cacheControl: settings.cacheControl(compiled.feed, maxAge: 300),
-                                  contentDisposition: "inline; filename=\"\(compiled.slug).ics\"", gzip: settings.gzip)
+            CompiledFeed.export(compiled.stored, countdowns: compiled.countdowns, settings: settings, otherCalendarDates: spelling)
         }
     }
 

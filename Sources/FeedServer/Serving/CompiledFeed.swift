@@ -98,16 +98,23 @@ final class CompiledFeed: Sendable {
            previous.series.count == series.count, zip(previous.series, series).allSatisfy({ $0.countdown == $1.countdown }) {
             exported = previous.exported
         } else {
-            let calendar = CalendarExport.calendar(feed: stored.feed, countdowns: countdowns, imageURL: { settings.imageURL($0) },
-                                                   otherCalendarDates: spelling)
-            exported = Representation(bytes: CalendarWriter().bytes(calendar), contentType: Representation.calendarType,
-                                      lastModified: stored.updatedAt, cacheControl: settings.cacheControl(stored.feed, maxAge: 300),
-                                      contentDisposition: "inline; filename=\"\(stored.feed.slug).ics\"", gzip: settings.gzip)
+            exported = Self.export(stored, countdowns: countdowns, settings: settings, otherCalendarDates: spelling)
         }
         let validUntil = series.map(\.validUntil).min() ?? .distantFuture
         return CompiledFeed(stored: stored, redaction: redaction, series: series, indexByID: indexByID, categories: categories, exported: exported,
                             validUntil: validUntil, workingDays: workingDays ?? WorkingDays(weekend: stored.feed.weekend),
                             holidaysRevision: holidaysRevision, otherCalendarDates: spelling)
+    }
+
+    /// The exported calendar (`/feeds/{slug}.ics`) of `countdowns`, with repeats in
+    /// other calendars spelled out as `otherCalendarDates` says.
+    static func export(_ stored: StoredFeed, countdowns: [Countdown], settings: RenderSettings,
+                       otherCalendarDates: OtherCalendarDates) -> Representation {
+        let calendar = CalendarExport.calendar(feed: stored.feed, countdowns: countdowns, imageURL: { settings.imageURL($0) },
+                                               otherCalendarDates: otherCalendarDates)
+        return Representation(bytes: CalendarWriter().bytes(calendar), contentType: Representation.calendarType,
+                              lastModified: stored.updatedAt, cacheControl: settings.cacheControl(stored.feed, maxAge: 300),
+                              contentDisposition: "inline; filename=\"\(stored.feed.slug).ics\"", gzip: settings.gzip)
     }
 
     /// This (full) compilation as `redaction` shows it: itself when that hides

@@ -21,7 +21,10 @@ public struct RscaleCalendar: Sendable, Hashable, CustomStringConvertible {
     ]
 
     /// Every RSCALE value tminus expands, sorted.
-    public static var supportedNames: [String] { (Array(icuIdentifiers.keys) + ["HEBREW"]).sorted() }
+    public static let supportedNames: [String] = (Array(icuIdentifiers.keys) + ["HEBREW"]).sorted()
+
+    /// Whether tminus expands `name`, without building its calendar.
+    public static func supports(_ name: String) -> Bool { supportedNames.contains(name.uppercased()) }
 
     public init?(named name: String) {
         let key = name.uppercased()

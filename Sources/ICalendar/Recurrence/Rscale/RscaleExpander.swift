@@ -47,7 +47,7 @@ struct RscaleExpander {
             }
             return nil
         }
-        guard RscaleCalendar(named: name) != nil else {
+        guard RscaleCalendar.supports(name) else {
             return "RSCALE=\(name) is not a calendar tminus can expand (use one of \(RscaleCalendar.supportedNames.joined(separator: ", ")))"
         }
         if let bad = rule.list("BYMONTH").first(where: { RscaleMonth(parsing: $0) == nil }) {
@@ -69,7 +69,7 @@ struct RscaleExpander {
 
     /// True when this expander, not libical, expands `rule`.
     static func takes(_ rule: RecurrenceRule) -> Bool {
-        guard let name = rule.value("RSCALE"), RscaleCalendar(named: name) != nil,
+        guard let name = rule.value("RSCALE"), RscaleCalendar.supports(name),
               rule.frequency == .yearly || rule.frequency == .monthly,
               rule.parts.allSatisfy({ handledParts.contains($0.key) }) else { return false }
         return name.uppercased() != "GREGORIAN" || (rule.value("SKIP").flatMap(RscaleSkip.init(rawValue:)) ?? .omit) != .omit
