@@ -105,6 +105,8 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "CountdownsTests", dependencies: ["Countdowns", "TestSupport"]),
+        // The `tminus` binary run as a user runs it: what it writes, where, and what it says.
+        .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "CountdownStoreTests",
             dependencies: ["CountdownStore", "PostgresStore", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],

@@ -24,7 +24,8 @@ struct AddCommand: ParsableCommand {
     @OptionGroup var fields: CountdownFields
 
     func validate() throws {
-        guard let date = fields.date, CivilDate(parsing: date) != nil else { throw ValidationError("--date is required, as YYYY-MM-DD") }
+        guard let date = fields.date else { throw ValidationError("--date is required, as YYYY-MM-DD") }
+        if let problem = CivilDate.problem(with: date) { throw ValidationError("--date: \(problem)") }
         guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("the title is empty") }
         guard Feed.isValidSlug(feed) else { throw ValidationError(StoreError.invalidSlug(feed).description) }
     }

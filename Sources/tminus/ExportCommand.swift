@@ -14,7 +14,7 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Option(help: "The feed.") var feed: String
-    @Option(name: .shortAndLong, help: "Write here instead of standard output.") var output: String?
+    @Option(name: .shortAndLong, help: ArgumentHelp(OutputFile.help, valueName: "file")) var output: String?
     @Flag(inversion: .prefixedNo, help: "Include VALARMs (a download keeps them; subscribed feeds follow the feed's setting).")
     var alarms = true
     @Option(help: ArgumentHelp("How repeats in another calendar (RSCALE=CHINESE, HEBREW …) are written: 'rule' keeps the rule and adds "
@@ -37,7 +37,7 @@ struct ExportCommand: ParsableCommand {
             let calendar = CalendarExport.calendar(feed: definition, countdowns: try await store.countdowns(inFeed: feed),
                                                    otherCalendarDates: OtherCalendarDates(form: rscale, today: today, years: years))
             let bytes = Data(CalendarWriter().bytes(calendar))
-            if let output { try bytes.write(to: URL(fileURLWithPath: output), options: .atomic) } else { FileHandle.standardOutput.write(bytes) }
+            try OutputFile.write(bytes, to: output ?? "-")
         }
     }
 }

@@ -15,7 +15,7 @@ struct FormatCommand: ParsableCommand {
     @Argument(help: "The .ics file, or - for standard input.")
     var file: String
 
-    @Option(name: .shortAndLong, help: "Write here instead of standard output.")
+    @Option(name: .shortAndLong, help: ArgumentHelp(OutputFile.help, valueName: "file"))
     var output: String?
 
     @Flag(help: "Refuse files with errors instead of keeping what is usable.")
@@ -27,10 +27,6 @@ struct FormatCommand: ParsableCommand {
             FileHandle.standardError.write(Data("\(file): \(diagnostic)\n".utf8))
         }
         let bytes = Data(CalendarWriter().bytes(result.calendar))
-        if let output {
-            try bytes.write(to: URL(fileURLWithPath: output), options: .atomic)
-        } else {
-            FileHandle.standardOutput.write(bytes)
-        }
+        try OutputFile.write(bytes, to: output ?? "-")
     }
 }

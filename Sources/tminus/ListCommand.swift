@@ -4,16 +4,20 @@ import CountdownStore
 import Foundation
 import ICalendar
 
-/// `tminus list`: a feed's countdowns with the time remaining, soonest first.
+/// `tminus list`: a feed's countdowns with the time remaining, soonest first;
+/// without `--feed`, every feed's in turn, each under its name.
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "Show a feed's countdowns and how long is left.",
-        discussion: "JSON (--json) has the same versioned shape as the server's /feeds/{slug}.json."
+        abstract: "Show a feed's countdowns (or every feed's) and how long is left.",
+        discussion: """
+            Without --feed, every feed is listed in turn under its name. JSON (--json) has the same versioned shape as the \
+            server's /feeds/{slug}.json; without --feed it is an array of those, one per feed.
+            """
     )
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "The feed.") var feed: String
+    @Option(help: "The feed (default: every feed, one after another).") var feed: String?
     @Option(help: "Your time zone (days are counted in it). Default: $TZ or the system's.") var tz: String?
     @Option(help: "dynamic, days, weeks, months, years, detailed or workdays (default: each countdown's own).") var unit: DisplayUnit?
     @Option(help: "Sort by remaining or title.") var sort: FeedSnapshot.Sort = .remaining
@@ -31,23 +35,39 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let store = try await store.open()
-            guard let stored = try await store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
+            let feeds: [StoredFeed]
+            if let feed {
+                guard let stored = try await store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
+                feeds = [stored]
+            } else {
+                feeds = try await store.feeds()
+            }
             let now = Date()
-            let language = lang.flatMap(Language.named) ?? stored.feed.language
-                ?? ProcessInfo.processInfo.environment["LANG"].flatMap { Language.named(String($0.prefix { $0 != "." })) } ?? .english
-            let calculator = RemainingTimeCalculator(now: now, zone: try ViewerZone.resolve(tz), maxOccurrences: store.limits.maxOccurrences,
-                                                     workingDays: try await store.workingDays(of: stored.feed, now: now), language: language)
-            let snapshot = FeedSnapshot(feed: stored.feed, countdowns: try await store.countdowns(inFeed: feed), calculator: calculator,
-                                        unit: unit, sort: sort)
+            let zone = try ViewerZone.resolve(tz)
+            var snapshots: [FeedSnapshot] = []
+            for stored in feeds {
+                let language = lang.flatMap(Language.named) ?? stored.feed.language
+                    ?? ProcessInfo.processInfo.environment["LANG"].flatMap { Language.named(String($0.prefix { $0 != "." })) } ?? .english
+                let calculator = RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: store.limits.maxOccurrences,
+                                                         workingDays: try await store.workingDays(of: stored.feed, now: now), language: language)
+                snapshots.append(FeedSnapshot(feed: stored.feed, countdowns: try await store.countdowns(inFeed: stored.feed.slug),
+                                              calculator: calculator, unit: unit, sort: sort))
+            }
             if json {
-                print(String(decoding: try JSONEncoder.tminusPretty.encode(snapshot), as: UTF8.self))
+                let encoded = feed == nil ? try JSONEncoder.tminusPretty.encode(snapshots) : try JSONEncoder.tminusPretty.encode(snapshots[0])
+                print(String(decoding: encoded, as: UTF8.self))
                 return
             }
-            if snapshot.countdowns.isEmpty { print("\(feed) has no countdowns yet"); return }
-            for row in snapshot.countdowns {
-                let id = row.id.map { "#\($0)" } ?? ""
-                let progress = row.progress.map { " (\(Int(($0 * 100).rounded()))%)" } ?? ""
-                print("\(id.leftPad(5))  \(row.text.leftPad(14))  \(row.date)  \(row.title)\(progress)")
+            if feeds.isEmpty { print("no feeds yet: `tminus import FILE --feed NAME` or `tminus feeds add NAME`"); return }
+            for (index, snapshot) in snapshots.enumerated() {
+                let slug = feeds[index].feed.slug
+                if feed == nil { print((index == 0 ? "" : "\n") + "== \(slug): \(feeds[index].feed.name)") }
+                if snapshot.countdowns.isEmpty { print("\(slug) has no countdowns yet"); continue }
+                for row in snapshot.countdowns {
+                    let id = row.id.map { "#\($0)" } ?? ""
+                    let progress = row.progress.map { " (\(Int(($0 * 100).rounded()))%)" } ?? ""
+                    print("\(id.leftPad(5))  \(row.text.leftPad(14))  \(row.date)  \(row.title)\(progress)")
+                }
             }
         }
     }

@@ -20,7 +20,9 @@ enum OccurrenceText {
         let kind = (occurrence.componentName == "VTODO" ? "[task] " : "") + (occurrence.isCancelled ? "[cancelled] " : "")
         var moved = ""
         if occurrence.isOverride, let original = occurrence.recurrenceInstant, original != occurrence.startInstant {
-            moved = " (moved from \(zone.local(of: original).date.iso))"
+            // An all-day instance is named by its day as written (Outlook writes local midnight in its own zone).
+            let day = occurrence.isAllDay ? occurrence.recurrenceId?.civilDate ?? zone.local(of: original).date : zone.local(of: original).date
+            moved = " (moved from \(day.iso))"
         }
         return "\(when)  \(kind)\(occurrence.summary ?? "(no title)")\(moved)"
     }

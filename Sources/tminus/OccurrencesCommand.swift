@@ -9,17 +9,17 @@ struct OccurrencesCommand: ParsableCommand {
         commandName: "occurrences",
         abstract: "List the occurrences of a calendar's events and tasks in a time window.",
         discussion: """
-            Repeats (RRULE, RDATE, EXDATE) and moved instances (RECURRENCE-ID, RANGE=THISANDFUTURE included) are applied. Cancelled events and instances (STATUS:CANCELLED) are listed and marked, so that a tool can show them struck through. An occurrence is listed when it overlaps [--from, --to). JSON keys: component, uid, summary, start, end, allDay, recurrenceId, status ("cancelled", "tentative", "confirmed", … or null). Timed values are UTC ("YYYY-MM-DDTHH:MM:SSZ"), all-day values are dates ("YYYY-MM-DD").
+            Repeats (RRULE, RDATE, EXDATE) and moved instances (RECURRENCE-ID, RANGE=THISANDFUTURE included) are applied. Cancelled events and instances (STATUS:CANCELLED) are listed and marked, so that a tool can show them struck through. An occurrence is listed when it overlaps [--from, --to): the end is not included. A date on the command line means its midnight in --tz, and all-day events are read as whole days in --tz, so `--from 2026-03-01 --to 2026-03-10` lists the 1st to the 9th, all-day and timed alike. JSON keys: component, uid, summary, start, end, allDay, recurrenceId, status ("cancelled", "tentative", "confirmed", … or null). Timed values are UTC ("YYYY-MM-DDTHH:MM:SSZ"), all-day values are dates ("YYYY-MM-DD").
             """
     )
 
     @Argument(help: "The .ics file, or - for standard input.")
     var file: String
 
-    @Option(help: "Start of the window: YYYY-MM-DD (midnight in --tz) or YYYY-MM-DDTHH:MM:SS[Z].")
+    @Option(help: "Start of the window (included): YYYY-MM-DD (midnight in --tz) or YYYY-MM-DDTHH:MM:SS[Z].")
     var from: String
 
-    @Option(help: "End of the window (exclusive), in the same forms as --from.")
+    @Option(help: "End of the window, not included (a date's events are not listed), in the same forms as --from.")
     var to: String
 
     @Option(help: "Zone for floating times, for the window's dates, and for the text output (an Olson name).")
@@ -52,7 +52,9 @@ struct OccurrencesCommand: ParsableCommand {
         }
         let calendar = result.calendar
         let expander = OccurrenceExpander(calendar: calendar, floatingZone: zone, cancelled: .include)
-        let expansion = expander.occurrences(in: calendar, in: DateInterval(start: start, end: end), limit: limit)
+        let window = OccurrenceWindow(interval: DateInterval(start: start, end: end), zone: zone)
+        var expansion = expander.occurrences(in: calendar, in: window.search, limit: limit)
+        expansion.occurrences.removeAll { !window.contains($0) }
         if expansion.truncated {
             FileHandle.standardError.write(Data("warning: stopped after \(limit) occurrences (--limit)\n".utf8))
         }

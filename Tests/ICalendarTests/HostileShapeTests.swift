@@ -19,6 +19,20 @@ struct HostileShapeTests {
         }
     }
 
+    /// A misspelt END closes the innermost component (issue #23): 40,000 events
+    /// each closed by `END:VEVNT` are read in one pass, none nested in another,
+    /// and a stray END of a real component that is not open never closes the calendar.
+    @Test func misspeltEndsCloseInConstantTime() throws {
+        let event = "BEGIN:VEVENT\r\nUID:e\r\nDTSTART:20260101T000000Z\r\nEND:VEVNT\r\nEND:VALARM\r\n"
+        let count = 40_000
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n"
+        for index in 0..<count { text += event.replacingOccurrences(of: "UID:e", with: "UID:e\(index)") }
+        text += "END:VCALENDAR\r\n"
+        let result = try ICalendarParser.parse(text)
+        #expect(result.calendar.events.count == count)
+        #expect(result.calendar.events.allSatisfy { $0.component.components.isEmpty })
+    }
+
     /// A problem on every line yields a capped list of diagnostics, not a million.
     @Test func diagnosticsAreCapped() throws {
         var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260101T000000Z\r\n"

@@ -27,12 +27,86 @@ struct RealWorldSeriesTests {
         ])
     }
 
-    /// A documented choice: the override is the later, more specific edit.
-    @Test func overrideOfAnExcludedInstanceIsShownAtItsNewTime() throws {
+    /// Issue #23 reversed issue #10's rule: a person moved an instance, then
+    /// deleted it; the client added the EXDATE and left the override behind.
+    @Test func anExcludedInstanceStaysDeletedThoughItsOverrideIsLeft() throws {
         #expect(try Self.rows("override-on-exdate.ics") == [
-            "2026-03-02T09:00:00Z Team sync", "2026-03-10T09:00:00Z Team sync (moved to Tuesday)",
-            "2026-03-16T09:00:00Z Team sync", "2026-03-23T09:00:00Z Team sync",
+            "2026-03-02T09:00:00Z Team sync", "2026-03-16T09:00:00Z Team sync", "2026-03-23T09:00:00Z Team sync",
         ])
+    }
+
+    /// The issue's own example: the master (SEQUENCE 3) was edited after the override (SEQUENCE 2).
+    @Test func aDeletedInstanceBeatsAnOlderOverride() throws {
+        #expect(try Self.rows("deleted-instance-older-override.ics") == [
+            "2026-07-06 Piano lesson", "2026-08-03 Piano lesson", "2026-08-17 Piano lesson", "2026-08-31 Piano lesson",
+        ])
+    }
+
+    /// A client that never bumps SEQUENCE: the EXDATE still wins.
+    @Test func aDeletedInstanceBeatsAnOverrideOfTheSameSequence() throws {
+        #expect(try Self.rows("deleted-instance-same-sequence.ics") == [
+            "2026-07-07T17:30:00Z Running club", "2026-07-21T17:30:00Z Running club",
+            "2026-07-28T17:30:00Z Running club", "2026-08-04T17:30:00Z Running club",
+        ])
+    }
+
+    /// Two copies of the master: the higher SEQUENCE stands for the series (it
+    /// comes first here), and its EXDATE drops the stale copy's override too.
+    @Test func theNewestCopyOfAMasterStandsForTheSeries() throws {
+        #expect(try Self.rows("duplicate-masters.ics") == [
+            "2026-07-06T15:00:00Z Swim squad (edited)", "2026-07-20T15:00:00Z Swim squad (edited)",
+            "2026-07-27T15:00:00Z Swim squad (edited)",
+        ])
+        let result = try ICalendarParser.parse(contentsOf: Fixtures.url("realworld/duplicate-masters.ics"))
+        let ignored = result.warnings.filter { $0.message.contains("older copy") }
+        #expect(ignored.map(\.line) == [14], "\(result.diagnostics)")
+        #expect(ignored.first?.message.contains("the copy at line 4 is newer (SEQUENCE 3 against 2)") == true, "\(ignored)")
+    }
+
+    /// One SEQUENCE: the later LAST-MODIFIED, then the later DTSTAMP, then the
+    /// last copy in the file (documented choices: the reference keeps the first).
+    @Test func copiesOfOneSequenceAreToldApartByTheirStampsThenByOrder() throws {
+        #expect(try Self.rows("duplicate-masters-last-modified.ics") == [
+            "2026-07-07T17:30:00Z Choir (newer copy)", "2026-07-21T17:30:00Z Choir (newer copy)",
+        ])
+        #expect(try Self.rows("duplicate-masters-dtstamp.ics") == [
+            "2026-07-09 Scouts (newer copy)", "2026-07-16 Scouts (newer copy)", "2026-07-23 Scouts (newer copy)",
+        ])
+        #expect(try Self.rows("duplicate-masters-tie.ics") == ["2026-07-11 Book swap (last copy)", "2026-08-11 Book swap (last copy)"])
+        let reasons = try ["duplicate-masters-last-modified.ics", "duplicate-masters-dtstamp.ics", "duplicate-masters-tie.ics"].map {
+            try ICalendarParser.parse(contentsOf: Fixtures.url("realworld/" + $0)).warnings.map(\.message)
+        }
+        #expect(reasons[0].contains { $0.hasSuffix("(a later LAST-MODIFIED)") }, "\(reasons[0])")
+        #expect(reasons[1].contains { $0.hasSuffix("(a later DTSTAMP)") }, "\(reasons[1])")
+        #expect(reasons[2].contains { $0.hasSuffix("(it comes later in the file, and nothing else tells them apart)") }, "\(reasons[2])")
+    }
+
+    /// Outlook names an instance of an all-day series by local midnight in a
+    /// Windows zone (`RECURRENCE-ID;TZID=GMT Standard Time:20260416T000000`):
+    /// it replaces the 16th, matched by date, instead of adding the 17th beside it.
+    @Test func anAllDayOverrideNamedByZonedMidnightReplacesItsDay() throws {
+        #expect(try Self.rows("allday-override-zoned-midnight.ics") == [
+            "2026-04-02 Recycling", "2026-04-17 Recycling (moved to Friday)", "2026-04-30 Recycling",
+            "2026-05-14 Recycling", "2026-05-28 Recycling",
+        ])
+    }
+
+    /// Exchange 2007: `TZID:Kuala Lumpur\, Singapore` in the VTIMEZONE and
+    /// `TZID="Kuala Lumpur, Singapore"` on the times name the same zone.
+    @Test func anEscapedZoneNameMatchesItsQuotedReference() throws {
+        #expect(try Self.rows("exchange-escaped-tzid.ics") == ["2026-10-31T01:30:00Z Quarterly review"])
+        let result = try ICalendarParser.parse(contentsOf: Fixtures.url("realworld/exchange-escaped-tzid.ics"))
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+    }
+
+    /// `END:VTOOD` closed nothing, so every later component nested inside the
+    /// task until the file was refused as nested too deep.
+    @Test func aMisspeltEndClosesItsComponentAndTheRestIsRead() throws {
+        let result = try ICalendarParser.parse(contentsOf: Fixtures.url("realworld/misspelt-end.ics"))
+        #expect(result.errors.map(\.description) == [
+            "line 16, VTODO (UID typo-todo): error: END:VTOOD matches no open component; read as END:VTODO (BEGIN at line 10)",
+        ])
+        #expect(try Self.rows("misspelt-end.ics") == ["2026-03-10 Before the typo", "2026-03-12 Hand in the essay", "2026-03-20 After the typo"])
     }
 
     @Test func overrideOfAnInstanceTheRuleDoesNotProduceIsAdded() throws {

@@ -17,7 +17,9 @@ struct ReferenceAgreementTests {
     static let documentedChoices: [String: String] = [
         "dst.ics": "DURATION:PT1H across the New York fold is an exact hour in tminus, as RFC 5545 says; the reference adds it in wall-clock time",
         "duplicate-overrides.ics": "two edits of one instance with the same SEQUENCE: tminus keeps the later LAST-MODIFIED, the reference the first in the file",
-        "override-on-exdate.ics": "an override of an instance that an EXDATE removed: tminus shows the override (the later, more specific edit), the reference lets the EXDATE drop it",
+        "duplicate-masters-last-modified.ics": "two copies of a master with one SEQUENCE: tminus keeps the later LAST-MODIFIED, the reference the first in the file",
+        "duplicate-masters-dtstamp.ics": "two copies of a master with one SEQUENCE and no LAST-MODIFIED: tminus keeps the later DTSTAMP, the reference the first in the file",
+        "duplicate-masters-tie.ics": "two copies of a master that nothing tells apart: tminus keeps the last in the file (a tool appends its edits), the reference the first",
         "year-1000-in-london.ics": "weekday rules before the Gregorian reform: libical, which tminus expands with, puts the last Monday of August 1000 a day later than the proleptic Gregorian calendar the reference uses; from 1583 on they agree",
         "issue_178_custom_component_contains_other.ics": "a file with no VCALENDAR is not an iCalendar file for tminus (it says what the file holds instead); the reference reads any component",
         "issue_178_component_with_invalid_name_represented.ics": "the same: a bare MYCOMP is refused by tminus; the reference reads it as a calendar without events",
@@ -78,6 +80,23 @@ struct ReferenceAgreementTests {
         let outcome = try Self.check(files, label: "corpus")
         #expect(outcome.total >= 100)
         #expect(outcome.agree >= 70)
+    }
+
+    /// Every documented choice has its row in the README's table ("What the
+    /// iCalendar core handles"), and the table lists no choice the code no longer makes.
+    @Test func theReadmeListsEveryDocumentedChoice() throws {
+        let readme = try String(contentsOf: Corpus.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## What the iCalendar core handles").dropFirst().first?
+            .components(separatedBy: "\n## ").first)
+        let rows = section.split(separator: "\n").filter { $0.hasPrefix("| `") || $0.hasPrefix("| corpus `") }
+        for name in Self.documentedChoices.keys {
+            let shown = name.hasPrefix("issue_178_") ? "issue_178_*.ics" : name
+            #expect(rows.contains { $0.contains("`\(shown)`") || $0.contains("/\(shown)`") }, "README's table has no row for \(name)")
+        }
+        for row in rows {
+            let file = row.split(separator: "`")[1].split(separator: "/").last.map(String.init) ?? ""
+            #expect(file == "issue_178_*.ics" || Self.documentedChoices[file] != nil, "README lists \(file), which is not a documented choice")
+        }
     }
 
     /// The files the reference cannot read are still read by tminus, as the table says.

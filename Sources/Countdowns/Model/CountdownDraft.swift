@@ -59,7 +59,8 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
     /// A new countdown from a draft that has at least a title and a date.
     public func makeCountdown(uid: String, feedZone: String) throws(Invalid) -> Countdown {
         guard let title, !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: "title", message: "is required") }
-        guard let date, let day = CivilDate(parsing: date) else { throw Invalid(field: "date", message: "is required, as YYYY-MM-DD") }
+        guard let date else { throw Invalid(field: "date", message: "is required, as YYYY-MM-DD") }
+        guard let day = CivilDate(parsing: date) else { throw Invalid(field: "date", message: CivilDate.problem(with: date) ?? "is not a date") }
         var countdown = Countdown(uid: uid, title: SafeText.clean(title), target: .date(day), kind: kind ?? .event)
         try apply(to: &countdown, feedZone: feedZone)
         return countdown
@@ -75,7 +76,7 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
             let wasAllDay = countdown.isAllDay
             var day = countdown.target.civilDate
             if let date {
-                guard let parsed = CivilDate(parsing: date) else { throw Invalid(field: "date", message: "'\(date)' is not YYYY-MM-DD") }
+                guard let parsed = CivilDate(parsing: date) else { throw Invalid(field: "date", message: CivilDate.problem(with: date) ?? "is not a date") }
                 day = parsed
             }
             var clock: (Int, Int)? = countdown.isAllDay || allDay == true ? nil : (countdown.target.local.hour, countdown.target.local.minute)
@@ -124,7 +125,7 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
         }
         if let from {
             if from.isEmpty { countdown.countsFrom = nil } else {
-                guard let day = CivilDate(parsing: from) else { throw Invalid(field: "from", message: "'\(from)' is not YYYY-MM-DD") }
+                guard let day = CivilDate(parsing: from) else { throw Invalid(field: "from", message: CivilDate.problem(with: from) ?? "is not a date") }
                 guard day < countdown.target.civilDate else {
                     throw Invalid(field: "from", message: "\(from) must be before the countdown's date (\(countdown.target.civilDate.iso))")
                 }

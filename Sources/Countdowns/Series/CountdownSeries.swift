@@ -216,11 +216,11 @@ public struct CountdownSeries: Sendable {
     }
 
     /// What the expander reads of an event or task (`RecurringSeries`, `SeriesShape`,
-    /// `OverridePrecedence`, `RangeOverride`, `Occurrence`); the summary is
+    /// `EditPrecedence`, `RangeOverride`, `Occurrence`); the summary is
     /// dropped from every occurrence a series answers with anyway.
     static let recurrenceProperties: Set<String> = [
         "UID", "DTSTART", "DTEND", "DUE", "DURATION", "RRULE", "RDATE", "EXDATE", "EXRULE",
-        "RECURRENCE-ID", "SEQUENCE", "LAST-MODIFIED", "STATUS",
+        "RECURRENCE-ID", "SEQUENCE", "LAST-MODIFIED", "DTSTAMP", "STATUS",
     ]
 
     public static func expander(for countdown: Countdown, floatingZone: Zone) -> OccurrenceExpander {

@@ -4,5 +4,8 @@ public struct VTimeZone: ComponentView {
     public var component: Component
     public init(component: Component) { self.component = component }
 
-    public var tzid: String? { component.first("TZID")?.value }
+    /// The zone's name as TZID parameters spell it: the property is TEXT, so
+    /// Exchange's `TZID:Kuala Lumpur\, Singapore` names the zone that events
+    /// reference as `TZID="Kuala Lumpur, Singapore"` (the parser unquotes those).
+    public var tzid: String? { component.first("TZID")?.text }
 }

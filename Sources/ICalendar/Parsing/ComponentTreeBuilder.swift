@@ -1,6 +1,7 @@
 /// Turns content lines into a component tree, repairing bad nesting with a
-/// diagnostic instead of giving up: unknown END lines are ignored, a missing
-/// END is closed where its parent ends, stray properties are reported.
+/// diagnostic instead of giving up: an END that names no open component closes
+/// the innermost one, a missing END is closed where its parent ends, stray
+/// properties are reported.
 struct ComponentTreeBuilder {
     private(set) var roots: [Component] = []
     private(set) var diagnostics: [Diagnostic] = []
@@ -69,7 +70,19 @@ struct ComponentTreeBuilder {
     private mutating func end(_ rawName: String, line: Int) {
         let name = rawName.trimmingCharacters(in: " \t").uppercased()
         guard let depth = stack.lastIndex(where: { $0.name == name }) else {
-            report(.error, line, "END:\(rawName.prefix(40)) without a matching BEGIN")
+            // A misspelt END (`END:VTOOD`) closes the innermost component, as the
+            // reference reads it; otherwise every later component would nest inside
+            // it until the depth limit refused the file. A stray END of a real
+            // component (`END:VALARM` twice) is only reported, and the outermost
+            // component is closed only by its own END or the end of the input, so
+            // neither can cut a calendar short.
+            guard stack.count > 1, !Self.knownComponents.contains(name), let open = stack.last else {
+                report(.error, line, "END:\(rawName.prefix(40)) without a matching BEGIN; ignored")
+                return
+            }
+            report(.error, line, component: open.name,
+                   "END:\(rawName.prefix(40)) matches no open component; read as END:\(open.name) (BEGIN at line \(open.line))")
+            close()
             return
         }
         while stack.count - 1 > depth {
@@ -80,6 +93,13 @@ struct ComponentTreeBuilder {
         }
         close()
     }
+
+    /// Component names of RFC 5545, 7953 and 9073: an END of one of these that is
+    /// not open is stray, not a misspelling of the open one.
+    static let knownComponents: Set<String> = [
+        "VCALENDAR", "VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "STANDARD", "DAYLIGHT", "VALARM",
+        "VAVAILABILITY", "AVAILABLE", "VLOCATION", "VRESOURCE", "PARTICIPANT",
+    ]
 
     private mutating func close() {
         var finished = stack.removeLast()

@@ -21,6 +21,21 @@ struct ComponentValidator {
         // Each item is checked on its own, so large calendars are checked on every core.
         out += calendar.events.concurrentMap { check($0.component, required: "DTSTART") }.joined()
         out += calendar.todos.concurrentMap { check($0.component, required: nil) }.joined()
+        out += ignoredCopies()
+        return out
+    }
+
+    /// Older copies of a master that a newer copy with the same UID replaces.
+    private func ignoredCopies() -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for series in RecurringSeries.group(calendar.events.map(\.component) + calendar.todos.map(\.component)) {
+            guard let master = series.master else { continue }
+            for ignored in series.ignoredMasters.sorted(by: { $0.line < $1.line }) {
+                out.append(Diagnostic(.warning, line: ignored.line, component: ignored.name, uid: series.uid,
+                                      "an older copy of this \(ignored.name) is ignored: the copy at line \(master.line) "
+                                      + "is newer (\(EditPrecedence.reason(master, over: ignored)))"))
+            }
+        }
         return out
     }
 

@@ -78,10 +78,19 @@ public struct OccurrenceExpander: Sendable {
         var result: [Occurrence] = []
         var truncated = false
         let overrides = winningOverrides(series.overrides)
-        let replaced = Set(overrides.map(\.instant))
+        let masterShape = series.master.flatMap { SeriesShape($0, resolver: resolver) }
+        let seriesIsAllDay = masterShape?.start?.isAllDay ?? false
+        // An override replaces the instance its RECURRENCE-ID names, matched as
+        // EXDATE is: by date when either side is a DATE (Outlook names an all-day
+        // instance by local midnight in a Windows zone), else by instant.
+        let replaced = Exclusions(overrides.map(\.recurrenceId), seriesIsAllDay: seriesIsAllDay, resolver: resolver)
+        // Instances the master excludes stay deleted, even where an override of
+        // them was left in the file: clients add the EXDATE when an edited
+        // instance is deleted and often keep the old override.
+        var deleted = Exclusions([], seriesIsAllDay: seriesIsAllDay, resolver: resolver)
         let ranges = overrides.compactMap { RangeOverride($0.component, resolver: resolver) }
             .sorted { $0.recurrenceInstant < $1.recurrenceInstant }
-        if let master = series.master, let shape = SeriesShape(master, resolver: resolver) {
+        if let master = series.master, let shape = masterShape {
             let masterStatus = Occurrence.Status(of: master)
             // Instances a THISANDFUTURE override moves into the window start outside it.
             let reach = ranges.map(\.reach).max() ?? 0
@@ -91,12 +100,13 @@ public struct OccurrenceExpander: Sendable {
             starts += seriesStarts.starts
             truncated = seriesStarts.truncated
             let exclusions = Exclusions(shape.excludedStarts(in: search, limit: limit, resolver: resolver),
-                                        seriesIsAllDay: shape.start?.isAllDay ?? false, resolver: resolver)
+                                        seriesIsAllDay: seriesIsAllDay, resolver: resolver)
+            deleted = exclusions
             var seen = Set<Date>()
             for start in starts {
                 let instant = resolver.instant(of: start)
                 guard seen.insert(instant).inserted, !exclusions.excludes(start, at: instant),
-                      !replaced.contains(instant) else { continue }
+                      !replaced.excludes(start, at: instant) else { continue }
                 var occurrence: Occurrence
                 if let range = ranges.last(where: { $0.recurrenceInstant < instant }) {
                     occurrence = range.reshape(start, resolver: resolver)
@@ -108,13 +118,13 @@ public struct OccurrenceExpander: Sendable {
                 if overlaps(occurrence, window) { result.append(occurrence) }
             }
         }
-        for (_, override) in overrides {
+        for (instant, recurrenceId, override) in overrides where !deleted.excludes(recurrenceId, at: instant) {
             let status = Occurrence.Status(of: override)
             guard status != .cancelled || cancelled == .include,
                   let shape = SeriesShape(override, resolver: resolver), let start = shape.start else { continue }
             var occurrence = shape.occurrence(at: start, recurring: false, resolver: resolver)
-            occurrence.recurrenceId = override.first("RECURRENCE-ID").flatMap(DateTimeValue.init(property:))
-            occurrence.recurrenceInstant = occurrence.recurrenceId.map(resolver.instant(of:))
+            occurrence.recurrenceId = recurrenceId
+            occurrence.recurrenceInstant = instant
             occurrence.isOverride = true
             occurrence.status = status
             if overlaps(occurrence, window) { result.append(occurrence) }
@@ -123,19 +133,19 @@ public struct OccurrenceExpander: Sendable {
     }
 
     /// One override per instance: where a file holds several edits of the same
-    /// instance, the latest edit (`OverridePrecedence`) stands for it.
+    /// instance, the latest edit (`EditPrecedence`) stands for it.
     /// Kept in file order, so that output stays byte-stable.
-    private func winningOverrides(_ overrides: [Component]) -> [(instant: Date, component: Component)] {
-        var winners: [(instant: Date, component: Component)] = []
+    private func winningOverrides(_ overrides: [Component]) -> [(instant: Date, recurrenceId: DateTimeValue, component: Component)] {
+        var winners: [(instant: Date, recurrenceId: DateTimeValue, component: Component)] = []
         var slot: [Date: Int] = [:]
         for override in overrides {
             guard let id = override.first("RECURRENCE-ID").flatMap(DateTimeValue.init(property:)) else { continue }
             let instant = resolver.instant(of: id)
             if let index = slot[instant] {
-                if OverridePrecedence.replaces(override, winners[index].component) { winners[index].component = override }
+                if EditPrecedence.replaces(override, winners[index].component) { winners[index] = (instant, id, override) }
             } else {
                 slot[instant] = winners.count
-                winners.append((instant, override))
+                winners.append((instant, id, override))
             }
         }
         return winners

@@ -7,8 +7,14 @@ public struct RecurringSeries: Sendable {
     public var master: Component?
     public var overrides: [Component]
     public var uid: String
+    /// Older copies of the master (the same UID, no RECURRENCE-ID) that the
+    /// newest copy replaced (`EditPrecedence`). Kept so that `validate` can
+    /// say they were ignored.
+    public var ignoredMasters: [Component] = []
 
-    /// Groups items by UID; items without a UID stand alone.
+    /// Groups items by UID; items without a UID stand alone. Of several masters
+    /// with one UID (a client that wrote the whole series again after an edit),
+    /// the newest stands for the series.
     public static func group(_ items: [Component]) -> [RecurringSeries] {
         var order: [String] = []
         var byUID: [String: RecurringSeries] = [:]
@@ -20,13 +26,15 @@ public struct RecurringSeries: Sendable {
             }
             if item.first("RECURRENCE-ID") != nil {
                 byUID[uid]!.overrides.append(item)
-            } else if byUID[uid]!.master == nil {
-                byUID[uid]!.master = item
+            } else if let current = byUID[uid]!.master {
+                if EditPrecedence.replaces(item, current) {
+                    byUID[uid]!.master = item
+                    byUID[uid]!.ignoredMasters.append(current)
+                } else {
+                    byUID[uid]!.ignoredMasters.append(item)
+                }
             } else {
-                // A second master with the same UID: keep it as its own series.
-                let extra = "\(uid)#\(index)"
-                order.append(extra)
-                byUID[extra] = RecurringSeries(master: item, overrides: [], uid: uid)
+                byUID[uid]!.master = item
             }
         }
         return order.compactMap { byUID[$0] }
