@@ -28,7 +28,7 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) async thr
                                   maxOccurrences: store.limits.maxOccurrences, pages: pages)
     let cache = RenderCache(budgetBytes: configuration.cacheBytes)
     let renderer = FeedRenderer(cache: cache, settings: settings, clock: configuration.clock, logger: logger)
-    let purges = PurgeNotifier(baseURL: settings.baseURL, logger: logger)
+    let purges = PurgeNotifier(baseURL: settings.baseURL, logger: logger, policy: AddressPolicy(allowPrivate: configuration.allowPrivateSources))
     let catalog = FeedCatalog(store: store, settings: settings, clock: configuration.clock, logger: logger, changed: purges.changed)
     let fetcher = CalendarFetcher(maxBytes: store.limits.maxInputBytes, timeout: configuration.fetchTimeout,
                                   allowPrivate: configuration.allowPrivateSources)

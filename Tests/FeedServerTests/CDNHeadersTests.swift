@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -43,7 +44,8 @@ struct CDNHeadersTests {
         }.test(.live) { hook in
             let fixture = try ServerFixture()
             try fixture.feed("family", calendar: ServerFixture.family, yaml: "purge: http://127.0.0.1:\(try #require(hook.port))/purge")
-            try await fixture.withServer { client in
+            // The hook is on loopback, which only --allow-private-sources reaches.
+            try await fixture.withServer(adjust: { $0.allowPrivateSources = true }) { client, _ in
                 #expect(calls.all.isEmpty, "loading the feed at start purges nothing")
                 let listed = try await client.execute(uri: "/api/feeds/family/countdowns", method: .get, headers: fixture.admin)
                 let countdowns = try #require((try JSONSerialization.jsonObject(with: Data(buffer: listed.body)) as? [String: Any])?["countdowns"] as? [[String: Any]])
@@ -60,6 +62,34 @@ struct CDNHeadersTests {
                 let settings = try await client.execute(uri: "/api/feeds/family", method: .get, headers: fixture.admin)
                 #expect(String(buffer: settings.body).contains("/purge"), "the API shows the hook")
             }
+        }
+    }
+
+    /// Issue #27, 3: the hook posted to loopback and followed redirects. It now
+    /// goes out under the rules of source fetches.
+    @Test func thePurgeHookKeepsToTheAddressPolicyAndFollowsNoRedirect() async throws {
+        let calls = Calls()
+        try await InternetSafetyTests.sourceServer { router in
+            router.post("purge") { _, _ in calls.add("purge", ""); return Response(status: .noContent) }
+            router.post("moved") { _, _ in Response(status: .temporaryRedirect, headers: [.location: "/purge"]) }
+        }.test(.live) { hook in
+            let port = try #require(hook.port)
+            let body = PurgeNotifier.Body(feed: "family", revision: 2, surrogateKey: "feed-family", urls: [])
+            let strict = PurgeNotifier(baseURL: "http://x", logger: Logger(label: "test"), policy: AddressPolicy(allowPrivate: false))
+            await #expect(throws: PurgeNotifier.Failed.self) { try await strict.deliver(body, to: "http://127.0.0.1:\(port)/purge") }
+            do { try await strict.deliver(body, to: "http://127.0.0.1:\(port)/purge") } catch {
+                #expect("\(error)".contains("loopback"), "\(error)")
+            }
+            await #expect(throws: PurgeNotifier.Failed.self) { try await strict.deliver(body, to: "file:///etc/passwd") }
+            #expect(calls.all.isEmpty, "a refused hook is never called")
+
+            let lan = PurgeNotifier(baseURL: "http://x", logger: Logger(label: "test"), policy: AddressPolicy(allowPrivate: true))
+            do { try await lan.deliver(body, to: "http://127.0.0.1:\(port)/moved"); Issue.record("a redirect was accepted") } catch {
+                #expect("\(error)".contains("307, a redirect, which is not followed"), "\(error)")
+            }
+            #expect(calls.all.isEmpty, "the redirect's target is not called")
+            try await lan.deliver(body, to: "http://127.0.0.1:\(port)/purge")
+            #expect(calls.all.count == 1)
         }
     }
 

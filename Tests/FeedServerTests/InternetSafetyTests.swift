@@ -272,9 +272,21 @@ struct InternetSafetyTests {
                        "224.0.0.1": "multicast", "::1": "loopback", "::": "unspecified", "fe80::1": "link-local",
                        "fd00::1": "private (unique local)", "::ffff:127.0.0.1": "loopback", "ff02::1": "multicast"]
         for (address, reason) in refused {
+            #expect(AddressPolicy.nonPublicReason(address)?.hasPrefix(reason) == true, "\(address)")
+        }
+        // Issue #27, 11: IPv6 forms that carry an IPv4 address are judged by it.
+        let embedded = ["64:ff9b::7f00:1": "loopback (127.0.0.1 inside a NAT64 address)",
+                        "64:ff9b::a9fe:a9fe": "link-local (169.254.169.254 inside a NAT64 address)",
+                        "::ffff:0:a00:1": "private (10.0.0.1 inside a translated address)",
+                        "::ffff:7f00:1": "loopback (127.0.0.1 inside a mapped address)",
+                        "2002:c0a8:101::1": "private (192.168.1.1 inside a 6to4 address)",
+                        "2002:7f00:1::": "loopback (127.0.0.1 inside a 6to4 address)",
+                        "2001:0:4136:e378:8000:63bf:80ff:fffe": "loopback (127.0.0.1 inside a Teredo address)",
+                        "64:ff9b:1::1": "local NAT64", "100::1": "discard-only"]
+        for (address, reason) in embedded {
             #expect(AddressPolicy.nonPublicReason(address) == reason, "\(address)")
         }
-        for address in ["93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "172.32.0.1"] {
+        for address in ["93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "172.32.0.1", "64:ff9b::5db8:d822", "2002:5db8:d822::1"] {
             #expect(AddressPolicy.nonPublicReason(address) == nil, "\(address)")
         }
         let policy = AddressPolicy(allowPrivate: false)

@@ -172,6 +172,114 @@ import Testing
         }
     }
 
+    /// Issue #27, 7: a new password kept every session alive.
+    @Test func aNewPasswordEndsEverySession() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try await Self.setPassword(parts.store)
+            var laptop = Browser(client: client), phone = Browser(client: client)
+            try await laptop.signIn(Self.password)
+            try await phone.signIn(Self.password)
+            #expect(try await phone.get("/app").status == .ok)
+            try await OwnerPassword.set("a brand new passphrase", in: parts.store, cost: 4)   // what `tminus password` does
+            #expect(try await laptop.get("/app").status == .seeOther)
+            #expect(try await phone.get("/app").headers[.location] == "/app/signin")
+            _ = try await phone.get("/app/signin")
+            #expect(try await phone.post("/app/signin", ["password": Self.password]).status == .unauthorized)
+            try await phone.signIn("a brand new passphrase")
+            #expect(try await phone.get("/app").status == .ok)
+        }
+    }
+
+    /// Issue #27, 7: "Sign out everywhere" ends every other session and keeps this one.
+    @Test func signingOutEverywhereKeepsOnlyThisSession() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try await Self.setPassword(parts.store)
+            var laptop = Browser(client: client), lost = Browser(client: client)
+            try await lost.signIn(Self.password)
+            try await laptop.signIn(Self.password)
+            let feeds = try await laptop.get("/app")
+            #expect(feeds.text.contains("action=\"/app/signout-everywhere\""))
+            let out = try await laptop.post("/app/signout-everywhere", [:])
+            #expect(out.status == .seeOther)
+            let after = try await laptop.get("/app")
+            #expect(after.status == .ok && after.text.contains("Every other session has ended"))
+            #expect(try await lost.get("/app").status == .seeOther, "the lost phone is signed out")
+        }
+    }
+
+    /// Issue #27, 10: a form's token was good in any session of that browser.
+    /// It is bound to the session now: a token from before sign-in, or from an
+    /// earlier session, is refused.
+    @Test func aFormTokenIsBoundToItsSession() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try await Self.setPassword(parts.store)
+            var browser = Browser(client: client)
+            _ = try await browser.get("/app/signin")
+            let beforeSignIn = try #require(browser.csrf)
+            try await browser.signIn(Self.password)
+            let firstSession = try #require(browser.csrf)
+            #expect(firstSession != beforeSignIn)
+            let stale = try await browser.post("/app/feeds", ["name": "Old token", "timeZone": "UTC"], csrf: beforeSignIn)
+            #expect(stale.status == .forbidden)
+            _ = try await browser.post("/app/signout", [:])
+            try await browser.signIn(Self.password)
+            let replayed = try await browser.post("/app/feeds", ["name": "Replayed", "timeZone": "UTC"], csrf: firstSession)
+            #expect(replayed.status == .forbidden)
+            #expect(try await parts.store.feeds().isEmpty)
+            #expect(try await browser.post("/app/feeds", ["name": "Fresh", "timeZone": "UTC"]).status == .seeOther)
+        }
+    }
+
+    /// Issue #27, 10: Origin and Sec-Fetch-Site were not checked on POST.
+    @Test func aPostThatABrowserSaysCameFromAnotherSiteIsRefused() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try await Self.setPassword(parts.store)
+            var browser = Browser(client: client)
+            try await browser.signIn(Self.password)
+            browser.extraHeaders = [HTTPField.Name("Origin")!: "https://evil.example"]
+            let foreign = try await browser.post("/app/feeds", ["name": "Forged", "timeZone": "UTC"])
+            #expect(foreign.status == .forbidden && foreign.text.contains("another site"))
+            browser.extraHeaders = [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"]
+            #expect(try await browser.post("/app/feeds", ["name": "Forged", "timeZone": "UTC"]).status == .forbidden)
+            #expect(try await parts.store.feeds().isEmpty)
+            browser.extraHeaders = [HTTPField.Name("Origin")!: "http://127.0.0.1:8080", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"]
+            #expect(try await browser.post("/app/feeds", ["name": "Mine", "timeZone": "UTC"]).status == .seeOther)
+        }
+    }
+
+    /// Issue #27, 4: with "Use my colours" unticked (the box sends nothing) the
+    /// form was refused with 422 "colors: must be one or two #RRGGBB colours".
+    /// Unticked means the palette's colours, and unticking clears colours set before.
+    @Test func aCountdownWithoutItsOwnColoursSaves() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try await Self.setPassword(parts.store)
+            var browser = Browser(client: client)
+            try await browser.signIn(Self.password)
+            _ = try await browser.get("/app/feeds/new")
+            #expect(try await browser.post("/app/feeds", ["name": "Plain", "timeZone": "UTC"]).status == .seeOther)
+            let unticked = Self.countdownFields(["title": "No colours"]).filter { $0.0 != "useColors" }
+            let saved = try await browser.postMultipart("/app/feeds/plain/countdowns", unticked)
+            #expect(saved.status == .seeOther, "\(saved.status): \(saved.text.prefix(300))")
+            let plain = try #require(try await parts.store.countdowns(inFeed: "plain").first)
+            #expect(plain.presentation.gradient.isEmpty && plain.presentation.textColor == nil)
+
+            let coloured = try await browser.postMultipart("/app/feeds/plain/countdowns", Self.countdownFields(["title": "Coloured"]))
+            #expect(coloured.status == .seeOther)
+            let id = try #require(try await parts.store.countdowns(inFeed: "plain").first { $0.title == "Coloured" }?.id)
+            _ = try await browser.get("/app/countdowns/\(id)/edit")
+            let cleared = try await browser.postMultipart("/app/countdowns/\(id)/edit",
+                                                          Self.countdownFields(["title": "Coloured"]).filter { $0.0 != "useColors" })
+            #expect(cleared.status == .seeOther)
+            let after = try #require(try await parts.store.countdowns(inFeed: "plain").first { $0.id == id })
+            #expect(after.presentation.gradient.isEmpty && after.presentation.textColor == nil)
+        }
+    }
+
     /// The feed form carries the settings of issue 13: language, weekend and holidays.
     @Test func theFeedFormSetsLanguageWeekendAndHolidays() async throws {
         let fixture = try ServerFixture()
@@ -394,6 +502,8 @@ struct Browser {
         _ = try await get("/app/signin")
         let page = try await post("/app/signin", ["password": password])
         guard page.status == .seeOther else { throw HTTPError(.unauthorized, message: "sign-in failed: \(page.status)") }
+        // Follow the redirect, as a browser does: forms made inside the session carry a token bound to it.
+        _ = try await get(page.headers[.location] ?? "/app")
     }
 
     private mutating func send(_ uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> Page {

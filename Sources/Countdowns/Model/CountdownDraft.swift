@@ -133,13 +133,16 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
             }
         }
         if let colors {
+            // No colours means the palette's, as an unticked "Use my colours" says (an empty list clears them).
             let parsed = colors.compactMap(Presentation.normalizeHex)
-            guard (1...2).contains(colors.count), parsed.count == colors.count else {
-                throw Invalid(field: "colors", message: "must be one or two #RRGGBB colours")
+            guard (0...2).contains(colors.count), parsed.count == colors.count else {
+                throw Invalid(field: "colors", message: "must be one or two #RRGGBB colours, or none for the palette's")
             }
             countdown.presentation.gradient = parsed
         }
-        if let textColor {
+        if let textColor, textColor.isEmpty {
+            countdown.presentation.textColor = nil
+        } else if let textColor {
             guard let hex = Presentation.normalizeHex(textColor) else { throw Invalid(field: "textColor", message: "'\(textColor)' is not #RRGGBB") }
             countdown.presentation.textColor = hex
         }

@@ -26,13 +26,15 @@ public enum OwnerPassword {
     /// bcrypt's work factor: about a quarter of a second a check in a release build.
     public static let cost: UInt8 = 12
 
-    /// Hashes and stores `password`; any setup link stops working. `cost` is
+    /// Hashes and stores `password`; any setup link stops working, and every
+    /// signed-in session ends (`SessionEpoch`). `cost` is
     /// lowered only by tests, which check many passwords in a debug build.
     public static func set(_ password: String, in store: any CountdownStore, cost: UInt8 = OwnerPassword.cost) async throws {
         try check(password)
         let hash = try await Offload.run { Bcrypt.hash(password, cost: cost) }
         try await store.setSetting(hashKey, hash)
         try await store.removeSetting(setupKey)
+        try await SessionEpoch.renew(in: store)
     }
 
     public static func isSet(in store: any CountdownStore) async throws -> Bool {

@@ -9,9 +9,15 @@ import NIOHTTP1
 /// revision and its public URLs, so that the hook can purge by key or by URL.
 /// Sent in the background (a slow hook delays nothing) by every replica that
 /// recompiles the feed; purges are idempotent, so a second one costs nothing.
+///
+/// The hook's URL is anyone's with the admin token or the web app, so it goes
+/// out under the rules of source fetches (`PinnedClient`): public addresses
+/// only unless `--allow-private-sources`, connected to the address checked,
+/// and a redirect is a failure, never followed.
 struct PurgeNotifier: Sendable {
     let baseURL: String
     let logger: Logger
+    let policy: AddressPolicy
     var timeout: TimeAmount = .seconds(10)
 
     struct Body: Encodable {
@@ -21,23 +27,18 @@ struct PurgeNotifier: Sendable {
         var urls: [String]
     }
 
+    struct Failed: Error, CustomStringConvertible {
+        var description: String
+    }
+
     func changed(_ compiled: CompiledFeed) {
         guard let url = compiled.feed.purgeURL else { return }
         let base = baseURL + "/feeds/" + compiled.slug
         let body = Body(feed: compiled.slug, revision: compiled.revision, surrogateKey: "feed-" + compiled.slug,
                         urls: compiled.feed.isPublic ? [base + ".ics", base + ".json", base + "/countdown.ics", base] : [])
-        let (logger, timeout) = (logger, timeout)
         Task {
             do {
-                var request = HTTPClientRequest(url: url)
-                request.method = .POST
-                request.headers.add(name: "Content-Type", value: "application/json")
-                request.headers.add(name: "Surrogate-Key", value: body.surrogateKey)
-                request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
-                let response = try await HTTPClient.shared.execute(request, timeout: timeout)
-                guard (200..<300).contains(Int(response.status.code)) else {
-                    throw PurgeFailed(status: Int(response.status.code))
-                }
+                try await deliver(body, to: url)
                 logger.info("purge sent", metadata: ["feed": "\(body.feed)", "revision": "\(body.revision)"])
             } catch {
                 logger.warning("purge hook failed; shared caches keep the old copy until s-maxage",
@@ -46,8 +47,25 @@ struct PurgeNotifier: Sendable {
         }
     }
 
-    struct PurgeFailed: Error, CustomStringConvertible {
-        var status: Int
-        var description: String { "the hook answered \(status)" }
+    /// One POST to the hook; throws `Failed` saying why it did not succeed.
+    func deliver(_ body: Body, to url: String) async throws(Failed) {
+        let pinned: PinnedClient
+        do { pinned = try await PinnedClient.connect(to: url, policy: policy) } catch { throw Failed(description: error.description) }
+        defer { let client = pinned.client; Task { try? await client.shutdown() } }
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Surrogate-Key", value: body.surrogateKey)
+        let status: Int
+        do {
+            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+            status = Int(try await pinned.client.execute(request, timeout: timeout).status.code)
+        } catch {
+            throw Failed(description: "cannot reach the hook: \(error)")
+        }
+        guard (200..<300).contains(status) else {
+            throw Failed(description: (300..<400).contains(status) ? "the hook answered \(status), a redirect, which is not followed"
+                                                                    : "the hook answered \(status)")
+        }
     }
 }

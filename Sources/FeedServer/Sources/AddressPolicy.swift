@@ -37,7 +37,10 @@ struct AddressPolicy: Sendable {
     static func nonPublicReason(_ address: String) -> String? {
         if let v4 = IPv4(address) { return v4.nonPublicReason }
         guard let v6 = IPv6(address) else { return "unparseable" }
-        if let mapped = v6.mappedIPv4 { return mapped.nonPublicReason }
+        if let (v4, form) = v6.embeddedIPv4 {
+            guard let reason = v4.nonPublicReason else { return v6.nonPublicReason }
+            return "\(reason) (\(v4.octets.map(String.init).joined(separator: ".")) inside a \(form) address)"
+        }
         return v6.nonPublicReason
     }
 
@@ -101,9 +104,20 @@ struct AddressPolicy: Sendable {
             bytes = withUnsafeBytes(of: &address) { Array($0) }
         }
 
-        var mappedIPv4: IPv4? {
-            guard bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF else { return nil }
-            return IPv4(octets: Array(bytes[12..<16]))
+        /// The IPv4 address that an IPv6 address carries and that a packet to it
+        /// reaches: mapped (`::ffff:a.b.c.d`), translated (`::ffff:0:a.b.c.d`,
+        /// RFC 2765), NAT64 (`64:ff9b::a.b.c.d`, RFC 6052), 6to4 (`2002:aabb:ccdd::`,
+        /// RFC 3056) and Teredo's client (`2001:0::`, RFC 4380, inverted bits).
+        /// Each is judged by its IPv4 address: `64:ff9b::127.0.0.1` is loopback
+        /// wherever a NAT64 gateway sits.
+        var embeddedIPv4: (IPv4, form: String)? {
+            let zeros = { (range: Range<Int>) in bytes[range].allSatisfy { $0 == 0 } }
+            if zeros(0..<10), bytes[10] == 0xFF, bytes[11] == 0xFF { return (IPv4(octets: Array(bytes[12..<16])), "mapped") }
+            if zeros(0..<8), bytes[8] == 0xFF, bytes[9] == 0xFF, zeros(10..<12) { return (IPv4(octets: Array(bytes[12..<16])), "translated") }
+            if bytes[0..<4] == [0x00, 0x64, 0xFF, 0x9B], zeros(4..<12) { return (IPv4(octets: Array(bytes[12..<16])), "NAT64") }
+            if bytes[0] == 0x20, bytes[1] == 0x02 { return (IPv4(octets: Array(bytes[2..<6])), "6to4") }
+            if bytes[0..<4] == [0x20, 0x01, 0x00, 0x00] { return (IPv4(octets: bytes[12..<16].map { $0 ^ 0xFF }), "Teredo") }
+            return nil
         }
 
         var nonPublicReason: String? {
@@ -113,6 +127,9 @@ struct AddressPolicy: Sendable {
             if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return "link-local" }
             if bytes[0] & 0xFE == 0xFC { return "private (unique local)" }
             if bytes[0..<12].allSatisfy({ $0 == 0 }) { return "IPv4-compatible" }
+            if bytes[0..<6] == [0x00, 0x64, 0xFF, 0x9B, 0x00, 0x01] { return "local NAT64" }
+            if bytes[0] == 0x01, bytes[1] == 0x00, bytes[2..<8].allSatisfy({ $0 == 0 }) { return "discard-only" }
+            if bytes[0..<4] == [0x20, 0x01, 0x0D, 0xB8] { return "documentation" }
             return nil
         }
     }

@@ -9,10 +9,7 @@ import NIOPosix
 /// response, body included, following at most `maxRedirects` redirects.
 ///
 /// Every hop is checked against `AddressPolicy` on the address it resolves to,
-/// and the connection goes to exactly that address (AsyncHTTPClient's
-/// `dnsOverride`; TLS still checks the certificate against the host name), so
-/// a name cannot resolve to a public address for the check and a private one
-/// for the connection.
+/// and the connection goes to exactly that address (`PinnedClient`).
 struct CalendarFetcher: Sendable {
     enum Outcome: Sendable {
         case fetched(bytes: [UInt8], etag: String?, lastModified: String?)
@@ -60,23 +57,11 @@ struct CalendarFetcher: Sendable {
     }
 
     private func hop(_ location: String, etag: String?, lastModified: String?, deadline: ContinuousClock.Instant) async throws -> Hop {
-        guard let url = URL(string: location), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw Failure(description: "\(location): only http and https URLs are fetched", refused: true)
+        let pinned: PinnedClient
+        do { pinned = try await PinnedClient.connect(to: location, policy: policy) } catch {
+            throw Failure(description: error.description, refused: true)
         }
-        guard let host = url.host, !host.isEmpty else { throw Failure(description: "\(location) has no host") }
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
-        let policy = self.policy
-        let address: String
-        do {
-            address = try await NIOThreadPool.singleton.runIfActive { try policy.resolve(host, port: port) }   // getaddrinfo blocks
-        } catch let refusal as AddressPolicy.Refusal {
-            throw Failure(description: refusal.description, refused: true)
-        }
-
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
-                                                     timeout: .init(connect: .seconds(10), read: .seconds(30)))
-        configuration.dnsOverride = [host: address]
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let (url, client) = (pinned.url, pinned.client)
         var request = HTTPClientRequest(url: location)
         request.headers.add(name: "User-Agent", value: "tminus (calendar countdowns)")
         request.headers.add(name: "Accept", value: "text/calendar, */*;q=0.5")

@@ -8,6 +8,10 @@ import Foundation
 /// the server's key. A forged post from another site can neither read the
 /// cookie nor compute the HMAC. The key is kept in the store's settings, so all
 /// replicas on one store accept each other's forms.
+///
+/// Once signed in, the HMAC also covers the session cookie: a token seen in one
+/// session (a page saved, a token leaked) is no good in the next one, and a
+/// token made before sign-in cannot act inside the session.
 struct CSRFToken: Sendable {
     static let cookieName = "tminus_csrf"
     static let fieldName = "csrf"
@@ -16,15 +20,16 @@ struct CSRFToken: Sendable {
 
     init(key: SymmetricKey) { keyBytes = key.withUnsafeBytes { Data($0) } }
 
-    /// The form token for a browser's cookie value.
-    func token(for cookie: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data(cookie.utf8), using: SymmetricKey(data: keyBytes))
+    /// The form token for a browser's cookie value, and its session when signed in.
+    func token(for cookie: String, session: String?) -> String {
+        let bound = session.map { cookie + "\u{0}" + $0 } ?? cookie
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(bound.utf8), using: SymmetricKey(data: keyBytes))
         return Data(mac).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    func accepts(_ token: String?, cookie: String?) -> Bool {
+    func accepts(_ token: String?, cookie: String?, session: String?) -> Bool {
         guard let token, let cookie, cookie.utf8.count >= 16, cookie.utf8.count <= 64 else { return false }
-        return Secret.constantTimeEquals(self.token(for: cookie), token)
+        return Secret.constantTimeEquals(self.token(for: cookie, session: session), token)
     }
 }

@@ -32,11 +32,13 @@ struct WebApp: Sendable {
 
     func register(on router: Router<ServerContext>, sessions: any PersistDriver) {
         let app = router.group("app", context: WebAppContext.self)
-        let cookie = SessionCookieParameters(name: "tminus_session", path: "/app", secure: secureCookies, sameSite: .strict)
+        let cookie = SessionCookieParameters(name: WebAppContext.sessionCookieName, path: "/app", secure: secureCookies, sameSite: .strict)
         app.add(middleware: SessionMiddleware<WebAppContext>(
             storage: sessions, configuration: .init(sessionCookieParameters: cookie, keyPrefix: "session:", defaultSessionExpiration: Self.sessionLifetime)))
+        app.add(middleware: SessionEpochMiddleware(store: store))
         app.add(middleware: CSRFCookieMiddleware(secure: secureCookies))
         app.add(middleware: WebErrorMiddleware(app: self))
+        app.add(middleware: SameOriginMiddleware(baseURL: settings.baseURL))
         StaticFiles.register(on: app)
         SignInPages(app: self).register(on: app)
         let signedIn = app.group().add(middleware: RequireSignInMiddleware())
@@ -59,7 +61,7 @@ struct WebApp: Sendable {
             undo = data?.undo?.title
             data?.flash = nil
         }
-        let chrome = PageContext(title: title, csrf: csrf.token(for: context.csrfCookie), signedIn: context.isSignedIn,
+        let chrome = PageContext(title: title, csrf: csrf.token(for: context.csrfCookie, session: context.boundSession), signedIn: context.isSignedIn,
                                  flash: flash, undo: undo, section: section, page: page)
         return pages.render(template, chrome, status: status)
     }

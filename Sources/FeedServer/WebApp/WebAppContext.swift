@@ -10,8 +10,14 @@ struct WebAppContext: ChildRequestContext, SessionRequestContext, RemoteAddressR
     var coreContext: CoreRequestContextStorage
     let sessions: SessionContext<WebSession>
     let remoteAddress: SocketAddress?
+    static let sessionCookieName = "tminus_session"
     /// This browser's CSRF cookie value (set by `CSRFCookieMiddleware`, made when missing).
     var csrfCookie = ""
+    /// The session cookie the request came with (set by `CSRFCookieMiddleware`).
+    var sessionCookie: String?
+
+    /// What a form's CSRF token is bound to besides the CSRF cookie: the session, while signed in.
+    var boundSession: String? { isSignedIn ? sessionCookie : nil }
 
     init(context: ServerContext) {
         coreContext = context.coreContext

@@ -1,5 +1,6 @@
 import CountdownStore
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// Gives every browser a CSRF cookie (random, HttpOnly, SameSite=Strict) the
@@ -11,6 +12,7 @@ struct CSRFCookieMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
+        context.sessionCookie = request.cookies[WebAppContext.sessionCookieName].map { String($0.value) }
         if let cookie = request.cookies[CSRFToken.cookieName]?.value, (16...64).contains(cookie.utf8.count) {
             context.csrfCookie = String(cookie)
             return try await next(request, context)
@@ -20,6 +22,51 @@ struct CSRFCookieMiddleware: RouterMiddleware {
         let cookie = Cookie(name: CSRFToken.cookieName, value: context.csrfCookie, path: "/app", secure: secure, httpOnly: true, sameSite: .strict)
         response.headers[values: .setCookie].append(cookie.description)
         return response
+    }
+}
+
+/// Refuses a POST that a browser says came from another site: `Origin` must
+/// be the server's own (the public `--base-url`, or the Host the request was
+/// sent to), and `Sec-Fetch-Site`, when sent, must be `same-origin` or `none`
+/// (typed by the user). A request with neither header (curl, an old browser)
+/// still needs its CSRF token: this is a second wall, not the only one.
+struct SameOriginMiddleware: RouterMiddleware {
+    typealias Context = WebAppContext
+    let baseURL: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method == .post else { return try await next(request, context) }
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased(), site != "same-origin", site != "none" {
+            throw HTTPError(.forbidden, message: "the form came from another site (Sec-Fetch-Site: \(site.prefix(20))); open the app and send it from there")
+        }
+        if let origin = request.headers[HTTPField.Name("Origin")!] {
+            let own = [Self.origin(of: baseURL)] + ["http", "https"].map { "\($0)://\(request.head.authority ?? "")" }
+            guard own.contains(origin.lowercased()) else {
+                throw HTTPError(.forbidden, message: "the form came from another site (Origin: \(origin.prefix(80))); open the app and send it from there")
+            }
+        }
+        return try await next(request, context)
+    }
+
+    /// `https://Example.org:8443/path` → `https://example.org:8443`.
+    static func origin(of url: String) -> String {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme, let host = parsed.host else { return url.lowercased() }
+        return "\(scheme)://\(host)\(parsed.port.map { ":\($0)" } ?? "")".lowercased()
+    }
+}
+
+/// Ends a session begun before the owner last changed the password or signed
+/// out everywhere: the session of an older `SessionEpoch` is cleared before
+/// any page sees it, on every replica.
+struct SessionEpochMiddleware: RouterMiddleware {
+    typealias Context = WebAppContext
+    let store: any CountdownStore
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let session = context.sessions.session, session.epoch != (try await SessionEpoch.current(in: store)) {
+            context.sessions.clearSession()
+        }
+        return try await next(request, context)
     }
 }
 

@@ -36,7 +36,7 @@ enum WebForm {
         } catch {
             throw HTTPError(.badRequest, message: "the form could not be read")
         }
-        guard csrf.accepts(form.csrf, cookie: request.cookies[CSRFToken.cookieName].map { String($0.value) }) else {
+        guard csrf.accepts(form.csrf, cookie: request.cookies[CSRFToken.cookieName].map { String($0.value) }, session: context.boundSession) else {
             throw HTTPError(.forbidden, message: "the form has expired or came from another site; reload the page and send it again")
         }
         return form

@@ -1,3 +1,4 @@
+import CountdownStore
 import Foundation
 
 /// What a signed-in browser's session holds. A session exists only after a
@@ -5,10 +6,35 @@ import Foundation
 /// HttpOnly, SameSite=Strict cookie, and the store keeps only the id's hash.
 struct WebSession: Codable, Sendable {
     var signedInAt: Date
+    /// The sessions' epoch when this one began (`SessionEpoch`): changing the
+    /// password or "Sign out everywhere" starts a new epoch, and every session
+    /// of an older one ends. Nil for sessions made before epochs existed, which
+    /// stay valid until the first change.
+    var epoch: String?
     /// One line shown on the next page ("Saved “Rent”."), then cleared.
     var flash: String?
     /// The countdown deleted last, for "Undo": its feed and its iCalendar text.
     var undo: DeletedCountdown?
+}
+
+/// Which sessions are still valid, kept in the store's settings so that every
+/// replica agrees: a random value that changes when the owner's password is
+/// set or the owner signs out everywhere. Random rather than a counter, so two
+/// changes at once need no read-modify-write.
+enum SessionEpoch {
+    static let settingKey = "sessionEpoch"
+
+    static func current(in store: any CountdownStore) async throws -> String? {
+        try await store.setting(settingKey)
+    }
+
+    /// Ends every session; returns the new epoch.
+    @discardableResult
+    static func renew(in store: any CountdownStore) async throws -> String {
+        let epoch = Secret.generate(bytes: 16)
+        try await store.setSetting(settingKey, epoch)
+        return epoch
+    }
 }
 
 /// A deleted countdown, kept whole so that Undo brings back the same UID.

@@ -43,6 +43,14 @@ struct SignInPages: Sendable {
             context.sessions.clearSession()
             return Response.redirect(to: "/app/signin", type: .normal)
         }
+        app.post("signout-everywhere") { request, context in
+            _ = try await WebForm.decode(SignInForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
+            guard context.isSignedIn else { return Response.redirect(to: "/app/signin", type: .normal) }
+            let epoch = try await SessionEpoch.renew(in: self.app.store)
+            self.app.logger.notice("signed out everywhere: every other session has ended")
+            self.startSession(context, epoch: epoch, flash: "Every other session has ended; this one goes on.")
+            return Response.redirect(to: "/app", type: .normal)
+        }
         app.get("setup/{token}") { _, context in
             let token = context.parameters.get("token") ?? ""
             guard try await OwnerPassword.acceptsSetupToken(token, in: self.app.store) else {
@@ -75,7 +83,7 @@ struct SignInPages: Sendable {
                                   context: context, status: .unauthorized).response(from: request, context: context)
         }
         app.throttle.recordSuccess(client: client)
-        startSession(context)
+        startSession(context, epoch: try await SessionEpoch.current(in: app.store))
         app.logger.info("signed in", metadata: ["client": "\(client)"])
         return .redirect(to: "/app", type: .normal)
     }
@@ -96,12 +104,12 @@ struct SignInPages: Sendable {
         }
         try await OwnerPassword.set(password, in: app.store)
         app.logger.notice("owner password set through the setup link")
-        startSession(context)
+        startSession(context, epoch: try await SessionEpoch.current(in: app.store))
         return .redirect(to: "/app", type: .normal)
     }
 
-    /// A new session (a new id, so none chosen before sign-in survives it).
-    private func startSession(_ context: WebAppContext) {
-        context.sessions.setSession(WebSession(signedInAt: app.clock(), flash: "Signed in."), expiresIn: WebApp.sessionLifetime)
+    /// A new session (a new id, so none chosen before sign-in survives it) in the current epoch.
+    private func startSession(_ context: WebAppContext, epoch: String?, flash: String = "Signed in.") {
+        context.sessions.setSession(WebSession(signedInAt: app.clock(), epoch: epoch, flash: flash), expiresIn: WebApp.sessionLifetime)
     }
 }

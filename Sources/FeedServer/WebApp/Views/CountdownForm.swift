@@ -135,6 +135,7 @@ struct CountdownForm: CSRFProtectedForm, TemplateView {
             draft.textColor = textColor.nonEmpty ?? "#FFFFFF"
         } else {
             draft.colors = []
+            draft.textColor = ""
         }
         if let link = imageURL.nonEmpty { draft.image = link } else if removeImage.isChecked { draft.image = "" }
         draft.categories = (categories ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
