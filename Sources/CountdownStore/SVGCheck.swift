@@ -6,12 +6,20 @@ import FoundationXML
 /// Checks an uploaded SVG before it is stored. Uploaded images are served from
 /// the pages' own origin, so an SVG with a script in it would run as tminus
 /// (seen in Chromium). An SVG is accepted only when it is well-formed XML whose
-/// root is `<svg>`, with:
-/// - no `<script>` or `<foreignObject>` (which can hold HTML);
-/// - no `on…` event attributes;
-/// - no references outside the file: `href` only to `#fragment` or
-///   `data:image/…`, and no `url(…)` to anything but `#fragment`;
-/// - no DOCTYPE (entities can expand without bound or read files).
+/// root is `<svg>` in the SVG namespace, and holds only what is on the lists
+/// below: a deny-list missed `<set>`/`<animate>` of `href` to `javascript:`,
+/// `<use href="data:…">`, CSS escapes in `@import` and `image-set()` (issue #27).
+/// - Elements: the static SVG elements (shapes, text, paint servers, clipping,
+///   masking, filters, `use`, `image`, `style`), nothing that animates, links,
+///   scripts or embeds; elements of the editors' metadata namespaces (Inkscape,
+///   Sodipodi, RDF, Dublin Core, Creative Commons), which browsers never run;
+///   nothing in XHTML, MathML or an unknown namespace.
+/// - Attributes: SVG's own and its presentation attributes, `xml:`/`xmlns`,
+///   `data-*`, `aria-*`, and the metadata namespaces'; never `on…`.
+/// - References: `href` only to `#fragment`, and on `<image>`/`<feImage>` also
+///   to an inline PNG, JPEG, GIF or WebP; `url()` only to `#fragment`; no CSS
+///   escapes, `@import`, `image-set()` or `expression()` anywhere.
+/// - No DOCTYPE (entities can expand without bound or read files).
 ///
 /// The image route also sends a sandboxing CSP; this check is the first line.
 public enum SVGCheck {
@@ -19,7 +27,54 @@ public enum SVGCheck {
         public var description: String
     }
 
-    static let forbiddenElements: Set<String> = ["script", "foreignobject", "iframe", "embed", "object", "handler", "listener"]
+    static let svgNamespace = "http://www.w3.org/2000/svg"
+    static let xlinkNamespace = "http://www.w3.org/1999/xlink"
+    static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
+    /// Editors' metadata: browsers ignore elements and attributes in these.
+    static let metadataNamespaces: Set<String> = [
+        "http://www.inkscape.org/namespaces/inkscape", "http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd",
+        "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "http://purl.org/dc/elements/1.1/", "http://purl.org/dc/terms/",
+        "http://creativecommons.org/ns#", "http://web.resource.org/cc/", "http://ns.adobe.com/AdobeIllustrator/10.0/",
+        "http://ns.adobe.com/SaveForWeb/1.0/", "http://ns.adobe.com/Extensibility/1.0/", "http://www.bohemiancoding.com/sketch/ns",
+    ]
+
+    static let allowedElements: Set<String> = [
+        "svg", "g", "defs", "symbol", "use", "title", "desc", "metadata", "switch", "style", "image", "view",
+        "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "tspan", "textPath",
+        "linearGradient", "radialGradient", "stop", "pattern", "clipPath", "mask", "marker", "filter",
+        "feBlend", "feColorMatrix", "feComponentTransfer", "feComposite", "feConvolveMatrix", "feDiffuseLighting",
+        "feDisplacementMap", "feDistantLight", "feDropShadow", "feFlood", "feFuncA", "feFuncR", "feFuncG", "feFuncB",
+        "feGaussianBlur", "feImage", "feMerge", "feMergeNode", "feMorphology", "feOffset", "fePointLight",
+        "feSpecularLighting", "feSpotLight", "feTile", "feTurbulence",
+    ]
+
+    /// SVG's attributes and presentation attributes (SVG 1.1 and 2), lowercased.
+    static let allowedAttributes: Set<String> = Set([
+        "id", "class", "style", "lang", "tabindex", "role", "version", "baseprofile", "viewbox", "preserveaspectratio",
+        "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "fx", "fy", "fr", "width", "height", "d", "points",
+        "pathlength", "transform", "gradienttransform", "gradientunits", "spreadmethod", "offset", "patternunits",
+        "patterncontentunits", "patterntransform", "clippathunits", "maskunits", "maskcontentunits", "markerunits",
+        "markerwidth", "markerheight", "refx", "refy", "orient", "filterunits", "primitiveunits", "in", "in2", "result",
+        "mode", "type", "values", "tablevalues", "slope", "intercept", "amplitude", "exponent", "operator", "k1", "k2",
+        "k3", "k4", "order", "kernelmatrix", "divisor", "bias", "targetx", "targety", "edgemode", "kernelunitlength",
+        "preservealpha", "surfacescale", "diffuseconstant", "specularconstant", "specularexponent", "scale",
+        "xchannelselector", "ychannelselector", "stddeviation", "dx", "dy", "radius", "basefrequency", "numoctaves",
+        "seed", "stitchtiles", "azimuth", "elevation", "z", "pointsatx", "pointsaty", "pointsatz", "limitingconeangle",
+        "rotate", "lengthadjust", "textlength", "startoffset", "method", "spacing", "side", "href", "media", "title",
+        "requiredfeatures", "requiredextensions", "systemlanguage", "externalresourcesrequired", "zoomandpan",
+        "enable-background", "crossorigin", "decoding",
+        // presentation attributes
+        "alignment-baseline", "baseline-shift", "clip", "clip-path", "clip-rule", "color", "color-interpolation",
+        "color-interpolation-filters", "color-profile", "color-rendering", "cursor", "direction", "display",
+        "dominant-baseline", "fill", "fill-opacity", "fill-rule", "filter", "flood-color", "flood-opacity", "font",
+        "font-family", "font-size", "font-size-adjust", "font-stretch", "font-style", "font-variant", "font-weight",
+        "glyph-orientation-horizontal", "glyph-orientation-vertical", "image-rendering", "kerning", "letter-spacing",
+        "lighting-color", "marker", "marker-end", "marker-mid", "marker-start", "mask", "mask-type", "opacity", "overflow",
+        "paint-order", "pointer-events", "shape-rendering", "stop-color", "stop-opacity", "stroke", "stroke-dasharray",
+        "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit", "stroke-opacity", "stroke-width",
+        "text-anchor", "text-decoration", "text-rendering", "transform-origin", "unicode-bidi", "vector-effect",
+        "visibility", "word-spacing", "writing-mode", "white-space", "isolation", "mix-blend-mode",
+    ])
 
     public static func validate(_ bytes: Data) throws(Refusal) {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -30,34 +85,41 @@ public enum SVGCheck {
         let parser = XMLParser(data: bytes)
         let inspector = Inspector()
         parser.delegate = inspector
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = false
         parser.shouldResolveExternalEntities = false
         let parsed = parser.parse()
         if let refusal = inspector.refusal { throw refusal }
         guard parsed else {
             throw Refusal(description: "the SVG is not well-formed XML (line \(parser.lineNumber): \(parser.parserError.map { "\($0.localizedDescription)" } ?? "parse error"))")
         }
-        guard inspector.root == "svg" else { throw Refusal(description: "the file's root element is not <svg>") }
+        guard inspector.root == "svg" else { throw Refusal(description: "the file's root element is not <svg> in the SVG namespace") }
         #endif
     }
 
-    static func localName(_ name: String) -> String {
-        String(name.split(separator: ":").last ?? Substring(name)).lowercased()
-    }
-
-    static func isAllowedReference(_ value: String) -> Bool {
+    /// What `href` may point at on `element`.
+    static func isAllowedReference(_ value: String, on element: String) -> Bool {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        return trimmed.hasPrefix("#") || trimmed.hasPrefix("data:image/")
+        if trimmed.hasPrefix("#") { return true }
+        guard element == "image" || element == "feImage" else { return false }
+        return ["data:image/png", "data:image/jpeg", "data:image/jpg", "data:image/gif", "data:image/webp"].contains { trimmed.hasPrefix($0 + ";") || trimmed.hasPrefix($0 + ",") }
     }
 
-    /// `url(…)` in a style or presentation attribute may only name a fragment.
-    static func hasExternalURL(_ value: String) -> Bool {
-        var rest = Substring(value.lowercased())
+    /// Why a piece of CSS (a `<style>` element, a `style` attribute, any
+    /// attribute value) may load something or hide what it does, or nil.
+    static func cssProblem(_ value: String) -> String? {
+        let lower = value.lowercased()
+        if lower.contains("\\") { return "a CSS escape" }
+        for word in ["@import", "image-set(", "expression(", "-moz-binding", "behavior:", "javascript:"] where lower.contains(word) {
+            return word.hasSuffix("(") ? "\(word))" : word
+        }
+        var rest = Substring(lower)
         while let range = rest.range(of: "url(") {
             let target = rest[range.upperBound...].drop { $0 == " " || $0 == "\"" || $0 == "'" }
-            if !target.hasPrefix("#") { return true }
+            if !target.hasPrefix("#") { return "an external url()" }
             rest = rest[range.upperBound...]
         }
-        return rest.contains("@import")
+        return nil
     }
 
     private final class Inspector: NSObject, XMLParserDelegate {
@@ -67,20 +129,39 @@ public enum SVGCheck {
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
-            let name = SVGCheck.localName(elementName)
-            if root == nil { root = name }
-            if SVGCheck.forbiddenElements.contains(name) { refuse(parser, "the SVG has a <\(elementName)> element (line \(parser.lineNumber))") }
-            inStyle = name == "style"
+            let namespace = namespaceURI ?? ""
+            if root == nil { root = namespace == SVGCheck.svgNamespace ? elementName : "" }
+            let shown = qualifiedName ?? elementName
+            let isMetadata = SVGCheck.metadataNamespaces.contains(namespace)
+            guard isMetadata || (namespace == SVGCheck.svgNamespace && SVGCheck.allowedElements.contains(elementName)) else {
+                return refuse(parser, "the SVG has a <\(shown)> element, which is not on the list of static SVG elements (line \(parser.lineNumber))")
+            }
+            inStyle = elementName == "style" && !isMetadata
             for (attribute, value) in attributes {
-                let local = SVGCheck.localName(attribute)
+                let local = String(attribute.split(separator: ":").last ?? Substring(attribute)).lowercased()
+                let prefix = attribute.contains(":") ? String(attribute.split(separator: ":").first!) : nil
                 if local.hasPrefix("on") {
-                    refuse(parser, "the SVG's <\(elementName)> has an event attribute \(attribute) (line \(parser.lineNumber))")
-                } else if local == "href" || local == "src", !SVGCheck.isAllowedReference(value) {
-                    refuse(parser, "the SVG's <\(elementName)> refers outside the file (\(attribute), line \(parser.lineNumber))")
-                } else if SVGCheck.hasExternalURL(value) {
-                    refuse(parser, "the SVG's <\(elementName)> loads an external url() (\(attribute), line \(parser.lineNumber))")
+                    return refuse(parser, "the SVG's <\(shown)> has an event attribute \(attribute) (line \(parser.lineNumber))")
+                }
+                if local == "href" || local == "src" {
+                    guard SVGCheck.isAllowedReference(value, on: elementName) else {
+                        return refuse(parser, "the SVG's <\(shown)> refers outside the file (\(attribute), line \(parser.lineNumber))")
+                    }
+                } else if !(isMetadata || Self.isAllowed(attribute: attribute, local: local, prefix: prefix)) {
+                    return refuse(parser, "the SVG's <\(shown)> has an attribute \(attribute), which is not on the list (line \(parser.lineNumber))")
+                }
+                if let problem = SVGCheck.cssProblem(value) {
+                    return refuse(parser, "the SVG's <\(shown)> uses \(problem) (\(attribute), line \(parser.lineNumber))")
                 }
             }
+        }
+
+        /// SVG's own attributes, `xmlns…`, `xml:…`, `data-…`, `aria-…`, and
+        /// those of the editors (prefixed `inkscape:`, `sodipodi:`, …).
+        static func isAllowed(attribute: String, local: String, prefix: String?) -> Bool {
+            if attribute == "xmlns" || prefix == "xmlns" || prefix == "xml" { return true }
+            if let prefix { return ["inkscape", "sodipodi", "rdf", "cc", "dc", "sketch", "i", "x", "graph"].contains(prefix.lowercased()) }
+            return SVGCheck.allowedAttributes.contains(local) || local.hasPrefix("data-") || local.hasPrefix("aria-")
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
@@ -88,12 +169,12 @@ public enum SVGCheck {
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if inStyle, SVGCheck.hasExternalURL(string) { refuse(parser, "the SVG's <style> loads an external url() (line \(parser.lineNumber))") }
+            if inStyle, let problem = SVGCheck.cssProblem(string) { refuse(parser, "the SVG's <style> uses \(problem) (line \(parser.lineNumber))") }
         }
 
         func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-            if inStyle, SVGCheck.hasExternalURL(String(decoding: CDATABlock, as: UTF8.self)) {
-                refuse(parser, "the SVG's <style> loads an external url() (line \(parser.lineNumber))")
+            if inStyle, let problem = SVGCheck.cssProblem(String(decoding: CDATABlock, as: UTF8.self)) {
+                refuse(parser, "the SVG's <style> uses \(problem) (line \(parser.lineNumber))")
             }
         }
 

@@ -64,7 +64,7 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) async thr
     if let deadline = configuration.shutdownDeadline { services.append(ShutdownDeadline(limit: deadline, logger: logger)) }
     if configuration.refreshSources { services.append(SourceRefreshService(loader: loader, catalog: catalog, clock: configuration.clock)) }
     let limits = configuration.connections
-    let (idle, head) = limits.timeAmounts
+    let idle = limits.timeAmounts.idle
     let maxConnections = limits.resolvedMaxConnections(logger: logger)
     logger.notice("tminus ready", metadata: ["url": "\(settings.baseURL)", "database": "\(configuration.database)", "feeds": "\(catalog.feeds.count)",
                                              "adminTokenFile": "\(token.file)", "cacheMB": "\(configuration.cacheBytes >> 20)",
@@ -74,7 +74,7 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) async thr
                       metadata: ["link": "\(settings.baseURL)/app/setup/\(setup)"])
     }
     let application = Application(router: router,
-                                  server: .http1(configuration: .init(additionalChannelHandlers: [RequestHeadDeadline(limit: head)], idleTimeout: idle)),
+                                  server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadline(limits: limits.requestDeadline)], idleTimeout: idle)),
                                   configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tminus",
                                                        availableConnectionsDelegate: .maximum(maxConnections, logger: logger)),
                                   services: services, logger: logger)

@@ -36,6 +36,9 @@ struct ServeCommand: ParsableCommand {
     var maxConnections: Int?
     @Option(help: "Seconds before an idle keep-alive connection is closed.") var idleTimeout = 30
     @Option(help: "Seconds a client has to send a whole request head.") var requestTimeout = 20
+    @Option(help: ArgumentHelp("Bytes a second a request body must average, after 10 s of grace.",
+                               discussion: "A slower sender is disconnected, so that clients dripping a body cannot hold the server's connections."))
+    var minBodyRate = 1_024
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
@@ -43,6 +46,7 @@ struct ServeCommand: ParsableCommand {
         if let maxConnections, maxConnections < 16 { throw ValidationError("--max-connections must be at least 16") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 3600 seconds") }
         guard (1...600).contains(requestTimeout) else { throw ValidationError("--request-timeout must be 1 to 600 seconds") }
+        guard (1...(1 << 30)).contains(minBodyRate) else { throw ValidationError("--min-body-rate must be 1 to 1073741824 bytes a second") }
         if let feeds {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: feeds, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -66,6 +70,7 @@ struct ServeCommand: ParsableCommand {
         configuration.shutdownDeadline = .seconds(10)
         configuration.connections = ConnectionLimits(idleTimeout: .seconds(idleTimeout), requestHeadTimeout: .seconds(requestTimeout),
                                                      maxConnections: maxConnections)
+        configuration.connections.minimumBodyRate = minBodyRate
         let app: any ApplicationProtocol
         do { app = try await buildApplication(configuration, logger: logger) } catch {
             printError("error: \(error)")

@@ -334,6 +334,39 @@ struct InternetSafetyTests {
         }
     }
 
+    /// Issue #27, 1: the head deadline stopped at the headers, so a client
+    /// that announced 4,000 bytes and sent one every 9 s held its connection
+    /// for ever. A body must now keep up a minimum rate once its grace is over.
+    @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func aDrippedBodyIsClosedWhenItFallsBelowTheMinimumRate() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer(adjust: { $0.connections.bodyGrace = .seconds(1); $0.connections.minimumBodyRate = 200 }) { client, _ in
+            let port = try #require(client.port)
+            let head = "POST /app/signin HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 4000\r\n\r\n"
+            let (closed, answer) = try await Task.detached { try Self.exchange(port: port, send: head + "csrf=") }.value
+            #expect(closed < 8, "closed after \(closed) s")
+            #expect(answer.isEmpty, "\(answer)")
+            let admin = "POST /api/feeds HTTP/1.1\r\nHost: x\r\nContent-Length: 4000\r\n\r\n" + String(repeating: " ", count: 4_000)
+            let (_, whole) = try await Task.detached { try Self.exchange(port: port, send: admin) }.value
+            #expect(whole.hasPrefix("HTTP/1.1 401"), "a body sent at once is read and answered: \(whole.prefix(80))")
+        }
+    }
+
+    /// A keep-alive connection idles for the idle timeout, not the shorter head
+    /// deadline (it was closed at 20 s while the README said 30).
+    @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func anIdleKeepAliveConnectionLastsTheIdleTimeout() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer(adjust: { $0.connections.requestHeadTimeout = .seconds(1); $0.connections.idleTimeout = .seconds(4) }) { client, _ in
+            let port = try #require(client.port)
+            let (closed, answer) = try await Task.detached {
+                try Self.exchange(port: port, send: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            }.value
+            #expect(answer.hasPrefix("HTTP/1.1 200"))
+            #expect(closed > 3 && closed < 10, "idle for \(closed) s after the response")
+        }
+    }
+
     /// Opens a raw connection, sends `send` (then nothing), and returns how long
     /// the server kept it open and what it sent back.
     static func exchange(port: Int, send: String) throws -> (seconds: Double, answer: String) {

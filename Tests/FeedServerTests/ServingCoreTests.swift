@@ -1,3 +1,4 @@
+import Countdowns
 import CountdownStore
 import Foundation
 import Hummingbird
@@ -106,6 +107,31 @@ struct ServingCoreTests {
             }
             #expect(statuses.count == 50 && statuses.allSatisfy { $0 == .ok })
             #expect(parts.cache.statistics.misses == misses + 1, "one render for fifty requests")
+        }
+    }
+
+    /// Issue #27, 6: 30 titles of 30 KB made a 62.8 MB countdown calendar. An
+    /// import cuts each title at 500 characters, and the calendar stays under
+    /// its byte budget even when the titles that remain are long.
+    @Test func longTitlesAreCutAndTheCountdownCalendarIsCappedByBytes() async throws {
+        let fixture = try ServerFixture()
+        let long = String(repeating: "🎂", count: 30_000)
+        var calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n"
+        for index in 0..<30 {
+            calendar += "BEGIN:VEVENT\r\nUID:long-\(index)@t\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:\(index) \(long)\r\n"
+                + "DTSTART;VALUE=DATE:2027\(String(format: "%02d", 1 + index / 28))\(String(format: "%02d", 1 + index % 28))\r\nEND:VEVENT\r\n"
+        }
+        calendar += "END:VCALENDAR\r\n"
+        try fixture.feed("long", calendar: calendar, yaml: "countdown:\n  mode: daily\n  days: 100")
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let titles = try await parts.store.countdowns(inFeed: "long").map(\.title)
+            #expect(titles.count == 30 && titles.allSatisfy { $0.count == SafeText.maxTitleCharacters && $0.hasSuffix("…") })
+            let (response, body) = try await client.text("/feeds/long/countdown.ics")
+            #expect(response.status == .ok)
+            #expect(body.utf8.count < CountdownCalendar.maxBytes + 10_000, "\(body.utf8.count) bytes")
+            #expect(body.replacingOccurrences(of: "\r\n ", with: "").contains("and 900 KB"), "the description says why")
+            let events = body.components(separatedBy: "BEGIN:VEVENT").count - 1
+            #expect(events >= 30, "every countdown keeps at least its day: \(events)")
         }
     }
 

@@ -96,6 +96,31 @@ import Testing
         }
     }
 
+    /// Issue #27, 2: the limit was checked before the body and a failure
+    /// counted after bcrypt, so 60 parallel guesses all got checked. An attempt
+    /// now counts when it arrives: of 20 at once, 5 are checked.
+    @Test func parallelGuessesAreCountedBeforeTheyAreChecked() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try await Self.setPassword(parts.store)
+            var browser = Browser(client: client)
+            _ = try await browser.get("/app/signin")
+            let guesser = browser
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        var copy = guesser
+                        return try await copy.post("/app/signin", ["password": "guess number \(index)"]).status
+                    }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .unauthorized }.count == 5, "\(statuses)")
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 15, "\(statuses)")
+            #expect(PasswordHashing.inLine == 0)
+        }
+    }
+
     @Test func behindATrustedProxyEachForwardedClientIsThrottledAlone() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { $0.trustForwardedFor = true }) { client, parts in

@@ -64,7 +64,7 @@ public enum CountdownReader {
         }
         let uid = item.uid ?? StableUID.derive(from: component)
         // Text is cleaned and links are checked here, on the way in (see SafeText, SafeLink).
-        var countdown = Countdown(uid: uid, title: SafeText.clean(item.summary ?? ""), target: target, kind: isTask ? .task : .event)
+        var countdown = Countdown(uid: uid, title: SafeText.title(item.summary ?? ""), target: target, kind: isTask ? .task : .event)
         countdown.notes = SafeText.clean(item.descriptionText)
         countdown.location = SafeText.clean(item.location)
         countdown.url = SafeLink.filtered(item.url, as: .url)

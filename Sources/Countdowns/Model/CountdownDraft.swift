@@ -59,6 +59,7 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
     /// A new countdown from a draft that has at least a title and a date.
     public func makeCountdown(uid: String, feedZone: String) throws(Invalid) -> Countdown {
         guard let title, !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: "title", message: "is required") }
+        guard title.count <= SafeText.maxTitleCharacters else { throw Self.tooLong(title) }
         guard let date else { throw Invalid(field: "date", message: "is required, as YYYY-MM-DD") }
         guard let day = CivilDate(parsing: date) else { throw Invalid(field: "date", message: CivilDate.problem(with: date) ?? "is not a date") }
         var countdown = Countdown(uid: uid, title: SafeText.clean(title), target: .date(day), kind: kind ?? .event)
@@ -66,9 +67,14 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
         return countdown
     }
 
+    static func tooLong(_ title: String) -> Invalid {
+        Invalid(field: "title", message: "is \(title.count) characters; at most \(SafeText.maxTitleCharacters) are kept (put the rest in the notes)")
+    }
+
     public func apply(to countdown: inout Countdown, feedZone: String) throws(Invalid) {
         if let title {
             guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: "title", message: "is empty") }
+            guard title.count <= SafeText.maxTitleCharacters else { throw Self.tooLong(title) }
             countdown.title = SafeText.clean(title)
         }
         if let kind { countdown.kind = kind }

@@ -12,6 +12,20 @@ public enum SafeText {
 
     public static func clean(_ text: String?) -> String? { text.map(clean) }
 
+    /// The longest title a countdown keeps, in characters. Every output repeats
+    /// the title (the countdown calendar once a day for months): 30 titles of
+    /// 30 KB made a 62.8 MB calendar (issue #27). Calendar titles are short;
+    /// anything longer belongs in the notes.
+    public static let maxTitleCharacters = 500
+
+    /// A title read from a calendar: cleaned, and cut at `maxTitleCharacters`
+    /// with "…" (an import keeps the event; a form or the API refuses instead).
+    public static func title(_ text: String) -> String {
+        let cleaned = clean(text)
+        guard cleaned.count > maxTitleCharacters else { return cleaned }
+        return String(cleaned.prefix(maxTitleCharacters - 1)) + "…"
+    }
+
     static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0D: false

@@ -22,6 +22,11 @@ public struct CountdownCalendar: Sendable {
     /// About 900 KB of events: what every client we know accepts.
     public static let defaultMaxEvents = 2_000
 
+    /// The byte budget of the events, whatever `maxEvents` says: Google stops
+    /// reading at about 1 MB, and a title of 30 KB made 2,000 events 62 MB
+    /// (issue #27). Titles are capped too (`SafeText.maxTitleCharacters`).
+    public static let maxBytes = 900_000
+
     /// `today` is the current date in the feed's zone; rendering depends on
     /// nothing else but the feed's working days.
     public init(feed: Feed, today: CivilDate, zone: Zone, workingDays: WorkingDays = .standard, language: Language = .english) {
@@ -81,10 +86,15 @@ public struct CountdownCalendar: Sendable {
         }
         // Celebrated days (half-birthdays, round day counts) fill what room is left, soonest first.
         let room = feed.countdownMaxEvents - events.count
+        var roomBytes = Self.maxBytes - plans.reduce(0) { $0 + cost($1, detail[$1.series.countdown.uid] ?? .none).bytes }
         if room > 0 {
             let celebrated = series.flatMap { one in feed.celebrations.days(of: one, from: today, through: last, zone: zone, language: language).map { (one.countdown, $0) } }
                 .sorted { ($0.1.date, $0.0.uid, $0.1.key) < ($1.1.date, $1.0.uid, $1.1.key) }
                 .prefix(room)
+                .prefix { countdown, _ in
+                    roomBytes -= Self.eventBytes(countdown)
+                    return roomBytes >= 0
+                }
             events += celebrated.map { countdown, day in
                 VEvent(component: event(countdown, day: day.date, uid: "\(countdown.uid)/\(day.key)@celebrate.tminus", title: day.title))
             }
@@ -98,7 +108,7 @@ public struct CountdownCalendar: Sendable {
         var text = "One all-day event a day until each of \(feed.name)'s countdowns"
         let reduced = counts.filter { $0.key != .full && $0.value > 0 }
         guard !reduced.isEmpty else { return text }
-        text += ". To stay under \(feed.countdownMaxEvents) events, "
+        text += ". To stay under \(feed.countdownMaxEvents) events and \(Self.maxBytes / 1_000) KB, "
         var parts: [String] = ["the nearest \(counts[.full] ?? 0) have every day"]
         if let n = reduced[.milestones] { parts.append("\(n) have milestone days only") }
         if let n = reduced[.targetDay] { parts.append("\(n) have only the day itself") }
@@ -116,30 +126,52 @@ public struct CountdownCalendar: Sendable {
     /// the nearest are upgraded to every day, or else to milestones.
     private func allot(_ plans: inout [Plan]) -> [String: Detail] {
         plans.sort { ($0.nearest, $0.series.countdown.uid) < ($1.nearest, $1.series.countdown.uid) }
-        var budget = feed.countdownMaxEvents
-        var chosen: [String: (Detail, Int)] = [:]
+        var budget = Cost(events: feed.countdownMaxEvents, bytes: Self.maxBytes)
+        var chosen: [String: (Detail, Cost)] = [:]
         for plan in plans {
-            let cost = eventCount(plan, .targetDay)
-            if cost <= budget {
+            let cost = cost(plan, .targetDay)
+            if cost.fits(in: budget) {
                 chosen[plan.series.countdown.uid] = (.targetDay, cost)
-                budget -= cost
+                budget = budget - cost
             } else {
-                chosen[plan.series.countdown.uid] = (.none, 0)
+                chosen[plan.series.countdown.uid] = (.none, Cost(events: 0, bytes: 0))
             }
         }
-        for plan in plans where budget > 0 {
+        for plan in plans where budget.events > 0 && budget.bytes > 0 {
             let uid = plan.series.countdown.uid
             guard let (current, spent) = chosen[uid], current == .targetDay else { continue }
             for richer in [Detail.full, .milestones] {
-                let extra = eventCount(plan, richer) - spent
-                if extra <= budget {
-                    chosen[uid] = (richer, spent + extra)
-                    budget -= extra
+                let whole = cost(plan, richer)
+                let extra = whole - spent
+                if extra.fits(in: budget) {
+                    chosen[uid] = (richer, whole)
+                    budget = budget - extra
                     break
                 }
             }
         }
         return chosen.mapValues(\.0)
+    }
+
+    /// Events and bytes: the calendar must stay under both.
+    struct Cost {
+        var events: Int
+        var bytes: Int
+        func fits(in budget: Cost) -> Bool { events <= budget.events && bytes <= budget.bytes }
+        static func - (a: Cost, b: Cost) -> Cost { Cost(events: a.events - b.events, bytes: a.bytes - b.bytes) }
+    }
+
+    private func cost(_ plan: Plan, _ detail: Detail) -> Cost {
+        let events = eventCount(plan, detail)
+        return Cost(events: events, bytes: events * Self.eventBytes(plan.series.countdown))
+    }
+
+    /// What one day's event of a countdown costs, near enough: the fixed lines,
+    /// the UID with its day suffix, and the title with "— 33 days (76% done)",
+    /// folding adding 3 bytes every 75.
+    static func eventBytes(_ countdown: Countdown) -> Int {
+        let title = countdown.title.utf8.count + 60
+        return 240 + countdown.uid.utf8.count + title + title / 25
     }
 
     private func eventCount(_ plan: Plan, _ detail: Detail) -> Int {

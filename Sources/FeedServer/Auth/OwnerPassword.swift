@@ -31,7 +31,7 @@ public enum OwnerPassword {
     /// lowered only by tests, which check many passwords in a debug build.
     public static func set(_ password: String, in store: any CountdownStore, cost: UInt8 = OwnerPassword.cost) async throws {
         try check(password)
-        let hash = try await Offload.run { Bcrypt.hash(password, cost: cost) }
+        let hash = try await PasswordHashing.hash(password, cost: cost)
         try await store.setSetting(hashKey, hash)
         try await store.removeSetting(setupKey)
         try await SessionEpoch.renew(in: store)
@@ -42,10 +42,10 @@ public enum OwnerPassword {
     }
 
     /// True when `password` is the owner's. bcrypt takes about a quarter of a
-    /// second on purpose, so it runs on a thread of its own (`Offload`), not a cooperative one.
+    /// second on purpose, so it runs on a thread of its own, one at a time (`PasswordHashing`).
     static func verify(_ password: String, in store: any CountdownStore) async throws -> Bool {
         guard password.utf8.count <= maxBytes, let hash = try await store.setting(hashKey) else { return false }
-        return try await Offload.run { Bcrypt.verify(password, hash: hash) }
+        return try await PasswordHashing.verify(password, hash: hash)
     }
 
     /// A fresh one-time setup token when no password is set (its hash replaces

@@ -13,6 +13,12 @@ public struct ConnectionLimits: Sendable {
     public var idleTimeout: Duration = .seconds(30)
     /// A request head must arrive within this of connecting or of the previous response.
     public var requestHeadTimeout: Duration = .seconds(20)
+    /// After a request head, its body may take this long before `minimumBodyRate` applies.
+    public var bodyGrace: Duration = .seconds(10)
+    /// Bytes a second a request body must average after `bodyGrace`; a slower
+    /// sender loses its connection (a drip of one byte every few seconds held
+    /// a connection for ever).
+    public var minimumBodyRate = 1_024
     /// Connections accepted at once; more wait in the listen backlog. Nil:
     /// `defaultMaxConnections`, or fewer when the descriptor limit is low.
     public var maxConnections: Int?
@@ -65,5 +71,13 @@ public struct ConnectionLimits: Sendable {
 
     var timeAmounts: (idle: TimeAmount, head: TimeAmount) {
         (TimeAmount(idleTimeout), TimeAmount(requestHeadTimeout))
+    }
+
+    /// What `RequestDeadline` enforces on each connection. After a response the
+    /// next head may take the idle timeout: that is the keep-alive idle time (it
+    /// was the head deadline, which closed idle connections at 20 s, not 30).
+    var requestDeadline: RequestDeadline.Limits {
+        RequestDeadline.Limits(headLimit: TimeAmount(requestHeadTimeout), idleLimit: TimeAmount(max(idleTimeout, requestHeadTimeout)),
+                               bodyGrace: TimeAmount(bodyGrace), minimumBodyRate: minimumBodyRate)
     }
 }

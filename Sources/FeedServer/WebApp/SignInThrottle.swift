@@ -1,16 +1,19 @@
 import Foundation
 import Synchronization
 
-/// Slows down password guessing: after `limit` failed sign-ins from one client
-/// within `window`, that client is refused (429, with Retry-After) until the
-/// oldest of them is older than the window. The owner, from another address,
-/// is not affected. Memory is bounded: at most `maxClients` are tracked, and
-/// the stalest are forgotten first.
+/// Slows down password guessing: each client may try `limit` sign-ins within
+/// `window`; after that it is refused (429, with Retry-After) until the oldest
+/// attempt is older than the window. An attempt counts the moment it arrives,
+/// before its password is checked, so 60 guesses sent at once get 5 checks,
+/// not 60 (issue #27: failures were counted after bcrypt, and every parallel
+/// guess had already passed the check). A correct password clears the count.
+/// The owner, from another address, is not affected. Memory is bounded: at
+/// most `maxClients` are tracked, and the stalest are forgotten first.
 final class SignInThrottle: Sendable {
     let limit: Int
     let window: TimeInterval
     let maxClients: Int
-    private let failures = Mutex<[String: [Date]]>([:])
+    private let attempts = Mutex<[String: [Date]]>([:])
 
     init(limit: Int = 5, window: TimeInterval = 60, maxClients: Int = 10_000) {
         self.limit = limit
@@ -18,29 +21,26 @@ final class SignInThrottle: Sendable {
         self.maxClients = maxClients
     }
 
-    /// Seconds the client must wait before it may try again, or nil when it may try now.
-    func retryAfter(client: String, now: Date) -> Int? {
-        failures.withLock { all in
+    /// Counts an attempt by `client` and returns nil when it may go on, or the
+    /// seconds it must wait (the attempt is then not counted).
+    func admit(client: String, now: Date) -> Int? {
+        attempts.withLock { all in
             let recent = (all[client] ?? []).filter { now.timeIntervalSince($0) < window }
-            all[client] = recent.isEmpty ? nil : recent
-            guard recent.count >= limit, let oldest = recent.first else { return nil }
-            return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
-        }
-    }
-
-    func recordFailure(client: String, now: Date) {
-        failures.withLock { all in
-            if all[client] == nil, all.count >= maxClients {
-                // Forget the clients whose last failure is oldest.
+            if recent.count >= limit, let oldest = recent.first {
+                all[client] = recent
+                return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
+            }
+            if recent.isEmpty, all[client] == nil, all.count >= maxClients {
+                // Forget the clients whose last attempt is oldest.
                 let stalest = all.sorted { ($0.value.last ?? .distantPast) < ($1.value.last ?? .distantPast) }.prefix(maxClients / 10 + 1)
                 for (key, _) in stalest { all[key] = nil }
             }
-            all[client, default: []].append(now)
-            if all[client]!.count > limit { all[client]!.removeFirst(all[client]!.count - limit) }
+            all[client] = recent + [now]
+            return nil
         }
     }
 
     func recordSuccess(client: String) {
-        _ = failures.withLock { $0.removeValue(forKey: client) }
+        _ = attempts.withLock { $0.removeValue(forKey: client) }
     }
 }

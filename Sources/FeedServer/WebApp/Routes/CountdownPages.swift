@@ -67,7 +67,7 @@ struct CountdownPages: Sendable {
             var generator = SystemRandomNumberGenerator()
             copy.id = nil
             copy.uid = StableUID.generate(using: &generator)
-            copy.title = original.title + " (copy)"
+            copy.title = SafeText.title(original.title + " (copy)")
             copy.source = nil
             copy.overrides = []
             let saved = try await self.app.catalog.write { [copy] in try await $0.add(copy, toFeed: slug) }

@@ -4,8 +4,8 @@ import Hummingbird
 import HummingbirdAuth
 
 /// Sign in, sign out, and the first-run setup link. A session is created only
-/// by a correct password (or a valid setup link); five failures in a minute
-/// from one address are answered with 429 until the minute has passed.
+/// by a correct password (or a valid setup link); five attempts in a minute
+/// from one address are all it gets until the minute has passed (429).
 struct SignInPages: Sendable {
     let app: WebApp
 
@@ -64,7 +64,7 @@ struct SignInPages: Sendable {
     private func signIn(_ request: Request, _ context: WebAppContext) async throws -> Response {
         let now = app.clock()
         let client = context.clientKey(request, trustForwardedFor: app.trustForwardedFor)
-        if let wait = app.throttle.retryAfter(client: client, now: now) {
+        if let wait = app.throttle.admit(client: client, now: now) {
             app.logger.notice("sign-in throttled", metadata: ["client": "\(client)", "retryAfter": "\(wait)"])
             var response = try app.render("signin", title: "Sign in — tminus",
                                           SignInView(error: "Too many failed attempts. Try again in \(wait) seconds.", needsSetup: false),
@@ -73,8 +73,15 @@ struct SignInPages: Sendable {
             return response
         }
         let form = try await WebForm.decode(SignInForm.self, request, context, csrf: app.csrf, limit: 4 << 10)
-        guard try await OwnerPassword.verify(form.password ?? "", in: app.store) else {
-            app.throttle.recordFailure(client: client, now: now)
+        let verified: Bool
+        do { verified = try await OwnerPassword.verify(form.password ?? "", in: app.store) } catch let busy as PasswordHashing.Busy {
+            var response = try app.render("signin", title: "Sign in — tminus", SignInView(error: busy.description.prefix(1).uppercased()
+                                          + busy.description.dropFirst() + ".", needsSetup: false),
+                                          context: context, status: .serviceUnavailable).response(from: request, context: context)
+            response.headers[.retryAfter] = "5"
+            return response
+        }
+        guard verified else {
             app.logger.notice("sign-in failed", metadata: ["client": "\(client)"])
             let needsSetup = try await !OwnerPassword.isSet(in: app.store)
             return try app.render("signin", title: "Sign in — tminus",

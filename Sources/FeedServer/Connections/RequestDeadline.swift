@@ -1,0 +1,125 @@
+import HummingbirdCore
+import NIOCore
+import NIOHTTPTypes
+
+/// Closes a connection whose client is too slow to send a whole request: its
+/// head must arrive within `headLimit` of connecting (`idleLimit` of the
+/// previous response, which is how long a keep-alive connection may idle),
+/// and its body must then keep up `minimumBodyRate` bytes a second once
+/// `bodyGrace` has passed.
+///
+/// Why: Hummingbird's idle timeout is reset by every byte read, so a client
+/// that sends its headers a byte at a time, or half a request and then
+/// nothing, held its connection for as long as it liked; with thousands of
+/// them the server ran out of descriptors. The head deadline stopped at the
+/// headers, so 20 clients posting `Content-Length: 4000` and one byte every
+/// 9 s still held all 20 places of `--max-connections 20`, and `/healthz`
+/// timed out for a minute (issue #27). A rate, not a deadline, bounds the
+/// body: an 8 MB import over a slow uplink is fine, a drip is not.
+final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    struct Limits: Sendable {
+        var headLimit: TimeAmount
+        var idleLimit: TimeAmount
+        var bodyGrace: TimeAmount
+        var minimumBodyRate: Int
+    }
+
+    private enum State {
+        case awaitingHead
+        case readingBody(started: NIODeadline, bytes: Int, answered: Bool)
+        case handling
+    }
+
+    private let limits: Limits
+    private var state = State.awaitingHead
+    private var timer: Scheduled<Void>?
+
+    init(limits: Limits) {
+        self.limits = limits
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { arm(context, limits.headLimit) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        arm(context, limits.headLimit)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            state = .readingBody(started: .now(), bytes: 0, answered: false)
+            watchBody(context, after: limits.bodyGrace)
+        case .body(let buffer):
+            if case .readingBody(let started, let bytes, let answered) = state {
+                state = .readingBody(started: started, bytes: bytes + buffer.readableBytes, answered: answered)
+            }
+        case .end:
+            if case .readingBody(_, _, answered: true) = state {
+                state = .awaitingHead
+                arm(context, limits.idleLimit)
+            } else {
+                state = .handling
+                cancel()
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            switch state {
+            case .handling, .awaitingHead:
+                state = .awaitingHead
+                arm(context, limits.idleLimit)
+            case .readingBody(let started, let bytes, _):
+                // Answered before the body was all read (a 413, say): the body must still arrive at the rate.
+                state = .readingBody(started: started, bytes: bytes, answered: true)
+            }
+        }
+        context.write(data, promise: promise)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        cancel()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        cancel()
+    }
+
+    /// Checks the body's progress every second from the end of the grace period.
+    private func watchBody(_ context: ChannelHandlerContext, after delay: TimeAmount) {
+        cancel()
+        let channel = context.channel
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+            guard case .readingBody(let started, let bytes, _) = state else { return }
+            let elapsed = NIODeadline.now() - started - limits.bodyGrace
+            let owed = Int64(limits.minimumBodyRate) * elapsed.nanoseconds / 1_000_000_000
+            if Int64(bytes) < owed {
+                channel.close(promise: nil)
+            } else {
+                watchBody(context, after: .seconds(1))
+            }
+        }
+    }
+
+    private func arm(_ context: ChannelHandlerContext, _ limit: TimeAmount) {
+        cancel()
+        let channel = context.channel
+        timer = context.eventLoop.scheduleTask(in: limit) { channel.close(promise: nil) }
+    }
+
+    private func cancel() {
+        timer?.cancel()
+        timer = nil
+    }
+}
