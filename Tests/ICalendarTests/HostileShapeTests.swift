@@ -33,6 +33,36 @@ struct HostileShapeTests {
         #expect(result.calendar.events.allSatisfy { $0.component.components.isEmpty })
     }
 
+    /// Issue #27, 5: rules that pass the rule check but never match from their
+    /// DTSTART (INTERVAL steps over every allowed day) made libical search to
+    /// the year 2582 on every expansion, 250 ms each. They are reported with
+    /// their line, and the expander leaves them out: no next occurrence, at once.
+    @Test func rulesThatNeverMatchFromTheirStartAreReportedAndLeftOut() throws {
+        let result = try ICalendarParser.parse(contentsOf: Fixtures.url("fuzz/never-matching-rules.ics"))
+        #expect(result.errors.map(\.line) == [9, 16, 23, 30], "\(result.errors)")
+        #expect(result.errors.first?.message == "FREQ=DAILY;INTERVAL=7 from DTSTART 2026-11-23 never reaches a day that BYDAY=TU allows, so only DTSTART happens")
+        let calendar = result.calendar
+        let expander = OccurrenceExpander(calendar: calendar)
+        let after = Fixtures.instant("20270101T000000Z")
+        for event in calendar.events {
+            let next = expander.nextOccurrence(of: [event.component], atOrAfter: after)
+            if ["a", "b", "c", "d"].contains(event.uid ?? "") {
+                #expect(next == nil, "\(event.uid ?? ""): \(String(describing: next))")
+            } else {
+                #expect(next != nil, "\(event.uid ?? "") still repeats")
+            }
+        }
+        // The rule alone is fine: from a start the steps do reach, it is not reported.
+        let rule = try RecurrenceRule(parsing: "FREQ=DAILY;INTERVAL=7;BYDAY=TU")
+        #expect(UnreachableRule.problem(with: rule, from: .date(CivilDate(year: 2026, month: 11, day: 24))) == nil)
+        #expect(UnreachableRule.problem(with: try RecurrenceRule(parsing: "FREQ=MONTHLY;INTERVAL=12;BYMONTHDAY=30"),
+                                        from: .date(CivilDate(year: 2026, month: 3, day: 1))) == nil)
+        #expect(UnreachableRule.problem(with: try RecurrenceRule(parsing: "FREQ=YEARLY;BYMONTH=2"),
+                                        from: .date(CivilDate(year: 2026, month: 1, day: 30))) != nil, "30 February never comes")
+        #expect(UnreachableRule.problem(with: try RecurrenceRule(parsing: "FREQ=MONTHLY;INTERVAL=2;BYDAY=5FR"),
+                                        from: .date(CivilDate(year: 2026, month: 1, day: 30))) == nil, "some odd months have five Fridays")
+    }
+
     /// A problem on every line yields a capped list of diagnostics, not a million.
     @Test func diagnosticsAreCapped() throws {
         var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260101T000000Z\r\n"

@@ -79,8 +79,14 @@ struct ComponentValidator {
         for property in component.all("RDATE") where RecurrenceDate.values(of: property) == nil {
             report(.error, property, "RDATE", "'\(property.value.prefix(60))' holds a value that is not a DATE, DATE-TIME or PERIOD")
         }
+        let start = component.first("DTSTART").flatMap(DateTimeValue.init(property:))
         for property in component.all("RRULE") {
-            do { _ = try RecurrenceRule(parsing: property.value) } catch {
+            do {
+                let rule = try RecurrenceRule(parsing: property.value)
+                if let start, let problem = UnreachableRule.problem(with: rule, from: start) {
+                    report(.error, property, "RRULE", problem)
+                }
+            } catch {
                 report(.error, property, "RRULE", "invalid rule '\(property.value.prefix(60))': \(error.message)")
             }
         }

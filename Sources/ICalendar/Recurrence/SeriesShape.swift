@@ -46,7 +46,9 @@ struct SeriesShape {
         let endValue = isTodo ? (dtstart == nil ? nil : due) : dtend
         let duration = component.first("DURATION").flatMap { ICalDuration(parsing: $0.value) }
         span = Self.span(start: anchor, end: endValue, duration: duration, isTodo: isTodo, resolver: resolver)
+        // A rule that never matches from this DTSTART adds nothing; left out, it costs no search (`UnreachableRule`).
         rules = component.all("RRULE").compactMap { try? RecurrenceRule(parsing: $0.value, lenient: true) }
+            .filter { UnreachableRule.problem(with: $0, from: anchor) == nil }
         rdates = component.all("RDATE").flatMap { RecurrenceDate.values(of: $0, lenient: true) ?? [] }.map { $0.shaped(like: anchor) }
         exdates = component.all("EXDATE").flatMap { DateTimeValue.values(of: $0) ?? [] }
         exrules = component.all("EXRULE").compactMap { try? RecurrenceRule(parsing: $0.value, lenient: true) }
