@@ -115,5 +115,9 @@ public protocol CountdownStore: AnyObject, Sendable {
 
     /// A cheap check that the store answers and is sound: "ok" when it is.
     func quickCheck() async throws -> String
+    /// Why what is written now would be lost, found without a query, or nil:
+    /// a SQLite file deleted or replaced under the running server still
+    /// answers every query from its open descriptor, and is gone at restart.
+    var storageProblem: String? { get }
     func close() async throws
 }

@@ -70,8 +70,12 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) async thr
                                              "adminTokenFile": "\(token.file)", "cacheMB": "\(configuration.cacheBytes >> 20)",
                                              "maxConnections": "\(maxConnections)"])
     if let setup = try await OwnerPassword.issueSetupToken(in: store) {
-        logger.notice("the web app has no password yet: open this one-time link to choose it (or run `tminus password`)",
-                      metadata: ["link": "\(settings.baseURL)/app/setup/\(setup)"])
+        if let show = configuration.showSetupLink {
+            show("\(settings.baseURL)/app/setup/\(setup)")
+            logger.notice("the web app has no password yet: a one-time setup link was printed on the terminal (or run `tminus password`)")
+        } else {
+            logger.notice("the web app has no password yet: run `tminus password` on this machine to set it (the setup link is shown only on a terminal)")
+        }
     }
     let application = Application(router: router,
                                   server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadline(limits: limits.requestDeadline)], idleTimeout: idle)),

@@ -157,6 +157,9 @@ extension PostgresCountdownStore {
 
     // MARK: health
 
+    /// The server keeps the data; nothing local can be lost under it.
+    public var storageProblem: String? { nil }
+
     public func quickCheck() async throws -> String {
         try await read { connection in
             try await connection.query("SELECT 'ok'", logger: self.logger).collect(String.self).first ?? "no answer"

@@ -68,6 +68,11 @@ struct ServeCommand: ParsableCommand {
         configuration.allowPrivateSources = allowPrivateSources
         configuration.trustForwardedFor = trustForwardedFor
         configuration.shutdownDeadline = .seconds(10)
+        if isatty(STDERR_FILENO) == 1 {
+            configuration.showSetupLink = { link in
+                FileHandle.standardError.write(Data("\nThe web app has no password yet. Open this one-time link to choose it:\n\n    \(link)\n\n".utf8))
+            }
+        }
         configuration.connections = ConnectionLimits(idleTimeout: .seconds(idleTimeout), requestHeadTimeout: .seconds(requestTimeout),
                                                      maxConnections: maxConnections)
         configuration.connections.minimumBodyRate = minBodyRate

@@ -69,3 +69,15 @@ struct DurabilityTests {
         try await reopened.close()
     }
 }
+
+/// Issue #27 (minor): a read-only database exited with SQLite's "attempt to
+/// write a readonly database while executing SELECT". (Root ignores file
+/// modes, so the mapping is checked on SQLite's own error.)
+struct ReadOnlyDatabaseMessageTests {
+    @Test func aReadOnlyFileIsNamedWithTheFix() {
+        let error = DatabaseError(resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database", sql: "SELECT 1")
+        let explained = "\(SQLiteCountdownStore.explained(error, path: "/var/lib/tminus/tminus.sqlite"))"
+        #expect(explained.contains("/var/lib/tminus/tminus.sqlite is read-only for this user"), "\(explained)")
+        #expect(!explained.contains("SELECT"))
+    }
+}

@@ -116,6 +116,31 @@ struct InternetSafetyTests {
 
     /// With the file unable to grow, an import and an admin write fail with 507
     /// and say why; the feed is served as before and the server keeps running.
+    /// Issue #27, 8: with the database files deleted under it, the server
+    /// answered writes with 201, said ok, and lost everything at restart.
+    @Test func aDeletedDatabaseFileIsNoticedAndWritesAreRefused() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            #expect(parts.store.storageProblem == nil)
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: fixture.databasePath + suffix) }
+            #expect(parts.store.storageProblem?.contains("was deleted") == true)
+            var health = ""
+            for _ in 0..<50 where health != #"{"status":"degraded"}"# {
+                try await Task.sleep(for: .milliseconds(100))
+                health = try await client.text("/healthz").1
+            }
+            #expect(health == #"{"status":"degraded"}"#)
+            let detail = String(buffer: try await client.execute(uri: "/api/health", method: .get, headers: fixture.admin).body)
+            #expect(detail.contains("was deleted while the server ran"), "\(detail)")
+            let made = try await client.execute(uri: "/api/feeds/family/countdowns", method: .post, headers: fixture.admin,
+                                                body: ByteBuffer(string: #"{"title":"Lost","date":"2027-01-01"}"#))
+            #expect(made.status == .serviceUnavailable, "\(made.status)")
+            #expect(String(buffer: made.body).contains("was deleted"))
+            #expect(try await client.text("/feeds/family.ics").0.status == .ok, "reads go on from memory")
+        }
+    }
+
     @Test func fullDiskAnswers507AndChangesNothing() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family)

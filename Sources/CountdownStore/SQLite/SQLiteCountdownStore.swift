@@ -3,6 +3,20 @@ import Foundation
 import GRDB
 import ICalendar
 
+/// Which file a path names: device and inode, so that a file deleted or
+/// replaced under an open database is noticed.
+struct FileIdentity: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+}
+
 /// Countdowns in SQLite: a WAL `DatabasePool` migrated on open. All writes are
 /// transactions, and every value from outside is a bound parameter. The clock
 /// is injected so that tests and imports agree on "now". GRDB runs each read
@@ -13,6 +27,8 @@ public final class SQLiteCountdownStore: CountdownStore {
     public let limits: StoreLimits
     public let path: String
     let statements = StatementCounter()
+    /// The file opened, to tell when it is deleted or replaced (`storageProblem`).
+    let identity: FileIdentity?
 
     public init(path: String, limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() }) throws {
         var configuration = Configuration()
@@ -21,11 +37,41 @@ public final class SQLiteCountdownStore: CountdownStore {
         let statements = self.statements
         configuration.prepareDatabase { db in db.trace(options: .statement) { _ in statements.increment() } }
         try PrivateFile.prepareDatabase(at: path)
-        pool = try DatabasePool(path: path, configuration: configuration)
-        try StoreMigrations.migrator.migrate(pool)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try StoreMigrations.migrator.migrate(pool)
+        } catch let error as DatabaseError {
+            throw Self.explained(error, path: path)
+        }
+        identity = FileIdentity(path: path)
         self.clock = clock
         self.limits = limits
         self.path = path
+    }
+
+    /// SQLite's own words for a file it cannot write ("attempt to write a
+    /// readonly database while executing SELECT") name neither the file nor
+    /// the fix.
+    static func explained(_ error: DatabaseError, path: String) -> Error {
+        switch error.resultCode {
+        case .SQLITE_READONLY:
+            StoreError.unavailable("the database file \(path) is read-only for this user: tminus writes it, and the -wal and -shm files beside it, "
+                                   + "so give this user write access to the file and its folder")
+        case .SQLITE_CANTOPEN:
+            StoreError.unavailable("the database file \(path) cannot be opened (\(error.message ?? "no reason given")): check that its folder exists and is writable")
+        default:
+            error
+        }
+    }
+
+    public var storageProblem: String? {
+        guard let identity else { return nil }
+        switch FileIdentity(path: path) {
+        case nil: return "the database file \(path) was deleted while the server ran: what is written now would be lost, so writes are refused; restore the file or restart the server"
+        case let current? where current != identity:
+            return "the database file \(path) was replaced while the server ran: writes would go to the old file, so they are refused; restart the server"
+        default: return nil
+        }
     }
 
     public var location: String { path }
@@ -38,8 +84,11 @@ public final class SQLiteCountdownStore: CountdownStore {
     /// A write transaction. A full disk comes back as `StoreError.storageFull`
     /// (507 to HTTP clients), not as a raw SQLite error.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        if let storageProblem { throw StoreError.unavailable(storageProblem) }
         do { return try await pool.write(body) } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
             throw StoreError.storageFull
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            throw Self.explained(error, path: path)
         }
     }
 

@@ -154,7 +154,7 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
         }
         if let image {
             guard image.isEmpty || SafeLink.isAllowed(image, as: .image) else {
-                throw Invalid(field: "image", message: "must be an http or https URL (or an uploaded image)")
+                throw Invalid(field: "image", message: SafeLink.problem(image, as: .image))
             }
             countdown.presentation.image = image.isEmpty ? nil : image
         }
@@ -171,7 +171,7 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
         if let direction { countdown.direction = direction }
         if let notes { countdown.notes = notes.isEmpty ? nil : SafeText.clean(notes) }
         if let url {
-            guard url.isEmpty || SafeLink.isAllowed(url, as: .url) else { throw Invalid(field: "url", message: "must be an http or https URL") }
+            guard url.isEmpty || SafeLink.isAllowed(url, as: .url) else { throw Invalid(field: "url", message: SafeLink.problem(url, as: .url)) }
             countdown.url = url.isEmpty ? nil : url
         }
         if let location { countdown.location = location.isEmpty ? nil : SafeText.clean(location) }

@@ -41,14 +41,29 @@ public enum SafeText {
 public enum SafeLink {
     public enum Kind: Sendable { case url, image }
 
+    /// The longest link kept: far above any real URL, far below what bloats every output.
+    public static let maxLength = 2_048
+
     public static func isAllowed(_ link: String, as kind: Kind) -> Bool {
-        guard let colon = link.firstIndex(of: ":") else { return false }
+        // No control character (a NUL or a line break inside a URL splits headers and
+        // calendar lines in whoever reads it next) and no space, which a URL never holds raw.
+        guard link.utf8.count <= maxLength, !link.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }),
+              let colon = link.firstIndex(of: ":") else { return false }
         let scheme = link[..<colon].lowercased()
         switch scheme {
         case "http", "https": return link.dropFirst(scheme.count + 1).hasPrefix("//")
         case "tminus-image": return kind == .image
         default: return false
         }
+    }
+
+    /// What is wrong with a link that `isAllowed` refuses, for a form or the API.
+    public static func problem(_ link: String, as kind: Kind) -> String {
+        if link.utf8.count > maxLength { return "is over \(maxLength) bytes" }
+        if link.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) {
+            return "holds a space or a control character (a line break, a NUL); a URL has none (write a space as %20)"
+        }
+        return kind == .image ? "must be an http or https URL (or an uploaded image)" : "must be an http or https URL"
     }
 
     /// The link when it is allowed, else nil.

@@ -39,6 +39,11 @@ public struct ServerConfiguration: Sendable {
     public var shutdownDeadline: Duration?
     /// The deadline for a whole outbound fetch, body included.
     public var fetchTimeout: Duration = .seconds(60)
+    /// Shows the web app's one-time setup link to the person who started the
+    /// server (`tminus serve` prints it when standard error is a terminal).
+    /// The link is a password-setting capability, so it never goes to the log,
+    /// which log shippers copy elsewhere: the log only says that one exists.
+    public var showSetupLink: (@Sendable (String) -> Void)?
     /// Injected clock: rendering and caching depend on "now" only through this.
     public var clock: @Sendable () -> Date
 

@@ -47,6 +47,9 @@ final class HealthMonitor: Sendable {
 
     func update(database: String) { state.withLock { $0.database = database } }
 
+    /// True when the last database check found something wrong (checked again each tick until it clears).
+    var databaseHadAProblem: Bool { state.withLock { $0.database != "ok" && $0.database != "not checked yet" } }
+
     func status(definitionErrors: [String]) -> PublicHealth {
         let (sources, database) = state.withLock { ($0.sources, $0.database) }
         return PublicHealth(status: Self.isHealthy(sources: sources, database: database, definitionErrors: definitionErrors) ? "ok" : "degraded")

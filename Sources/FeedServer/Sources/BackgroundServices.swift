@@ -57,8 +57,13 @@ struct CatalogPollService: Service {
             if tick % 5 == 0, let sources = try? await store.sources() { health.update(sources: sources) }
             if tick % 60 == 0 {
                 await catalog.saveTokenUses()
-                if let check = try? await store.quickCheck() { health.update(database: check) }
                 HeapTrim.now()   // what closed connections and finished requests freed goes back to the system
+            }
+            if let problem = store.storageProblem {
+                // Every tick: a deleted database file answers queries as if nothing happened.
+                health.update(database: problem)
+            } else if tick % 60 == 0 || health.databaseHadAProblem {
+                if let check = try? await store.quickCheck() { health.update(database: check) }
             }
             tick += 1
         }
