@@ -110,6 +110,32 @@ struct ServingCoreTests {
         }
     }
 
+    /// Issue #27, 12: every poll re-rendered the index and rebuilt the views
+    /// (3% of a core idle with 600 feeds), and every new feed rendered the
+    /// index of all of them (32 ms at the 600th). A poll that finds nothing
+    /// changed does nothing; the index is rendered when asked for, once per change.
+    @Test func pollsThatFindNothingDoNothingAndTheIndexIsRenderedWhenAsked() async throws {
+        let fixture = try ServerFixture()
+        for index in 0..<20 { try fixture.feed("feed-\(index)", calendar: ServerFixture.family) }
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let compiled = parts.catalog.compileCount
+            #expect(parts.catalog.indexRenderCount == 0, "nothing asked for the index yet")
+            let (first, page) = try await client.text("/")
+            #expect(first.status == .ok && page.contains("feed-19"))
+            #expect(parts.catalog.indexRenderCount == 1)
+            for _ in 0..<5 { await parts.catalog.refresh() }
+            #expect(parts.catalog.compileCount == compiled, "nothing changed, nothing compiled")
+            _ = try await client.text("/")
+            #expect(parts.catalog.indexRenderCount == 1, "nor the index rendered again")
+            let made = try await client.execute(uri: "/api/feeds", method: .post, headers: fixture.admin,
+                                                body: ByteBuffer(string: #"{"slug":"brand-new","name":"Brand new","public":true}"#))
+            #expect(made.status == .created)
+            #expect(parts.catalog.indexRenderCount == 1, "a new feed renders no index by itself")
+            let (_, after) = try await client.text("/")
+            #expect(after.contains("Brand new") && parts.catalog.indexRenderCount == 2)
+        }
+    }
+
     /// Issue #27, 6: 30 titles of 30 KB made a 62.8 MB countdown calendar. An
     /// import cuts each title at 500 characters, and the calendar stays under
     /// its byte budget even when the titles that remain are long.

@@ -117,7 +117,6 @@ import Testing
             }
             #expect(statuses.filter { $0 == .unauthorized }.count == 5, "\(statuses)")
             #expect(statuses.filter { $0 == .tooManyRequests }.count == 15, "\(statuses)")
-            #expect(PasswordHashing.inLine == 0)
         }
     }
 

@@ -297,6 +297,16 @@ def main():
         after = fetch(base + "/feeds/summer-2027.ics")[1]
         check("SEQUENCE:0" in before and "SEQUENCE:1" in after and "SUMMARY:Lake Balaton 🏖" in after, "an edit changes the export and raises SEQUENCE")
 
+        # Issue #27: "Use my colours" left unticked means the palette's colours; the form refused to save (422).
+        walk.open("/app/feeds/summer-2027/countdowns/new")
+        walk.fill("title", "Plain day")
+        walk.set_value("date", "2027-08-01")
+        check(not walk.by_id("useColors").is_selected(), "'Use my colours' starts unticked")
+        walk.submit("#countdown-form")
+        check("Saved “Plain day”" in driver.page_source, "a countdown without its own colours is saved")
+        plain = [c for c in json.loads(fetch(base + "/feeds/summer-2027.json")[1])["countdowns"] if c["title"] == "Plain day"]
+        check(len(plain) == 1 and not plain[0]["colors"].get("gradient"), f"it has no colours of its own ({plain})")
+
         # Import a file with a broken line, strictly: the error names the line.
         broken = os.path.join(work, "broken.ics")
         with open(broken, "w", newline="") as f:
