@@ -10,6 +10,12 @@ Phases (durations scale with SOAK_SECONDS, default 60):
   2. 10,000 idle and half-sent connections are held open (reopened when the
      server closes them) while one client keeps reading.
   3. SIGKILL during a large admin import, then a restart.
+  4. Slow bodies (issue #27): a server started with --max-connections 20,
+     and 20 clients that each announce a 4,000-byte sign-in form and send it
+     one byte every 9 s (reconnecting when cut), for half of SOAK_SECONDS,
+     while a probe asks /healthz every second. Before the minimum body rate
+     every probe timed out; now the drippers are cut once their grace is
+     over, and every probe is answered.
 
 Phase 1's latency is measured by a probe: a separate process that reads the
 same outputs one request at a time (about 20 a second) while the 256 readers
@@ -463,6 +469,64 @@ async def phase_kill(port, process, db, saved, removed, restart):
     return process
 
 
+async def phase_slow_bodies(start_server):
+    process, port = start_server(["--max-connections", "20"])
+    await wait_up(port, process)
+    stop = time.time() + max(20.0, SECONDS / 2)
+    held_for = []
+
+    async def dripper():
+        while time.time() < stop:
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            except OSError:
+                await asyncio.sleep(0.2)
+                continue
+            opened = time.time()
+            writer.write(b"POST /app/signin HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                         b"Content-Length: 4000\r\n\r\n")
+            closed = False
+            while time.time() < stop and not closed:
+                try:
+                    writer.write(b"x")
+                    await writer.drain()
+                    closed = await asyncio.wait_for(reader.read(1024), timeout=9) == b""
+                except asyncio.TimeoutError:
+                    continue   # still open after 9 s: drip the next byte
+                except (ConnectionError, OSError):
+                    closed = True
+            if closed and time.time() < stop:
+                held_for.append(time.time() - opened)
+            writer.close()
+
+    probes, failures = [], []
+
+    async def prober():
+        await asyncio.sleep(2)   # the drippers hold every place first
+        while time.time() < stop:
+            started = time.perf_counter()
+            try:
+                conn = Connection(port)
+                status, _, _ = await asyncio.wait_for(conn.request("GET", "/healthz"), timeout=20)
+                conn.close()
+                probes.append(time.perf_counter() - started)
+                if status != 200:
+                    failures.append(status)
+            except Exception as error:  # noqa: BLE001
+                failures.append(repr(error))
+            await asyncio.sleep(1)
+
+    await asyncio.gather(*[dripper() for _ in range(20)], *[prober() for _ in range(3)])
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=15)
+    check("phase 4: every /healthz probe is answered beside 20 slow-body senders", probes and not failures,
+          f"{len(probes)} answered, {len(failures)} failed {failures[:3]}, slowest {max(probes or [0]):.1f} s")
+    # Held counts from the TCP handshake, so it includes a wait in the listen backlog (up to one grace period).
+    longest = max(held_for or [0])
+    check("phase 4: every dripper's connection is cut by the server, within 25 s", len(held_for) >= 20 and longest < 25,
+          f"{len(held_for)} cut, longest held {longest:.1f} s")
+
+
 async def main():
     if not os.path.exists(TMINUS):
         raise SystemExit("soak: build the release binary first (make soak does)")
@@ -495,10 +559,10 @@ async def main():
         db = os.path.join(work, "soak.sqlite")
         log = open(os.path.join(work, "server.log"), "ab")
 
-        def start():
+        def start(extra=()):
             port = free_port()
             process = subprocess.Popen([TMINUS, "serve", "--port", str(port), "--db", db, "--feeds", feeds, "--admin-token-file", token_file,
-                                        "--cache-mb", str(CACHE_MB), "--allow-private-sources", "--log-level", "notice"],
+                                        "--cache-mb", str(CACHE_MB), "--allow-private-sources", "--log-level", "notice", *extra],
                                        stdout=log, stderr=subprocess.STDOUT)
             processes.append(process)
             return process, port
@@ -525,6 +589,8 @@ async def main():
         except subprocess.TimeoutExpired:
             pass
         check("SIGTERM stops the server within 10 s", process.poll() is not None and time.time() - started < 11, f"{time.time() - started:.1f} s")
+        print("soak: phase 4, 20 slow-body senders against --max-connections 20, /healthz probed every second", flush=True)
+        await phase_slow_bodies(start)
     finally:
         for process in processes:
             if process.poll() is None:
