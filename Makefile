@@ -134,6 +134,9 @@ valgrind: build
 	$(VALGRIND) $(MEMCHECK_BIN) import examples/google-export.ics --feed kids --db .build/memcheck.sqlite >/dev/null
 	$(VALGRIND) $(MEMCHECK_BIN) list --feed kids --db .build/memcheck.sqlite >/dev/null
 	$(VALGRIND) $(MEMCHECK_BIN) list --feed kids --db .build/memcheck.sqlite --lang ar >/dev/null
+	$(VALGRIND) $(MEMCHECK_BIN) list --db .build/memcheck.sqlite >/dev/null
+	$(VALGRIND) $(MEMCHECK_BIN) format examples/google-export.ics -o .build/memcheck-out.ics
+	$(VALGRIND) $(MEMCHECK_BIN) validate Tests/ICalendarTests/Fixtures/realworld/duplicate-masters.ics >/dev/null
 	@echo "valgrind: no memory errors, no leaks"
 
 # `make run`: the feed server on http://127.0.0.1:8080 with the example feeds

@@ -272,6 +272,12 @@ import Testing
             #expect(try await parts.store.feeds().isEmpty)
             browser.extraHeaders = [HTTPField.Name("Origin")!: "http://127.0.0.1:8080", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"]
             #expect(try await browser.post("/app/feeds", ["name": "Mine", "timeZone": "UTC"]).status == .seeOther)
+            // What Chromium sends from the app's pages (they set Referrer-Policy: no-referrer).
+            browser.extraHeaders = [HTTPField.Name("Origin")!: "null", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"]
+            _ = try await browser.get("/app/feeds/new")
+            #expect(try await browser.post("/app/feeds", ["name": "Mine too", "timeZone": "UTC"]).status == .seeOther)
+            browser.extraHeaders = [HTTPField.Name("Origin")!: "null", HTTPField.Name("Sec-Fetch-Site")!: "cross-site"]
+            #expect(try await browser.post("/app/feeds", ["name": "Forged", "timeZone": "UTC"]).status == .forbidden)
         }
     }
 

@@ -25,10 +25,10 @@ struct CSRFCookieMiddleware: RouterMiddleware {
     }
 }
 
-/// Refuses a POST that a browser says came from another site: `Origin` must
-/// be the server's own (the public `--base-url`, or the Host the request was
-/// sent to), and `Sec-Fetch-Site`, when sent, must be `same-origin` or `none`
-/// (typed by the user). A request with neither header (curl, an old browser)
+/// Refuses a POST that a browser says came from another site: `Origin`, when
+/// it names a site, must be the server's own (the public `--base-url`, or the
+/// Host the request was sent to), and `Sec-Fetch-Site`, when sent, must be
+/// `same-origin` or `none` (typed by the user). A request with neither header (curl, an old browser)
 /// still needs its CSRF token: this is a second wall, not the only one.
 struct SameOriginMiddleware: RouterMiddleware {
     typealias Context = WebAppContext
@@ -39,7 +39,10 @@ struct SameOriginMiddleware: RouterMiddleware {
         if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased(), site != "same-origin", site != "none" {
             throw HTTPError(.forbidden, message: "the form came from another site (Sec-Fetch-Site: \(site.prefix(20))); open the app and send it from there")
         }
-        if let origin = request.headers[HTTPField.Name("Origin")!] {
+        // `Origin: null` is what Chromium sends from the app's own pages, which
+        // set `Referrer-Policy: no-referrer`: it names no site, so it proves nothing
+        // either way (Sec-Fetch-Site and the token still do).
+        if let origin = request.headers[HTTPField.Name("Origin")!], origin != "null" {
             let own = [Self.origin(of: baseURL)] + ["http", "https"].map { "\($0)://\(request.head.authority ?? "")" }
             guard own.contains(origin.lowercased()) else {
                 throw HTTPError(.forbidden, message: "the form came from another site (Origin: \(origin.prefix(80))); open the app and send it from there")
