@@ -14,29 +14,30 @@ struct ServeCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Address to listen on (0.0.0.0 for every interface).") var host = "127.0.0.1"
-    @Option(help: "Port to listen on.") var port = 8080
+    @Option(help: .init(ServeEnvironment.help("Address to listen on (0.0.0.0 for every interface).", "host"))) var host = "127.0.0.1"
+    @Option(help: .init(ServeEnvironment.help("Port to listen on.", "port"))) var port = 8080
     @OptionGroup var store: StoreOptions
-    @Option(help: "Folder of feed definitions (*.yaml).") var feeds: String?
-    @Option(help: "File with the admin bearer token.") var adminTokenFile: String?
-    @Option(help: "Public base URL for links, e.g. https://countdowns.example.org (default http://HOST:PORT).") var baseURL: String?
-    @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel: Logger.Level = .info
-    @Option(help: ArgumentHelp("Memory for rendered JSON, pages, cards and countdown calendars, in MB.",
+    @Option(help: .init(ServeEnvironment.help("Folder of feed definitions (*.yaml).", "feeds"))) var feeds: String?
+    @Option(help: .init(ServeEnvironment.help("File with the admin bearer token.", "admin-token-file"))) var adminTokenFile: String?
+    @Option(help: .init(ServeEnvironment.help("Public base URL for links, e.g. https://countdowns.example.org (default http://HOST:PORT).", "base-url"))) var baseURL: String?
+    @Option(help: .init(ServeEnvironment.help("Log level: trace, debug, info, notice, warning, error.", "log-level"))) var logLevel: Logger.Level = .info
+    @Option(help: .init(ServeEnvironment.help("Log format: text, or json (one object a line, for log shippers).", "log-format"))) var logFormat: LogFormat = .text
+    @Option(help: ArgumentHelp(ServeEnvironment.help("Memory for rendered JSON, pages, cards and countdown calendars, in MB.", "cache-mb"),
                                discussion: "Least recently used renders go first when it is full. Compiled feeds (the exported calendars and prepared countdowns) come on top."))
     var cacheMb = 64
-    @Flag(help: "Gzip calendars and JSON for clients that ask (off by default: some Outlook versions choke on it).") var gzip = false
-    @Flag(help: ArgumentHelp("Let URL sources and URL imports fetch from loopback, private and link-local addresses.",
+    @Flag(help: .init(ServeEnvironment.help("Gzip calendars and JSON for clients that ask (off by default: some Outlook versions choke on it).", "gzip"))) var gzip = false
+    @Flag(help: ArgumentHelp(ServeEnvironment.help("Let URL sources, URL imports and purge hooks reach loopback, private and link-local addresses.", "allow-private-sources"),
                              discussion: "Off by default, so that nobody who can name a URL can make the server read its own network (SSRF). Turn it on for a calendar server on your home network."))
     var allowPrivateSources = false
-    @Flag(help: ArgumentHelp("Behind a reverse proxy: count failed web app sign-ins by the last X-Forwarded-For address.",
+    @Flag(help: ArgumentHelp(ServeEnvironment.help("Behind a reverse proxy: count web app sign-ins by the last X-Forwarded-For address.", "trust-forwarded-for"),
                              discussion: "Without it every client behind the proxy shares the proxy's address, so one guesser slows everyone's sign-in. Turn it on only when a proxy you run sets the header; a client could forge it otherwise."))
     var trustForwardedFor = false
-    @Option(help: ArgumentHelp("Most connections held at once; more wait in the listen backlog.",
+    @Option(help: ArgumentHelp(ServeEnvironment.help("Most connections held at once; more wait in the listen backlog.", "max-connections"),
                                discussion: "Default: 1024 (each connection costs about 12 KB), or fewer when the open-file limit is low. Idle and half-sent connections are closed after --request-timeout, freeing their places."))
     var maxConnections: Int?
-    @Option(help: "Seconds before an idle keep-alive connection is closed.") var idleTimeout = 30
-    @Option(help: "Seconds a client has to send a whole request head.") var requestTimeout = 20
-    @Option(help: ArgumentHelp("Bytes a second a request body must average, after 10 s of grace.",
+    @Option(help: .init(ServeEnvironment.help("Seconds before an idle keep-alive connection is closed.", "idle-timeout"))) var idleTimeout = 30
+    @Option(help: .init(ServeEnvironment.help("Seconds a client has to send a whole request head.", "request-timeout"))) var requestTimeout = 20
+    @Option(help: ArgumentHelp(ServeEnvironment.help("Bytes a second a request body must average, after 10 s of grace.", "min-body-rate"),
                                discussion: "A slower sender is disconnected, so that clients dripping a body cannot hold the server's connections."))
     var minBodyRate = 1_024
 
@@ -60,6 +61,9 @@ struct ServeCommand: ParsableCommand {
     }
 
     func serve() async throws {
+        if logFormat == .json {
+            LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        }
         var logger = Logger(label: "tminus")
         logger.logLevel = logLevel
         var configuration = ServerConfiguration(host: host, port: port,
@@ -78,7 +82,8 @@ struct ServeCommand: ParsableCommand {
         configuration.connections.minimumBodyRate = minBodyRate
         let app: any ApplicationProtocol
         do { app = try await buildApplication(configuration, logger: logger) } catch {
-            printError("error: \(error)")
+            // A log shipper reading JSON gets the reason as one more object.
+            if logFormat == .json { logger.critical("cannot start", metadata: ["error": "\(error)"]) } else { printError("error: \(error)") }
             throw ExitCode(1)
         }
         try await app.runService()

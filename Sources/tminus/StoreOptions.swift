@@ -6,7 +6,7 @@ import Logging
 
 /// `--db`, shared by every command that touches the database.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The SQLite database file, or a postgres:// URL.",
+    @Option(name: .long, help: ArgumentHelp("The SQLite database file, or a postgres:// URL (env: TMINUS_DB).",
                                             discussion: """
                                                 Default: $TMINUS_DB, or ./tminus.sqlite. PostgreSQL: postgres://USER@HOST[:PORT]/DATABASE, or \
                                                 postgres://USER@/DATABASE?host=/run/postgresql for a Unix socket; the password may come from $PGPASSWORD.

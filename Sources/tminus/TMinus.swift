@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The command line: countdowns from calendars, and calendars from countdowns.
 @main
@@ -22,4 +23,14 @@ struct TMinus: ParsableCommand {
             CopyCommand.self,
         ]
     )
+
+    /// Options of `tminus serve` may come from TMINUS_… variables (`ServeEnvironment`).
+    static func main() {
+        do {
+            main(try ServeEnvironment.merged(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+        } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            Foundation.exit(64)
+        }
+    }
 }

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue #24, 4 and 8: every `serve` option also reads a TMINUS_… variable
+/// (flags win), `--help` names it, and `--log-format json` writes one object a line.
+@Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"))
+struct ServeEnvironmentTests {
+    @Test func helpNamesTheVariableOfEveryOption() throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        let help = try tminus.run(["serve", "--help"]).out
+        let flat = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let options = Set(help.matches(of: /\n\s+(--[a-z-]+)/).map { String($0.1) }).subtracting(["--help", "--version"])
+        #expect(options.count >= 15, "\(options)")
+        for option in options {
+            let variable = "TMINUS_" + option.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
+            #expect(flat.contains("(env: \(variable))"), "\(option) does not name \(variable)")
+        }
+    }
+
+    @Test func variablesSetOptionsAndFlagsWin() async throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        let refused = try tminus.run(["serve", "--db", tminus.path("db.sqlite")], environment: ["TMINUS_MAX_CONNECTIONS": "5"])
+        #expect(refused.status != 0 && refused.err.contains("--max-connections must be at least 16"), "\(refused.err)")
+        let badFlag = try tminus.run(["serve", "--db", tminus.path("db.sqlite")], environment: ["TMINUS_GZIP": "maybe"])
+        #expect(badFlag.status != 0 && badFlag.err.contains("TMINUS_GZIP='maybe' is not true or false"), "\(badFlag.err)")
+        let flagWins = try tminus.run(["serve", "--db", tminus.path("db.sqlite"), "--max-connections", "7"],
+                                      environment: ["TMINUS_MAX_CONNECTIONS": "100"])
+        #expect(flagWins.err.contains("--max-connections must be at least 16"), "the flag, not the variable: \(flagWins.err)")
+
+        // A real server from variables alone, logging JSON.
+        let port = Int.random(in: 20_000..<60_000)
+        try "env-test-admin-token-0123456789".write(toFile: tminus.path("admin-token"), atomically: true, encoding: .utf8)
+        #expect(chmod(tminus.path("admin-token"), 0o600) == 0)
+        let log = tminus.path("serve.log")
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let process = Process()
+        process.executableURL = try #require(Corpus.tminusBinary)
+        process.arguments = ["serve"]
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "TMINUS_PORT": "\(port)", "TMINUS_DB": tminus.path("db.sqlite"), "TMINUS_LOG_FORMAT": "json",
+            "TMINUS_ADMIN_TOKEN_FILE": tminus.path("admin-token"), "TMINUS_LOG_LEVEL": "debug",
+        ]) { _, new in new }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
+        var up = false
+        for _ in 0..<100 where !up {
+            up = loopbackGet(port: port, path: "/healthz")?.contains(#"{"status":"ok"}"#) ?? false
+            if !up { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(up, "the server listens on TMINUS_PORT")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        try handle.close()
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(!lines.isEmpty)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["level"] != nil && object?["message"] != nil && object?["time"] != nil, "\(line)")
+        }
+        #expect(lines.contains { $0.contains("\"message\":\"tminus ready\"") && $0.contains("\"url\":\"http://127.0.0.1:\(port)\"") })
+    }
+}
