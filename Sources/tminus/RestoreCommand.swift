@@ -1,0 +1,60 @@
+import ArgumentParser
+import CountdownStore
+import FeedServer
+import Foundation
+
+/// `tminus restore`: a backup made by `tminus backup` back into a database.
+struct RestoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Restore a backup made by `tminus backup` into a database.",
+        discussion: """
+            The target must hold no feeds, so that a restore never mixes two installations or overwrites one by mistake. \
+            --replace lets a SQLite target be replaced whole: stop the server first (a server left running notices that \
+            its file was replaced, says so in /healthz and /api/health, and refuses writes until restarted). A PostgreSQL \
+            target is only ever restored into: drop and create the database to start again.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: ArgumentHelp("The backup file.", valueName: "file")) var from: String
+    @Flag(help: "Replace a SQLite database that already holds feeds.") var replace = false
+
+    func run() throws {
+        try reportingErrors {
+            guard FileManager.default.fileExists(atPath: from) else { throw CLIError("--from \(from): no such backup file") }
+            let location = try store.location()
+            let started = Date()
+            // The backup is read from a copy, so that opening it (which brings an older
+            // backup's schema up to date) never changes the backup itself.
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-restore-\(UUID().uuidString).sqlite").path
+            do { try SQLiteBackup.copy(from, to: scratch) } catch { throw CLIError("--from \(from): \(error)") }
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: scratch + suffix) } }
+            let backup = try SQLiteCountdownStore(path: scratch)
+            let snapshot = try await backup.snapshot()
+            try await backup.close()
+
+            let target = try await store.open()
+            let held = try await target.feeds()
+            if !held.isEmpty {
+                try await target.close()
+                guard replace else {
+                    throw CLIError("\(location) already holds \(held.count) feeds; nothing was changed. Restore into an empty database, "
+                                   + "or pass --replace to replace a SQLite file whole (stop the server first)")
+                }
+                guard case .sqlite(let path) = location else {
+                    throw CLIError("--replace works on a SQLite file only; for PostgreSQL, drop and create the database, then restore into it")
+                }
+                do { try SQLiteBackup.replace(path, with: scratch) } catch { throw CLIError("\(error)") }
+            } else {
+                try await target.restore(snapshot)
+                try await target.close()
+            }
+            let restored = try await store.open()
+            let feeds = try await restored.feeds()
+            try await restored.close()
+            print("restored \(feeds.count) feeds (\(feeds.reduce(0) { $0 + $1.countdownCount }) countdowns) from \(from) into \(location)"
+                  + String(format: " in %.1f s", Date().timeIntervalSince(started)))
+        }
+    }
+}

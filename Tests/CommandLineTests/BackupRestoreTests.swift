@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue #24, 6: `tminus backup` makes a consistent, owner-only copy while the
+/// database is being written, and `tminus restore` puts it back, refusing a
+/// target that holds feeds unless told.
+@Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"))
+struct BackupRestoreTests {
+    static func calendar(events: Int, prefix: String) -> String {
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tminus tests//backup//EN\r\n"
+        for index in 0..<events {
+            text += "BEGIN:VEVENT\r\nUID:\(prefix)-\(index)@tests\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:\(prefix) \(index)\r\n"
+                + "DTSTART;VALUE=DATE:20\(30 + index % 60)0\(1 + index % 9)1\(index % 9)\r\nRRULE:FREQ=YEARLY\r\nEND:VEVENT\r\n"
+        }
+        return text + "END:VCALENDAR\r\n"
+    }
+
+    @Test func aBackupRestoresToTheSameCalendars() throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        let live = tminus.path("live.sqlite")
+        try Self.calendar(events: 40, prefix: "Family").write(toFile: tminus.path("family.ics"), atomically: true, encoding: .utf8)
+        #expect(try tminus.run(["import", "family.ics", "--feed", "family", "--db", live]).status == 0)
+        #expect(try tminus.run(["add", "Exam", "--date", "2031-06-01", "--feed", "school", "--db", live]).status == 0)
+
+        let backup = try tminus.run(["backup", "--db", live, "--to", "nightly.sqlite"])
+        #expect(backup.status == 0 && backup.out.contains("backed up 2 feeds (41 countdowns)"), "\(backup)")
+        let mode = (try FileManager.default.attributesOfItem(atPath: tminus.path("nightly.sqlite"))[.posixPermissions] as? Int) ?? 0
+        #expect(mode == 0o600, "the backup holds the password hash and sessions: owner-only")
+        let again = try tminus.run(["backup", "--db", live, "--to", "nightly.sqlite"])
+        #expect(again.status != 0 && again.err.contains("already exists"), "\(again.err)")
+        #expect(try tminus.run(["backup", "--db", live, "--to", "nightly.sqlite", "--force"]).status == 0)
+
+        let restored = try tminus.run(["restore", "--from", "nightly.sqlite", "--db", "new.sqlite"])
+        #expect(restored.status == 0 && restored.out.contains("restored 2 feeds (41 countdowns)"), "\(restored)")
+        for feed in ["family", "school"] {
+            let before = try tminus.run(["export", "--feed", feed, "--db", live]).out
+            let after = try tminus.run(["export", "--feed", feed, "--db", "new.sqlite"]).out
+            #expect(!before.isEmpty && before == after, "\(feed) is served the same from the restored database")
+        }
+
+        let refused = try tminus.run(["restore", "--from", "nightly.sqlite", "--db", live])
+        #expect(refused.status != 0 && refused.err.contains("already holds 2 feeds; nothing was changed"), "\(refused.err)")
+        #expect(try tminus.run(["rm", "1", "--db", live]).status == 0)
+        let replaced = try tminus.run(["restore", "--from", "nightly.sqlite", "--db", live, "--replace"])
+        #expect(replaced.status == 0 && replaced.out.contains("41 countdowns"), "\(replaced)")
+        let missing = try tminus.run(["restore", "--from", "nowhere.sqlite", "--db", "other.sqlite"])
+        #expect(missing.status != 0 && missing.err.contains("no such backup file"))
+    }
+
+    /// A backup taken while a large import is being written holds all of it or none of it.
+    @Test func aBackupDuringAnImportIsWholeOrWithoutIt() throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        let live = tminus.path("live.sqlite")
+        #expect(try tminus.run(["add", "First", "--date", "2031-06-01", "--feed", "first", "--db", live]).status == 0)
+        try Self.calendar(events: 3_000, prefix: "Bulk").write(toFile: tminus.path("bulk.ics"), atomically: true, encoding: .utf8)
+        let importer = Process()
+        importer.executableURL = try #require(Corpus.tminusBinary)
+        importer.arguments = ["import", tminus.path("bulk.ics"), "--feed", "bulk", "--db", live]
+        importer.standardOutput = FileHandle.nullDevice
+        importer.standardError = FileHandle.nullDevice
+        try importer.run()
+        defer { if importer.isRunning { importer.terminate() }; importer.waitUntilExit() }
+        var counts: [String] = []
+        for index in 0..<4 {
+            let result = try tminus.run(["backup", "--db", live, "--to", "during-\(index).sqlite"])
+            #expect(result.status == 0, "\(result.err)")
+            counts.append(result.out)
+        }
+        importer.waitUntilExit()
+        for out in counts {
+            #expect(out.contains("(1 countdowns)") || out.contains("(3001 countdowns)"), "a backup caught part of the import: \(out)")
+        }
+    }
+}
