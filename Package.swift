@@ -92,8 +92,11 @@ let package = Package(
                 "ICalendar", "Countdowns", "CountdownStore", "FeedServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            plugins: ["BuildCommit"]
         ),
+        // Writes the git commit being built into `tminus --version` (a prebuild command: git, no compiled tool).
+        .plugin(name: "BuildCommit", capability: .buildTool()),
         // `make bench`: timings against a reference in the same run.
         // `tminus-bench bare-server`: the bare Hummingbird app the serving benchmark compares with.
         .executableTarget(name: "tminus-bench", dependencies: ["ICalendar", .product(name: "Hummingbird", package: "hummingbird")]),

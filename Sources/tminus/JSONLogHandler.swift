@@ -15,7 +15,7 @@ struct JSONLogHandler: LogHandler {
     var metadata: Logger.Metadata = [:]
     private let output: @Sendable (String) -> Void
 
-    static let reserved: Set<String> = ["time", "level", "label", "message", "source"]
+    static let reserved: Set<String> = ["time", "level", "label", "message", "source", "error"]
 
     init(label: String, output: @escaping @Sendable (String) -> Void = JSONLogHandler.standardError) {
         self.label = label
@@ -27,11 +27,11 @@ struct JSONLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
-        var object: [String: Any] = ["time": Self.timestamp(Date()), "level": level.rawValue, "label": label,
-                                     "message": message.description, "source": source]
-        for (key, value) in metadata.merging(explicit ?? [:], uniquingKeysWith: { _, new in new }) {
+    func log(event: LogEvent) {
+        var object: [String: Any] = ["time": Self.timestamp(Date()), "level": event.level.rawValue, "label": label,
+                                     "message": event.message.description, "source": event.source]
+        if let error = event.error { object["error"] = "\(error)" }
+        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
             object[Self.reserved.contains(key) ? "metadata." + key : key] = Self.json(value)
         }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }

@@ -16,7 +16,7 @@ struct TMinus: ParsableCommand {
               tminus serve --db postgres://tminus@db/tminus --feeds feeds   # a replica
               tminus copy --from tminus.sqlite --to postgres://tminus@db/tminus
             """,
-        version: "0.1.0",
+        version: Version.full,
         subcommands: [
             ServeCommand.self, ImportCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self, EditCommand.self, RemoveCommand.self,
             FeedsCommand.self, ValidateCommand.self, OccurrencesCommand.self, FormatCommand.self, PasswordCommand.self, MigrateCommand.self,

@@ -37,8 +37,10 @@ public struct Language: Sendable, Hashable, CustomStringConvertible {
     public static let all: [Language] = {
         let codes = ["en", "de", "fr", "es", "it", "pt", "nl", "hu", "pl", "ru", "ja", "zh-Hans", "ar"]
         return codes.map { code in
-            guard let url = Bundle.module.url(forResource: code, withExtension: "json", subdirectory: "Tables"),
-                  let data = try? Data(contentsOf: url) else { fatalError("the language table \(code).json is missing from the bundle") }
+            guard let folder = ResourceFolder.find("Tables", in: "tminus_Countdowns.resources"),
+                  let data = FileManager.default.contents(atPath: folder + "/\(code).json") else {
+                fatalError("the language table \(code).json is missing: install tminus_Countdowns.resources in /usr/share/tminus or beside the tminus binary")
+            }
             do { return try Language(table: JSONDecoder().decode(LanguageTable.self, from: data)) } catch {
                 fatalError("the language table \(code).json is broken: \(error)")
             }

@@ -1,3 +1,4 @@
+import Countdowns
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -18,7 +19,7 @@ struct WebPages: Sendable {
     /// at start, never a crash at the first page.
     static func load() throws -> WebPages {
         guard let folder = resourceFolder("Templates") else {
-            throw Missing(description: "the web app's templates were not found; keep tminus_FeedServer.resources next to the tminus binary")
+            throw Missing(description: "the web app's templates were not found: install them in /usr/share/tminus/tminus_FeedServer.resources, or keep tminus_FeedServer.resources next to the tminus binary")
         }
         var library = MustacheLibrary()
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".mustache") }.sorted()
@@ -29,23 +30,10 @@ struct WebPages: Sendable {
         return WebPages(library: library)
     }
 
-    /// A folder of the resource bundle, looked up without `Bundle.module`, which
-    /// traps when the bundle is missing.
+    /// A folder of FeedServer's resources (`ResourceFolder`: the install prefix's
+    /// share folder, beside the binary, or the build folder).
     static func resourceFolder(_ name: String) -> String? {
-        let bundleName = "tminus_FeedServer.resources"
-        var candidates: [URL] = []
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent(bundleName))
-        }
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent(bundleName))
-        // Test runners live in a .xctest bundle inside the build folder.
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(bundleName))
-        for bundle in candidates {
-            let folder = bundle.appendingPathComponent(name).path
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue { return folder }
-        }
-        return nil
+        ResourceFolder.find(name, in: "tminus_FeedServer.resources")
     }
 
     func render(_ template: String, _ page: PageContext, status: HTTPResponse.Status = .ok) -> HTMLPage {
