@@ -10,7 +10,7 @@ SWIFT_FLAGS ?=
 
 export TMINUS_PYTHON := $(abspath $(VENV))/bin/python3
 
-.PHONY: all deps pydeps clients build release test test-postgres valgrind interop browser bench soak fuzz tsan run clean
+.PHONY: all deps pydeps clients build release test test-postgres valgrind interop browser bench soak fuzz tsan run clean dist deb test-package
 
 all: build
 
@@ -145,6 +145,29 @@ valgrind: build
 HOST ?= 127.0.0.1
 PORT ?= 8080
 DB ?= tminus.sqlite
+# A self-contained release build: the Swift runtime linked in (-static-stdlib),
+# so the binary needs only Debian's libraries (libical, SQLite, libqrencode);
+# its templates and language tables beside it in $(DIST)/release.
+DIST := .build-dist
+VERSION := $(shell sed -n 's/.*static let release = "\(.*\)"/\1/p' Sources/tminus/Version.swift)
+dist: deps
+	swift build -c release --static-swift-stdlib --product tminus --scratch-path $(DIST) $(SWIFT_FLAGS)
+	@$(DIST)/release/tminus --version
+
+# The Debian package (dpkg-deb, dpkg-shlibdeps, lintian): /usr/bin/tminus, its
+# resources in /usr/share/tminus, a man page, a hardened systemd unit.
+PACKAGE_TOOLS := dpkg-dev lintian
+deb: dist
+	@$(call install-missing,$(PACKAGE_TOOLS),packaging tools)
+	bash packaging/build.sh $(DIST) $(VERSION)
+
+# Installs the package into a fresh Debian bookworm root (mmdebstrap), runs the
+# service there as its own user, removes and purges it: Tests/package/run.sh.
+PACKAGE_TEST_TOOLS := mmdebstrap systemd
+test-package: deb
+	@$(call install-missing,$(PACKAGE_TEST_TOOLS),package test tools)
+	bash Tests/package/run.sh $(DIST)/tminus_$(VERSION)_$$(dpkg --print-architecture).deb
+
 run: build
 	.build/debug/tminus serve --host $(HOST) --port $(PORT) --db $(DB) --feeds feeds
 

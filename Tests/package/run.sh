@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# `make test-package`: the Debian package on a fresh Debian bookworm root, as a
+# new machine would have it (issue #24).
+#   1. mmdebstrap makes a minimal bookworm root; apt installs the package into
+#      it, its dependencies coming from Debian's archive;
+#   2. ldd of the installed binary names only Debian libraries (nothing from
+#      the Swift toolchain);
+#   3. the installed `tminus serve` runs in that root (chroot) as the package's
+#      user, with the unit's environment file: /healthz, a feed's .ics, the
+#      web app's setup link (printed on its terminal);
+#   4. systemd-analyze verifies the unit and scores its exposure;
+#   5. remove keeps the data, a reinstall serves the same bytes, purge deletes it.
+# Every process it starts is stopped by its PID; the mounts are undone.
+#   Tests/package/run.sh PATH/TO/tminus_VERSION_ARCH.deb
+set -euo pipefail
+deb=$(realpath "$1")
+cd "$(dirname "$0")/../.."
+work=$(mktemp -d /tmp/tminus-package-XXXXXX)
+root="$work/root"
+server=""
+passed=0 failed=0
+started=$(date +%s)
+
+cleanup() {
+    [ -n "$server" ] && stop_server
+    for mount in "$root/dev/pts" "$root/dev" "$root/proc"; do mountpoint -q "$mount" 2>/dev/null && umount -l "$mount"; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+check() {   # check NAME CONDITION FIGURE
+    if [ "$2" = 0 ]; then echo "ok   $1: $3"; passed=$((passed + 1)); else echo "FAIL $1: $3"; failed=$((failed + 1)); fi
+}
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+echo "package: making a bookworm root and installing $(basename "$deb") with apt"
+mmdebstrap --quiet --variant=apt --include=ca-certificates,systemd bookworm "$root" \
+    --customize-hook="copy-in $deb /tmp" \
+    --customize-hook="chroot \"\$1\" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq /tmp/$(basename "$deb") >/dev/null"
+check "the package installs with apt on bookworm" "$([ -x "$root/usr/bin/tminus" ]; echo $?)" "$(du -sh "$root/usr/bin/tminus" | cut -f1) binary, $(( $(date +%s) - started )) s"
+installed=$(chroot "$root" dpkg-query -W -f='${Installed-Size}' tminus)
+check "installed size" 0 "$installed KiB"
+
+libraries=$(chroot "$root" ldd /usr/bin/tminus)
+bad=$(echo "$libraries" | grep -E "not found|swift|/opt/" || true)
+check "ldd names only Debian libraries" "$([ -z "$bad" ]; echo $?)" "$(echo "$libraries" | awk '{print $1}' | tr '\n' ' ')${bad:+ BAD: $bad}"
+owners="" orphans=""
+for library in $(echo "$libraries" | awk '$3 ~ /^\// {print $3}'); do
+    # bookworm is merged-/usr: dpkg may know a library under /usr/lib or under /lib.
+    real=$(chroot "$root" realpath "$library")
+    owner=$( (chroot "$root" dpkg -S "$real" 2>/dev/null || chroot "$root" dpkg -S "${real#/usr}" 2>/dev/null || true) | head -1 | cut -d: -f1)
+    if [ -n "$owner" ]; then owners="$owners $owner"; else orphans="$orphans $library"; fi
+done
+owners=$(echo $owners | tr ' ' '\n' | sort -u | tr '\n' ' ')
+check "every library belongs to a Debian package" "$([ -z "$orphans" ] && [ -n "$owners" ]; echo $?)" "$owners${orphans:+ NONE FOR:$orphans}"
+check "the man page is installed" "$([ -f "$root/usr/share/man/man1/tminus.1.gz" ]; echo $?)" "/usr/share/man/man1/tminus.1.gz"
+user=$(chroot "$root" getent passwd tminus || true)
+check "the package made its system user" "$([ -n "$user" ]; echo $?)" "$user"
+
+mount -t proc proc "$root/proc"
+mount --bind /dev "$root/dev"
+mount --bind /dev/pts "$root/dev/pts"
+# (with /proc mounted: the Swift runtime reads its arguments from /proc/self/cmdline)
+version=$(chroot "$root" /usr/bin/tminus --version 2>&1 | head -1)
+check "tminus --version" "$(echo "$version" | grep -qE '^[0-9]+\.[0-9]+\.[0-9]+ \(([0-9a-f]{12}(-dirty)?|unknown)\)$'; echo $?)" "$version"
+cp -r feeds/. "$root/etc/tminus/feeds/"
+cp -r examples "$root/etc/tminus/examples"
+chown -R root:tminus "$root/etc/tminus/feeds" "$root/etc/tminus/examples" --reference="$root/etc/tminus/feeds" 2>/dev/null || true
+
+run_server() {   # starts the installed server as the unit would; sets $server and $port
+    port=$(free_port)
+    # `script` gives it a terminal, where it prints the one-time setup link.
+    setsid chroot --userspec=tminus:tminus "$root" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/var/lib/tminus \
+        /bin/sh -c "cd /var/lib/tminus && set -a && . /etc/tminus/tminus.env && set +a && exec script -qfec 'echo \$\$ > /tmp/tminus-serve.pid; exec /usr/bin/tminus serve --port $port' /dev/null" \
+        > "$work/serve-$1.log" 2>&1 &
+    server=$!
+    for _ in $(seq 1 100); do
+        curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && return 0
+        kill -0 "$server" 2>/dev/null || break
+        sleep 0.2
+    done
+    echo "package: the server did not come up:"; cat "$work/serve-$1.log"; return 1
+}
+
+stop_server() {   # the server by its PID (under `script` it has a session of its own), then its wrapper
+    local pid
+    pid=$(cat "$root/tmp/tminus-serve.pid" 2>/dev/null || true)
+    if [ -n "$pid" ]; then
+        kill -TERM "$pid" 2>/dev/null || true
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null || true
+        rm -f "$root/tmp/tminus-serve.pid"
+    fi
+    kill -TERM -- "-$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+    server=""
+}
+
+run_server first
+health=$(curl -fs "http://127.0.0.1:$port/healthz")
+check "/healthz of the installed service" "$([ "$health" = '{"status":"ok"}' ]; echo $?)" "$health"
+headers=$(curl -fsS -D - -o "$work/birthdays.ics" "http://127.0.0.1:$port/feeds/birthdays.ics")
+etag=$(echo "$headers" | tr -d '\r' | sed -n 's/^[Ee][Tt][Aa][Gg]: //p')
+check "a feed's .ics is served" "$(grep -q 'BEGIN:VCALENDAR' "$work/birthdays.ics"; echo $?)" "$(wc -c < "$work/birthdays.ics") bytes, ETag $etag"
+link=$(tr -d '\r' < "$work/serve-first.log" | grep -o "http://[^ ]*/app/setup/[A-Za-z0-9_-]*" | head -1 || true)
+setup=$(curl -s -o /dev/null -w '%{http_code}' "${link/8080/$port}")
+check "the web app's setup link, printed on the terminal, opens" "$([ -n "$link" ] && [ "$setup" = 200 ]; echo $?)" "${link:-no link} -> $setup"
+data=$(chroot "$root" sh -c 'stat -c "%U %a %n" /var/lib/tminus /var/lib/tminus/*')
+check "the data is the service user's, owner-only" "$(echo "$data" | grep -qv '^tminus [67]00 '; [ $? = 1 ] && echo "$data" | grep -q 'tminus.sqlite$'; echo $?)" "$(echo "$data" | tr '\n' ';')"
+stop_server
+
+verify=$(systemd-analyze verify --root="$root" tminus.service 2>&1 | grep -v "^$" || true)
+check "systemd-analyze verify" "$([ -z "$verify" ]; echo $?)" "${verify:-clean}"
+score=$(systemd-analyze security --offline=yes --root="$root" tminus.service 2>/dev/null | tail -1 || true)
+check "systemd-analyze security" "$([ -n "$score" ]; echo $?)" "$score"
+
+chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq tminus >/dev/null
+check "remove keeps the data" "$([ ! -e "$root/usr/bin/tminus" ] && [ -f "$root/var/lib/tminus/tminus.sqlite" ] && [ -f "$root/etc/tminus/tminus.env" ]; echo $?)" \
+    "$(ls "$root/var/lib/tminus" | tr '\n' ' ')"
+cp "$deb" "$root/tmp/"
+chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "/tmp/$(basename "$deb")" >/dev/null
+run_server again
+again=$(curl -fsS -D - -o /dev/null "http://127.0.0.1:$port/feeds/birthdays.ics" | tr -d '\r' | sed -n 's/^[Ee][Tt][Aa][Gg]: //p')
+check "a reinstall serves the kept data unchanged" "$([ -n "$etag" ] && [ "$again" = "$etag" ]; echo $?)" "ETag $again"
+stop_server
+
+chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq tminus >/dev/null
+left=""
+[ -e "$root/var/lib/tminus" ] && left="$left /var/lib/tminus"
+[ -e "$root/etc/tminus" ] && left="$left /etc/tminus"
+chroot "$root" getent passwd tminus >/dev/null && left="$left the user"
+check "purge deletes the data, the settings and the user" "$([ -z "$left" ]; echo $?)" "${left:+left:}${left:-all gone}"
+
+echo "package: $passed passed, $failed failed in $(( $(date +%s) - started )) s"
+[ "$failed" = 0 ]

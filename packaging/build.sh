@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# `make deb`: stages the self-contained release build (`make dist`) as a Debian
+# root and builds tminus_VERSION_ARCH.deb with dpkg-deb, its library
+# dependencies found by dpkg-shlibdeps, then runs lintian (errors fail).
+#   packaging/build.sh SCRATCH VERSION
+set -euo pipefail
+scratch=$1 version=$2
+cd "$(dirname "$0")/.."
+arch=$(dpkg --print-architecture)
+bin="$scratch/release/tminus"
+stage="$scratch/stage"
+deb="$scratch/tminus_${version}_${arch}.deb"
+[ -x "$bin" ] || { echo "build.sh: $bin is missing (make dist builds it)" >&2; exit 1; }
+
+rm -rf "$stage"
+install -d "$stage/DEBIAN" "$stage/usr/bin" "$stage/usr/share/tminus" "$stage/usr/share/man/man1" \
+    "$stage/usr/share/doc/tminus/examples" "$stage/lib/systemd/system" "$stage/etc/tminus/feeds"
+install -m 0755 "$bin" "$stage/usr/bin/tminus"
+strip --strip-unneeded "$stage/usr/bin/tminus"
+for bundle in tminus_FeedServer.resources tminus_Countdowns.resources; do
+    cp -r "$scratch/release/$bundle" "$stage/usr/share/tminus/"
+done
+find "$stage/usr/share/tminus" -type d -exec chmod 0755 {} + ; find "$stage/usr/share/tminus" -type f -exec chmod 0644 {} +
+install -m 0644 packaging/tminus.service "$stage/lib/systemd/system/tminus.service"
+install -m 0640 packaging/tminus.env "$stage/etc/tminus/tminus.env"
+install -m 0644 packaging/feeds-README "$stage/etc/tminus/feeds/README"
+install -m 0644 packaging/debian/copyright "$stage/usr/share/doc/tminus/copyright"
+install -m 0644 README.md "$stage/usr/share/doc/tminus/README.md"
+cp -r feeds "$stage/usr/share/doc/tminus/examples/feeds"
+cp -r examples "$stage/usr/share/doc/tminus/examples/calendars"
+find "$stage/usr/share/doc" -type d -exec chmod 0755 {} + ; find "$stage/usr/share/doc" -type f -exec chmod 0644 {} +
+gzip -9n "$stage/usr/share/doc/tminus/README.md"
+printf 'tminus (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- tminus maintainers <tminus@example.org>  %s\n' \
+    "$version" "$version" "$(date -R -u -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")" \
+    | gzip -9n > "$stage/usr/share/doc/tminus/changelog.gz"
+# The man page, from the commands' own --help (ArgumentParser's generate-manual plugin).
+man="$scratch/man"
+rm -rf "$man" && mkdir -p "$man"
+built=$(date -u -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}" +%Y-%m-%d)
+# The plugin writes into the package's plugin folder, .build/plugins/GenerateManual/outputs/tminus.
+rm -rf .build/plugins/GenerateManual/outputs
+swift package --allow-writing-to-package-directory generate-manual --date "$built" --authors "tminus maintainers<tminus@example.org>" >/dev/null 2>&1
+cp .build/plugins/GenerateManual/outputs/tminus/tminus.1 "$man/tminus.1"
+install -m 0644 "$man/tminus.1" "$stage/usr/share/man/man1/tminus.1"
+gzip -9n "$stage/usr/share/man/man1/tminus.1"
+install -m 0755 packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm "$stage/DEBIAN/"
+install -d "$stage/usr/share/lintian/overrides"
+install -m 0644 packaging/debian/lintian-overrides "$stage/usr/share/lintian/overrides/tminus"
+echo /etc/tminus/tminus.env > "$stage/DEBIAN/conffiles"
+
+# The shared libraries the binary needs, as Debian packages (dpkg-shlibdeps reads debian/control).
+shlib=$(mktemp -d)
+mkdir -p "$shlib/debian"
+printf 'Source: tminus\n\nPackage: tminus\nArchitecture: any\n' > "$shlib/debian/control"
+depends=$(cd "$shlib" && dpkg-shlibdeps -O "$OLDPWD/$stage/usr/bin/tminus" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+rm -rf "$shlib"
+[ -n "$depends" ] || { echo "build.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
+sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" \
+    packaging/debian/control.in > "$stage/DEBIAN/control"
+chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/conffiles"
+dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >/dev/null
+echo "deb: $deb ($(du -h "$deb" | cut -f1), installed $size KiB); Depends: $depends"
+if command -v lintian >/dev/null; then
+    lintian --fail-on error "$deb" || { echo "build.sh: lintian reports errors" >&2; exit 1; }
+    echo "lintian: no error"
+fi
