@@ -13,6 +13,11 @@
 # Every process it starts is stopped by its PID; the mounts are undone.
 #   Tests/package/run.sh PATH/TO/tminus_VERSION_ARCH.deb
 set -euo pipefail
+if [ "$(id -u)" -ne 0 ]; then
+    # mmdebstrap, chroot and mount need root.
+    command -v sudo >/dev/null && exec sudo -E bash "$0" "$@"
+    echo "test-package: run as root (mmdebstrap, chroot and mount need it)" >&2; exit 1
+fi
 deb=$(realpath "$1")
 cd "$(dirname "$0")/../.."
 work=$(mktemp -d /tmp/tminus-package-XXXXXX)
