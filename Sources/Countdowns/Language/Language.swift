@@ -37,8 +37,11 @@ public struct Language: Sendable, Hashable, CustomStringConvertible {
     public static let all: [Language] = {
         let codes = ["en", "de", "fr", "es", "it", "pt", "nl", "hu", "pl", "ru", "ja", "zh-Hans", "ar"]
         return codes.map { code in
-            guard let folder = ResourceFolder.find("Tables", in: "tminus_Countdowns.resources"),
-                  let data = FileManager.default.contents(atPath: folder + "/\(code).json") else {
+            // Installed (share/tminus) or beside the binary first; else the build folder, which only
+            // Bundle.module knows (a copy of a development binary elsewhere, as `make valgrind` runs).
+            let folder = ResourceFolder.find("Tables", in: "tminus_Countdowns.resources")
+                ?? Bundle.module.url(forResource: "Tables", withExtension: nil)?.path
+            guard let folder, let data = FileManager.default.contents(atPath: folder + "/\(code).json") else {
                 fatalError("the language table \(code).json is missing: install tminus_Countdowns.resources in /usr/share/tminus or beside the tminus binary")
             }
             do { return try Language(table: JSONDecoder().decode(LanguageTable.self, from: data)) } catch {
