@@ -1,9 +1,6 @@
 import Foundation
 import Testing
 import TestSupport
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The built `tminus` binary, run in a folder of its own that is removed afterwards.
 struct Tminus {
@@ -55,29 +52,3 @@ struct Tminus {
 }
 
 
-/// A GET on loopback over a plain socket (Foundation's URL loading needs
-/// FoundationNetworking): the whole answer, or nil when nothing listens.
-func loopbackGet(port: Int, path: String) -> String? {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { return nil }
-    let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-    _ = request.withCString { send(fd, $0, strlen($0), 0) }
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var answer: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = recv(fd, &buffer, buffer.count, 0)
-        guard count > 0 else { break }
-        answer += buffer.prefix(count)
-    }
-    return String(decoding: answer, as: UTF8.self)
-}

@@ -1,0 +1,42 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Raw HTTP on loopback, for tests that need to send what a well-behaved
+/// client never would (half a request, a body that drips) or that run without
+/// FoundationNetworking.
+public enum Loopback {
+    /// Opens a connection to 127.0.0.1:`port`, sends `send` (then nothing), and
+    /// returns how long the server kept it open and what it sent back; nil
+    /// when nothing listens. Reading stops after `timeout` seconds of silence.
+    public static func exchange(port: Int, send text: String, timeout: Int = 15) -> (seconds: Double, answer: String)? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return nil }
+        _ = text.withCString { Glibc.send(fd, $0, strlen($0), 0) }
+        var wait = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        let started = Date()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var answer: [UInt8] = []
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            answer += buffer.prefix(count)
+        }
+        return (Date().timeIntervalSince(started), String(decoding: answer, as: UTF8.self))
+    }
+
+    /// A GET with `Connection: close`: the whole answer, or nil when nothing listens.
+    public static func get(port: Int, path: String) -> String? {
+        exchange(port: port, send: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", timeout: 5)?.answer
+    }
+}
