@@ -6,7 +6,8 @@ import NIOHTTPTypes
 /// head must arrive within `headLimit` of connecting (`idleLimit` of the
 /// previous response, which is how long a keep-alive connection may idle),
 /// and its body must then keep up `minimumBodyRate` bytes a second once
-/// `bodyGrace` has passed.
+/// `bodyGrace` has passed, counting only the time the server was waiting for
+/// it (not the time the application took before asking for more).
 ///
 /// Why: Hummingbird's idle timeout is reset by every byte read, so a client
 /// that sends its headers a byte at a time, or half a request and then
@@ -38,6 +39,12 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     private let limits: Limits
     private var state = State.awaitingHead
     private var timer: Scheduled<Void>?
+    /// Only time spent waiting for the client counts against its body: from a
+    /// read the server asked for until bytes arrive. While the application
+    /// holds back reads (backpressure: it has not taken what came), the client
+    /// is not late.
+    private var waitingSince: NIODeadline?
+    private var waited: TimeAmount = .zero
 
     init(limits: Limits) {
         self.limits = limits
@@ -53,9 +60,14 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if let since = waitingSince {
+            waited = waited + (NIODeadline.now() - since)
+            waitingSince = nil
+        }
         switch unwrapInboundIn(data) {
         case .head:
             state = .readingBody(started: .now(), bytes: 0, answered: false)
+            waited = .zero
             watchBody(context, after: limits.bodyGrace)
         case .body(let buffer):
             if case .readingBody(let started, let bytes, let answered) = state {
@@ -87,6 +99,11 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
+    func read(context: ChannelHandlerContext) {
+        if case .readingBody = state, waitingSince == nil { waitingSince = .now() }
+        context.read()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         cancel()
         context.fireChannelInactive()
@@ -101,9 +118,10 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         cancel()
         let channel = context.channel
         timer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
-            guard case .readingBody(let started, let bytes, _) = state else { return }
-            let elapsed = NIODeadline.now() - started - limits.bodyGrace
-            let owed = Int64(limits.minimumBodyRate) * elapsed.nanoseconds / 1_000_000_000
+            guard case .readingBody(_, let bytes, _) = state else { return }
+            let waiting = waited + (waitingSince.map { NIODeadline.now() - $0 } ?? .zero)
+            let late = waiting - limits.bodyGrace
+            let owed = Int64(limits.minimumBodyRate) * max(0, late.nanoseconds) / 1_000_000_000
             if Int64(bytes) < owed {
                 channel.close(promise: nil)
             } else {
