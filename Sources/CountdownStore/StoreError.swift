@@ -16,6 +16,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The database server cannot be reached or refused the work for now
     /// (PostgreSQL restarting, no connections left): try again later.
     case unavailable(String)
+    /// The database holds a migration this build does not know: a newer tminus
+    /// made or upgraded it, and this one must not write to it.
+    case newerSchema(database: String, migration: String)
 
     public var description: String {
         switch self {
@@ -30,6 +33,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
         case .invalid(let message): message
         case .storageFull: "the database cannot grow (the disk is full, or its size limit was reached); nothing was changed"
         case .unavailable(let why): "the database is unavailable, nothing was changed; try again shortly (\(why))"
+        case .newerSchema(let database, let migration):
+            "the database \(database) was made by a newer tminus (it has the migration '\(migration)', which this version does not know); "
+                + "it was not opened: run the newer tminus, or restore a backup made by this version"
         }
     }
 }

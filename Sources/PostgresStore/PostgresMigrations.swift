@@ -1,3 +1,4 @@
+import CountdownStore
 import Logging
 import PostgresNIO
 
@@ -140,6 +141,11 @@ extension PostgresMigrations {
         try await client.query("""
             CREATE TABLE IF NOT EXISTS schemaMigration (name TEXT PRIMARY KEY, appliedAt TIMESTAMPTZ NOT NULL DEFAULT now())
             """, logger: logger)
+        // A database a newer tminus migrated is left alone: this build does not know its schema.
+        let applied = try await client.query("SELECT name FROM schemaMigration", logger: logger).collect(String.self)
+        if let newest = Set(applied).subtracting(all.map(\.name)).sorted().last {
+            throw StoreError.newerSchema(database: "the PostgreSQL database", migration: newest)
+        }
         for migration in all {
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)

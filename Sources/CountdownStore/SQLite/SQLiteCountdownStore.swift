@@ -39,7 +39,10 @@ public final class SQLiteCountdownStore: CountdownStore {
         try PrivateFile.prepareDatabase(at: path)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
-            try StoreMigrations.migrator.migrate(pool)
+            let migrator = StoreMigrations.migrator
+            let unknown = try pool.read { db in try migrator.appliedIdentifiers(db) }.subtracting(migrator.migrations)
+            if let newest = unknown.sorted().last { throw StoreError.newerSchema(database: path, migration: newest) }
+            try migrator.migrate(pool)
         } catch let error as DatabaseError {
             throw Self.explained(error, path: path)
         }

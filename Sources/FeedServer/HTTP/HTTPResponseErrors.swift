@@ -15,7 +15,7 @@ extension StoreError: HTTPResponseError {
         case .tooLarge, .tooManyComponents: .contentTooLarge
         case .unusableCalendar, .invalid: .unprocessableContent
         case .storageFull: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
-        case .unavailable: .serviceUnavailable
+        case .unavailable, .newerSchema: .serviceUnavailable
         }
     }
 
