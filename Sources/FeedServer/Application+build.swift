@@ -18,6 +18,7 @@ struct Server {
     var store: any CountdownStore
     var catalog: FeedCatalog
     var cache: RenderCache
+    var metrics: ServerMetrics
 }
 
 func buildServer(_ configuration: ServerConfiguration, logger: Logger) async throws -> Server {
@@ -40,6 +41,8 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) async thr
     health.update(sources: (try? await store.sources()) ?? [])
 
     let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
+    let metrics = ServerMetrics()
+    router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: RequestLogMiddleware())
     PublicRoutes(catalog: catalog, renderer: renderer, images: ImageRoute(store: store, cache: cache),
                  health: { health.status(definitionErrors: loader.definitionErrors) }).register(on: router)
@@ -53,6 +56,11 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) async thr
                 maxBodyBytes: configuration.maxBodyBytes, renderer: renderer, logger: logger,
                 health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors) })
         .register(on: router, token: token)
+    // Prometheus text, behind the admin token (a scrape config sends it as a bearer token).
+    router.group("metrics").add(middleware: AdminAuthMiddleware(token: token)).get { _, _ in
+        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: metrics.scrape(catalog: catalog, cache: cache, health: health))))
+    }
 
     var poll = CatalogPollService(catalog: catalog, health: health, store: store, interval: configuration.pollInterval)
     var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger), sessions]
@@ -78,9 +86,9 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) async thr
         }
     }
     let application = Application(router: router,
-                                  server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadline(limits: limits.requestDeadline)], idleTimeout: idle)),
+                                  server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadline(limits: limits.requestDeadline, metrics: metrics)], idleTimeout: idle)),
                                   configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tminus",
                                                        availableConnectionsDelegate: .maximum(maxConnections, logger: logger)),
                                   services: services, logger: logger)
-    return Server(application: application, store: store, catalog: catalog, cache: cache)
+    return Server(application: application, store: store, catalog: catalog, cache: cache, metrics: metrics)
 }

@@ -60,6 +60,7 @@ final class ServerFixture: Sendable {
         var store: any CountdownStore
         var catalog: FeedCatalog
         var cache: RenderCache
+        var metrics: ServerMetrics
         /// The store as SQLite, for tests of what only SQLite has (statement counts, a full disk).
         var sqlite: SQLiteCountdownStore { store as! SQLiteCountdownStore }
     }
@@ -72,7 +73,7 @@ final class ServerFixture: Sendable {
         var configuration = self.configuration
         adjust(&configuration)
         let server = try await buildServer(configuration, logger: logger)
-        let parts = Parts(store: server.store, catalog: server.catalog, cache: server.cache)
+        let parts = Parts(store: server.store, catalog: server.catalog, cache: server.cache, metrics: server.metrics)
         return try await server.application.test(.live) { client in try await body(client, parts) }
     }
 

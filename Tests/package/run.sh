@@ -7,7 +7,7 @@
 #      the Swift toolchain);
 #   3. the installed `tminus serve` runs in that root (chroot) as the package's
 #      user, with the unit's environment file: /healthz, a feed's .ics, the
-#      web app's setup link (printed on its terminal);
+#      web app's setup link (printed on its terminal), /metrics;
 #   4. systemd-analyze verifies the unit and scores its exposure;
 #   5. remove keeps the data, a reinstall serves the same bytes, purge deletes it.
 # Every process it starts is stopped by its PID; the mounts are undone.
@@ -111,6 +111,11 @@ check "a feed's .ics is served" "$(grep -q 'BEGIN:VCALENDAR' "$work/birthdays.ic
 link=$(tr -d '\r' < "$work/serve-first.log" | grep -o "http://[^ ]*/app/setup/[A-Za-z0-9_-]*" | head -1 || true)
 setup=$(curl -s -o /dev/null -w '%{http_code}' "${link/8080/$port}")
 check "the web app's setup link, printed on the terminal, opens" "$([ -n "$link" ] && [ "$setup" = 200 ]; echo $?)" "${link:-no link} -> $setup"
+token=$(cat "$root/var/lib/tminus/tminus-admin-token" 2>/dev/null || true)
+metrics=$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$port/metrics" || true)
+requests=$(echo "$metrics" | grep -F 'tminus_http_requests_total{route="/feeds/{slug}.ics",method="GET",status="200"}' | awk '{print $2}')
+check "/metrics answers with the admin token, and counted the .ics request" "$([ "$requests" = 1 ] && [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 401 ]; echo $?)" \
+    "$(echo "$metrics" | grep -c '^tminus_') series, .ics requests: ${requests:-none}"
 data=$(chroot "$root" sh -c 'stat -c "%U %a %n" /var/lib/tminus /var/lib/tminus/*')
 check "the data is the service user's, owner-only" "$(echo "$data" | grep -qv '^tminus [67]00 '; [ $? = 1 ] && echo "$data" | grep -q 'tminus.sqlite$'; echo $?)" "$(echo "$data" | tr '\n' ';')"
 stop_server

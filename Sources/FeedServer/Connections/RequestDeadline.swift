@@ -46,17 +46,32 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     private var waitingSince: NIODeadline?
     private var waited: TimeAmount = .zero
 
-    init(limits: Limits) {
+    /// Counts open connections for `/metrics`.
+    private let metrics: ServerMetrics?
+    private var counted = false
+
+    init(limits: Limits, metrics: ServerMetrics? = nil) {
         self.limits = limits
+        self.metrics = metrics
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { arm(context, limits.headLimit) }
+        if context.channel.isActive {
+            arm(context, limits.headLimit)
+            count(open: true)
+        }
     }
 
     func channelActive(context: ChannelHandlerContext) {
         arm(context, limits.headLimit)
+        count(open: true)
         context.fireChannelActive()
+    }
+
+    private func count(open: Bool) {
+        guard let metrics, counted != open else { return }
+        counted = open
+        metrics.openConnections.add(open ? 1 : -1, ordering: .relaxed)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -106,11 +121,13 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         cancel()
+        count(open: false)
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         cancel()
+        count(open: false)
     }
 
     /// Checks the body's progress every second from the end of the grace period.

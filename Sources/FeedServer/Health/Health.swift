@@ -36,6 +36,13 @@ struct Health: ResponseEncodable, Sendable {
 /// integrity check) fresh, off the request path.
 final class HealthMonitor: Sendable {
     private let state = Mutex<(sources: [Health.Source], database: String)>(([], "not checked yet"))
+    private let states = Mutex<[SourceState]>([])
+
+    /// A source's outcome as `/metrics` reads it.
+    struct SourceState: Sendable {
+        var ok: Bool
+        var lastSuccessAt: Date?
+    }
 
     func update(sources: [SourceStatus]) {
         let entries = sources.map { source in
@@ -43,7 +50,10 @@ final class HealthMonitor: Sendable {
                           lastSuccess: source.lastSuccessAt.map(HTTPDate.format))
         }
         state.withLock { $0.sources = entries }
+        states.withLock { $0 = sources.map { SourceState(ok: $0.lastError == nil, lastSuccessAt: $0.lastSuccessAt) } }
     }
+
+    var sourceStates: [SourceState] { states.withLock { $0 } }
 
     func update(database: String) { state.withLock { $0.database = database } }
 

@@ -1,0 +1,70 @@
+import CoreMetrics
+import Foundation
+import Prometheus
+import Synchronization
+
+/// What `GET /metrics` answers, in Prometheus text format, behind the admin
+/// token. Requests are counted through swift-metrics' API with this server's
+/// own factory (not the process-wide bootstrap: tests run many servers in one
+/// process, and each must count only its own requests), backed by a
+/// swift-prometheus registry. Labels never carry a token or an unbounded
+/// value: routes are Hummingbird's patterns (`/feeds/{slug}.ics`, never the
+/// path), with no query string; an unmatched request is `NotFound`.
+/// Figures kept elsewhere (the render cache, the catalog, sources,
+/// connections) are read when scraped.
+final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    /// Connections open now (`RequestDeadline` counts them).
+    let openConnections = Atomic<Int>(0)
+    /// The render cache's counters as last scraped, so that the Prometheus
+    /// counters move by what happened since.
+    private let lastCache = Mutex(RenderCache.Statistics())
+
+    init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+        ]
+        self.factory = factory
+    }
+
+    func request(route: String, method: String, status: Int, duration: Duration) {
+        let route = route.isEmpty ? "NotFound" : route
+        Counter(label: "tminus_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))],
+                factory: factory).increment()
+        CoreMetrics.Timer(label: "tminus_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    /// The text a scrape answers, with the figures read now.
+    func scrape(catalog: FeedCatalog, cache: RenderCache, health: HealthMonitor) -> [UInt8] {
+        let feeds = catalog.feeds
+        registry.makeGauge(name: "tminus_compiled_feeds", help: "Feeds compiled in memory").set(to: Double(feeds.count))
+        registry.makeGauge(name: "tminus_compiled_countdowns", help: "Countdowns in the compiled feeds")
+            .set(to: Double(feeds.reduce(0) { $0 + $1.series.count }))
+        let statistics = cache.statistics
+        let last = lastCache.withLock { last in defer { last = statistics }; return last }
+        for (name, now, before) in [("hits", statistics.hits, last.hits), ("misses", statistics.misses, last.misses),
+                                    ("evictions", statistics.evictions, last.evictions)] {
+            registry.makeCounter(name: "tminus_render_cache_\(name)_total", help: "Render cache \(name)").increment(by: Int64(max(0, now - before)))
+        }
+        registry.makeGauge(name: "tminus_render_cache_bytes", help: "Bytes held by the render cache").set(to: Double(statistics.bytes))
+        registry.makeGauge(name: "tminus_render_cache_entries", help: "Renders held by the render cache").set(to: Double(statistics.entries))
+        let sources = health.sourceStates
+        for state in ["ok", "failing"] {
+            registry.makeGauge(name: "tminus_sources", labels: [("state", state)], help: "URL sources by the outcome of their last refresh")
+                .set(to: Double(sources.filter { ($0.ok ? "ok" : "failing") == state }.count))
+        }
+        let oldest = sources.compactMap(\.lastSuccessAt).min().map { Date().timeIntervalSince($0) } ?? 0
+        registry.makeGauge(name: "tminus_source_oldest_success_age_seconds", help: "Seconds since the least recently refreshed source last succeeded")
+            .set(to: oldest)
+        registry.makeGauge(name: "tminus_open_connections", help: "HTTP connections open now").set(to: Double(openConnections.load(ordering: .relaxed)))
+        registry.makeGauge(name: "tminus_database_ok", help: "1 when the last database check found nothing wrong")
+            .set(to: health.databaseHadAProblem ? 0 : 1)
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}
