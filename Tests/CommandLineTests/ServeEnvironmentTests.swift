@@ -53,7 +53,7 @@ struct ServeEnvironmentTests {
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
         var up = false
         for _ in 0..<100 where !up {
-            up = Loopback.get(port: port, path: "/healthz")?.contains(#"{"status":"ok"}"#) ?? false
+            up = await Loopback.get(port: port, path: "/healthz")?.contains(#"{"status":"ok"}"#) ?? false
             if !up { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(up, "the server listens on TMINUS_PORT")

@@ -356,12 +356,10 @@ struct InternetSafetyTests {
         // Two seconds, not one: on a loaded machine a well-formed request must not miss it.
         try await fixture.withServer(adjust: { $0.connections.requestHeadTimeout = .seconds(2) }) { client, _ in
             let port = try #require(client.port)
-            let (closed, _) = try await Task.detached { try Self.exchange(port: port, send: "GET /feeds/family.ics HTTP/1.1\r\nHost: x\r\n") }.value
+            let (closed, _) = try await Self.exchange(port: port, send: "GET /feeds/family.ics HTTP/1.1\r\nHost: x\r\n")
             #expect(closed < 5, "closed after \(closed) s")
             // (The test client's own keep-alive connection was idle for as long, so it is closed too: ask on a new one.)
-            let (_, answer) = try await Task.detached {
-                try Self.exchange(port: port, send: "GET /feeds/family.ics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            }.value
+            let (_, answer) = try await Self.exchange(port: port, send: "GET /feeds/family.ics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(answer.hasPrefix("HTTP/1.1 200"), "other clients are served")
         }
     }
@@ -375,11 +373,11 @@ struct InternetSafetyTests {
         try await fixture.withServer(adjust: { $0.connections.bodyGrace = .seconds(2); $0.connections.minimumBodyRate = 100 }) { client, _ in
             let port = try #require(client.port)
             let head = "POST /app/signin HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 4000\r\n\r\n"
-            let (closed, answer) = try await Task.detached { try Self.exchange(port: port, send: head + "csrf=") }.value
+            let (closed, answer) = try await Self.exchange(port: port, send: head + "csrf=")
             #expect(closed < 8, "closed after \(closed) s")
             #expect(answer.isEmpty, "\(answer)")
             let admin = "POST /api/feeds HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 4000\r\n\r\n" + String(repeating: " ", count: 4_000)
-            let (seconds, whole) = try await Task.detached { try Self.exchange(port: port, send: admin) }.value
+            let (seconds, whole) = try await Self.exchange(port: port, send: admin)
             #expect(whole.hasPrefix("HTTP/1.1 401"), "a body sent at once is read and answered: '\(whole.prefix(80))' after \(seconds) s")
         }
     }
@@ -391,17 +389,16 @@ struct InternetSafetyTests {
         try fixture.feed("family", calendar: ServerFixture.family)
         try await fixture.withServer(adjust: { $0.connections.requestHeadTimeout = .seconds(1); $0.connections.idleTimeout = .seconds(4) }) { client, _ in
             let port = try #require(client.port)
-            let (closed, answer) = try await Task.detached {
-                try Self.exchange(port: port, send: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            }.value
+            let (closed, answer) = try await Self.exchange(port: port, send: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(answer.hasPrefix("HTTP/1.1 200"))
             #expect(closed > 3 && closed < 10, "idle for \(closed) s after the response")
         }
     }
 
-    /// `Loopback.exchange`, failing the test when nothing listens.
-    static func exchange(port: Int, send: String) throws -> (seconds: Double, answer: String) {
-        guard let result = Loopback.exchange(port: port, send: send) else { throw CocoaError(.fileReadUnknown) }
+    /// `Loopback.exchange` on a thread of its own (never blocking the cooperative
+    /// pool, which the servers of other tests need), failing when nothing listens.
+    static func exchange(port: Int, send: String) async throws -> (seconds: Double, answer: String) {
+        guard let result = await Loopback.exchangeOffPool(port: port, send: send) else { throw CocoaError(.fileReadUnknown) }
         return result
     }
 

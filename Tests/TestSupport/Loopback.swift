@@ -35,8 +35,18 @@ public enum Loopback {
         return (Date().timeIntervalSince(started), String(decoding: answer, as: UTF8.self))
     }
 
+    /// `exchange` on a thread of its own: a blocking socket read on Swift's
+    /// cooperative pool (two threads on a two-core machine) stalls every server
+    /// and client of the test process for as long as it waits.
+    public static func exchangeOffPool(port: Int, send text: String, timeout: Int = 15) async -> (seconds: Double, answer: String)? {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: exchange(port: port, send: text, timeout: timeout)) }
+            thread.start()
+        }
+    }
+
     /// A GET with `Connection: close`: the whole answer, or nil when nothing listens.
-    public static func get(port: Int, path: String) -> String? {
-        exchange(port: port, send: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", timeout: 5)?.answer
+    public static func get(port: Int, path: String) async -> String? {
+        await exchangeOffPool(port: port, send: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", timeout: 5)?.answer
     }
 }
