@@ -10,7 +10,7 @@ SWIFT_FLAGS ?=
 
 export TMINUS_PYTHON := $(abspath $(VENV))/bin/python3
 
-.PHONY: all deps pydeps clients build release test test-postgres valgrind interop browser bench soak fuzz tsan run clean dist deb test-package
+.PHONY: all deps pydeps clients build release test test-postgres valgrind interop browser bench soak fuzz tsan run clean dist deb image test-package
 
 all: build
 
@@ -161,12 +161,19 @@ deb: dist
 	@$(call install-missing,$(PACKAGE_TOOLS),packaging tools)
 	bash packaging/build.sh $(DIST) $(VERSION)
 
+# An OCI image of the package (a bookworm root made by mmdebstrap, the package
+# installed with apt, packed by packaging/oci_image.py): `podman load -i` it.
+IMAGE := $(DIST)/tminus-$(VERSION).oci.tar
+image: deb
+	@$(call install-missing,mmdebstrap,image tools)
+	bash packaging/image.sh $(DIST)/tminus_$(VERSION)_$$(dpkg --print-architecture).deb $(VERSION) $(IMAGE)
+
 # Installs the package into a fresh Debian bookworm root (mmdebstrap), runs the
 # service there as its own user, removes and purges it: Tests/package/run.sh.
 PACKAGE_TEST_TOOLS := mmdebstrap systemd
-test-package: deb
+test-package: image
 	@$(call install-missing,$(PACKAGE_TEST_TOOLS),package test tools)
-	bash Tests/package/run.sh $(DIST)/tminus_$(VERSION)_$$(dpkg --print-architecture).deb
+	bash Tests/package/run.sh $(DIST)/tminus_$(VERSION)_$$(dpkg --print-architecture).deb $(IMAGE)
 
 run: build
 	.build/debug/tminus serve --host $(HOST) --port $(PORT) --db $(DB) --feeds feeds

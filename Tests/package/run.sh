@@ -9,9 +9,10 @@
 #      user, with the unit's environment file: /healthz, a feed's .ics, the
 #      web app's setup link (printed on its terminal), /metrics;
 #   4. systemd-analyze verifies the unit and scores its exposure;
-#   5. remove keeps the data, a reinstall serves the same bytes, purge deletes it.
+#   5. remove keeps the data, a reinstall serves the same bytes, purge deletes it;
+#   6. given the OCI image, its layer is unpacked and started as its config says.
 # Every process it starts is stopped by its PID; the mounts are undone.
-#   Tests/package/run.sh PATH/TO/tminus_VERSION_ARCH.deb
+#   Tests/package/run.sh PATH/TO/tminus_VERSION_ARCH.deb [PATH/TO/tminus-VERSION.oci.tar]
 set -euo pipefail
 if [ "$(id -u)" -ne 0 ]; then
     # mmdebstrap, chroot and mount need root.
@@ -141,6 +142,51 @@ left=""
 [ -e "$root/etc/tminus" ] && left="$left /etc/tminus"
 chroot "$root" getent passwd tminus >/dev/null && left="$left the user"
 check "purge deletes the data, the settings and the user" "$([ -z "$left" ]; echo $?)" "${left:+left:}${left:-all gone}"
+
+# The OCI image (`make image`): its layer unpacked and started as its config
+# says (user, environment, entry point), since no container engine runs here.
+image=${2:-}
+if [ -n "$image" ]; then
+    for mount in "$root/dev/pts" "$root/dev" "$root/proc"; do mountpoint -q "$mount" 2>/dev/null && umount -l "$mount"; done
+    root="$work/image-root"
+    mkdir -p "$work/oci" "$root"
+    tar -xf "$image" -C "$work/oci"
+    eval "$(python3 - "$work/oci" <<'PY'
+import json, shlex, sys
+oci = sys.argv[1]
+blob = lambda digest: f"{oci}/blobs/sha256/{digest.split(':')[1]}"
+index = json.load(open(f"{oci}/index.json"))
+manifest = json.load(open(blob(index["manifests"][0]["digest"])))
+config = json.load(open(blob(manifest["config"]["digest"])))["config"]
+print("layer=" + shlex.quote(blob(manifest["layers"][0]["digest"])))
+print("image_user=" + shlex.quote(config["User"]))
+print("image_env=" + shlex.quote(" ".join(config["Env"])))
+print("image_entrypoint=" + shlex.quote(" ".join(config["Entrypoint"])))
+print("image_workdir=" + shlex.quote(config["WorkingDir"]))
+PY
+)"
+    tar -xzf "$layer" -C "$root"
+    check "the image unpacks as its config says" "$([ -x "$root/usr/bin/tminus" ] && [ "$image_user" = tminus ]; echo $?)" \
+        "$(du -h "$image" | cut -f1) archive; user $image_user; entry point $image_entrypoint"
+    mount -t proc proc "$root/proc"
+    mount --bind /dev "$root/dev"
+    cp -r feeds/. "$root/etc/tminus/feeds/"
+    cp -r examples "$root/etc/tminus/examples"
+    port=$(free_port)
+    setsid chroot --userspec="$image_user:$image_user" "$root" /usr/bin/env -i $image_env TMINUS_PORT="$port" TMINUS_HOST=127.0.0.1 \
+        /bin/sh -c "cd $image_workdir && echo \$\$ > /tmp/tminus-serve.pid && exec $image_entrypoint" > "$work/serve-image.log" 2>&1 &
+    server=$!
+    up=""
+    for _ in $(seq 1 100); do
+        up=$(curl -fs "http://127.0.0.1:$port/healthz" 2>/dev/null || true)
+        [ -n "$up" ] && break
+        sleep 0.2
+    done
+    ics=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/feeds/birthdays.ics")
+    check "the image's root file system serves, as its entry point starts it" "$([ "$up" = '{"status":"ok"}' ] && [ "$ics" = 200 ]; echo $?)" \
+        "/healthz $up, a feed .ics $ics"
+    stop_server
+fi
 
 echo "package: $passed passed, $failed failed in $(( $(date +%s) - started )) s"
 [ "$failed" = 0 ]
