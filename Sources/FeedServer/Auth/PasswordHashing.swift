@@ -26,9 +26,6 @@ enum PasswordHashing {
         try await run { Bcrypt.verify(password, hash: hash) }
     }
 
-    /// How many checks are running or waiting (for tests and health).
-    static var inLine: Int { waiting.withLock { $0 } }
-
     private static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws -> T {
         let admitted = waiting.withLock { count in
             guard count < maxWaiting else { return false }

@@ -32,7 +32,7 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
 
     private enum State {
         case awaitingHead
-        case readingBody(started: NIODeadline, bytes: Int, answered: Bool)
+        case readingBody(bytes: Int, answered: Bool)
         case handling
     }
 
@@ -81,15 +81,15 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         }
         switch unwrapInboundIn(data) {
         case .head:
-            state = .readingBody(started: .now(), bytes: 0, answered: false)
+            state = .readingBody(bytes: 0, answered: false)
             waited = .zero
             watchBody(context, after: limits.bodyGrace)
         case .body(let buffer):
-            if case .readingBody(let started, let bytes, let answered) = state {
-                state = .readingBody(started: started, bytes: bytes + buffer.readableBytes, answered: answered)
+            if case .readingBody(let bytes, let answered) = state {
+                state = .readingBody(bytes: bytes + buffer.readableBytes, answered: answered)
             }
         case .end:
-            if case .readingBody(_, _, answered: true) = state {
+            if case .readingBody(_, answered: true) = state {
                 state = .awaitingHead
                 arm(context, limits.idleLimit)
             } else {
@@ -106,9 +106,9 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
             case .handling, .awaitingHead:
                 state = .awaitingHead
                 arm(context, limits.idleLimit)
-            case .readingBody(let started, let bytes, _):
+            case .readingBody(let bytes, _):
                 // Answered before the body was all read (a 413, say): the body must still arrive at the rate.
-                state = .readingBody(started: started, bytes: bytes, answered: true)
+                state = .readingBody(bytes: bytes, answered: true)
             }
         }
         context.write(data, promise: promise)
@@ -135,7 +135,7 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         cancel()
         let channel = context.channel
         timer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
-            guard case .readingBody(_, let bytes, _) = state else { return }
+            guard case .readingBody(let bytes, _) = state else { return }
             let waiting = waited + (waitingSince.map { NIODeadline.now() - $0 } ?? .zero)
             let late = waiting - limits.bodyGrace
             let owed = Int64(limits.minimumBodyRate) * max(0, late.nanoseconds) / 1_000_000_000

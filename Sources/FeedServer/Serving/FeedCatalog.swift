@@ -32,7 +32,6 @@ final class FeedCatalog: Sendable {
         /// Moves with every published change of the feeds, so that an index
         /// rendered from older feeds is not kept.
         var generation = 0
-        var compiledAt: Date = .distantPast
     }
 
     let store: any CountdownStore
@@ -177,7 +176,7 @@ final class FeedCatalog: Sendable {
             }
             published.withLock {
                 $0 = Published(feeds: current, views: newViews, tokens: tokenMap, index: feedsMoved ? nil : previousIndex,
-                               generation: generation + 1, compiledAt: now)
+                               generation: generation + 1)
             }
             moved.forEach(changed)
         } catch {
