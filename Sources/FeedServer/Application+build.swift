@@ -34,14 +34,14 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) async thr
     let fetcher = CalendarFetcher(maxBytes: store.limits.maxInputBytes, timeout: configuration.fetchTimeout,
                                   allowPrivate: configuration.allowPrivateSources)
     let health = HealthMonitor()
+    let metrics = ServerMetrics()
     let loader = FeedLoader(store: store, fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
-                            logger: logger, health: health)
+                            logger: logger, health: health, metrics: metrics)
     await loader.reload()
     await catalog.refresh(force: true)
     health.update(sources: (try? await store.sources()) ?? [])
 
     let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
-    let metrics = ServerMetrics()
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: RequestLogMiddleware())
     PublicRoutes(catalog: catalog, renderer: renderer, images: ImageRoute(store: store, cache: cache),

@@ -38,6 +38,25 @@ struct MetricsTests {
             #expect((Self.value(text, "tminus_open_connections") ?? 0) >= 1)
             #expect(Self.value(text, "tminus_render_cache_misses_total") == 1, "one JSON render, then a cache hit")
             #expect(Self.value(text, "tminus_render_cache_hits_total") == 1)
+            #expect(Self.value(text, #"tminus_imports_total{via="source",outcome="ok"}"#) == 1, "the feed's file, loaded at start")
+        }
+    }
+
+    /// Imports through the admin API count by outcome; a refused one changes nothing but the count.
+    @Test func importsAreCountedByWayAndOutcome() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer(adjust: { _ in }) { client, _ in
+            let calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:m@t\r\nDTSTAMP:20260101T000000Z\r\n"
+                + "SUMMARY:Metric\r\nDTSTART;VALUE=DATE:20270101\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            let headers = fixture.admin.merging([.contentType: "text/calendar"])
+            #expect(try await client.execute(uri: "/api/feeds/family/import", method: .post, headers: headers, body: ByteBuffer(string: calendar)).status == .ok)
+            let broken = calendar.replacingOccurrences(of: "DTSTART;VALUE=DATE:20270101", with: "DTSTART:2027x101")
+            let refused = try await client.execute(uri: "/api/feeds/family/import?strict=true", method: .post, headers: headers, body: ByteBuffer(string: broken))
+            #expect(refused.status.code >= 400)
+            let text = String(buffer: try await client.execute(uri: "/metrics", method: .get, headers: fixture.admin).body)
+            #expect(Self.value(text, #"tminus_imports_total{via="api",outcome="ok"}"#) == 1, "\(text)")
+            #expect(Self.value(text, #"tminus_imports_total{via="api",outcome="refused"}"#) == 1)
         }
     }
 }

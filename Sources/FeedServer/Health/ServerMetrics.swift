@@ -38,6 +38,16 @@ final class ServerMetrics: Sendable {
             .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
+    /// An import finished: `via` is source, api or app.
+    func imported(via: String, ok: Bool) {
+        Counter(label: "tminus_imports_total", dimensions: [("via", via), ("outcome", ok ? "ok" : "refused")], factory: factory).increment()
+    }
+
+    /// A URL source's fetch ended: fetched, not-modified or failed.
+    func sourceRefreshed(_ outcome: String) {
+        Counter(label: "tminus_source_refreshes_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+    }
+
     /// The text a scrape answers, with the figures read now.
     func scrape(catalog: FeedCatalog, cache: RenderCache, health: HealthMonitor) -> [UInt8] {
         let feeds = catalog.feeds

@@ -217,7 +217,12 @@ struct AdminRoutes: Sendable {
             throw HTTPError(.unsupportedMediaType, message: "send text/calendar, or application/json with {\"url\": …}")
         }
         let options = ImportOptions(strict: strict, source: source, createFeed: false)
-        let report = try await write { try await $0.importCalendar(bytes, intoFeed: slug, options: options) }
+        let report: ImportReport
+        do { report = try await write { try await $0.importCalendar(bytes, intoFeed: slug, options: options) } } catch {
+            loader.metrics?.imported(via: "api", ok: false)
+            throw error
+        }
+        loader.metrics?.imported(via: "api", ok: true)
         logger.info("import", metadata: ["feed": "\(slug)", "result": "\(report)"])
         return try AdminJSON.encode(ImportResult(added: report.added, updated: report.updated, unchanged: report.unchanged, removed: report.removed,
                                                  skipped: report.skipped, diagnostics: report.diagnostics))

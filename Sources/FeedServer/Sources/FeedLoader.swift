@@ -15,11 +15,16 @@ final class FeedLoader: Sendable {
     let directory: URL?
     let logger: Logger
     let health: HealthMonitor
+    /// Counts imports and source refreshes for `/metrics` (the admin API and the
+    /// web app count their imports here too: the loader is what they share).
+    let metrics: ServerMetrics?
     private let state = Mutex<(definitions: [LoadedFeedDefinition], errors: [String])>(([], []))
     /// URL sources added from the web app, kept in the store (`source.subscribed`).
     private let subscribed = Mutex<[SourceSubscription]>([])
 
-    init(store: any CountdownStore, fetcher: CalendarFetcher, directory: URL?, logger: Logger, health: HealthMonitor) {
+    init(store: any CountdownStore, fetcher: CalendarFetcher, directory: URL?, logger: Logger, health: HealthMonitor,
+         metrics: ServerMetrics? = nil) {
+        self.metrics = metrics
         self.store = store
         self.health = health
         self.fetcher = fetcher
@@ -83,10 +88,12 @@ final class FeedLoader: Sendable {
         if !filter.isEmpty { options.filter = { countdown in filter.accepts(countdown) } }
         do {
             let report = try await store.importCalendar(data, intoFeed: slug, options: options)
+            metrics?.imported(via: "source", ok: true)
             try await store.recordFetch(feed: slug, location: source.location, etag: etag, lastModified: lastModified, error: nil)
             await sourcesChanged()
             logger.info("source imported", metadata: ["feed": "\(slug)", "source": "\(source.location)", "result": "\(report)"])
         } catch {
+            metrics?.imported(via: "source", ok: false)
             await record(slug, source.location, error: "\(error)")
         }
     }
@@ -115,13 +122,16 @@ final class FeedLoader: Sendable {
         do {
             switch try await fetcher.fetch(source.location, etag: known?.etag, lastModified: known?.lastModifiedHeader) {
             case .notModified:
+                metrics?.sourceRefreshed("not-modified")
                 try await store.recordFetch(feed: slug, location: source.location, etag: nil, lastModified: nil, error: nil)
                 await sourcesChanged()
                 logger.debug("source not modified", metadata: ["feed": "\(slug)", "source": "\(source.location)"])
             case .fetched(let bytes, let etag, let lastModified):
+                metrics?.sourceRefreshed("fetched")
                 await importData(bytes, source: source, into: slug, etag: etag, lastModified: lastModified)
             }
         } catch {
+            metrics?.sourceRefreshed("failed")
             await record(slug, source.location, error: "\(error)")
         }
     }

@@ -92,7 +92,9 @@ struct ImportPage: Sendable {
                 if let subscription { try await store.subscribe(feed: slug, location: subscription) }
                 return report
             }
+            app.loader.metrics?.imported(via: "app", ok: true)
         } catch let error as StoreError {
+            app.loader.metrics?.imported(via: "app", ok: false)
             view.error = "Nothing was imported: " + Self.headline(error)
             view.problems = Self.problems(error)
             return try page(error.status)
