@@ -10,6 +10,7 @@
 #      web app's setup link (printed on its terminal), /metrics;
 #   4. systemd-analyze verifies the unit and scores its exposure;
 #   5. remove keeps the data, a reinstall serves the same bytes, purge deletes it;
+#      an install over a database of the oldest schema (v1) migrates and serves it;
 #   6. given the OCI image, its layer is unpacked and started as its config says.
 # Every process it starts is stopped by its PID; the mounts are undone.
 #   Tests/package/run.sh PATH/TO/tminus_VERSION_ARCH.deb [PATH/TO/tminus-VERSION.oci.tar]
@@ -142,6 +143,21 @@ left=""
 [ -e "$root/etc/tminus" ] && left="$left /etc/tminus"
 chroot "$root" getent passwd tminus >/dev/null && left="$left the user"
 check "purge deletes the data, the settings and the user" "$([ -z "$left" ]; echo $?)" "${left:+left:}${left:-all gone}"
+
+# An upgrade from the oldest schema: the package installed over the data a v1
+# database left (Tests/CountdownStoreTests/Fixtures/schemas/v1.sqlite), which
+# the service migrates at start and serves.
+oldest=Tests/CountdownStoreTests/Fixtures/schemas/v1.sqlite
+install -d "$root/var/lib/tminus"
+cp "$oldest" "$root/var/lib/tminus/tminus.sqlite"
+chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "/tmp/$(basename "$deb")" >/dev/null
+chroot "$root" chown -R tminus:tminus /var/lib/tminus
+run_server upgrade
+upgraded=$(curl -fs "http://127.0.0.1:$port/feeds/family.ics" || true)
+stop_server
+migrations=$(chroot --userspec=tminus:tminus "$root" /usr/bin/tminus migrate --db /var/lib/tminus/tminus.sqlite | tail -1)
+check "an install over a v1 database migrates it and serves its feed" \
+    "$(echo "$upgraded" | grep -q 'SUMMARY:Maths final' && echo "$migrations" | grep -q 'up to date'; echo $?)" "$migrations"
 
 # The OCI image (`make image`): its layer unpacked and started as its config
 # says (user, environment, entry point), since no container engine runs here.

@@ -1,0 +1,105 @@
+import Countdowns
+import Foundation
+import GRDB
+import ICalendar
+import Testing
+@testable import CountdownStore
+
+/// Issue #24, 7: a database made at every schema version (`Fixtures/schemas/vN.sqlite`,
+/// v1 to today's) opens in today's build, is migrated, and still holds every
+/// feed, countdown, token, image, setting and session, serving the same
+/// calendars as a database made today with the same data.
+///
+/// The fixtures are committed, so that a shipped migration edited later (which
+/// a test built from today's code would not notice) breaks this test. They were
+/// made by `writeFixtures` below (run with TMINUS_WRITE_SCHEMA_FIXTURES=1): the
+/// reference data written by today's store, then copied, column by column,
+/// into a database migrated only up to that version.
+@Suite(.serialized) struct UpgradeTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/schemas")
+    static let clock: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_338_000) }
+    static let calendar = """
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tminus tests//upgrade//EN\r\nBEGIN:VEVENT\r\nUID:anna@upgrade\r
+        DTSTAMP:20260101T000000Z\r\nSUMMARY:Anna turns {n}\r\nDTSTART;VALUE=DATE:19960228\r\nRRULE:FREQ=YEARLY\r\nCATEGORIES:Birthday\r
+        END:VEVENT\r\nBEGIN:VEVENT\r\nUID:exam@upgrade\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Maths final\r
+        DTSTART;TZID=Europe/Budapest:20270612T090000\r\nDTEND;TZID=Europe/Budapest:20270612T120000\r\nEND:VEVENT\r\nBEGIN:VTODO\r
+        UID:essay@upgrade\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Hand in the essay\r\nDUE;VALUE=DATE:20270301\r\nPRIORITY:1\r\nEND:VTODO\r
+        END:VCALENDAR\r\n
+        """
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 24))
+
+    /// The reference data, written by today's store.
+    static func makeReference(at path: String) async throws {
+        let store = try SQLiteCountdownStore(path: path, clock: clock)
+        _ = try await store.importCalendar(Array(calendar.utf8), intoFeed: "family", options: ImportOptions(createFeed: true))
+        _ = try await store.createFeedToken(feed: "family", label: "grandma", visibility: .full)
+        _ = try await store.storeImage(png, mimeType: "image/png")
+        try await store.setSetting("ownerPasswordHash", "$2b$12$upgradefixturehashupgradefixturehashupgradefixtureha")
+        try await store.setPersistedValue(Data("{\"signedInAt\":0}".utf8), for: "session:upgrade", expiresIn: nil, onlyIfAbsent: false)
+        try await store.close()
+    }
+
+    static var versions: [String] { StoreMigrations.migrator.migrations }
+
+    static func fixture(_ index: Int) -> String { folder.appendingPathComponent("v\(index + 1).sqlite").path }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TMINUS_WRITE_SCHEMA_FIXTURES"] == "1", "writes the fixtures only when asked"))
+    func writeFixtures() async throws {
+        let reference = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-reference-\(UUID().uuidString).sqlite").path
+        try await Self.makeReference(at: reference)
+        let source = try DatabaseQueue(path: reference)
+        for (index, version) in Self.versions.enumerated() {
+            let path = Self.fixture(index)
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            let target = try DatabaseQueue(path: path)
+            try StoreMigrations.migrator.migrate(target, upTo: version)
+            try await target.write { db in
+                for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'") {
+                    let columns = try db.columns(in: table).map(\.name)
+                    let rows = try source.read { try Row.fetchAll($0, sql: "SELECT \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \"\(table)\"") }
+                    for row in rows {
+                        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+                        try db.execute(sql: "INSERT INTO \"\(table)\" (\(columns.map { "\"\($0)\"" }.joined(separator: ", "))) VALUES (\(placeholders))",
+                                       arguments: StatementArguments(columns.map { row[$0] as DatabaseValue }))
+                    }
+                }
+            }
+            try target.close()
+        }
+        try source.close()
+    }
+
+    @Test(arguments: 0..<7)
+    func aDatabaseOfEachVersionOpensMigratedWithEverythingInIt(_ index: Int) async throws {
+        let fixture = Self.fixture(index)
+        try #require(FileManager.default.fileExists(atPath: fixture), "missing fixture \(fixture)")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-upgrade-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let old = work.appendingPathComponent("old.sqlite").path
+        try FileManager.default.copyItem(atPath: fixture, toPath: old)
+        let reference = work.appendingPathComponent("reference.sqlite").path
+        try await Self.makeReference(at: reference)
+
+        let upgraded = try SQLiteCountdownStore(path: old, clock: Self.clock)
+        let today = try SQLiteCountdownStore(path: reference, clock: Self.clock)
+        #expect(try await upgraded.appliedMigrations() == Self.versions, "migrated to today's schema")
+        let feeds = try await upgraded.feeds()
+        #expect(feeds.map(\.feed.slug) == ["family"] && feeds.first?.countdownCount == 3)
+        let countdowns = try await upgraded.countdowns(inFeed: "family")
+        #expect(countdowns.map(\.title).sorted() == ["Anna turns {n}", "Hand in the essay", "Maths final"])
+        if index >= 1 { #expect(try await upgraded.setting("ownerPasswordHash") == (try await today.setting("ownerPasswordHash")), "the setting (v2 on)") }
+        if index >= 1 { #expect(try await upgraded.activeTokens().count == 1, "the feed token (v2 on)") }
+        if index >= 4 { #expect(try await upgraded.persistedValue(for: "session:upgrade") != nil, "the session (v5 on)") }
+        let image = try await upgraded.image(StoredImage.scheme + SHA256Hex.of(Self.png))
+        #expect(image?.bytes == Self.png)
+        // Served byte for byte as a database made today serves it.
+        let feed = try #require(feeds.first?.feed)
+        let referenceFeed = try #require(try await today.feed(slug: "family")?.feed)
+        let exported = CalendarWriter().bytes(CalendarExport.calendar(feed: feed, countdowns: countdowns))
+        let expected = CalendarWriter().bytes(CalendarExport.calendar(feed: referenceFeed, countdowns: try await today.countdowns(inFeed: "family")))
+        #expect(exported == expected, "v\(index + 1): the export changed")
+        try await upgraded.close()
+        try await today.close()
+    }
+}
