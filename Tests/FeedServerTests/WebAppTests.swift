@@ -20,6 +20,17 @@ import Testing
         try await OwnerPassword.set(password, in: store, cost: 4)
     }
 
+    /// A live server with the owner's password set, and a browser signed in to it.
+    static func withSignedInBrowser(_ fixture: ServerFixture,
+                                    _ body: @escaping @Sendable (inout Browser, ServerFixture.Parts, any TestClientProtocol) async throws -> Void) async throws {
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try await setPassword(parts.store)
+            var browser = Browser(client: client)
+            try await browser.signIn(password)
+            try await body(&browser, parts, client)
+        }
+    }
+
     @Test func signInNeedsTheRightPasswordAndGivesStrictHttpOnlyCookies() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
@@ -61,10 +72,7 @@ import Testing
 
     @Test func formsWithoutTheirCSRFTokenChangeNothing() async throws {
         let fixture = try ServerFixture()
-        try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try await Self.setPassword(parts.store)
-            var browser = Browser(client: client)
-            try await browser.signIn(Self.password)
+        try await Self.withSignedInBrowser(fixture) { browser, parts, client in
             let forged = try await browser.post("/app/feeds", ["name": "Forged", "timeZone": "UTC"], csrf: "made-up-token")
             #expect(forged.status == .forbidden)
             #expect(forged.headers[.contentType]?.hasPrefix("text/html") == true && forged.text.contains("came from another site"),
@@ -156,10 +164,7 @@ import Testing
 
     @Test func aFeedAndACountdownMadeInTheAppArePublishedAtOnce() async throws {
         let fixture = try ServerFixture()
-        try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try await Self.setPassword(parts.store)
-            var browser = Browser(client: client)
-            try await browser.signIn(Self.password)
+        try await Self.withSignedInBrowser(fixture) { browser, parts, client in
             _ = try await browser.get("/app/feeds/new")
             let wrongColour = try await browser.post("/app/feeds", ["name": "Trips 2027", "timeZone": "Europe/Budapest", "categoryColors": "Travel blue"])
             #expect(wrongColour.status == .unprocessableContent && wrongColour.text.contains("Birthday #FF2D55"))
@@ -260,10 +265,7 @@ import Testing
     /// Issue #27, 10: Origin and Sec-Fetch-Site were not checked on POST.
     @Test func aPostThatABrowserSaysCameFromAnotherSiteIsRefused() async throws {
         let fixture = try ServerFixture()
-        try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try await Self.setPassword(parts.store)
-            var browser = Browser(client: client)
-            try await browser.signIn(Self.password)
+        try await Self.withSignedInBrowser(fixture) { browser, parts, client in
             browser.extraHeaders = [HTTPField.Name("Origin")!: "https://evil.example"]
             let foreign = try await browser.post("/app/feeds", ["name": "Forged", "timeZone": "UTC"])
             #expect(foreign.status == .forbidden && foreign.text.contains("another site"))
@@ -286,10 +288,7 @@ import Testing
     /// Unticked means the palette's colours, and unticking clears colours set before.
     @Test func aCountdownWithoutItsOwnColoursSaves() async throws {
         let fixture = try ServerFixture()
-        try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try await Self.setPassword(parts.store)
-            var browser = Browser(client: client)
-            try await browser.signIn(Self.password)
+        try await Self.withSignedInBrowser(fixture) { browser, parts, client in
             _ = try await browser.get("/app/feeds/new")
             #expect(try await browser.post("/app/feeds", ["name": "Plain", "timeZone": "UTC"]).status == .seeOther)
             let unticked = Self.countdownFields(["title": "No colours"]).filter { $0.0 != "useColors" }
@@ -314,10 +313,7 @@ import Testing
     @Test func theFeedFormSetsLanguageWeekendAndHolidays() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("hol", calendar: ServerFixture.family)
-        try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try await Self.setPassword(parts.store)
-            var browser = Browser(client: client)
-            try await browser.signIn(Self.password)
+        try await Self.withSignedInBrowser(fixture) { browser, parts, client in
             _ = try await browser.get("/app/feeds/new")
             let fields = ["name": "Work", "timeZone": "Europe/Warsaw", "isPublic": "on", "mode": "daily", "days": "30"]
             let wrong = try await browser.post("/app/feeds", fields.merging(["weekend": "fri, caturday"]) { $1 })
@@ -338,10 +334,7 @@ import Testing
     @Test func deletingOffersUndoThatBringsBackTheSameUID() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
-        try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try await Self.setPassword(parts.store)
-            var browser = Browser(client: client)
-            try await browser.signIn(Self.password)
+        try await Self.withSignedInBrowser(fixture) { browser, parts, client in
             let trip = try #require(try await parts.store.countdowns(inFeed: "family").first { $0.uid == "trip@server.test" })
             _ = try await browser.get("/app/feeds/family")
             let deleted = try await browser.post("/app/countdowns/\(trip.id!)/delete", [:])
@@ -357,10 +350,7 @@ import Testing
 
     @Test func tickingOffATaskWritesItsCompletionAndTheCountsFollow() async throws {
         let fixture = try ServerFixture()   // Sunday 2026-11-22 09:00 UTC
-        try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try await Self.setPassword(parts.store)
-            var browser = Browser(client: client)
-            try await browser.signIn(Self.password)
+        try await Self.withSignedInBrowser(fixture) { browser, parts, client in
             _ = try await browser.post("/app/feeds", ["name": "Chores", "timeZone": "UTC", "isPublic": "on"])
             for (title, date) in [("Late", "2026-11-20"), ("Today", "2026-11-22"), ("Sunday week", "2026-11-29"), ("Later", "2026-12-15")] {
                 let added = try await browser.postMultipart("/app/feeds/chores/countdowns",
@@ -383,10 +373,7 @@ import Testing
     @Test func aStrictImportWithABrokenLineShowsTheLineAndChangesNothing() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
-        try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try await Self.setPassword(parts.store)
-            var browser = Browser(client: client)
-            try await browser.signIn(Self.password)
+        try await Self.withSignedInBrowser(fixture) { browser, parts, client in
             _ = try await browser.get("/app/feeds/family/import")
             let broken = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:x@t\r\nDTSTAMP:20260101T000000Z\r\n"
                 + "SUMMARY:Broken\r\nDTSTART:2026x101T100000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
@@ -438,10 +425,7 @@ import Testing
     @Test func aTokenLinkIsShownOnceWithAQRCodeAndOpensThePrivateFeed() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin\npublic: false")
-        try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try await Self.setPassword(parts.store)
-            var browser = Browser(client: client)
-            try await browser.signIn(Self.password)
+        try await Self.withSignedInBrowser(fixture) { browser, parts, client in
             _ = try await browser.get("/app/feeds/family")
             let made = try await browser.post("/app/feeds/family/tokens", ["label": "Anna’s phone"])
             #expect(made.status == .created && made.text.contains("shown only this once") && made.text.contains("<svg"))
@@ -456,10 +440,7 @@ import Testing
     @Test func timelineAndStatisticsLookAcrossFeeds() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
-        try await fixture.withServer(adjust: { _ in }) { client, parts in
-            try await Self.setPassword(parts.store)
-            var browser = Browser(client: client)
-            try await browser.signIn(Self.password)
+        try await Self.withSignedInBrowser(fixture) { browser, parts, client in
             let timeline = try await browser.get("/app/timeline?weeks=2")
             #expect(timeline.status == .ok)
             #expect(timeline.text.contains("aria-current=\"date\""), "today is marked")
