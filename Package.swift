@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Layers point downwards only: CLibical → ICalendar → Countdowns → CountdownStore (+ PostgresStore) → FeedServer → tminus.
+// Layers point downwards only: CLibical → ICalendar → Countdowns → CountdownStore (+ PostgresStore) → Services → FeedServer → tminus.
 // See ../shared/DESIGN.md for what each target owns.
 let package = Package(
     name: "tminus",
@@ -64,10 +64,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Every use case that writes, once, over the store's primitives (`CountdownService`).
+        .target(name: "Services", dependencies: ["CountdownStore"]),
         .target(
             name: "FeedServer",
             dependencies: [
-                "CountdownStore", "PostgresStore", "CQREncode",
+                "CountdownStore", "Services", "PostgresStore", "CQREncode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -93,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "tminus",
             dependencies: [
-                "ICalendar", "Countdowns", "CountdownStore", "FeedServer",
+                "ICalendar", "Countdowns", "CountdownStore", "Services", "FeedServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -116,13 +118,13 @@ let package = Package(
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "CountdownStoreTests",
-            dependencies: ["CountdownStore", "PostgresStore", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["CountdownStore", "Services", "PostgresStore", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "FeedServerTests",
             dependencies: [
-                "FeedServer", "TestSupport",
+                "FeedServer", "Services", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

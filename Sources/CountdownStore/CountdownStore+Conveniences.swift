@@ -1,42 +1,5 @@
 import Countdowns
 import Foundation
-import ICalendar
-
-extension CountdownStore {
-    /// Imports a calendar into a feed in one transaction: upsert by (feed, UID),
-    /// SEQUENCE and LAST-MODIFIED rise only on a real change, and any failure
-    /// (strict-mode errors, limits, a crash) leaves the store as it was.
-    /// `progress` is called with (done, total) as rows are written.
-    ///
-    /// Parsing runs on a thread of its own (`Offload`): a 50 MB calendar takes
-    /// seconds of CPU, which must not hold one of the cooperative pool's threads.
-    public func importCalendar(_ data: some Collection<UInt8> & Sendable, intoFeed slug: String, options: ImportOptions = ImportOptions(),
-                               progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> ImportReport {
-        guard data.count <= limits.maxInputBytes else { throw StoreError.tooLarge(bytes: data.count, limit: limits.maxInputBytes) }
-        let limits = self.limits
-        let batch = try await Offload.run { try ImportBatch.read(ICalendarParser.decode(data), slug: slug, options: options, limits: limits) }
-        return try await apply(batch, intoFeed: slug, options: options, progress: progress)
-    }
-
-    /// Imports a file, as `importCalendar(_:…)` does. The file's bytes are let go
-    /// once decoded, before the component tree is built, so a 55 MB calendar is
-    /// not held twice at the peak.
-    public func importCalendar(contentsOf url: URL, intoFeed slug: String, options: ImportOptions = ImportOptions(),
-                               progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> ImportReport {
-        let limits = self.limits
-        let batch = try await Offload.run {
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
-            if let size, size > limits.maxInputBytes { throw StoreError.tooLarge(bytes: size, limit: limits.maxInputBytes) }
-            let decoded: ICalendarParser.Decoded = try {
-                let data = try Data(contentsOf: url)
-                guard data.count <= limits.maxInputBytes else { throw StoreError.tooLarge(bytes: data.count, limit: limits.maxInputBytes) }
-                return ICalendarParser.decode(data)
-            }()
-            return try ImportBatch.read(decoded, slug: slug, options: options, limits: limits)
-        }
-        return try await apply(batch, intoFeed: slug, options: options, progress: progress)
-    }
-}
 
 extension CountdownStore {
     /// The feed's countdowns, ordered by first date then title. Never loads image bytes.

@@ -4,49 +4,39 @@ import Foundation
 /// Where countdowns live. Two implementations: `SQLiteCountdownStore`, one file
 /// on one machine (the default, nothing to run beside it), and
 /// `PostgresCountdownStore` in the PostgresStore target, shared by several
-/// replicas. The server, the CLI and the web app see only this protocol, and
-/// one test suite runs against both.
+/// replicas. The service layer, the server, the CLI and the web app see only
+/// this protocol, and one test suite runs against both.
+///
+/// Feeds, countdowns, images, imports and tokens are written only through
+/// `transaction`, whose primitives (`StoreTransaction`) the use cases of
+/// `CountdownService` combine; the other writes here are single statements
+/// still waiting to become primitives (issue #22).
 ///
 /// Every method is async: PostgreSQL answers over the network, and SQLite's
 /// work runs on GRDB's own queues, so neither ever blocks a thread of Swift's
 /// cooperative pool. Every write is one transaction: a refused or failed call
-/// leaves the store as it was, and a change to a feed or any of its countdowns
-/// raises that feed's `revision` in the same transaction.
+/// leaves the store as it was.
 public protocol CountdownStore: AnyObject, Sendable {
     var limits: StoreLimits { get }
     /// Where the store is, for logs and health: a file path, or a `postgres://`
     /// URL without its password.
     var location: String { get }
 
+    /// Runs a use case's writes in one transaction: it commits when `body`
+    /// returns, and rolls back, changing nothing, when `body` throws. Every
+    /// write of the service layer goes through here.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T
+
     // MARK: feeds
 
     /// Every feed, ordered by slug.
     func feeds() async throws -> [StoredFeed]
     func feed(slug: String) async throws -> StoredFeed?
-    /// Refused when the slug is taken.
-    @discardableResult func createFeed(_ feed: Feed) async throws -> StoredFeed
-    /// Creates the feed or updates its definition (what `feeds/` files do on load).
-    @discardableResult func saveFeed(_ feed: Feed) async throws -> StoredFeed
-    /// Deletes a feed and everything in it.
-    func deleteFeed(slug: String) async throws
 
     // MARK: countdowns
 
     /// One countdown and the slug of its feed.
     func countdown(id: Int64) async throws -> (countdown: Countdown, feed: String)
-    /// Adds a countdown by hand: sequence 0, created and modified now.
-    @discardableResult func add(_ countdown: Countdown, toFeed slug: String) async throws -> Countdown
-    /// Saves an edited countdown; SEQUENCE and LAST-MODIFIED rise only when something changed.
-    @discardableResult func update(_ countdown: Countdown) async throws -> Countdown
-    func delete(id: Int64) async throws
-    /// Moves a countdown to another feed with its UID; SEQUENCE rises, both feeds change revision.
-    @discardableResult func move(id: Int64, toFeed slug: String) async throws -> Countdown
-    /// Puts back a deleted countdown with its UID and a SEQUENCE above the one it had.
-    @discardableResult func restore(_ countdown: Countdown, toFeed slug: String) async throws -> Countdown
-
-    /// Writes what an import read (see `importCalendar`), in one transaction.
-    func apply(_ batch: ImportBatch, intoFeed slug: String, options: ImportOptions,
-               progress: (@Sendable (Int, Int) -> Void)?) async throws -> ImportReport
 
     // MARK: what a serving catalog reads
 
@@ -62,19 +52,13 @@ public protocol CountdownStore: AnyObject, Sendable {
 
     // MARK: feed tokens and settings
 
-    /// Creates a token for a feed, showing it as `visibility` says; returns it
-    /// once (only its hash is kept).
-    func createFeedToken(feed slug: String, label: String, visibility: Visibility) async throws -> (token: String, info: FeedToken)
     func feedTokens(feed slug: String) async throws -> [FeedToken]
-    func revokeFeedToken(feed slug: String, id: Int64) async throws
     func setting(_ key: String) async throws -> String?
     func setSetting(_ key: String, _ value: String) async throws
     func removeSetting(_ key: String) async throws
 
     // MARK: images
 
-    /// Stores checked image bytes (deduplicated by hash); returns the `tminus-image:` reference.
-    func storeImage(_ bytes: Data, mimeType: String) async throws -> String
     /// The bytes behind a `tminus-image:` reference.
     func image(_ reference: String) async throws -> (bytes: Data, mimeType: String)?
 

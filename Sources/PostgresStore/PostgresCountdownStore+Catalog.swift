@@ -19,7 +19,7 @@ extension PostgresCountdownStore {
     /// and source) are reused from `known`; only changed ones are fetched whole
     /// and parsed, the parsing on a thread of its own.
     public func feedContents(slug: String, reusing known: [Int64: Countdown]) async throws -> (feed: StoredFeed, countdowns: [Countdown])? {
-        let (found, colors, stamps, changed) = try await transaction { connection -> (FeedRecord?, [String: String], [Stamp], [(CountdownRecord, String?)]) in
+        let (found, colors, stamps, changed) = try await inTransaction { connection -> (FeedRecord?, [String: String], [Stamp], [(CountdownRecord, String?)]) in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
             guard let record = try await self.feedRecord(connection, slug: slug) else { return (nil, [:], [], []) }
             var stamps: [Stamp] = []
@@ -76,7 +76,7 @@ extension PostgresCountdownStore {
         guard !uses.isEmpty else { return }
         let ids = uses.keys.sorted()
         let dates = ids.map { uses[$0]! }
-        try await transaction { connection in
+        try await inTransaction { connection in
             try await connection.query("""
                 UPDATE feedToken SET lastUsedAt = GREATEST(lastUsedAt, used.at)
                 FROM unnest(\(ids)::bigint[], \(dates)::timestamptz[]) AS used(id, at) WHERE feedToken.id = used.id

@@ -95,50 +95,6 @@ extension PostgresCountdownStore {
         }
     }
 
-    @discardableResult
-    public func createFeed(_ feed: Feed) async throws -> StoredFeed {
-        guard Feed.isValidSlug(feed.slug) else { throw StoreError.invalidSlug(feed.slug) }
-        let now = clock()
-        return try await transaction { connection in
-            guard try await self.feedRecord(connection, slug: feed.slug) == nil else { throw StoreError.feedExists(feed.slug) }
-            let record = try await self.insert(FeedRecord(feed, now: now), connection)
-            try await self.saveCategoryColors(connection, feedId: record.id!, colors: feed.categoryColors)
-            try await self.notify(connection, slug: record.slug, revision: record.revision)
-            return try await self.stored(record, connection)
-        }
-    }
-
-    @discardableResult
-    public func saveFeed(_ feed: Feed) async throws -> StoredFeed {
-        guard Feed.isValidSlug(feed.slug) else { throw StoreError.invalidSlug(feed.slug) }
-        let now = clock()
-        return try await transaction { connection in
-            var record: FeedRecord
-            if let before = try await self.feedRecord(connection, slug: feed.slug, lock: true) {
-                record = before
-                record.apply(feed)
-                try await self.update(record, connection)
-                if before.feed(categoryColors: [:]) != record.feed(categoryColors: [:]) {
-                    try await self.touch(connection, feedId: record.id!, now: now)
-                }
-            } else {
-                record = try await self.insert(FeedRecord(feed, now: now), connection)
-                try await self.notify(connection, slug: record.slug, revision: record.revision)
-            }
-            try await self.saveCategoryColors(connection, feedId: record.id!, colors: feed.categoryColors)
-            return try await self.stored(try await self.requireFeed(connection, feed.slug), connection)
-        }
-    }
-
-    public func deleteFeed(slug: String) async throws {
-        try await transaction { connection in
-            let deleted = try await connection.query("DELETE FROM feed WHERE slug = \(slug) RETURNING revision", logger: self.logger)
-                .collect(Int64.self)
-            guard let revision = deleted.first else { throw StoreError.feedNotFound(slug) }
-            try await self.notify(connection, slug: slug, revision: revision + 1)
-        }
-    }
-
     func insert(_ record: FeedRecord, _ connection: PostgresConnection) async throws -> FeedRecord {
         var record = record
         let ids = try await connection.query("""
@@ -155,7 +111,7 @@ extension PostgresCountdownStore {
         return record
     }
 
-    private func update(_ record: FeedRecord, _ connection: PostgresConnection) async throws {
+    func update(_ record: FeedRecord, _ connection: PostgresConnection) async throws {
         try await connection.query("""
             UPDATE feed SET name = \(record.name), description = \(record.description), timeZone = \(record.timeZone), color = \(record.color),
                 isPublic = \(record.isPublic), countdownMode = \(record.countdownMode), includeAlarms = \(record.includeAlarms),

@@ -6,20 +6,6 @@ import PostgresNIO
 extension PostgresCountdownStore {
     // MARK: feed tokens
 
-    public func createFeedToken(feed slug: String, label: String, visibility: Visibility) async throws -> (token: String, info: FeedToken) {
-        let secret = Secret.generate()
-        let now = clock()
-        let id = try await transaction { connection in
-            let feed = try await self.requireFeed(connection, slug)
-            return try await connection.query("""
-                INSERT INTO feedToken (feedId, label, tokenHash, createdAt, visibility)
-                VALUES (\(feed.id!), \(label), \(Secret.hash(secret)), \(now), \(visibility.rawValue))
-                RETURNING id
-                """, logger: self.logger).collect(Int64.self).first ?? 0
-        }
-        return (secret, FeedToken(id: id, feed: slug, label: label, visibility: visibility, createdAt: now))
-    }
-
     public func feedTokens(feed slug: String) async throws -> [FeedToken] {
         try await read { connection in
             let feed = try await self.requireFeed(connection, slug)
@@ -31,17 +17,6 @@ extension PostgresCountdownStore {
                                         lastUsedAt: used, revokedAt: revoked))
             }
             return tokens
-        }
-    }
-
-    public func revokeFeedToken(feed slug: String, id: Int64) async throws {
-        let now = clock()
-        try await transaction { connection in
-            let feed = try await self.requireFeed(connection, slug)
-            let revoked = try await connection.query("""
-                UPDATE feedToken SET revokedAt = COALESCE(revokedAt, \(now)) WHERE id = \(id) AND feedId = \(feed.id!) RETURNING id
-                """, logger: self.logger).collect(Int64.self)
-            guard !revoked.isEmpty else { throw StoreError.invalid("feed '\(slug)' has no token \(id)") }
         }
     }
 
@@ -60,7 +35,7 @@ extension PostgresCountdownStore {
     }
 
     public func setSetting(_ key: String, _ value: String) async throws {
-        try await transaction { connection in
+        try await inTransaction { connection in
             try await connection.query("""
                 INSERT INTO setting (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value
                 """, logger: self.logger)
@@ -68,24 +43,12 @@ extension PostgresCountdownStore {
     }
 
     public func removeSetting(_ key: String) async throws {
-        try await transaction { connection in
+        try await inTransaction { connection in
             try await connection.query("DELETE FROM setting WHERE key = \(key)", logger: self.logger)
         }
     }
 
     // MARK: images
-
-    public func storeImage(_ bytes: Data, mimeType: String) async throws -> String {
-        let digest = try StoredImage.check(bytes, mimeType: mimeType, limits: limits)
-        let now = clock()
-        try await transaction { connection in
-            try await connection.query("""
-                INSERT INTO image (sha256, mimeType, bytes, createdAt) VALUES (\(digest), \(mimeType), \(bytes), \(now))
-                ON CONFLICT (sha256) DO NOTHING
-                """, logger: self.logger)
-        }
-        return StoredImage.scheme + digest
-    }
 
     public func image(_ reference: String) async throws -> (bytes: Data, mimeType: String)? {
         guard let digest = StoredImage.digest(in: reference) else { return nil }
@@ -117,7 +80,7 @@ extension PostgresCountdownStore {
     public func setPersistedValue(_ bytes: Data, for key: String, expiresIn: TimeInterval?, onlyIfAbsent: Bool) async throws -> Bool {
         let now = clock()
         let hash = Secret.hash(key)
-        return try await transaction { connection in
+        return try await inTransaction { connection in
             var existing: Date?? = nil
             for try await expiry in try await connection.query("SELECT expiresAt FROM persistEntry WHERE keyHash = \(hash) FOR UPDATE",
                                                                logger: self.logger).decode(Date?.self) {
@@ -141,7 +104,7 @@ extension PostgresCountdownStore {
     }
 
     public func removePersistedValue(for key: String) async throws {
-        try await transaction { connection in
+        try await inTransaction { connection in
             try await connection.query("DELETE FROM persistEntry WHERE keyHash = \(Secret.hash(key))", logger: self.logger)
         }
     }
@@ -149,7 +112,7 @@ extension PostgresCountdownStore {
     @discardableResult
     public func removeExpiredPersistedValues() async throws -> Int {
         let now = clock()
-        return try await transaction { connection in
+        return try await inTransaction { connection in
             try await connection.query("DELETE FROM persistEntry WHERE expiresAt <= \(now) RETURNING keyHash", logger: self.logger)
                 .collect(String.self).count
         }

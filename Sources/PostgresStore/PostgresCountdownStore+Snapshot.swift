@@ -4,7 +4,7 @@ import PostgresNIO
 
 extension PostgresCountdownStore {
     public func snapshot() async throws -> StoreSnapshot {
-        try await transaction { connection in
+        try await inTransaction { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
             var snapshot = StoreSnapshot()
             for table in StoreTable.all {
@@ -21,7 +21,7 @@ extension PostgresCountdownStore {
     }
 
     public func restore(_ snapshot: StoreSnapshot) async throws {
-        try await transaction { connection in
+        try await inTransaction { connection in
             let feeds = try await connection.query("SELECT count(*) FROM feed", logger: self.logger).collect(Int64.self).first ?? 0
             guard feeds == 0 else { throw StoreError.invalid("\(self.location) already holds feeds; copy into an empty database") }
             try await connection.query("DELETE FROM setting", logger: self.logger)

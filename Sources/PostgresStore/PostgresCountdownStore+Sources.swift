@@ -30,7 +30,7 @@ extension PostgresCountdownStore {
 
     public func recordFetch(feed slug: String, location: String, etag: String?, lastModified: String?, error: String?) async throws {
         let now = clock()
-        try await transaction { connection in
+        try await inTransaction { connection in
             let feed = try await self.requireFeed(connection, slug)
             let id = try await self.sourceId(connection, feedId: feed.id!, location: location)
             if let error {
@@ -51,7 +51,7 @@ extension PostgresCountdownStore {
     /// sees the lease taken.
     public func leaseRefresh(feed slug: String, location: String, for duration: TimeInterval) async throws -> Bool {
         let now = clock()
-        return try await transaction { connection in
+        return try await inTransaction { connection in
             let feed = try await self.requireFeed(connection, slug)
             let id = try await self.sourceId(connection, feedId: feed.id!, location: location)
             return !(try await connection.query("""
@@ -62,7 +62,7 @@ extension PostgresCountdownStore {
     }
 
     public func subscribe(feed slug: String, location: String) async throws {
-        try await transaction { connection in
+        try await inTransaction { connection in
             let feed = try await self.requireFeed(connection, slug)
             let id = try await self.sourceId(connection, feedId: feed.id!, location: location)
             try await connection.query("UPDATE source SET subscribed = TRUE WHERE id = \(id)", logger: self.logger)
@@ -70,7 +70,7 @@ extension PostgresCountdownStore {
     }
 
     public func unsubscribe(feed slug: String, location: String) async throws {
-        try await transaction { connection in
+        try await inTransaction { connection in
             let feed = try await self.requireFeed(connection, slug)
             try await connection.query("UPDATE source SET subscribed = FALSE WHERE feedId = \(feed.id!) AND location = \(location)",
                                        logger: self.logger)

@@ -66,7 +66,7 @@ public final class PostgresCountdownStore: CountdownStore {
     /// One transaction on a pooled connection. A refusal thrown inside
     /// (`StoreError`) rolls it back and comes out as it was; a lost or refused
     /// connection comes out as `StoreError.unavailable`.
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func inTransaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await leased { connection in
                 try await connection.withTransaction(logger: self.logger) { connection in try await body(connection) }
@@ -76,6 +76,12 @@ public final class PostgresCountdownStore: CountdownStore {
         } catch {
             throw Self.storeError(error, location: location)
         }
+    }
+
+    /// A use case's primitives in one transaction (`PostgresTransaction`).
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        let now = clock()
+        return try await inTransaction { connection in try await body(PostgresTransaction(store: self, connection: connection, now: now)) }
     }
 
     /// Reads on a pooled connection (one statement, or several that need no snapshot).

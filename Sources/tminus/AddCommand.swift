@@ -2,6 +2,7 @@ import ArgumentParser
 import Countdowns
 import CountdownStore
 import Foundation
+import Services
 import ICalendar
 
 /// `tminus add`: a countdown typed in by hand.
@@ -32,14 +33,14 @@ struct AddCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let store = try await store.open()
-            var stored = try await store.feed(slug: feed)
-            if stored == nil { stored = try await store.createFeed(Feed(slug: feed, timeZone: try ViewerZone.resolve(nil).identifier)) }
+            let service = try await store.service()
+            var stored = try await service.store.feed(slug: feed)
+            if stored == nil { stored = try await service.createFeed(Feed(slug: feed, timeZone: try ViewerZone.resolve(nil).identifier)) }
             var generator = SystemRandomNumberGenerator()
             var countdown = Countdown(uid: StableUID.generate(using: &generator), title: title,
                                       target: .date(CivilDate(parsing: fields.date!) ?? CivilDate(year: 2000, month: 1, day: 1)))
-            try await fields.apply(to: &countdown, feedZone: stored!.feed.timeZone, store: store)
-            let saved = try await store.add(countdown, toFeed: feed)
+            let image = try fields.apply(to: &countdown, feedZone: stored!.feed.timeZone, limits: service.limits)
+            let saved = try await service.add(countdown, toFeed: feed, image: image)
             let remaining = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.resolve(nil)).remaining(for: saved)
             print("added #\(saved.id!) to \(feed): \(remaining.title) — \(remaining.text) (\(remaining.date.iso))")
         }

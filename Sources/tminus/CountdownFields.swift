@@ -2,6 +2,7 @@ import ArgumentParser
 import Countdowns
 import CountdownStore
 import Foundation
+import Services
 import ICalendar
 
 /// The options `add` and `edit` share; each one given overrides that field.
@@ -56,18 +57,25 @@ struct CountdownFields: ParsableArguments {
         return draft
     }
 
-    /// Applies the options to a countdown (new or loaded); a local image file is uploaded first.
-    func apply(to countdown: inout Countdown, title: String? = nil, feedZone: String, store: any CountdownStore) async throws {
+    /// Applies the options to a countdown (new or loaded). A local image file
+    /// is checked here and returned, to be kept in the same transaction as the countdown.
+    func apply(to countdown: inout Countdown, title: String? = nil, feedZone: String, limits: StoreLimits) throws -> ImageUpload? {
         var draft = draft(title: title)
-        if let image { draft.image = try await Self.imageReference(image, store: store) }
+        var upload: ImageUpload?
+        if let image {
+            if image.hasPrefix("https://") || image.hasPrefix("http://") { draft.image = image } else {
+                upload = try Self.imageUpload(image, limits: limits)
+                draft.image = upload?.reference
+            }
+        }
         do { try draft.apply(to: &countdown, feedZone: feedZone) } catch { throw ValidationError("--\(error.field.kebab): \(error.message)") }
+        return upload
     }
 
-    static func imageReference(_ value: String, store: any CountdownStore) async throws -> String {
-        if value.hasPrefix("https://") || value.hasPrefix("http://") { return value }
-        guard let bytes = FileManager.default.contents(atPath: value) else { throw CLIError("--image \(value): not a URL and no such file") }
-        guard let type = StoredImage.type(of: bytes) else { throw CLIError("--image \(value): not a png, jpeg, gif, webp or svg image") }
-        return try await store.storeImage(bytes, mimeType: type)
+    static func imageUpload(_ path: String, limits: StoreLimits) throws -> ImageUpload {
+        guard let bytes = FileManager.default.contents(atPath: path) else { throw CLIError("--image \(path): not a URL and no such file") }
+        guard let type = StoredImage.type(of: bytes) else { throw CLIError("--image \(path): not a png, jpeg, gif, webp or svg image") }
+        do { return try ImageUpload(bytes, mimeType: type, limits: limits) } catch { throw CLIError("--image \(path): \(error)") }
     }
 }
 

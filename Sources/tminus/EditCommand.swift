@@ -2,6 +2,7 @@ import ArgumentParser
 import Countdowns
 import CountdownStore
 import Foundation
+import Services
 
 /// `tminus edit`: change fields of a countdown; SEQUENCE rises when anything changed.
 struct EditCommand: ParsableCommand {
@@ -18,12 +19,12 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let store = try await store.open()
-            let (loaded, feedSlug) = try await store.countdown(id: id)
+            let service = try await store.service()
+            let (loaded, feedSlug) = try await service.store.countdown(id: id)
             var countdown = loaded
-            let feedZone = try await store.feed(slug: feedSlug)?.feed.timeZone ?? "UTC"
-            try await fields.apply(to: &countdown, title: title, feedZone: feedZone, store: store)
-            let saved = try await store.update(countdown)
+            let feedZone = try await service.store.feed(slug: feedSlug)?.feed.timeZone ?? "UTC"
+            let image = try fields.apply(to: &countdown, title: title, feedZone: feedZone, limits: service.limits)
+            let saved = try await service.save(countdown, inFeed: feedSlug, image: image, moveTo: nil)
             print(saved.sequence == loaded.sequence ? "#\(id): nothing changed" : "#\(id) updated (sequence \(saved.sequence))")
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Countdowns
 import CountdownStore
 import Foundation
+import Services
 import ICalendar
 
 /// `tminus feeds`: list, add and remove feeds.
@@ -75,7 +76,7 @@ struct FeedsCommand: ParsableCommand {
                 var feed = Feed(slug: slug, name: name, description: description, timeZone: Zone.named(tz)!.identifier,
                                 color: color.flatMap(Presentation.normalizeHex), isPublic: !`private`, includeAlarms: alarms)
                 try settings.apply(to: &feed)
-                try await store.open().createFeed(feed)
+                try await store.service().createFeed(feed)
                 print("created feed '\(slug)'")
             }
         }
@@ -88,7 +89,7 @@ struct FeedsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                try await store.open().deleteFeed(slug: slug)
+                try await store.service().deleteFeed(slug: slug)
                 print("deleted feed '\(slug)'")
             }
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CountdownStore
 import Foundation
+import Services
 
 /// `tminus import`: a calendar file into a feed, idempotently.
 struct ImportCommand: ParsableCommand {
@@ -37,7 +38,7 @@ struct ImportCommand: ParsableCommand {
             var limits = StoreLimits()
             limits.maxInputBytes = maxBytes.bytes
             limits.maxComponents = maxItems
-            let store = try await store.open(limits: limits)
+            let service = try await store.service(limits: limits)
             let options = ImportOptions(strict: strict, source: source, sync: sync, defaultTimeZone: try ViewerZone.resolve(nil).identifier)
             let progress: @Sendable (Int, Int) -> Void = { done, total in
                 // Quarter marks for big files; the store reports every 500 rows.
@@ -48,8 +49,8 @@ struct ImportCommand: ParsableCommand {
             // A file is read by the store, which lets its bytes go before building the tree.
             let report = try await withLimitHints {
                 file == "-"
-                    ? try await store.importCalendar(FileHandle.standardInput.readDataToEndOfFile(), intoFeed: feed, options: options, progress: progress)
-                    : try await store.importCalendar(contentsOf: URL(fileURLWithPath: file), intoFeed: feed, options: options, progress: progress)
+                    ? try await service.importCalendar(FileHandle.standardInput.readDataToEndOfFile(), intoFeed: feed, options: options, progress: progress)
+                    : try await service.importCalendar(contentsOf: URL(fileURLWithPath: file), intoFeed: feed, options: options, progress: progress)
             }
             if !report.diagnostics.isEmpty {
                 printError("\(file): \(report.diagnostics.count) problem(s) found; usable items were imported" + (verbose ? ":" : " (--verbose lists them)"))

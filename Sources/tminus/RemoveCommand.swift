@@ -12,10 +12,10 @@ struct RemoveCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let store = try await store.open()
+            let service = try await store.service()
             for id in ids {
-                let (countdown, feed) = try await store.countdown(id: id)
-                try await store.delete(id: id)
+                let (countdown, feed) = try await service.store.countdown(id: id)
+                try await service.delete(id: id)
                 print("deleted #\(id) from \(feed): \(countdown.title)")
             }
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import CountdownStore
 import FeedServer
 import Foundation
+import Services
 import Logging
 
 /// `--db`, shared by every command that touches the database.
@@ -34,6 +35,11 @@ struct StoreOptions: ParsableArguments {
         } catch {
             throw CLIError("cannot open the database \(location): \(error)")
         }
+    }
+
+    /// The use cases over the opened store: what every command that writes calls.
+    func service(limits: StoreLimits = StoreLimits()) async throws -> CountdownService {
+        CountdownService(store: try await open(limits: limits))
     }
 }
 

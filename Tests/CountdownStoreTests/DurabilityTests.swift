@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import TestSupport
 @testable import CountdownStore
+import Services
 
 /// SIGKILL in the middle of a large import: the database must open cleanly with
 /// either the old or the new state, never something in between.
@@ -26,7 +27,7 @@ struct DurabilityTests {
     func sigkillMidImportLeavesOldOrNewState(_ point: KillPoint) async throws {
         let binary = try #require(Corpus.tminusBinary, "build the tminus executable first")
         let temp = try await TemporaryStore.make()
-        _ = try await temp.store.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
+        _ = try await temp.store.service.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
         let oldCount = try await temp.store.countdowns(inFeed: "family").count
         try await temp.store.close()
         let big = temp.directory.appendingPathComponent("big.ics")

@@ -4,6 +4,7 @@ import ICalendar
 import Testing
 import TestSupport
 @testable import CountdownStore
+import Services
 
 struct RoundTripTests {
     static func export(_ store: any CountdownStore, _ slug: String) async throws -> String {
@@ -25,9 +26,9 @@ struct RoundTripTests {
     @Test(arguments: StoreBackend.available) func importExportImportKeepsUIDsContentAndOccurrences(_ backend: StoreBackend) async throws {
         let temp = try await TemporaryStore.make(backend)
         let original = try TemporaryStore.fixture("family.ics")
-        _ = try await temp.store.importCalendar(original, intoFeed: "family")
+        _ = try await temp.store.service.importCalendar(original, intoFeed: "family")
         let exported = try await Self.export(temp.store, "family")
-        let report = try await temp.store.importCalendar(Data(exported.utf8), intoFeed: "copy", options: ImportOptions(strict: true))
+        let report = try await temp.store.service.importCalendar(Data(exported.utf8), intoFeed: "copy", options: ImportOptions(strict: true))
         #expect(report.added == 5 && report.skipped.isEmpty)
         let first = try await temp.store.countdowns(inFeed: "family"), second = try await temp.store.countdowns(inFeed: "copy")
         #expect(first.map(\.uid).sorted() == second.map(\.uid).sorted())
@@ -39,14 +40,14 @@ struct RoundTripTests {
         #expect(try Self.occurrences(exported) == originalOccurrences)
         #expect(try Self.occurrences(try await Self.export(temp.store, "copy")) == originalOccurrences)
         // Re-importing the export into the feed it came from changes nothing.
-        let again = try await temp.store.importCalendar(Data(exported.utf8), intoFeed: "family")
+        let again = try await temp.store.service.importCalendar(Data(exported.utf8), intoFeed: "family")
         #expect(again.unchanged == 5 && again.updated == 0 && again.added == 0)
     }
 
     @Test(.enabled(if: PythonChecker.available, "python checkers not installed (run make test)"), arguments: StoreBackend.available)
     func exportParsesInPythonAndItsOccurrencesMatch(_ backend: StoreBackend) async throws {
         let temp = try await TemporaryStore.make(backend)
-        _ = try await temp.store.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
+        _ = try await temp.store.service.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
         let exported = try await Self.export(temp.store, "family")
         let file = temp.directory.appendingPathComponent("family-export.ics")
         try Data(exported.utf8).write(to: file)

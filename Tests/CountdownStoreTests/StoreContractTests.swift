@@ -3,6 +3,7 @@ import Foundation
 import ICalendar
 import Testing
 @testable import CountdownStore
+import Services
 
 /// What every store promises beyond imports, run against each store
 /// (`StoreBackend.available`): SQLite always, PostgreSQL under `make test-postgres`.
@@ -12,55 +13,55 @@ struct StoreContractTests {
     @Test(arguments: StoreBackend.available) func everyChangeRaisesTheRevisionAndNothingElseDoes(_ backend: StoreBackend) async throws {
         let temp = try await TemporaryStore.make(backend)
         let store = temp.store
-        try await store.createFeed(Feed(slug: "school", name: "School"))
+        try await store.service.createFeed(Feed(slug: "school", name: "School"))
         let start = try #require(try await store.feedVersions().first { $0.slug == "school" }).revision
-        let added = try await store.add(Countdown(uid: "exam", title: "Exam", target: Self.date(2027, 6, 1)), toFeed: "school")
-        _ = try await store.update(added)   // nothing changed
+        let added = try await store.service.add(Countdown(uid: "exam", title: "Exam", target: Self.date(2027, 6, 1)), toFeed: "school")
+        _ = try await store.service.update(added)   // nothing changed
         let afterAdd = try #require(try await store.feed(slug: "school")).revision
         #expect(afterAdd == start + 1, "an add raises the revision once; an update that changes nothing does not")
         var edited = added
         edited.title = "Final exam"
-        _ = try await store.update(edited)
-        try await store.delete(id: added.id!)
+        _ = try await store.service.update(edited)
+        try await store.service.delete(id: added.id!)
         #expect(try await store.feed(slug: "school")?.revision == afterAdd + 2)
-        await #expect(throws: StoreError.countdownNotFound(added.id!)) { try await store.delete(id: added.id!) }
+        await #expect(throws: StoreError.countdownNotFound(added.id!)) { try await store.service.delete(id: added.id!) }
         #expect(try await store.feed(slug: "school")?.revision == afterAdd + 2, "a refused delete changes nothing")
     }
 
     @Test(arguments: StoreBackend.available) func moveAndRestoreKeepTheUIDAndRaiseTheSequence(_ backend: StoreBackend) async throws {
         let temp = try await TemporaryStore.make(backend)
         let store = temp.store
-        try await store.createFeed(Feed(slug: "home"))
-        try await store.createFeed(Feed(slug: "work"))
+        try await store.service.createFeed(Feed(slug: "home"))
+        try await store.service.createFeed(Feed(slug: "work"))
         var countdown = Countdown(uid: "trip", title: "Trip", target: Self.date(2027, 8, 1))
         countdown.categories = ["Travel"]
-        let added = try await store.add(countdown, toFeed: "home")
-        let moved = try await store.move(id: added.id!, toFeed: "work")
+        let added = try await store.service.add(countdown, toFeed: "home")
+        let moved = try await store.service.move(id: added.id!, toFeed: "work")
         #expect(moved.uid == "trip" && moved.sequence == 1 && moved.categories == ["Travel"])
         #expect(try await store.countdowns(inFeed: "home").isEmpty)
         #expect(try await store.countdown(id: added.id!).feed == "work")
-        try await store.delete(id: added.id!)
-        let restored = try await store.restore(moved, toFeed: "work")
+        try await store.service.delete(id: added.id!)
+        let restored = try await store.service.restore(moved, toFeed: "work")
         #expect(restored.uid == "trip" && restored.sequence == 2)
-        await #expect(throws: StoreError.duplicateUID("trip", feed: "work")) { try await store.restore(moved, toFeed: "work") }
+        await #expect(throws: StoreError.duplicateUID("trip", feed: "work")) { try await store.service.restore(moved, toFeed: "work") }
     }
 
     @Test(arguments: StoreBackend.available) func tokensSettingsAndSessions(_ backend: StoreBackend) async throws {
         let temp = try await TemporaryStore.make(backend)
         let store = temp.store
-        try await store.createFeed(Feed(slug: "bills", isPublic: false))
-        let (secret, token) = try await store.createFeedToken(feed: "bills", label: "phone", visibility: .full)
-        let (busySecret, busy) = try await store.createFeedToken(feed: "bills", label: "colleagues", visibility: .busy)
+        try await store.service.createFeed(Feed(slug: "bills", isPublic: false))
+        let (secret, token) = try await store.service.createFeedToken(feed: "bills", label: "phone", visibility: .full)
+        let (busySecret, busy) = try await store.service.createFeedToken(feed: "bills", label: "colleagues", visibility: .busy)
         #expect(try await store.activeTokens() == [ActiveToken(id: token.id, hash: Secret.hash(secret), slug: "bills", visibility: .full),
                                                    ActiveToken(id: busy.id, hash: Secret.hash(busySecret), slug: "bills", visibility: .busy)])
         #expect(try await store.feedTokens(feed: "bills").map(\.visibility) == [.full, .busy], "the visibility is kept")
-        try await store.revokeFeedToken(feed: "bills", id: busy.id)
+        try await store.service.revokeFeedToken(feed: "bills", id: busy.id)
         temp.clock.advance(60)
         try await store.recordTokenUse([token.id: temp.clock.now])
         #expect(try await store.feedTokens(feed: "bills").first?.lastUsedAt == temp.clock.now)
-        try await store.revokeFeedToken(feed: "bills", id: token.id)
+        try await store.service.revokeFeedToken(feed: "bills", id: token.id)
         #expect(try await store.activeTokens().isEmpty)
-        await #expect(throws: StoreError.self) { try await store.revokeFeedToken(feed: "bills", id: token.id + 100) }
+        await #expect(throws: StoreError.self) { try await store.service.revokeFeedToken(feed: "bills", id: token.id + 100) }
 
         try await store.setSetting("k", "one")
         try await store.setSetting("k", "two")
@@ -80,7 +81,7 @@ struct StoreContractTests {
     @Test(arguments: StoreBackend.available) func sourcesKeepTheirValidatorsAndSubscriptions(_ backend: StoreBackend) async throws {
         let temp = try await TemporaryStore.make(backend)
         let store = temp.store
-        try await store.createFeed(Feed(slug: "team"))
+        try await store.service.createFeed(Feed(slug: "team"))
         let url = "https://example.org/team.ics"
         try await store.recordFetch(feed: "team", location: url, etag: "\"v1\"", lastModified: "Mon, 23 Nov 2026 10:00:00 GMT", error: nil)
         try await store.recordFetch(feed: "team", location: url, etag: nil, lastModified: nil, error: "timed out")
@@ -96,8 +97,8 @@ struct StoreContractTests {
     /// gives the same rows, the same countdowns and the same revisions.
     @Test(arguments: StoreBackend.available) func aSnapshotRestoresIntoAnEmptyStoreOnly(_ backend: StoreBackend) async throws {
         let from = try await TemporaryStore.make(.sqlite)
-        _ = try await from.store.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
-        _ = try await from.store.createFeedToken(feed: "family", label: "copy", visibility: .titles)
+        _ = try await from.store.service.importCalendar(try TemporaryStore.fixture("family.ics"), intoFeed: "family")
+        _ = try await from.store.service.createFeedToken(feed: "family", label: "copy", visibility: .titles)
         let snapshot = try await from.store.snapshot()
         let to = try await TemporaryStore.make(backend)
         try await to.store.restore(snapshot)
@@ -107,7 +108,7 @@ struct StoreContractTests {
         #expect(copied.map(\.id) == original.map(\.id) && copied.map(\.lastModified) == original.map(\.lastModified))
         #expect(try await to.store.activeTokens() == from.store.activeTokens())
         await #expect(throws: StoreError.self) { try await to.store.restore(snapshot) }
-        let next = try await to.store.add(Countdown(uid: "new", title: "New", target: Self.date(2027, 1, 1)), toFeed: "family")
+        let next = try await to.store.service.add(Countdown(uid: "new", title: "New", target: Self.date(2027, 1, 1)), toFeed: "family")
         #expect(next.id! > original.compactMap(\.id).max()!, "ids continue after the copied ones")
     }
 }
@@ -117,7 +118,7 @@ extension StoreContractTests {
     @Test(arguments: StoreBackend.available) func oneHolderOfASourceLeaseAtATime(_ backend: StoreBackend) async throws {
         let temp = try await TemporaryStore.make(backend)
         let store = temp.store
-        try await store.createFeed(Feed(slug: "team"))
+        try await store.service.createFeed(Feed(slug: "team"))
         let url = "https://example.org/team.ics"
         let firstTwo = try await [store.leaseRefresh(feed: "team", location: url, for: 90), store.leaseRefresh(feed: "team", location: url, for: 90)]
         #expect(firstTwo == [true, false])

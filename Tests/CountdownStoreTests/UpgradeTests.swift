@@ -4,6 +4,7 @@ import GRDB
 import ICalendar
 import Testing
 @testable import CountdownStore
+import Services
 
 /// Issue #24, 7: a database made at every schema version (`Fixtures/schemas/vN.sqlite`,
 /// v1 to today's) opens in today's build, is migrated, and still holds every
@@ -31,9 +32,9 @@ import Testing
     /// The reference data, written by today's store.
     static func makeReference(at path: String) async throws {
         let store = try SQLiteCountdownStore(path: path, clock: clock)
-        _ = try await store.importCalendar(Array(calendar.utf8), intoFeed: "family", options: ImportOptions(createFeed: true))
-        _ = try await store.createFeedToken(feed: "family", label: "grandma", visibility: .full)
-        _ = try await store.storeImage(png, mimeType: "image/png")
+        _ = try await store.service.importCalendar(Array(calendar.utf8), intoFeed: "family", options: ImportOptions(createFeed: true))
+        _ = try await store.service.createFeedToken(feed: "family", label: "grandma", visibility: .full)
+        _ = try await store.service.storeImage(png, mimeType: "image/png")
         try await store.setSetting("ownerPasswordHash", "$2b$12$upgradefixturehashupgradefixturehashupgradefixtureha")
         try await store.setPersistedValue(Data("{\"signedInAt\":0}".utf8), for: "session:upgrade", expiresIn: nil, onlyIfAbsent: false)
         try await store.close()

@@ -1,5 +1,6 @@
 import Countdowns
 import CountdownStore
+import Services
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -165,7 +166,7 @@ struct ServingCoreTests {
     @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func countdownCalendarOfTenThousandStaysUnderOneMegabyte() async throws {
         let fixture = try ServerFixture()
         let store = try SQLiteCountdownStore(path: fixture.databasePath, clock: { fixture.clockNow })
-        let report = try await store.importCalendar(Array(GeneratedCalendar.make(events: 10_000).utf8), intoFeed: "big",
+        let report = try await store.service.importCalendar(Array(GeneratedCalendar.make(events: 10_000).utf8), intoFeed: "big",
                                               options: ImportOptions(createFeed: true))
         #expect(report.added == 10_000)
         try await store.close()

@@ -1,4 +1,7 @@
+import Countdowns
+import ICalendar
 import CountdownStore
+import Services
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -159,6 +162,31 @@ import Testing
             #expect(try await browser.get("/app/setup/\(token)").status == .notFound, "the link works once")
             let hash = try #require(try await parts.store.setting("ownerPasswordHash"))
             #expect(hash.hasPrefix("$2b$12$") && !hash.contains(Self.password))
+        }
+    }
+
+    /// Issue #22: the form's save kept its image, then the countdown, then moved
+    /// it, in three transactions. A move refused at the end (the other feed has
+    /// the UID) left the image stored and the edit saved. Now it is one use
+    /// case and one transaction: the refusal keeps neither.
+    @Test func aSaveRefusedAtTheMoveKeepsNeitherTheImageNorTheEdit() async throws {
+        let fixture = try ServerFixture()
+        try await Self.withSignedInBrowser(fixture) { browser, parts, _ in
+            let service = parts.store.service
+            try await service.createFeed(Feed(slug: "trips"))
+            try await service.createFeed(Feed(slug: "archive"))
+            let shared = Countdown(uid: "kyoto@example.com", title: "Kyoto", target: .date(CivilDate(year: 2027, month: 4, day: 1)))
+            let original = try await service.add(shared, toFeed: "trips")
+            try await service.add(shared, toFeed: "archive")
+            _ = try await browser.get("/app/countdowns/\(original.id!)/edit")
+            let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 9, count: 64))
+            let fields = Self.countdownFields(["title": "Kyoto in spring", "feed": "archive"]).filter { $0.0 != "image" } + [("image", .file("k.png", png))]
+            let refused = try await browser.postMultipart("/app/countdowns/\(original.id!)/edit", fields)
+            #expect(refused.status.code >= 400, "the other feed already has this UID")
+            #expect(try await parts.store.image(StoredImage.scheme + SHA256Hex.of(png)) == nil, "the image is not kept")
+            let after = try await parts.store.countdown(id: original.id!)
+            #expect(after.feed == "trips" && after.countdown.title == "Kyoto" && after.countdown.sequence == 0, "the edit is not kept")
+            #expect(after.countdown.presentation.image == nil)
         }
     }
 

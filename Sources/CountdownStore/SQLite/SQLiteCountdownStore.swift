@@ -27,6 +27,8 @@ public final class SQLiteCountdownStore: CountdownStore {
     public let limits: StoreLimits
     public let path: String
     let statements = StatementCounter()
+    /// Every write waits here for its turn on the writer connection.
+    let turns = WriteTurns()
     /// The file opened, to tell when it is deleted or replaced (`storageProblem`).
     let identity: FileIdentity?
 
@@ -34,6 +36,9 @@ public final class SQLiteCountdownStore: CountdownStore {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
+        // A `StoreTransaction` spans several accesses to the writer (BEGIN, the
+        // primitives, COMMIT), in its turn (`WriteTurns`).
+        configuration.allowsUnsafeTransactions = true
         let statements = self.statements
         configuration.prepareDatabase { db in db.trace(options: .statement) { _ in statements.increment() } }
         try PrivateFile.prepareDatabase(at: path)
@@ -84,14 +89,46 @@ public final class SQLiteCountdownStore: CountdownStore {
         try await pool.read(body)
     }
 
-    /// A write transaction. A full disk comes back as `StoreError.storageFull`
-    /// (507 to HTTP clients), not as a raw SQLite error.
+    /// A write transaction of its own (for the writes that are not yet
+    /// primitives). A full disk comes back as `StoreError.storageFull` (507 to
+    /// HTTP clients), not as a raw SQLite error.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         if let storageProblem { throw StoreError.unavailable(storageProblem) }
-        do { return try await pool.write(body) } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
-            throw StoreError.storageFull
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
-            throw Self.explained(error, path: path)
+        do { return try await turns.run { try await pool.write(body) } } catch let error as DatabaseError {
+            throw explained(error)
+        }
+    }
+
+    /// Runs a use case in one transaction on the writer connection: BEGIN
+    /// IMMEDIATE (another process writing the file makes us wait, up to the
+    /// busy timeout), the primitives, then COMMIT; ROLLBACK when anything throws,
+    /// the task is cancelled, or the commit fails.
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        if let storageProblem { throw StoreError.unavailable(storageProblem) }
+        let pool = self.pool
+        return try await turns.run {
+            do {
+                try await pool.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+                let result = try await body(SQLiteTransaction(pool: pool, now: clock(), limits: limits))
+                try await pool.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
+                return result
+            } catch {
+                // Not cancellable: a cancelled task must still leave the connection out of its transaction.
+                await Task.detached {
+                    try? await pool.writeWithoutTransaction { db in if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") } }
+                }.value
+                if let error = error as? DatabaseError { throw explained(error) }
+                throw error
+            }
+        }
+    }
+
+    /// What a caller is told of SQLite's own errors that it can act on.
+    private func explained(_ error: DatabaseError) -> Error {
+        switch error.resultCode {
+        case .SQLITE_FULL: StoreError.storageFull
+        case .SQLITE_READONLY: Self.explained(error, path: path)
+        default: error
         }
     }
 
@@ -109,52 +146,12 @@ extension SQLiteCountdownStore {
 
     public func feeds() async throws -> [StoredFeed] {
         try await read { db in
-            try FeedRecord.order(Column("slug")).fetchAll(db).map { try stored($0, db) }
+            try FeedRecord.order(Column("slug")).fetchAll(db).map { try StoredFeed.read($0, db) }
         }
     }
 
     public func feed(slug: String) async throws -> StoredFeed? {
-        try await read { db in try FeedRecord.filter(Column("slug") == slug).fetchOne(db).map { try stored($0, db) } }
-    }
-
-    @discardableResult
-    public func createFeed(_ feed: Feed) async throws -> StoredFeed {
-        guard Feed.isValidSlug(feed.slug) else { throw StoreError.invalidSlug(feed.slug) }
-        let now = clock()
-        return try await write { db in
-            guard try FeedRecord.filter(Column("slug") == feed.slug).fetchCount(db) == 0 else { throw StoreError.feedExists(feed.slug) }
-            var record = FeedRecord(feed, now: now)
-            try record.insert(db)
-            try saveCategoryColors(db, feedId: record.id!, colors: feed.categoryColors)
-            return try stored(record, db)
-        }
-    }
-
-    /// Creates the feed or updates its definition (what `feeds/` files do on load).
-    @discardableResult
-    public func saveFeed(_ feed: Feed) async throws -> StoredFeed {
-        guard Feed.isValidSlug(feed.slug) else { throw StoreError.invalidSlug(feed.slug) }
-        let now = clock()
-        return try await write { db in
-            var record = try FeedRecord.filter(Column("slug") == feed.slug).fetchOne(db) ?? FeedRecord(feed, now: now)
-            let before = record.id.map { _ in record }
-            record.apply(feed)
-            if record.id == nil { try record.insert(db) } else {
-                try record.update(db)
-                if let before, before.feed(categoryColors: [:]) != record.feed(categoryColors: [:]) {
-                    try FeedRecord.touch(db, feedId: record.id!, now: now)
-                }
-            }
-            try saveCategoryColors(db, feedId: record.id!, colors: feed.categoryColors)
-            return try stored(try FeedRecord.fetchOne(db, key: record.id!)!, db)
-        }
-    }
-
-    /// Deletes a feed and everything in it.
-    public func deleteFeed(slug: String) async throws {
-        try await write { db in
-            guard try FeedRecord.filter(Column("slug") == slug).deleteAll(db) > 0 else { throw StoreError.feedNotFound(slug) }
-        }
+        try await read { db in try FeedRecord.filter(Column("slug") == slug).fetchOne(db).map { try StoredFeed.read($0, db) } }
     }
 
     // MARK: countdowns
@@ -171,86 +168,11 @@ extension SQLiteCountdownStore {
         }
     }
 
-    /// Adds a countdown by hand: sequence 0, created and modified now.
-    @discardableResult
-    public func add(_ countdown: Countdown, toFeed slug: String) async throws -> Countdown {
-        let now = clock()
-        return try await insertNew(CountdownStamps.added(countdown, now: now), toFeed: slug, now: now)
-    }
-
-    /// Inserts an already stamped countdown as a new row of the feed (add and
-    /// restore); refused when the feed already has its UID.
-    func insertNew(_ stamped: Countdown, toFeed slug: String, now: Date) async throws -> Countdown {
-        try await write { db in
-            let feed = try self.requireFeed(db, slug)
-            guard try CountdownRecord.filter(Column("feedId") == feed.id! && Column("uid") == stamped.uid).fetchCount(db) == 0 else {
-                throw StoreError.duplicateUID(stamped.uid, feed: slug)
-            }
-            var saved = stamped
-            var record = CountdownRecord(saved, feedId: feed.id!, sourceId: nil, now: now)
-            try record.insert(db)
-            try CategoryRecord.link(db, countdownId: record.id!, feedId: feed.id!, names: saved.categories)
-            try FeedRecord.touch(db, feedId: feed.id!, now: now)
-            saved.id = record.id
-            return saved
-        }
-    }
-
-    /// Saves an edited countdown; SEQUENCE and LAST-MODIFIED rise only when something changed.
-    @discardableResult
-    public func update(_ countdown: Countdown) async throws -> Countdown {
-        guard let id = countdown.id else { throw StoreError.invalid("the countdown has no id; add it first") }
-        let now = clock()
-        return try await write { db in
-            guard var record = try CountdownRecord.fetchOne(db, key: id) else { throw StoreError.countdownNotFound(id) }
-            let content = CountdownRecord.content(of: countdown)
-            guard content != record.content else { return try record.countdown(source: countdown.source) }
-            let edited = CountdownStamps.edited(countdown, row: record, now: now)
-            let replacement = CountdownRecord(edited, feedId: record.feedId, sourceId: record.sourceId, now: now)
-            record.uid = replacement.uid
-            record.title = replacement.title
-            record.kind = replacement.kind
-            record.status = replacement.status
-            record.startsOn = replacement.startsOn
-            record.sequence = edited.sequence
-            record.lastModified = edited.lastModified!
-            record.content = content
-            try record.update(db)
-            try CategoryRecord.link(db, countdownId: id, feedId: record.feedId, names: edited.categories)
-            try FeedRecord.touch(db, feedId: record.feedId, now: now)
-            return edited
-        }
-    }
-
-    public func delete(id: Int64) async throws {
-        let now = clock()
-        try await write { db in
-            guard let record = try CountdownRecord.fetchOne(db, key: id) else { throw StoreError.countdownNotFound(id) }
-            _ = try record.delete(db)
-            try FeedRecord.touch(db, feedId: record.feedId, now: now)
-        }
-    }
-
     // MARK: helpers
 
     func requireFeed(_ db: Database, _ slug: String) throws -> FeedRecord {
         guard let feed = try FeedRecord.filter(Column("slug") == slug).fetchOne(db) else { throw StoreError.feedNotFound(slug) }
         return feed
-    }
-
-    func stored(_ record: FeedRecord, _ db: Database) throws -> StoredFeed {
-        let count = try CountdownRecord.filter(Column("feedId") == record.id!).fetchCount(db)
-        return StoredFeed(id: record.id!, feed: record.feed(categoryColors: try CategoryRecord.colors(db, feedId: record.id!)),
-                          countdownCount: count, updatedAt: record.updatedAt, revision: record.revision)
-    }
-
-    func saveCategoryColors(_ db: Database, feedId: Int64, colors: [String: String]) throws {
-        for (name, color) in colors {
-            try db.execute(sql: """
-                INSERT INTO category (feedId, name, color) VALUES (?, ?, ?)
-                ON CONFLICT(feedId, name) DO UPDATE SET color = excluded.color
-                """, arguments: [feedId, name, color])
-        }
     }
 }
 

@@ -2,6 +2,7 @@ import Countdowns
 import CountdownStore
 import Foundation
 import Hummingbird
+import Services
 import ICalendar
 import Logging
 
@@ -53,10 +54,7 @@ struct AdminRoutes: Sendable {
         api.put("countdowns/{id}/image") { request, context in try await self.uploadImage(request, context) }
         api.delete("countdowns/{id}/image") { _, context in
             let (loaded, feed) = try await self.countdown(context)
-            var countdown = loaded
-            countdown.presentation.image = nil
-            let edited = countdown
-            return try AdminJSON.encode(self.snapshot(try await self.write { try await $0.update(edited) }, feed))
+            return try AdminJSON.encode(self.snapshot(try await self.write { try await $0.replaceImage(ofCountdown: loaded.id!, with: nil) }, feed))
         }
         api.post("feeds/{slug}/import") { request, context in try await self.importCalendar(request, context) }
         api.get("feeds/{slug}/export") { request, context in
@@ -84,7 +82,7 @@ struct AdminRoutes: Sendable {
 
     /// A store write, then the catalog brought up to it, so that the next read sees the change.
     @discardableResult
-    private func write<T: Sendable>(_ body: @escaping @Sendable (any CountdownStore) async throws -> T) async throws -> T {
+    private func write<T: Sendable>(_ body: @escaping @Sendable (CountdownService) async throws -> T) async throws -> T {
         try await catalog.write(body)
     }
 
@@ -176,11 +174,8 @@ struct AdminRoutes: Sendable {
         guard let type = StoredImage.type(of: bytes) else {
             throw HTTPError(.unsupportedMediaType, message: "the body is not a png, jpeg, gif, webp or svg image")
         }
-        let saved = try await write { store in
-            var countdown = loaded
-            countdown.presentation.image = try await store.storeImage(bytes, mimeType: type)
-            return try await store.update(countdown)
-        }
+        let image = try ImageUpload(bytes, mimeType: type, limits: store.limits)
+        let saved = try await write { try await $0.replaceImage(ofCountdown: loaded.id!, with: image) }
         return try AdminJSON.encode(snapshot(saved, feed))
     }
 

@@ -1,5 +1,6 @@
 import Countdowns
 import CountdownStore
+import Services
 import Foundation
 import Logging
 import NIOPosix
@@ -108,11 +109,11 @@ final class FeedCatalog: Sendable {
 
     // MARK: refresh
 
-    /// A store write, then the published state brought up to it, so that the
+    /// A use case, then the published state brought up to it, so that the
     /// next read, on any route, sees the change.
     @discardableResult
-    func write<T: Sendable>(_ body: @Sendable (any CountdownStore) async throws -> T) async throws -> T {
-        let result = try await body(store)
+    func write<T: Sendable>(_ body: @Sendable (CountdownService) async throws -> T) async throws -> T {
+        let result = try await body(CountdownService(store: store))
         await refresh()
         return result
     }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Countdowns
 import CountdownStore
 import Foundation
+import Services
 import Logging
 import Synchronization
 
@@ -63,7 +64,7 @@ final class FeedLoader: Sendable {
         state.withLock { $0 = (definitions, errors.map(\.description)) }
         for definition in definitions {
             do {
-                try await store.saveFeed(definition.feed)
+                try await CountdownService(store: store).saveFeed(definition.feed)
             } catch {
                 logger.error("cannot save feed", metadata: ["feed": "\(definition.feed.slug)", "error": "\(error)"])
                 continue
@@ -87,7 +88,7 @@ final class FeedLoader: Sendable {
         var options = ImportOptions(source: source.location, sync: true, createFeed: false)
         if !filter.isEmpty { options.filter = { countdown in filter.accepts(countdown) } }
         do {
-            let report = try await store.importCalendar(data, intoFeed: slug, options: options)
+            let report = try await CountdownService(store: store).importCalendar(data, intoFeed: slug, options: options)
             metrics?.imported(via: "source", ok: true)
             try await store.recordFetch(feed: slug, location: source.location, etag: etag, lastModified: lastModified, error: nil)
             await sourcesChanged()

@@ -12,7 +12,6 @@ struct CategoryRecord: Codable, FetchableRecord, MutablePersistableRecord, Senda
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     /// Links a countdown to exactly these category names, creating categories as needed.
-    /// Links a countdown to exactly these category names, creating categories as needed.
     static func link(_ db: Database, countdownId: Int64, feedId: Int64, names: [String]) throws {
         var linker = Linker(feedId: feedId)
         try linker.link(db, countdownId: countdownId, names: names, replacing: true)
@@ -48,6 +47,16 @@ struct CategoryRecord: Codable, FetchableRecord, MutablePersistableRecord, Senda
             }
             ids[name] = id
             return id
+        }
+    }
+
+    /// Sets colours, creating the categories, and leaves the other categories as they are.
+    static func saveColors(_ db: Database, feedId: Int64, colors: [String: String]) throws {
+        for (name, color) in colors {
+            try db.execute(sql: """
+                INSERT INTO category (feedId, name, color) VALUES (?, ?, ?)
+                ON CONFLICT(feedId, name) DO UPDATE SET color = excluded.color
+                """, arguments: [feedId, name, color])
         }
     }
 

@@ -12,3 +12,19 @@ extension FeedRecord: FetchableRecord, MutablePersistableRecord {
         try db.execute(sql: "UPDATE feed SET updatedAt = MAX(updatedAt, ?), revision = revision + 1 WHERE id = ?", arguments: [now, feedId])
     }
 }
+
+extension FeedRecord {
+    /// The columns that queries name.
+    public enum Columns {
+        public static let id = Column("id"), slug = Column("slug"), revision = Column("revision")
+    }
+}
+
+extension StoredFeed {
+    /// A feed row as callers see it, with its category colours and countdown count.
+    static func read(_ record: FeedRecord, _ db: Database) throws -> StoredFeed {
+        let count = try CountdownRecord.filter(CountdownRecord.Columns.feedId == record.id!).fetchCount(db)
+        return StoredFeed(id: record.id!, feed: record.feed(categoryColors: try CategoryRecord.colors(db, feedId: record.id!)),
+                          countdownCount: count, updatedAt: record.updatedAt, revision: record.revision)
+    }
+}

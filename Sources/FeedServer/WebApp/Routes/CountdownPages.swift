@@ -2,6 +2,7 @@ import Countdowns
 import CountdownStore
 import Foundation
 import Hummingbird
+import Services
 import ICalendar
 
 /// The countdown form (new and edit, with a live preview the script adds),
@@ -161,25 +162,25 @@ struct CountdownPages: Sendable {
                            formView(form, isNew: id == nil, action: action, compiled: compiled, countdown: existing, error: error),
                            context: context, status: .unprocessableContent).response(from: request, context: context)
         }
-        var countdown: Countdown
+        let countdown: Countdown
         switch Self.countdown(from: form, existing: existing, feedZone: compiled.feed.timeZone) {
         case .success(let built): countdown = built
         case .failure(let error): return try failed(error)
         }
-        // The image is stored only once the rest of the form is valid, so a refused form stores nothing.
+        // The image is checked with the rest of the form, and kept in the same
+        // transaction as the countdown and its move: a refusal at any step keeps nothing.
+        var image: ImageUpload?
         if let bytes = form.imageBytes {
             guard let type = StoredImage.type(of: bytes) else {
                 return try failed(.init(field: "image", message: "the file is not a png, jpeg, gif, webp or svg image"))
             }
-            do { countdown.presentation.image = try await app.store.storeImage(bytes, mimeType: type) } catch let error as StoreError {
+            do { image = try ImageUpload(bytes, mimeType: type, limits: app.store.limits) } catch let error as StoreError {
                 return try failed(.init(field: "image", message: error.description))
             }
         }
         let target = form.feed.nonEmpty ?? slug
-        let saved = try await app.catalog.write { [countdown, existing, slug] store -> Countdown in
-            var saved = existing == nil ? try await store.add(countdown, toFeed: slug) : try await store.update(countdown)
-            if target != slug { saved = try await store.move(id: saved.id!, toFeed: target) }
-            return saved
+        let saved = try await app.catalog.write { [countdown, image, slug] in
+            try await $0.save(countdown, inFeed: slug, image: image, moveTo: target)
         }
         app.logger.info(existing == nil ? "countdown added" : "countdown saved", metadata: ["feed": "\(target)", "id": "\(saved.id ?? 0)"])
         let moved = target != slug ? " and moved it" : ""

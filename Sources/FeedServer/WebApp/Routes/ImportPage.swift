@@ -1,6 +1,7 @@
 import CountdownStore
 import Foundation
 import Hummingbird
+import Services
 import MultipartKit
 
 /// Import into a feed from the browser: a dropped or chosen `.ics` file, or a
@@ -87,9 +88,9 @@ struct ImportPage: Sendable {
         let options = ImportOptions(strict: form.strict.isChecked, source: source, sync: keep, createFeed: false)
         let report: ImportReport
         do {
-            report = try await app.catalog.write { store in
-                let report = try await store.importCalendar(bytes, intoFeed: slug, options: options)
-                if let subscription { try await store.subscribe(feed: slug, location: subscription) }
+            report = try await app.catalog.write { service in
+                let report = try await service.importCalendar(bytes, intoFeed: slug, options: options)
+                if let subscription { try await service.store.subscribe(feed: slug, location: subscription) }
                 return report
             }
             app.loader.metrics?.imported(via: "app", ok: true)

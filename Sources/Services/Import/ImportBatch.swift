@@ -1,12 +1,13 @@
 import Countdowns
+import CountdownStore
 import Foundation
 import ICalendar
 
 /// What an import read from a calendar, before anything is written: the
 /// countdowns (one per UID, the first wins), the canonical text each is compared
 /// and stored by, the calendar's category colours, the feed to create when there
-/// is none, and what was skipped. Reading is the same for every store; only
-/// `CountdownStore.apply` differs.
+/// is none, and what was skipped. Reading is the same for every store; the
+/// writing is `CountdownService.importCalendar`'s.
 public struct ImportBatch: Sendable {
     public var countdowns: [Countdown]
     /// `CountdownArchive.text(of:)` of each countdown, in the same order.

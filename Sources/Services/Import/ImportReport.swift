@@ -1,4 +1,5 @@
 import Countdowns
+import CountdownStore
 
 /// What an import did, in the words the CLI prints.
 public struct ImportReport: Sendable, Equatable, CustomStringConvertible {

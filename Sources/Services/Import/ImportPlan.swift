@@ -1,4 +1,5 @@
 import Countdowns
+import CountdownStore
 import Foundation
 
 /// What an import changes, decided once for every store: each incoming
@@ -8,21 +9,7 @@ import Foundation
 /// differ), and never move back.
 public struct ImportPlan: Sendable {
     /// The part of an existing row the decision needs.
-    public struct Existing: Sendable {
-        public var id: Int64
-        public var content: String
-        public var sequence: Int
-        public var lastModified: Date
-        public var sourceId: Int64?
-
-        public init(id: Int64, content: String, sequence: Int, lastModified: Date, sourceId: Int64?) {
-            self.id = id
-            self.content = content
-            self.sequence = sequence
-            self.lastModified = lastModified
-            self.sourceId = sourceId
-        }
-    }
+    public typealias Existing = CountdownState
 
     public enum Step: Sendable {
         /// A new row: `batch.countdowns[index]`, created when the calendar says (or now).

@@ -1,0 +1,19 @@
+import Foundation
+
+/// The part of a countdown row that an import compares against: whether the
+/// incoming countdown is new, changed or unchanged, and what its stamps become.
+public struct CountdownState: Sendable {
+    public var id: Int64
+    public var content: String
+    public var sequence: Int
+    public var lastModified: Date
+    public var sourceId: Int64?
+
+    public init(id: Int64, content: String, sequence: Int, lastModified: Date, sourceId: Int64?) {
+        self.id = id
+        self.content = content
+        self.sequence = sequence
+        self.lastModified = lastModified
+        self.sourceId = sourceId
+    }
+}

@@ -1,0 +1,162 @@
+import Countdowns
+import Foundation
+import GRDB
+
+/// The primitives on SQLite: each one is a short access to the writer
+/// connection, inside the transaction `SQLiteCountdownStore.transaction` began
+/// there (its turn keeps every other write off the connection until COMMIT or
+/// ROLLBACK). Statements are cached and prepared once per connection.
+struct SQLiteTransaction: StoreTransaction {
+    let pool: DatabasePool
+    let now: Date
+    let limits: StoreLimits
+
+    /// One access to the writer, within the open transaction.
+    private func on<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await pool.writeWithoutTransaction(body)
+    }
+
+    // MARK: feeds
+
+    func feedRow(slug: String, lock: Bool) async throws -> FeedRecord? {
+        try await on { db in try FeedRecord.filter(FeedRecord.Columns.slug == slug).fetchOne(db) }
+    }
+
+    func insertFeed(_ row: FeedRecord) async throws -> FeedRecord {
+        try await on { db in
+            var row = row
+            try row.insert(db)
+            return row
+        }
+    }
+
+    func updateFeed(_ row: FeedRecord) async throws {
+        try await on { db in try row.update(db) }
+    }
+
+    func deleteFeed(slug: String) async throws -> Bool {
+        try await on { db in try FeedRecord.filter(FeedRecord.Columns.slug == slug).deleteAll(db) > 0 }
+    }
+
+    func storedFeed(_ row: FeedRecord) async throws -> StoredFeed {
+        try await on { db in try StoredFeed.read(row, db) }
+    }
+
+    func saveCategoryColors(feedId: Int64, colors: [String: String]) async throws {
+        try await on { db in try CategoryRecord.saveColors(db, feedId: feedId, colors: colors) }
+    }
+
+    func bumpRevision(feedId: Int64) async throws {
+        try await on { [now] db in try FeedRecord.touch(db, feedId: feedId, now: now) }
+    }
+
+    // MARK: countdowns
+
+    func countdownRow(id: Int64, lock: Bool) async throws -> CountdownRecord? {
+        try await on { db in try CountdownRecord.fetchOne(db, key: id) }
+    }
+
+    func feedSlug(id: Int64) async throws -> String? {
+        try await on { db in try String.fetchOne(db, sql: "SELECT slug FROM feed WHERE id = ?", arguments: [id]) }
+    }
+
+    func sourceLocation(id: Int64) async throws -> String? {
+        try await on { db in try String.fetchOne(db, sql: "SELECT location FROM source WHERE id = ?", arguments: [id]) }
+    }
+
+    func countdownStates(feedId: Int64) async throws -> [String: CountdownState] {
+        try await on { db in
+            var states: [String: CountdownState] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, uid, content, sequence, lastModified, sourceId FROM countdown WHERE feedId = ?",
+                                           arguments: [feedId])
+            while let row = try rows.next() {
+                states[row[1]] = CountdownState(id: row[0], content: row[2], sequence: row[3], lastModified: row[4], sourceId: row[5])
+            }
+            return states
+        }
+    }
+
+    func hasUID(_ uid: String, feedId: Int64) async throws -> Bool {
+        try await on { db in
+            try CountdownRecord.filter(CountdownRecord.Columns.feedId == feedId && CountdownRecord.Columns.uid == uid).fetchCount(db) > 0
+        }
+    }
+
+    func insertCountdowns(_ rows: [CountdownRecord]) async throws -> [Int64] {
+        try await on { db in
+            try rows.map { row in
+                var row = row
+                try row.insertPrepared(db)
+                return row.id!
+            }
+        }
+    }
+
+    func updateCountdowns(_ rows: [CountdownRecord]) async throws {
+        try await on { db in
+            for row in rows {
+                try db.cachedStatement(sql: """
+                    UPDATE countdown SET feedId = ?, sourceId = ?, uid = ?, title = ?, kind = ?, status = ?, startsOn = ?,
+                        sequence = ?, lastModified = ?, content = ? WHERE id = ?
+                    """).execute(arguments: [row.feedId, row.sourceId, row.uid, row.title, row.kind, row.status, row.startsOn,
+                                             row.sequence, row.lastModified, row.content, row.id])
+            }
+        }
+    }
+
+    func deleteCountdowns(ids: [Int64]) async throws {
+        try await on { db in
+            for id in ids { try db.cachedStatement(sql: "DELETE FROM countdown WHERE id = ?").execute(arguments: [id]) }
+        }
+    }
+
+    func linkCategories(_ links: [CategoryLinks], feedId: Int64, replacing: Bool) async throws {
+        try await on { db in
+            var linker = CategoryRecord.Linker(feedId: feedId)
+            for link in links { try linker.link(db, countdownId: link.countdownId, names: link.names, replacing: replacing) }
+        }
+    }
+
+    func categoryNames(countdownId: Int64) async throws -> [String] {
+        try await on { db in
+            try String.fetchAll(db, sql: """
+                SELECT category.name FROM countdownCategory JOIN category ON category.id = countdownCategory.categoryId
+                WHERE countdownCategory.countdownId = ? ORDER BY category.name
+                """, arguments: [countdownId])
+        }
+    }
+
+    // MARK: images, sources, tokens
+
+    func putImage(digest: String, mimeType: String, bytes: Data) async throws {
+        try await on { [now] db in
+            try db.execute(sql: "INSERT OR IGNORE INTO image (sha256, mimeType, bytes, createdAt) VALUES (?, ?, ?, ?)",
+                           arguments: [digest, mimeType, bytes, now])
+        }
+    }
+
+    func sourceId(feedId: Int64, location: String) async throws -> Int64 {
+        try await on { db in try SourceRecord.findOrCreate(db, feedId: feedId, location: location).id! }
+    }
+
+    func markSourceImported(id: Int64) async throws {
+        try await on { [now] db in
+            try db.execute(sql: "UPDATE source SET lastFetchedAt = ?, lastSuccessAt = ?, lastError = NULL WHERE id = ?", arguments: [now, now, id])
+        }
+    }
+
+    func insertToken(feedId: Int64, label: String, hash: String, visibility: Visibility) async throws -> Int64 {
+        try await on { [now] db in
+            try db.execute(sql: "INSERT INTO feedToken (feedId, label, tokenHash, createdAt, visibility) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [feedId, label, hash, now, visibility])
+            return db.lastInsertedRowID
+        }
+    }
+
+    func revokeToken(id: Int64, feedId: Int64) async throws -> Bool {
+        try await on { [now] db in
+            try db.execute(sql: "UPDATE feedToken SET revokedAt = COALESCE(revokedAt, ?) WHERE id = ? AND feedId = ?", arguments: [now, id, feedId])
+            return db.changesCount > 0
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Countdowns
+import CountdownStore
+import Foundation
+
+extension CountdownService {
+    /// Adds a countdown by hand (sequence 0, created and modified now), with
+    /// its image when one comes along.
+    @discardableResult
+    public func add(_ countdown: Countdown, toFeed slug: String, image: ImageUpload? = nil) async throws -> Countdown {
+        try await transaction { tx in
+            var countdown = countdown
+            if let image { countdown.presentation.image = try await tx.put(image) }
+            return try await add(countdown, toFeed: slug, tx)
+        }
+    }
+
+    /// Saves an edited countdown; SEQUENCE and LAST-MODIFIED rise only when something changed.
+    @discardableResult
+    public func update(_ countdown: Countdown) async throws -> Countdown {
+        try await transaction { tx in try await update(countdown, tx) }
+    }
+
+    public func delete(id: Int64) async throws {
+        try await transaction { tx in
+            let row = try await tx.requireCountdown(id, lock: true)
+            try await tx.deleteCountdowns(ids: [id])
+            try await tx.bumpRevision(feedId: row.feedId)
+        }
+    }
+
+    /// Moves a countdown to another feed, keeping its UID (so clients of both
+    /// feeds see one event leave and the same event arrive). SEQUENCE rises, and
+    /// both feeds change revision. Refused when the target already has that UID.
+    @discardableResult
+    public func move(id: Int64, toFeed slug: String) async throws -> Countdown {
+        try await transaction { tx in try await move(id: id, toFeed: slug, tx) }
+    }
+
+    /// Puts back a countdown that was deleted (the web app's Undo), with its UID,
+    /// and a SEQUENCE above the one it had, so that clients take it as news.
+    @discardableResult
+    public func restore(_ countdown: Countdown, toFeed slug: String) async throws -> Countdown {
+        try await transaction { tx in try await insertNew(CountdownStamps.restored(countdown, now: tx.now), toFeed: slug, tx) }
+    }
+
+    /// The countdown form's save, new or edited: its image, the countdown and a
+    /// move to another feed, all or nothing.
+    @discardableResult
+    public func save(_ countdown: Countdown, inFeed slug: String, image: ImageUpload?, moveTo target: String?) async throws -> Countdown {
+        try await transaction { tx in
+            var countdown = countdown
+            if let image { countdown.presentation.image = try await tx.put(image) }
+            var saved = countdown.id == nil ? try await add(countdown, toFeed: slug, tx) : try await update(countdown, tx)
+            if let target, target != slug { saved = try await move(id: saved.id!, toFeed: target, tx) }
+            return saved
+        }
+    }
+
+    /// Gives a countdown a new image, or none.
+    @discardableResult
+    public func replaceImage(ofCountdown id: Int64, with image: ImageUpload?) async throws -> Countdown {
+        try await transaction { tx in
+            var countdown = try await tx.countdown(try await tx.requireCountdown(id, lock: true))
+            countdown.presentation.image = try await image.asyncMap { try await tx.put($0) }
+            return try await update(countdown, tx)
+        }
+    }
+
+    // MARK: steps
+
+    func add(_ countdown: Countdown, toFeed slug: String, _ tx: any StoreTransaction) async throws -> Countdown {
+        try await insertNew(CountdownStamps.added(countdown, now: tx.now), toFeed: slug, tx)
+    }
+
+    /// Inserts an already stamped countdown as a new row of the feed (add and
+    /// restore); refused when the feed already has its UID.
+    func insertNew(_ stamped: Countdown, toFeed slug: String, _ tx: any StoreTransaction) async throws -> Countdown {
+        let feed = try await tx.requireFeed(slug, lock: true)
+        guard try await !tx.hasUID(stamped.uid, feedId: feed.id!) else { throw StoreError.duplicateUID(stamped.uid, feed: slug) }
+        var saved = stamped
+        let ids = try await tx.insertCountdowns([CountdownRecord(saved, feedId: feed.id!, sourceId: nil, now: tx.now)])
+        try await tx.linkCategories([CategoryLinks(countdownId: ids[0], names: saved.categories)], feedId: feed.id!, replacing: false)
+        try await tx.bumpRevision(feedId: feed.id!)
+        saved.id = ids[0]
+        return saved
+    }
+
+    func update(_ countdown: Countdown, _ tx: any StoreTransaction) async throws -> Countdown {
+        guard let id = countdown.id else { throw StoreError.invalid("the countdown has no id; add it first") }
+        let row = try await tx.requireCountdown(id, lock: true)
+        let content = CountdownRecord.content(of: countdown)
+        guard content != row.content else { return try row.countdown(source: countdown.source) }
+        let edited = CountdownStamps.edited(countdown, row: row, now: tx.now)
+        var replacement = CountdownRecord(edited, feedId: row.feedId, sourceId: row.sourceId, now: tx.now, content: content)
+        replacement.id = id
+        try await tx.updateCountdowns([replacement])
+        try await tx.linkCategories([CategoryLinks(countdownId: id, names: edited.categories)], feedId: row.feedId, replacing: true)
+        try await tx.bumpRevision(feedId: row.feedId)
+        return edited
+    }
+
+    func move(id: Int64, toFeed slug: String, _ tx: any StoreTransaction) async throws -> Countdown {
+        var row = try await tx.requireCountdown(id, lock: true)
+        let target = try await tx.requireFeed(slug, lock: true)
+        guard target.id != row.feedId else { return try row.countdown(source: nil) }
+        guard try await !tx.hasUID(row.uid, feedId: target.id!) else { throw StoreError.duplicateUID(row.uid, feed: slug) }
+        let names = try await tx.categoryNames(countdownId: id)
+        let from = row.feedId
+        row.feedId = target.id!
+        row.sourceId = nil
+        row.sequence += 1
+        row.lastModified = max(tx.now, row.lastModified)
+        try await tx.updateCountdowns([row])
+        try await tx.linkCategories([CategoryLinks(countdownId: id, names: names)], feedId: target.id!, replacing: true)
+        try await tx.bumpRevision(feedId: from)
+        try await tx.bumpRevision(feedId: target.id!)
+        return try row.countdown(source: nil)
+    }
+}
+
+extension CountdownService {
+    /// Keeps an image on its own and returns its `tminus-image:` reference
+    /// (deduplicated by content). Most callers keep an image together with its
+    /// countdown instead (`add(_:toFeed:image:)`, `save`, `replaceImage`).
+    public func storeImage(_ bytes: Data, mimeType: String) async throws -> String {
+        let image = try ImageUpload(bytes, mimeType: mimeType, limits: limits)
+        return try await transaction { tx in try await tx.put(image) }
+    }
+}

@@ -1,0 +1,45 @@
+import Countdowns
+import CountdownStore
+import Foundation
+
+extension CountdownService {
+    /// Creates a feed; refused when the slug is taken.
+    @discardableResult
+    public func createFeed(_ feed: Feed) async throws -> StoredFeed {
+        guard Feed.isValidSlug(feed.slug) else { throw StoreError.invalidSlug(feed.slug) }
+        return try await transaction { tx in
+            guard try await tx.feedRow(slug: feed.slug, lock: false) == nil else { throw StoreError.feedExists(feed.slug) }
+            let row = try await tx.insertFeed(FeedRecord(feed, now: tx.now))
+            try await tx.saveCategoryColors(feedId: row.id!, colors: feed.categoryColors)
+            return try await tx.storedFeed(row)
+        }
+    }
+
+    /// Creates the feed or updates its definition (a feed file loaded, the
+    /// settings form, the API's PATCH). The revision rises only when the
+    /// definition really changed, so reloading unchanged files recompiles nothing.
+    @discardableResult
+    public func saveFeed(_ feed: Feed) async throws -> StoredFeed {
+        guard Feed.isValidSlug(feed.slug) else { throw StoreError.invalidSlug(feed.slug) }
+        return try await transaction { tx in
+            var row: FeedRecord
+            if let before = try await tx.feedRow(slug: feed.slug, lock: true) {
+                row = before
+                row.apply(feed)
+                try await tx.updateFeed(row)
+                if before.feed(categoryColors: [:]) != row.feed(categoryColors: [:]) { try await tx.bumpRevision(feedId: row.id!) }
+            } else {
+                row = try await tx.insertFeed(FeedRecord(feed, now: tx.now))
+            }
+            try await tx.saveCategoryColors(feedId: row.id!, colors: feed.categoryColors)
+            return try await tx.storedFeed(try await tx.requireFeed(feed.slug))
+        }
+    }
+
+    /// Deletes a feed and everything in it.
+    public func deleteFeed(slug: String) async throws {
+        try await transaction { tx in
+            guard try await tx.deleteFeed(slug: slug) else { throw StoreError.feedNotFound(slug) }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import CountdownStore
+import Foundation
+
+/// Image bytes checked on the way in (size, type, a safe SVG) and addressed
+/// by their SHA-256, ready to be kept with the countdown that shows them.
+/// Checking happens before any transaction, so a refused image names its
+/// field and nothing is written.
+public struct ImageUpload: Sendable {
+    public let bytes: Data
+    public let mimeType: String
+    public let digest: String
+
+    /// Refuses what no store may keep (`StoredImage.check`).
+    public init(_ bytes: Data, mimeType: String, limits: StoreLimits) throws {
+        digest = try StoredImage.check(bytes, mimeType: mimeType, limits: limits)
+        self.bytes = bytes
+        self.mimeType = mimeType
+    }
+
+    /// What a countdown's `presentation.image` holds once the bytes are kept.
+    public var reference: String { StoredImage.scheme + digest }
+}
+
+extension StoreTransaction {
+    /// Keeps the image and returns its reference.
+    func put(_ image: ImageUpload) async throws -> String {
+        try await putImage(digest: image.digest, mimeType: image.mimeType, bytes: image.bytes)
+        return image.reference
+    }
+}
