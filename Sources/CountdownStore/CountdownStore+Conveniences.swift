@@ -14,12 +14,6 @@ extension CountdownStore {
 }
 
 extension CountdownStore {
-    /// Stores `bytes` under `key`, replacing what is there.
-    @discardableResult
-    public func setPersistedValue(_ bytes: Data, for key: String, expiresIn: TimeInterval?) async throws -> Bool {
-        try await setPersistedValue(bytes, for: key, expiresIn: expiresIn, onlyIfAbsent: false)
-    }
-
     /// A feed and all its countdowns, every row parsed.
     public func feedContents(slug: String) async throws -> (feed: StoredFeed, countdowns: [Countdown])? {
         try await feedContents(slug: slug, reusing: [:])

@@ -47,15 +47,11 @@ public protocol CountdownStore: AnyObject, Sendable {
     func feedContents(slug: String, reusing known: [Int64: Countdown]) async throws -> (feed: StoredFeed, countdowns: [Countdown])?
     /// Every token that is not revoked.
     func activeTokens() async throws -> [ActiveToken]
-    /// Saves when tokens were last used (gathered in memory by the caller).
-    func recordTokenUse(_ uses: [Int64: Date]) async throws
 
     // MARK: feed tokens and settings
 
     func feedTokens(feed slug: String) async throws -> [FeedToken]
-    func setting(_ key: String) async throws -> String?
-    func setSetting(_ key: String, _ value: String) async throws
-    func removeSetting(_ key: String) async throws
+    func setting(_ key: SettingKey) async throws -> String?
 
     // MARK: images
 
@@ -65,24 +61,11 @@ public protocol CountdownStore: AnyObject, Sendable {
     // MARK: expiring entries (the web app's sessions)
 
     func persistedValue(for key: String) async throws -> PersistedValue?
-    /// `expiresIn` nil keeps a live entry's expiry; `onlyIfAbsent` refuses to replace a live entry (returns false).
-    @discardableResult func setPersistedValue(_ bytes: Data, for key: String, expiresIn: TimeInterval?, onlyIfAbsent: Bool) async throws -> Bool
     func persistedKeyHashes() async throws -> [String]
-    func removePersistedValue(for key: String) async throws
-    @discardableResult func removeExpiredPersistedValues() async throws -> Int
 
     // MARK: sources
 
     func sources() async throws -> [SourceStatus]
-    /// Records a fetch: validators on success (200 or 304), the error otherwise;
-    /// ends the caller's lease.
-    func recordFetch(feed slug: String, location: String, etag: String?, lastModified: String?, error: String?) async throws
-    /// Takes the right to fetch a URL source for `duration`, unless another
-    /// process (a replica) holds it: true when the caller may fetch now.
-    /// `recordFetch` gives it back. So that replicas never fetch one source at once.
-    func leaseRefresh(feed slug: String, location: String, for duration: TimeInterval) async throws -> Bool
-    func subscribe(feed slug: String, location: String) async throws
-    func unsubscribe(feed slug: String, location: String) async throws
     func subscriptions() async throws -> [SourceSubscription]
 
     // MARK: copying a whole store

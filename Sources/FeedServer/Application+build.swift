@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import CountdownStore
 import PostgresStore
 import Foundation
+import Services
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -23,19 +24,20 @@ struct Server {
 
 func buildServer(_ configuration: ServerConfiguration, logger: Logger) async throws -> Server {
     let store = try await configuration.database.open(clock: configuration.clock, logger: logger)
-    let token = try await AdminToken.setUp(store: store, configuredFile: configuration.adminTokenFile, database: configuration.database, logger: logger)
+    let service = CountdownService(store: store)
+    let token = try await AdminToken.setUp(service: service, configuredFile: configuration.adminTokenFile, database: configuration.database, logger: logger)
     let pages = try WebPages.load()
     let settings = RenderSettings(baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", gzip: configuration.gzip,
                                   maxOccurrences: store.limits.maxOccurrences, pages: pages)
     let cache = RenderCache(budgetBytes: configuration.cacheBytes)
     let renderer = FeedRenderer(cache: cache, settings: settings, clock: configuration.clock, logger: logger)
     let purges = PurgeNotifier(baseURL: settings.baseURL, logger: logger, policy: AddressPolicy(allowPrivate: configuration.allowPrivateSources))
-    let catalog = FeedCatalog(store: store, settings: settings, clock: configuration.clock, logger: logger, changed: purges.changed)
+    let catalog = FeedCatalog(service: service, settings: settings, clock: configuration.clock, logger: logger, changed: purges.changed)
     let fetcher = CalendarFetcher(maxBytes: store.limits.maxInputBytes, timeout: configuration.fetchTimeout,
                                   allowPrivate: configuration.allowPrivateSources)
     let health = HealthMonitor()
     let metrics = ServerMetrics()
-    let loader = FeedLoader(store: store, fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
+    let loader = FeedLoader(service: service, fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
                             logger: logger, health: health, metrics: metrics)
     await loader.reload()
     await catalog.refresh(force: true)
@@ -46,13 +48,13 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) async thr
     router.add(middleware: RequestLogMiddleware())
     PublicRoutes(catalog: catalog, renderer: renderer, images: ImageRoute(store: store, cache: cache),
                  health: { health.status(definitionErrors: loader.definitionErrors) }).register(on: router)
-    let csrf = CSRFToken(key: try await WebAppKeys.csrfKey(store))
-    let sessions = StorePersistDriver(store: store, logger: logger)
-    WebApp(store: store, catalog: catalog, renderer: renderer, pages: settings.pages, csrf: csrf, throttle: SignInThrottle(), settings: settings,
+    let csrf = CSRFToken(key: try await WebAppKeys.csrfKey(service))
+    let sessions = StorePersistDriver(service: service, logger: logger)
+    WebApp(service: service, catalog: catalog, renderer: renderer, pages: settings.pages, csrf: csrf, throttle: SignInThrottle(), settings: settings,
            clock: configuration.clock, loader: loader, fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes,
            trustForwardedFor: configuration.trustForwardedFor, logger: logger)
         .register(on: router, sessions: sessions)
-    AdminRoutes(store: store, catalog: catalog, settings: settings, clock: configuration.clock, loader: loader, fetcher: fetcher,
+    AdminRoutes(service: service, catalog: catalog, settings: settings, clock: configuration.clock, loader: loader, fetcher: fetcher,
                 maxBodyBytes: configuration.maxBodyBytes, renderer: renderer, logger: logger,
                 health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors) })
         .register(on: router, token: token)
@@ -77,7 +79,7 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) async thr
     logger.notice("tminus ready", metadata: ["url": "\(settings.baseURL)", "database": "\(configuration.database)", "feeds": "\(catalog.feeds.count)",
                                              "adminTokenFile": "\(token.file)", "cacheMB": "\(configuration.cacheBytes >> 20)",
                                              "maxConnections": "\(maxConnections)"])
-    if let setup = try await OwnerPassword.issueSetupToken(in: store) {
+    if let setup = try await OwnerPassword.issueSetupToken(in: service) {
         if let show = configuration.showSetupLink {
             show("\(settings.baseURL)/app/setup/\(setup)")
             logger.notice("the web app has no password yet: a one-time setup link was printed on the terminal (or run `tminus password`)")

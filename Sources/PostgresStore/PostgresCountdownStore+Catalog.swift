@@ -71,16 +71,4 @@ extension PostgresCountdownStore {
             return tokens
         }
     }
-
-    public func recordTokenUse(_ uses: [Int64: Date]) async throws {
-        guard !uses.isEmpty else { return }
-        let ids = uses.keys.sorted()
-        let dates = ids.map { uses[$0]! }
-        try await inTransaction { connection in
-            try await connection.query("""
-                UPDATE feedToken SET lastUsedAt = GREATEST(lastUsedAt, used.at)
-                FROM unnest(\(ids)::bigint[], \(dates)::timestamptz[]) AS used(id, at) WHERE feedToken.id = used.id
-                """, logger: self.logger)
-        }
-    }
 }

@@ -28,23 +28,9 @@ extension PostgresCountdownStore {
 
     // MARK: settings
 
-    public func setting(_ key: String) async throws -> String? {
+    public func setting(_ key: SettingKey) async throws -> String? {
         try await read { connection in
-            try await connection.query("SELECT value FROM setting WHERE key = \(key)", logger: self.logger).collect(String.self).first
-        }
-    }
-
-    public func setSetting(_ key: String, _ value: String) async throws {
-        try await inTransaction { connection in
-            try await connection.query("""
-                INSERT INTO setting (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                """, logger: self.logger)
-        }
-    }
-
-    public func removeSetting(_ key: String) async throws {
-        try await inTransaction { connection in
-            try await connection.query("DELETE FROM setting WHERE key = \(key)", logger: self.logger)
+            try await connection.query("SELECT value FROM setting WHERE key = \(key.rawValue)", logger: self.logger).collect(String.self).first
         }
     }
 
@@ -76,45 +62,9 @@ extension PostgresCountdownStore {
         }
     }
 
-    @discardableResult
-    public func setPersistedValue(_ bytes: Data, for key: String, expiresIn: TimeInterval?, onlyIfAbsent: Bool) async throws -> Bool {
-        let now = clock()
-        let hash = Secret.hash(key)
-        return try await inTransaction { connection in
-            var existing: Date?? = nil
-            for try await expiry in try await connection.query("SELECT expiresAt FROM persistEntry WHERE keyHash = \(hash) FOR UPDATE",
-                                                               logger: self.logger).decode(Date?.self) {
-                existing = .some(expiry)
-            }
-            let live = existing.map { $0.map { $0 > now } ?? true } ?? false
-            if onlyIfAbsent && live { return false }
-            let expiry = expiresIn.map { now.addingTimeInterval($0) } ?? (live ? existing! : nil)
-            try await connection.query("""
-                INSERT INTO persistEntry (keyHash, value, expiresAt) VALUES (\(hash), \(bytes), \(expiry))
-                ON CONFLICT (keyHash) DO UPDATE SET value = excluded.value, expiresAt = excluded.expiresAt
-                """, logger: self.logger)
-            return true
-        }
-    }
-
     public func persistedKeyHashes() async throws -> [String] {
         try await read { connection in
             try await connection.query("SELECT keyHash FROM persistEntry ORDER BY keyHash COLLATE \"C\"", logger: self.logger).collect(String.self)
-        }
-    }
-
-    public func removePersistedValue(for key: String) async throws {
-        try await inTransaction { connection in
-            try await connection.query("DELETE FROM persistEntry WHERE keyHash = \(Secret.hash(key))", logger: self.logger)
-        }
-    }
-
-    @discardableResult
-    public func removeExpiredPersistedValues() async throws -> Int {
-        let now = clock()
-        return try await inTransaction { connection in
-            try await connection.query("DELETE FROM persistEntry WHERE expiresAt <= \(now) RETURNING keyHash", logger: self.logger)
-                .collect(String.self).count
         }
     }
 

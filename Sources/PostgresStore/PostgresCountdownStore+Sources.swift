@@ -28,55 +28,6 @@ extension PostgresCountdownStore {
         }
     }
 
-    public func recordFetch(feed slug: String, location: String, etag: String?, lastModified: String?, error: String?) async throws {
-        let now = clock()
-        try await inTransaction { connection in
-            let feed = try await self.requireFeed(connection, slug)
-            let id = try await self.sourceId(connection, feedId: feed.id!, location: location)
-            if let error {
-                try await connection.query("UPDATE source SET lastFetchedAt = \(now), lastError = \(error), leaseUntil = NULL WHERE id = \(id)",
-                                           logger: self.logger)
-            } else {
-                try await connection.query("""
-                    UPDATE source SET lastFetchedAt = \(now), lastSuccessAt = \(now), lastError = NULL, leaseUntil = NULL,
-                        etag = COALESCE(\(etag), etag), lastModifiedHeader = COALESCE(\(lastModified), lastModifiedHeader)
-                    WHERE id = \(id)
-                    """, logger: self.logger)
-            }
-        }
-    }
-
-    /// One UPDATE that only succeeds while nobody holds the lease: of two
-    /// replicas asking at once, the row lock lets one in, and the other then
-    /// sees the lease taken.
-    public func leaseRefresh(feed slug: String, location: String, for duration: TimeInterval) async throws -> Bool {
-        let now = clock()
-        return try await inTransaction { connection in
-            let feed = try await self.requireFeed(connection, slug)
-            let id = try await self.sourceId(connection, feedId: feed.id!, location: location)
-            return !(try await connection.query("""
-                UPDATE source SET leaseUntil = \(now.addingTimeInterval(duration))
-                WHERE id = \(id) AND (leaseUntil IS NULL OR leaseUntil <= \(now)) RETURNING id
-                """, logger: self.logger).collect(Int64.self).isEmpty)
-        }
-    }
-
-    public func subscribe(feed slug: String, location: String) async throws {
-        try await inTransaction { connection in
-            let feed = try await self.requireFeed(connection, slug)
-            let id = try await self.sourceId(connection, feedId: feed.id!, location: location)
-            try await connection.query("UPDATE source SET subscribed = TRUE WHERE id = \(id)", logger: self.logger)
-        }
-    }
-
-    public func unsubscribe(feed slug: String, location: String) async throws {
-        try await inTransaction { connection in
-            let feed = try await self.requireFeed(connection, slug)
-            try await connection.query("UPDATE source SET subscribed = FALSE WHERE feedId = \(feed.id!) AND location = \(location)",
-                                       logger: self.logger)
-        }
-    }
-
     public func subscriptions() async throws -> [SourceSubscription] {
         try await read { connection in
             var list: [SourceSubscription] = []

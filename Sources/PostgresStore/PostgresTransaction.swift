@@ -126,7 +126,7 @@ struct PostgresTransaction: StoreTransaction {
             """, logger: logger).collect(String.self)
     }
 
-    // MARK: images, sources, tokens
+    // MARK: images
 
     func putImage(digest: String, mimeType: String, bytes: Data) async throws {
         try await connection.query("""
@@ -137,6 +137,37 @@ struct PostgresTransaction: StoreTransaction {
 
     func sourceId(feedId: Int64, location: String) async throws -> Int64 {
         try await store.sourceId(connection, feedId: feedId, location: location)
+    }
+
+    func existingSourceId(feedId: Int64, location: String) async throws -> Int64? {
+        try await connection.query("SELECT id FROM source WHERE feedId = \(feedId) AND location = \(location)", logger: logger)
+            .collect(Int64.self).first
+    }
+
+    func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?) async throws {
+        if let error {
+            try await connection.query("UPDATE source SET lastFetchedAt = \(now), lastError = \(error), leaseUntil = NULL WHERE id = \(sourceId)",
+                                       logger: logger)
+        } else {
+            try await connection.query("""
+                UPDATE source SET lastFetchedAt = \(now), lastSuccessAt = \(now), lastError = NULL, leaseUntil = NULL,
+                    etag = COALESCE(\(etag), etag), lastModifiedHeader = COALESCE(\(lastModified), lastModifiedHeader)
+                WHERE id = \(sourceId)
+                """, logger: logger)
+        }
+    }
+
+    /// One UPDATE that only succeeds while nobody holds the lease: of two
+    /// replicas asking at once, the row lock lets one in, and the other then
+    /// sees the lease taken.
+    func leaseSource(id: Int64, until: Date) async throws -> Bool {
+        try await !connection.query("""
+            UPDATE source SET leaseUntil = \(until) WHERE id = \(id) AND (leaseUntil IS NULL OR leaseUntil <= \(now)) RETURNING id
+            """, logger: logger).collect(Int64.self).isEmpty
+    }
+
+    func setSubscribed(sourceId: Int64, _ subscribed: Bool) async throws {
+        try await connection.query("UPDATE source SET subscribed = \(subscribed) WHERE id = \(sourceId)", logger: logger)
     }
 
     func markSourceImported(id: Int64) async throws {
@@ -158,5 +189,53 @@ struct PostgresTransaction: StoreTransaction {
         try await !connection.query("""
             UPDATE feedToken SET revokedAt = COALESCE(revokedAt, \(now)) WHERE id = \(id) AND feedId = \(feedId) RETURNING id
             """, logger: logger).collect(Int64.self).isEmpty
+    }
+
+    func recordTokenUse(_ uses: [Int64: Date]) async throws {
+        let ids = uses.keys.sorted()
+        let dates = ids.map { uses[$0]! }
+        try await connection.query("""
+            UPDATE feedToken SET lastUsedAt = GREATEST(lastUsedAt, used.at)
+            FROM unnest(\(ids)::bigint[], \(dates)::timestamptz[]) AS used(id, at) WHERE feedToken.id = used.id
+            """, logger: logger)
+    }
+
+    func setting(_ key: SettingKey) async throws -> String? {
+        try await connection.query("SELECT value FROM setting WHERE key = \(key.rawValue)", logger: logger).collect(String.self).first
+    }
+
+    func setSetting(_ key: SettingKey, to value: String?) async throws {
+        if let value {
+            try await connection.query("""
+                INSERT INTO setting (key, value) VALUES (\(key.rawValue), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """, logger: logger)
+        } else {
+            try await connection.query("DELETE FROM setting WHERE key = \(key.rawValue)", logger: logger)
+        }
+    }
+
+    // MARK: expiring entries
+
+    func persistEntry(keyHash: String) async throws -> PersistedValue? {
+        for try await (bytes, expiry) in try await connection.query(
+            "SELECT value, expiresAt FROM persistEntry WHERE keyHash = \(keyHash) FOR UPDATE", logger: logger).decode((Data, Date?).self) {
+            return PersistedValue(bytes: bytes, expiresAt: expiry)
+        }
+        return nil
+    }
+
+    func putPersistEntry(keyHash: String, _ value: PersistedValue) async throws {
+        try await connection.query("""
+            INSERT INTO persistEntry (keyHash, value, expiresAt) VALUES (\(keyHash), \(value.bytes), \(value.expiresAt))
+            ON CONFLICT (keyHash) DO UPDATE SET value = excluded.value, expiresAt = excluded.expiresAt
+            """, logger: logger)
+    }
+
+    func deletePersistEntry(keyHash: String) async throws {
+        try await connection.query("DELETE FROM persistEntry WHERE keyHash = \(keyHash)", logger: logger)
+    }
+
+    func deleteExpiredPersistEntries() async throws -> Int {
+        try await connection.query("DELETE FROM persistEntry WHERE expiresAt <= \(now) RETURNING keyHash", logger: logger).collect(String.self).count
     }
 }

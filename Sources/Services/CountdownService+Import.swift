@@ -13,10 +13,14 @@ extension CountdownService {
     /// seconds of CPU, which must not hold one of the cooperative pool's threads.
     public func importCalendar(_ data: some Collection<UInt8> & Sendable, intoFeed slug: String, options: ImportOptions = ImportOptions(),
                                progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> ImportReport {
+        try await apply(try await read(data, intoFeed: slug, options: options), intoFeed: slug, options: options, progress: progress)
+    }
+
+    /// Parses a calendar for an import, on a thread of its own; nothing is written.
+    func read(_ data: some Collection<UInt8> & Sendable, intoFeed slug: String, options: ImportOptions) async throws -> ImportBatch {
         guard data.count <= limits.maxInputBytes else { throw StoreError.tooLarge(bytes: data.count, limit: limits.maxInputBytes) }
         let limits = self.limits
-        let batch = try await Offload.run { try ImportBatch.read(ICalendarParser.decode(data), slug: slug, options: options, limits: limits) }
-        return try await apply(batch, intoFeed: slug, options: options, progress: progress)
+        return try await Offload.run { try ImportBatch.read(ICalendarParser.decode(data), slug: slug, options: options, limits: limits) }
     }
 
     /// Imports a file, as `importCalendar(_:…)` does. The file's bytes are let go
@@ -47,61 +51,65 @@ extension CountdownService {
     /// into one feed take turns instead of racing on its UIDs.
     public func apply(_ batch: ImportBatch, intoFeed slug: String, options: ImportOptions,
                       progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> ImportReport {
-        let report = try await transaction { tx -> ImportReport in
-            let now = tx.now
-            var feed = try await tx.feedRow(slug: slug, lock: true)
-            let created = feed == nil
-            if created {
-                guard options.createFeed else { throw StoreError.feedNotFound(slug) }
-                feed = try await tx.insertFeed(FeedRecord(batch.feedTemplate, now: now))
-            }
-            let feedId = feed!.id!
-            let sourceId = try await options.source.asyncMap { try await tx.sourceId(feedId: feedId, location: $0) }
-            let existing = try await tx.countdownStates(feedId: feedId)
-            let plan = ImportPlan(batch: batch, existing: existing, sourceId: sourceId, sync: options.sync, now: now)
-            for start in stride(from: 0, to: plan.steps.count, by: Self.importChunk) {
-                let end = min(start + Self.importChunk, plan.steps.count)
-                var updates: [CountdownRecord] = [], updatedLinks: [CategoryLinks] = []
-                var inserts: [CountdownRecord] = [], insertedNames: [[String]] = []
-                for step in plan.steps[start..<end] {
-                    switch step {
-                    case .unchanged:
-                        break
-                    case .update(let index, let id, let sequence, let lastModified):
-                        let incoming = batch.countdowns[index]
-                        var row = CountdownRecord(incoming, feedId: feedId, sourceId: sourceId ?? existing[incoming.uid]?.sourceId, now: now,
-                                                  content: batch.contents[index])
-                        row.id = id
-                        row.sequence = sequence
-                        row.lastModified = lastModified
-                        updates.append(row)
-                        updatedLinks.append(CategoryLinks(countdownId: id, names: incoming.categories))
-                    case .insert(let index):
-                        var fresh = batch.countdowns[index]
-                        fresh.created = fresh.created ?? now
-                        fresh.lastModified = now
-                        inserts.append(CountdownRecord(fresh, feedId: feedId, sourceId: sourceId, now: now, content: batch.contents[index]))
-                        insertedNames.append(fresh.categories)
-                    }
-                }
-                if !updates.isEmpty {
-                    try await tx.updateCountdowns(updates)
-                    try await tx.linkCategories(updatedLinks, feedId: feedId, replacing: true)
-                }
-                if !inserts.isEmpty {
-                    let ids = try await tx.insertCountdowns(inserts)
-                    try await tx.linkCategories(zip(ids, insertedNames).map { CategoryLinks(countdownId: $0, names: $1) }, feedId: feedId,
-                                                replacing: false)
-                }
-                if end - start == Self.importChunk { progress?(end, plan.steps.count) }
-            }
-            if !plan.removals.isEmpty { try await tx.deleteCountdowns(ids: plan.removals) }
-            try await tx.saveCategoryColors(feedId: feedId, colors: batch.categoryColors)
-            if let sourceId { try await tx.markSourceImported(id: sourceId) }
-            if plan.changesFeed || created { try await tx.bumpRevision(feedId: feedId) }
-            return plan.report(from: batch)
-        }
+        let report = try await transaction { tx in try await apply(batch, intoFeed: slug, options: options, progress: progress, tx) }
         progress?(batch.countdowns.count, batch.countdowns.count)
         return report
+    }
+
+    /// The import's writes, as a step of a larger use case.
+    func apply(_ batch: ImportBatch, intoFeed slug: String, options: ImportOptions, progress: (@Sendable (Int, Int) -> Void)?,
+               _ tx: any StoreTransaction) async throws -> ImportReport {
+        let now = tx.now
+        var feed = try await tx.feedRow(slug: slug, lock: true)
+        let created = feed == nil
+        if created {
+            guard options.createFeed else { throw StoreError.feedNotFound(slug) }
+            feed = try await tx.insertFeed(FeedRecord(batch.feedTemplate, now: now))
+        }
+        let feedId = feed!.id!
+        let sourceId = try await options.source.asyncMap { try await tx.sourceId(feedId: feedId, location: $0) }
+        let existing = try await tx.countdownStates(feedId: feedId)
+        let plan = ImportPlan(batch: batch, existing: existing, sourceId: sourceId, sync: options.sync, now: now)
+        for start in stride(from: 0, to: plan.steps.count, by: Self.importChunk) {
+            let end = min(start + Self.importChunk, plan.steps.count)
+            var updates: [CountdownRecord] = [], updatedLinks: [CategoryLinks] = []
+            var inserts: [CountdownRecord] = [], insertedNames: [[String]] = []
+            for step in plan.steps[start..<end] {
+                switch step {
+                case .unchanged:
+                    break
+                case .update(let index, let id, let sequence, let lastModified):
+                    let incoming = batch.countdowns[index]
+                    var row = CountdownRecord(incoming, feedId: feedId, sourceId: sourceId ?? existing[incoming.uid]?.sourceId, now: now,
+                                              content: batch.contents[index])
+                    row.id = id
+                    row.sequence = sequence
+                    row.lastModified = lastModified
+                    updates.append(row)
+                    updatedLinks.append(CategoryLinks(countdownId: id, names: incoming.categories))
+                case .insert(let index):
+                    var fresh = batch.countdowns[index]
+                    fresh.created = fresh.created ?? now
+                    fresh.lastModified = now
+                    inserts.append(CountdownRecord(fresh, feedId: feedId, sourceId: sourceId, now: now, content: batch.contents[index]))
+                    insertedNames.append(fresh.categories)
+                }
+            }
+            if !updates.isEmpty {
+                try await tx.updateCountdowns(updates)
+                try await tx.linkCategories(updatedLinks, feedId: feedId, replacing: true)
+            }
+            if !inserts.isEmpty {
+                let ids = try await tx.insertCountdowns(inserts)
+                try await tx.linkCategories(zip(ids, insertedNames).map { CategoryLinks(countdownId: $0, names: $1) }, feedId: feedId,
+                                            replacing: false)
+            }
+            if end - start == Self.importChunk { progress?(end, plan.steps.count) }
+        }
+        if !plan.removals.isEmpty { try await tx.deleteCountdowns(ids: plan.removals) }
+        try await tx.saveCategoryColors(feedId: feedId, colors: batch.categoryColors)
+        if let sourceId { try await tx.markSourceImported(id: sourceId) }
+        if plan.changesFeed || created { try await tx.bumpRevision(feedId: feedId) }
+        return plan.report(from: batch)
     }
 }

@@ -20,9 +20,11 @@ final class TestClock: Sendable {
 /// when `TMINUS_TEST_POSTGRES` names a server where tests may create databases
 /// (`make test-postgres` starts a throwaway cluster and sets it).
 enum StoreBackend: String, Sendable, CaseIterable, CustomTestStringConvertible {
-    case sqlite, postgres
+    case sqlite, postgres, memory
 
-    static var available: [StoreBackend] { TestPostgres.url == nil ? [.sqlite] : [.sqlite, .postgres] }
+    /// Every store the primitives are implemented on: SQLite and in memory
+    /// always, PostgreSQL when `make test-postgres` started one.
+    static var available: [StoreBackend] { TestPostgres.url == nil ? [.sqlite, .memory] : [.sqlite, .memory, .postgres] }
     var testDescription: String { rawValue }
 }
 
@@ -64,6 +66,8 @@ struct TemporaryStore {
         case .postgres:
             store = try await PostgresCountdownStore(try PostgresLocation(try await TestPostgres.freshDatabase()), limits: limits,
                                                      clock: { clock.now })
+        case .memory:
+            store = InMemoryCountdownStore(limits: limits, clock: { clock.now })
         }
         return TemporaryStore(backend: backend, directory: directory, clock: clock, store: store)
     }
@@ -83,6 +87,7 @@ struct TemporaryStore {
                 return out
             }
         }
+        if let memory = store as? InMemoryCountdownStore { return memory.tables.withLock { $0.sortedForComparison.joined(separator: "\n") + "\n" } }
         let postgres = store as! PostgresCountdownStore
         var out = ""
         for table in tables {
@@ -93,5 +98,16 @@ struct TemporaryStore {
 
     static func fixture(_ name: String) throws -> Data {
         try Data(contentsOf: Corpus.packageRoot.appendingPathComponent("Tests/CountdownStoreTests/Fixtures/\(name)"))
+    }
+}
+
+extension InMemoryTables {
+    /// Every table's rows in key order, so that equal tables print alike.
+    var sortedForComparison: [String] {
+        func rows<Key: Comparable, Value>(_ name: String, _ table: [Key: Value]) -> [String] {
+            table.sorted { $0.key < $1.key }.map { "\(name): \($0.key) \($0.value)" }
+        }
+        return rows("feed", feeds) + rows("countdown", countdowns) + rows("category", categories)
+            + rows("link", links.mapValues { $0.sorted() }) + rows("source", sources) + rows("image", images.mapValues { ($0.mimeType, $0.bytes) })
     }
 }

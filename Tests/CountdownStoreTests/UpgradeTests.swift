@@ -35,8 +35,8 @@ import Services
         _ = try await store.service.importCalendar(Array(calendar.utf8), intoFeed: "family", options: ImportOptions(createFeed: true))
         _ = try await store.service.createFeedToken(feed: "family", label: "grandma", visibility: .full)
         _ = try await store.service.storeImage(png, mimeType: "image/png")
-        try await store.setSetting("ownerPasswordHash", "$2b$12$upgradefixturehashupgradefixturehashupgradefixtureha")
-        try await store.setPersistedValue(Data("{\"signedInAt\":0}".utf8), for: "session:upgrade", expiresIn: nil, onlyIfAbsent: false)
+        try await store.service.setSetting(.ownerPasswordHash, to: "$2b$12$upgradefixturehashupgradefixturehashupgradefixtureha")
+        try await store.service.setPersistedValue(Data("{\"signedInAt\":0}".utf8), for: "session:upgrade", expiresIn: nil, onlyIfAbsent: false)
         try await store.close()
     }
 
@@ -89,7 +89,7 @@ import Services
         #expect(feeds.map(\.feed.slug) == ["family"] && feeds.first?.countdownCount == 3)
         let countdowns = try await upgraded.countdowns(inFeed: "family")
         #expect(countdowns.map(\.title).sorted() == ["Anna turns {n}", "Hand in the essay", "Maths final"])
-        if index >= 1 { #expect(try await upgraded.setting("ownerPasswordHash") == (try await today.setting("ownerPasswordHash")), "the setting (v2 on)") }
+        if index >= 1 { #expect(try await upgraded.setting(.ownerPasswordHash) == (try await today.setting(.ownerPasswordHash)), "the setting (v2 on)") }
         if index >= 1 { #expect(try await upgraded.activeTokens().count == 1, "the feed token (v2 on)") }
         if index >= 4 { #expect(try await upgraded.persistedValue(for: "session:upgrade") != nil, "the session (v5 on)") }
         let image = try await upgraded.image(StoredImage.scheme + SHA256Hex.of(Self.png))

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CountdownStore
+import Services
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -88,7 +89,7 @@ struct SecretsStayOutTests {
         let path = directory.appendingPathComponent("db.sqlite").path
         let store = try SQLiteCountdownStore(path: path)
         _ = try await store.feeds()
-        let token = try await AdminToken.setUp(store: store, configuredFile: nil, database: .sqlite(path: path), logger: .init(label: "test"))
+        let token = try await AdminToken.setUp(service: store.service, configuredFile: nil, database: .sqlite(path: path), logger: .init(label: "test"))
         for file in [path, path + "-wal", token.file] where FileManager.default.fileExists(atPath: file) {
             #expect(PrivateFile.mode(file) == "0600", "\(file) is \(PrivateFile.mode(file))")
         }

@@ -20,7 +20,7 @@ import Testing
     /// times in a debug build, beside timing-sensitive suites. (The setup-link
     /// test keeps the real cost and checks it.)
     static func setPassword(_ store: any CountdownStore) async throws {
-        try await OwnerPassword.set(password, in: store, cost: 4)
+        try await OwnerPassword.set(password, in: store.service, cost: 4)
     }
 
     /// A live server with the owner's password set, and a browser signed in to it.
@@ -148,7 +148,7 @@ import Testing
     @Test func theSetupLinkSetsTheFirstPasswordOnceAndKeepsOnlyABcryptHash() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            let token = try #require(try await OwnerPassword.issueSetupToken(in: parts.store))
+            let token = try #require(try await OwnerPassword.issueSetupToken(in: parts.store.service))
             var browser = Browser(client: client)
             #expect(try await browser.get("/app/setup/not-the-token").status == .notFound)
             #expect(try await browser.get("/app/setup/\(token)").status == .ok)
@@ -160,7 +160,7 @@ import Testing
             #expect(done.status == .seeOther && browser.cookies["tminus_session"] != nil)
             #expect(try await browser.get("/app").status == .ok)
             #expect(try await browser.get("/app/setup/\(token)").status == .notFound, "the link works once")
-            let hash = try #require(try await parts.store.setting("ownerPasswordHash"))
+            let hash = try #require(try await parts.store.setting(.ownerPasswordHash))
             #expect(hash.hasPrefix("$2b$12$") && !hash.contains(Self.password))
         }
     }
@@ -238,7 +238,7 @@ import Testing
             try await laptop.signIn(Self.password)
             try await phone.signIn(Self.password)
             #expect(try await phone.get("/app").status == .ok)
-            try await OwnerPassword.set("a brand new passphrase", in: parts.store, cost: 4)   // what `tminus password` does
+            try await OwnerPassword.set("a brand new passphrase", in: parts.store.service, cost: 4)   // what `tminus password` does
             #expect(try await laptop.get("/app").status == .seeOther)
             #expect(try await phone.get("/app").headers[.location] == "/app/signin")
             _ = try await phone.get("/app/signin")

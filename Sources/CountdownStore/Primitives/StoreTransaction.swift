@@ -57,15 +57,44 @@ public protocol StoreTransaction: Sendable {
     func linkCategories(_ links: [CategoryLinks], feedId: Int64, replacing: Bool) async throws
     func categoryNames(countdownId: Int64) async throws -> [String]
 
-    // MARK: images, sources, tokens
+    // MARK: images
 
     /// Keeps checked image bytes under their SHA-256 (a second copy is ignored).
     func putImage(digest: String, mimeType: String, bytes: Data) async throws
+
+    // MARK: sources
+
     /// The id of the feed's source at `location`, created when new.
     func sourceId(feedId: Int64, location: String) async throws -> Int64
+    /// The id of the feed's source at `location`, if there is one.
+    func existingSourceId(feedId: Int64, location: String) async throws -> Int64?
     /// A successful fetch and import of a source, now.
     func markSourceImported(id: Int64) async throws
+    /// A fetch, now, which gives back the lease: on success (`error` nil) the
+    /// validators given replace the old ones; on failure only the error is kept.
+    func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?) async throws
+    /// Takes the source's lease until `until`, unless someone holds it now; true when taken.
+    func leaseSource(id: Int64, until: Date) async throws -> Bool
+    func setSubscribed(sourceId: Int64, _ subscribed: Bool) async throws
+
+    // MARK: tokens and settings
+
     func insertToken(feedId: Int64, label: String, hash: String, visibility: Visibility) async throws -> Int64
     /// Revokes a token of the feed (keeping the first revocation's time); false when the feed has no such token.
     func revokeToken(id: Int64, feedId: Int64) async throws -> Bool
+    /// Moves each token's last use forward, never back.
+    func recordTokenUse(_ uses: [Int64: Date]) async throws
+    /// Sets a setting, or removes it (`nil`).
+    func setting(_ key: SettingKey) async throws -> String?
+    func setSetting(_ key: SettingKey, to value: String?) async throws
+
+    // MARK: expiring entries (the web app's sessions), by the SHA-256 of their key
+
+    /// The entry, expired or not, locked until the end of the transaction where the store needs it.
+    func persistEntry(keyHash: String) async throws -> PersistedValue?
+    /// Inserts or replaces the entry.
+    func putPersistEntry(keyHash: String, _ value: PersistedValue) async throws
+    func deletePersistEntry(keyHash: String) async throws
+    /// Deletes every entry that expired at or before `now`; returns how many went.
+    func deleteExpiredPersistEntries() async throws -> Int
 }

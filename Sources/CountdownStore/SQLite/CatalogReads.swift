@@ -64,17 +64,6 @@ extension SQLiteCountdownStore {
         }
     }
 
-    /// Saves when tokens were last used; the server gathers uses in memory and
-    /// writes them now and then, never on the request path.
-    public func recordTokenUse(_ uses: [Int64: Date]) async throws {
-        guard !uses.isEmpty else { return }
-        try await write { db in
-            for (id, date) in uses {
-                try db.execute(sql: "UPDATE feedToken SET lastUsedAt = MAX(COALESCE(lastUsedAt, 0), ?) WHERE id = ?", arguments: [date, id])
-            }
-        }
-    }
-
     /// SQL statements run since the store was opened (all connections).
     public var statementCount: Int { statements.value }
 }

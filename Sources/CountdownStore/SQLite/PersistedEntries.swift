@@ -26,36 +26,8 @@ extension SQLiteCountdownStore {
         }
     }
 
-    /// Stores `bytes` under `key`. `expiresIn` nil keeps an existing entry's
-    /// expiry (what Hummingbird's `PersistDriver.set` promises); `onlyIfAbsent`
-    /// refuses to replace a live entry and returns false instead.
-    @discardableResult
-    public func setPersistedValue(_ bytes: Data, for key: String, expiresIn: TimeInterval?, onlyIfAbsent: Bool) async throws -> Bool {
-        let now = clock()
-        let hash = Secret.hash(key)
-        return try await write { db in
-            let existing = try PersistEntryRecord.filter(PersistEntryRecord.Columns.keyHash == hash).fetchOne(db)
-            let live = existing.map { $0.expiresAt.map { $0 > now } ?? true } ?? false
-            if onlyIfAbsent && live { return false }
-            let expiry = expiresIn.map { now.addingTimeInterval($0) } ?? (live ? existing?.expiresAt : nil)
-            try PersistEntryRecord(keyHash: hash, value: bytes, expiresAt: expiry).save(db)
-            return true
-        }
-    }
-
     /// What the table holds as keys: hashes only (for audits and tests).
     public func persistedKeyHashes() async throws -> [String] {
         try await read { db in try String.fetchAll(db, sql: "SELECT keyHash FROM persistEntry ORDER BY keyHash") }
-    }
-
-    public func removePersistedValue(for key: String) async throws {
-        try await write { db in _ = try PersistEntryRecord.filter(PersistEntryRecord.Columns.keyHash == Secret.hash(key)).deleteAll(db) }
-    }
-
-    /// Deletes every entry whose time has passed; returns how many went.
-    @discardableResult
-    public func removeExpiredPersistedValues() async throws -> Int {
-        let now = clock()
-        return try await write { db in try PersistEntryRecord.filter(PersistEntryRecord.Columns.expiresAt <= now).deleteAll(db) }
     }
 }

@@ -14,18 +14,7 @@ extension SQLiteCountdownStore {
 
     // MARK: settings
 
-    public func setting(_ key: String) async throws -> String? {
-        try await read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
-    }
-
-    public func removeSetting(_ key: String) async throws {
-        try await write { db in try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key]) }
-    }
-
-    public func setSetting(_ key: String, _ value: String) async throws {
-        try await write { db in
-            try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                           arguments: [key, value])
-        }
+    public func setting(_ key: SettingKey) async throws -> String? {
+        try await read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue]) }
     }
 }

@@ -126,7 +126,7 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    // MARK: images, sources, tokens
+    // MARK: images
 
     func putImage(digest: String, mimeType: String, bytes: Data) async throws {
         try await on { [now] db in
@@ -137,6 +137,38 @@ struct SQLiteTransaction: StoreTransaction {
 
     func sourceId(feedId: Int64, location: String) async throws -> Int64 {
         try await on { db in try SourceRecord.findOrCreate(db, feedId: feedId, location: location).id! }
+    }
+
+    func existingSourceId(feedId: Int64, location: String) async throws -> Int64? {
+        try await on { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE feedId = ? AND location = ?", arguments: [feedId, location])
+        }
+    }
+
+    func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?) async throws {
+        try await on { [now] db in
+            if let error {
+                try db.execute(sql: "UPDATE source SET lastFetchedAt = ?, lastError = ?, leaseUntil = NULL WHERE id = ?",
+                               arguments: [now, error, sourceId])
+            } else {
+                try db.execute(sql: """
+                    UPDATE source SET lastFetchedAt = ?, lastSuccessAt = ?, lastError = NULL, leaseUntil = NULL,
+                    etag = COALESCE(?, etag), lastModifiedHeader = COALESCE(?, lastModifiedHeader) WHERE id = ?
+                    """, arguments: [now, now, etag, lastModified, sourceId])
+            }
+        }
+    }
+
+    func leaseSource(id: Int64, until: Date) async throws -> Bool {
+        try await on { [now] db in
+            try db.execute(sql: "UPDATE source SET leaseUntil = ? WHERE id = ? AND (leaseUntil IS NULL OR leaseUntil <= ?)",
+                           arguments: [until, id, now])
+            return db.changesCount > 0
+        }
+    }
+
+    func setSubscribed(sourceId: Int64, _ subscribed: Bool) async throws {
+        try await on { db in try db.execute(sql: "UPDATE source SET subscribed = ? WHERE id = ?", arguments: [subscribed, sourceId]) }
     }
 
     func markSourceImported(id: Int64) async throws {
@@ -158,5 +190,49 @@ struct SQLiteTransaction: StoreTransaction {
             try db.execute(sql: "UPDATE feedToken SET revokedAt = COALESCE(revokedAt, ?) WHERE id = ? AND feedId = ?", arguments: [now, id, feedId])
             return db.changesCount > 0
         }
+    }
+
+    func recordTokenUse(_ uses: [Int64: Date]) async throws {
+        try await on { db in
+            for (id, date) in uses {
+                try db.execute(sql: "UPDATE feedToken SET lastUsedAt = MAX(COALESCE(lastUsedAt, 0), ?) WHERE id = ?", arguments: [date, id])
+            }
+        }
+    }
+
+    func setting(_ key: SettingKey) async throws -> String? {
+        try await on { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue]) }
+    }
+
+    func setSetting(_ key: SettingKey, to value: String?) async throws {
+        try await on { db in
+            if let value {
+                try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                               arguments: [key.rawValue, value])
+            } else {
+                try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key.rawValue])
+            }
+        }
+    }
+
+    // MARK: expiring entries
+
+    func persistEntry(keyHash: String) async throws -> PersistedValue? {
+        try await on { db in
+            try PersistEntryRecord.filter(PersistEntryRecord.Columns.keyHash == keyHash).fetchOne(db)
+                .map { PersistedValue(bytes: $0.value, expiresAt: $0.expiresAt) }
+        }
+    }
+
+    func putPersistEntry(keyHash: String, _ value: PersistedValue) async throws {
+        try await on { db in try PersistEntryRecord(keyHash: keyHash, value: value.bytes, expiresAt: value.expiresAt).save(db) }
+    }
+
+    func deletePersistEntry(keyHash: String) async throws {
+        try await on { db in _ = try PersistEntryRecord.filter(PersistEntryRecord.Columns.keyHash == keyHash).deleteAll(db) }
+    }
+
+    func deleteExpiredPersistEntries() async throws -> Int {
+        try await on { [now] db in try PersistEntryRecord.filter(PersistEntryRecord.Columns.expiresAt <= now).deleteAll(db) }
     }
 }

@@ -1,5 +1,6 @@
 import CountdownStore
 import Foundation
+import Services
 import Logging
 
 /// The admin API's bearer token. Read from `--admin-token-file`, or generated at
@@ -11,14 +12,13 @@ import Logging
 /// generated would lock the others out), and generates one only for an empty
 /// database, into `./tminus-admin-token`.
 struct AdminToken: Sendable {
-    static let settingKey = "adminTokenHash"
     let hash: String
     let file: String
 
-    static func setUp(store: any CountdownStore, configuredFile: String?, database: DatabaseLocation, logger: Logger) async throws -> AdminToken {
+    static func setUp(service: CountdownService, configuredFile: String?, database: DatabaseLocation, logger: Logger) async throws -> AdminToken {
         let directory = database.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? URL(fileURLWithPath: ".")
         let file = configuredFile ?? directory.appendingPathComponent("tminus-admin-token").path
-        if configuredFile == nil, database.path == nil, let shared = try await store.setting(settingKey) {
+        if configuredFile == nil, database.path == nil, let shared = try await service.store.setting(.adminTokenHash) {
             logger.notice("admin API: the token is the one the database holds (pass --admin-token-file to set another)")
             return AdminToken(hash: shared, file: "(in the database)")
         }
@@ -44,7 +44,7 @@ struct AdminToken: Sendable {
                            metadata: ["file": "\(path)", "mode": "\(PrivateFile.mode(path))"])
         }
         let hash = Secret.hash(token)
-        try await store.setSetting(settingKey, hash)
+        try await service.setSetting(.adminTokenHash, to: hash)
         return AdminToken(hash: hash, file: file)
     }
 

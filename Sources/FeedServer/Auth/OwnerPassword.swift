@@ -1,5 +1,6 @@
 import CountdownStore
 import Foundation
+import Services
 import HummingbirdBcrypt
 
 /// The owner's password for the web app: only a bcrypt hash (cost 12) is kept,
@@ -7,8 +8,6 @@ import HummingbirdBcrypt
 /// is set, `tminus serve` prints a one-time setup link; `tminus password` sets
 /// it from a terminal instead.
 public enum OwnerPassword {
-    static let hashKey = "ownerPasswordHash"
-    static let setupKey = "ownerSetupTokenHash"
     /// bcrypt reads at most 72 bytes; longer passwords would be silently cut.
     public static let maxBytes = 72
     public static let minCharacters = 10
@@ -29,36 +28,31 @@ public enum OwnerPassword {
     /// Hashes and stores `password`; any setup link stops working, and every
     /// signed-in session ends (`SessionEpoch`). `cost` is
     /// lowered only by tests, which check many passwords in a debug build.
-    public static func set(_ password: String, in store: any CountdownStore, cost: UInt8 = OwnerPassword.cost) async throws {
+    public static func set(_ password: String, in service: CountdownService, cost: UInt8 = OwnerPassword.cost) async throws {
         try check(password)
-        let hash = try await PasswordHashing.hash(password, cost: cost)
-        try await store.setSetting(hashKey, hash)
-        try await store.removeSetting(setupKey)
-        try await SessionEpoch.renew(in: store)
+        try await service.setOwnerPassword(hash: try await PasswordHashing.hash(password, cost: cost))
     }
 
     public static func isSet(in store: any CountdownStore) async throws -> Bool {
-        try await store.setting(hashKey) != nil
+        try await store.setting(.ownerPasswordHash) != nil
     }
 
     /// True when `password` is the owner's. bcrypt takes about a quarter of a
     /// second on purpose, so it runs on a thread of its own, one at a time (`PasswordHashing`).
     static func verify(_ password: String, in store: any CountdownStore) async throws -> Bool {
-        guard password.utf8.count <= maxBytes, let hash = try await store.setting(hashKey) else { return false }
+        guard password.utf8.count <= maxBytes, let hash = try await store.setting(.ownerPasswordHash) else { return false }
         return try await PasswordHashing.verify(password, hash: hash)
     }
 
     /// A fresh one-time setup token when no password is set (its hash replaces
     /// any earlier one); nil when the owner already has a password.
-    static func issueSetupToken(in store: any CountdownStore) async throws -> String? {
-        guard try await !isSet(in: store) else { return nil }
+    static func issueSetupToken(in service: CountdownService) async throws -> String? {
         let token = Secret.generate(bytes: 24)
-        try await store.setSetting(setupKey, Secret.hash(token))
-        return token
+        return try await service.keepSetupToken(hash: Secret.hash(token)) ? token : nil
     }
 
     static func acceptsSetupToken(_ token: String, in store: any CountdownStore) async throws -> Bool {
-        guard try await !isSet(in: store), let hash = try await store.setting(setupKey) else { return false }
+        guard try await !isSet(in: store), let hash = try await store.setting(.ownerSetupTokenHash) else { return false }
         return Secret.constantTimeEquals(Secret.hash(token), hash)
     }
 }

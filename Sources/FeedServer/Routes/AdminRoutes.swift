@@ -9,7 +9,8 @@ import Logging
 /// The admin API under /api, behind the bearer token. Every write is one store
 /// transaction, so a failed request leaves the store as it was.
 struct AdminRoutes: Sendable {
-    let store: any CountdownStore
+    let service: CountdownService
+    var store: any CountdownStore { service.store }
     let catalog: FeedCatalog
     let settings: RenderSettings
     let clock: @Sendable () -> Date

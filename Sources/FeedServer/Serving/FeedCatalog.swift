@@ -35,7 +35,8 @@ final class FeedCatalog: Sendable {
         var generation = 0
     }
 
-    let store: any CountdownStore
+    let service: CountdownService
+    var store: any CountdownStore { service.store }
     let settings: RenderSettings
     let clock: @Sendable () -> Date
     let logger: Logger
@@ -50,10 +51,10 @@ final class FeedCatalog: Sendable {
     /// Called with each feed whose revision moved (a real change, not a start or a new day).
     private let changed: @Sendable (CompiledFeed) -> Void
 
-    init(store: any CountdownStore, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger,
+    init(service: CountdownService, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger,
          changed: @escaping @Sendable (CompiledFeed) -> Void = { _ in }) {
         self.changed = changed
-        self.store = store
+        self.service = service
         self.settings = settings
         self.clock = clock
         self.logger = logger
@@ -113,7 +114,7 @@ final class FeedCatalog: Sendable {
     /// next read, on any route, sees the change.
     @discardableResult
     func write<T: Sendable>(_ body: @Sendable (CountdownService) async throws -> T) async throws -> T {
-        let result = try await body(CountdownService(store: store))
+        let result = try await body(service)
         await refresh()
         return result
     }
@@ -245,7 +246,7 @@ final class FeedCatalog: Sendable {
     func saveTokenUses() async {
         let uses = tokenUses.withLock { uses in defer { uses = [:] }; return uses }
         guard !uses.isEmpty else { return }
-        do { try await store.recordTokenUse(uses) } catch {
+        do { try await service.recordTokenUse(uses) } catch {
             logger.warning("cannot save token use", metadata: ["error": "\(error)"])
         }
     }

@@ -11,7 +11,8 @@ import Synchronization
 /// sources with conditional GET. A failing source keeps its last good data and
 /// is reported in the logs and on /healthz.
 final class FeedLoader: Sendable {
-    let store: any CountdownStore
+    let service: CountdownService
+    var store: any CountdownStore { service.store }
     let fetcher: CalendarFetcher
     let directory: URL?
     let logger: Logger
@@ -23,10 +24,10 @@ final class FeedLoader: Sendable {
     /// URL sources added from the web app, kept in the store (`source.subscribed`).
     private let subscribed = Mutex<[SourceSubscription]>([])
 
-    init(store: any CountdownStore, fetcher: CalendarFetcher, directory: URL?, logger: Logger, health: HealthMonitor,
+    init(service: CountdownService, fetcher: CalendarFetcher, directory: URL?, logger: Logger, health: HealthMonitor,
          metrics: ServerMetrics? = nil) {
         self.metrics = metrics
-        self.store = store
+        self.service = service
         self.health = health
         self.fetcher = fetcher
         self.directory = directory
@@ -64,7 +65,7 @@ final class FeedLoader: Sendable {
         state.withLock { $0 = (definitions, errors.map(\.description)) }
         for definition in definitions {
             do {
-                try await CountdownService(store: store).saveFeed(definition.feed)
+                try await service.saveFeed(definition.feed)
             } catch {
                 logger.error("cannot save feed", metadata: ["feed": "\(definition.feed.slug)", "error": "\(error)"])
                 continue
@@ -88,9 +89,9 @@ final class FeedLoader: Sendable {
         var options = ImportOptions(source: source.location, sync: true, createFeed: false)
         if !filter.isEmpty { options.filter = { countdown in filter.accepts(countdown) } }
         do {
-            let report = try await CountdownService(store: store).importCalendar(data, intoFeed: slug, options: options)
+            let report = try await service.importCalendar(data, intoFeed: slug, options: options)
             metrics?.imported(via: "source", ok: true)
-            try await store.recordFetch(feed: slug, location: source.location, etag: etag, lastModified: lastModified, error: nil)
+            try await service.recordFetch(feed: slug, location: source.location, etag: etag, lastModified: lastModified, error: nil)
             await sourcesChanged()
             logger.info("source imported", metadata: ["feed": "\(slug)", "source": "\(source.location)", "result": "\(report)"])
         } catch {
@@ -101,7 +102,7 @@ final class FeedLoader: Sendable {
 
     private func record(_ slug: String, _ location: String, error: String) async {
         logger.error("source failed; keeping its last good data", metadata: ["feed": "\(slug)", "source": "\(location)", "error": "\(error)"])
-        try? await store.recordFetch(feed: slug, location: location, etag: nil, lastModified: nil, error: error)
+        try? await service.recordFetch(feed: slug, location: location, etag: nil, lastModified: nil, error: error)
         await sourcesChanged()
     }
 
@@ -111,7 +112,7 @@ final class FeedLoader: Sendable {
     /// the fetch deadline and a margin, if that replica died).
     func refresh(feed slug: String, source: LoadedFeedDefinition.Source) async {
         do {
-            guard try await store.leaseRefresh(feed: slug, location: source.location, for: fetcher.timeoutSeconds + 30) else {
+            guard try await service.leaseRefresh(feed: slug, location: source.location, for: fetcher.timeoutSeconds + 30) else {
                 logger.debug("source is being fetched by another replica", metadata: ["feed": "\(slug)", "source": "\(source.location)"])
                 return
             }
@@ -124,7 +125,7 @@ final class FeedLoader: Sendable {
             switch try await fetcher.fetch(source.location, etag: known?.etag, lastModified: known?.lastModifiedHeader) {
             case .notModified:
                 metrics?.sourceRefreshed("not-modified")
-                try await store.recordFetch(feed: slug, location: source.location, etag: nil, lastModified: nil, error: nil)
+                try await service.recordFetch(feed: slug, location: source.location, etag: nil, lastModified: nil, error: nil)
                 await sourcesChanged()
                 logger.debug("source not modified", metadata: ["feed": "\(slug)", "source": "\(source.location)"])
             case .fetched(let bytes, let etag, let lastModified):

@@ -15,7 +15,6 @@ import Foundation
 struct CSRFToken: Sendable {
     static let cookieName = "tminus_csrf"
     static let fieldName = "csrf"
-    static let settingKey = "csrfKey"
     private let keyBytes: Data
 
     init(key: SymmetricKey) { keyBytes = key.withUnsafeBytes { Data($0) } }

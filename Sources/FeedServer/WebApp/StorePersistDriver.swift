@@ -1,5 +1,6 @@
 import CountdownStore
 import Foundation
+import Services
 import Hummingbird
 import Logging
 import NIOPosix
@@ -10,19 +11,20 @@ import ServiceLifecycle
 /// sharing one store (the PostgreSQL issue) share them. Values are JSON; keys
 /// are kept only as hashes. `run()` deletes expired entries every few minutes.
 struct StorePersistDriver: PersistDriver {
-    let store: any CountdownStore
+    let service: CountdownService
+    var store: any CountdownStore { service.store }
     let logger: Logger
     var sweepInterval: Duration = .seconds(300)
 
     func create<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
         let bytes = try JSONEncoder().encode(value)
-        let created = try await store.setPersistedValue(bytes, for: key, expiresIn: expires.map(Self.seconds), onlyIfAbsent: true)
+        let created = try await service.setPersistedValue(bytes, for: key, expiresIn: expires.map(Self.seconds), onlyIfAbsent: true)
         guard created else { throw PersistError.duplicate }
     }
 
     func set<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
         let bytes = try JSONEncoder().encode(value)
-        try await store.setPersistedValue(bytes, for: key, expiresIn: expires.map(Self.seconds))
+        try await service.setPersistedValue(bytes, for: key, expiresIn: expires.map(Self.seconds))
     }
 
     func get<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> Object? {
@@ -37,13 +39,13 @@ struct StorePersistDriver: PersistDriver {
     }
 
     func remove(key: String) async throws {
-        try await store.removePersistedValue(for: key)
+        try await service.removePersistedValue(for: key)
     }
 
     func run() async throws {
         while (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: sweepInterval) })) != nil {
             do {
-                let removed = try await store.removeExpiredPersistedValues()
+                let removed = try await service.removeExpiredPersistedValues()
                 if removed > 0 { logger.debug("expired sessions removed", metadata: ["count": "\(removed)"]) }
             } catch {
                 logger.warning("could not remove expired sessions", metadata: ["error": "\(error)"])

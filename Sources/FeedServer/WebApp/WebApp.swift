@@ -1,6 +1,7 @@
 import Countdowns
 import CountdownStore
 import Foundation
+import Services
 import Hummingbird
 import HummingbirdAuth
 import ICalendar
@@ -12,7 +13,8 @@ import Logging
 /// store and catalog as the admin API, so a change shows on the public pages,
 /// the calendars and the JSON at once.
 struct WebApp: Sendable {
-    let store: any CountdownStore
+    let service: CountdownService
+    var store: any CountdownStore { service.store }
     let catalog: FeedCatalog
     let renderer: FeedRenderer
     let pages: WebPages

@@ -1,5 +1,6 @@
 import CountdownStore
 import Foundation
+import Services
 
 /// What a signed-in browser's session holds. A session exists only after a
 /// successful sign-in (anonymous visitors cause no store writes); its id is the
@@ -22,18 +23,8 @@ struct WebSession: Codable, Sendable {
 /// set or the owner signs out everywhere. Random rather than a counter, so two
 /// changes at once need no read-modify-write.
 enum SessionEpoch {
-    static let settingKey = "sessionEpoch"
-
     static func current(in store: any CountdownStore) async throws -> String? {
-        try await store.setting(settingKey)
-    }
-
-    /// Ends every session; returns the new epoch.
-    @discardableResult
-    static func renew(in store: any CountdownStore) async throws -> String {
-        let epoch = Secret.generate(bytes: 16)
-        try await store.setSetting(settingKey, epoch)
-        return epoch
+        try await store.setting(.sessionEpoch)
     }
 }
 

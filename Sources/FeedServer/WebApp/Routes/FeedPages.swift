@@ -103,7 +103,7 @@ struct FeedPages: Sendable {
         app.post("feeds/{slug}/unsubscribe") { request, context in
             let compiled = try await self.app.compiled(context)
             let form = try await WebForm.decode(SourceForm.self, request, context, csrf: self.app.csrf, limit: 8 << 10)
-            try await self.app.store.unsubscribe(feed: compiled.slug, location: form.location ?? "")
+            try await self.app.service.unsubscribe(feed: compiled.slug, location: form.location ?? "")
             await self.app.loader.reloadSubscriptions()
             return self.app.redirect("/app/feeds/\(compiled.slug)#sources", flash: "The feed no longer fetches that address; what it brought stays.",
                                      context: context)

@@ -89,9 +89,8 @@ struct ImportPage: Sendable {
         let report: ImportReport
         do {
             report = try await app.catalog.write { service in
-                let report = try await service.importCalendar(bytes, intoFeed: slug, options: options)
-                if let subscription { try await service.store.subscribe(feed: slug, location: subscription) }
-                return report
+                if let subscription { return try await service.importAndSubscribe(bytes, intoFeed: slug, options: options, location: subscription) }
+                return try await service.importCalendar(bytes, intoFeed: slug, options: options)
             }
             app.loader.metrics?.imported(via: "app", ok: true)
         } catch let error as StoreError {

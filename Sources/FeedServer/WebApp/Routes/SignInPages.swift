@@ -1,5 +1,6 @@
 import CountdownStore
 import Foundation
+import Services
 import Hummingbird
 import HummingbirdAuth
 
@@ -46,7 +47,7 @@ struct SignInPages: Sendable {
         app.post("signout-everywhere") { request, context in
             _ = try await WebForm.decode(SignInForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
             guard context.isSignedIn else { return Response.redirect(to: "/app/signin", type: .normal) }
-            let epoch = try await SessionEpoch.renew(in: self.app.store)
+            let epoch = try await self.app.service.renewSessionEpoch()
             self.app.logger.notice("signed out everywhere: every other session has ended")
             self.startSession(context, epoch: epoch, flash: "Every other session has ended; this one goes on.")
             return Response.redirect(to: "/app", type: .normal)
@@ -109,7 +110,7 @@ struct SignInPages: Sendable {
             return try app.render("setup", title: "Choose a password — tminus", SetupView(error: problem, action: "/app/setup/\(token)"),
                                   context: context, status: .unprocessableContent).response(from: request, context: context)
         }
-        try await OwnerPassword.set(password, in: app.store)
+        try await OwnerPassword.set(password, in: app.service)
         app.logger.notice("owner password set through the setup link")
         startSession(context, epoch: try await SessionEpoch.current(in: app.store))
         return .redirect(to: "/app", type: .normal)

@@ -1,0 +1,89 @@
+import Countdowns
+import Foundation
+
+/// Every row of an in-memory store, as plain values: copying it is how a
+/// transaction gets its working state, and keeping the copy is its commit.
+struct InMemoryTables: Sendable {
+    struct Source: Sendable {
+        var id: Int64
+        var feedId: Int64
+        var location: String
+        var etag: String?
+        var lastModifiedHeader: String?
+        var lastFetchedAt: Date?
+        var lastSuccessAt: Date?
+        var lastError: String?
+        var subscribed = false
+        var leaseUntil: Date?
+    }
+
+    struct Category: Sendable {
+        var id: Int64
+        var feedId: Int64
+        var name: String
+        var color: String?
+    }
+
+    struct Token: Sendable {
+        var info: FeedToken
+        var feedId: Int64
+        var hash: String
+    }
+
+    struct Image: Sendable {
+        var mimeType: String
+        var bytes: Data
+        var createdAt: Date
+    }
+
+    var feeds: [Int64: FeedRecord] = [:]
+    var countdowns: [Int64: CountdownRecord] = [:]
+    var categories: [Int64: Category] = [:]
+    /// countdown id → category ids.
+    var links: [Int64: Set<Int64>] = [:]
+    var sources: [Int64: Source] = [:]
+    var tokens: [Int64: Token] = [:]
+    var images: [String: Image] = [:]
+    var settings: [String: String] = [:]
+    var entries: [String: PersistedValue] = [:]
+    private var lastId: Int64 = 0
+
+    /// Ids rise across every table, as SQLite's and PostgreSQL's do within one.
+    mutating func nextId() -> Int64 {
+        lastId += 1
+        return lastId
+    }
+
+    func feed(slug: String) -> FeedRecord? { feeds.values.first { $0.slug == slug } }
+
+    func stored(_ row: FeedRecord) -> StoredFeed {
+        let colors = categories.values.filter { $0.feedId == row.id && $0.color != nil }.reduce(into: [String: String]()) { $0[$1.name] = $1.color }
+        return StoredFeed(id: row.id!, feed: row.feed(categoryColors: colors), countdownCount: countdowns.values.count { $0.feedId == row.id },
+                          updatedAt: row.updatedAt, revision: row.revision)
+    }
+
+    func countdown(_ row: CountdownRecord) throws -> Countdown {
+        try row.countdown(source: row.sourceId.flatMap { sources[$0]?.location })
+    }
+
+    /// Deletes a feed and what hangs on it, as the databases' cascades do.
+    mutating func deleteFeed(id: Int64) {
+        feeds[id] = nil
+        for (countdownId, row) in countdowns where row.feedId == id { deleteCountdown(id: countdownId) }
+        categories = categories.filter { $0.value.feedId != id }
+        sources = sources.filter { $0.value.feedId != id }
+        tokens = tokens.filter { $0.value.feedId != id }
+    }
+
+    mutating func deleteCountdown(id: Int64) {
+        countdowns[id] = nil
+        links[id] = nil
+    }
+
+    mutating func categoryId(feedId: Int64, name: String) -> Int64 {
+        if let found = categories.values.first(where: { $0.feedId == feedId && $0.name == name }) { return found.id }
+        let id = nextId()
+        categories[id] = Category(id: id, feedId: feedId, name: name)
+        return id
+    }
+}

@@ -1,0 +1,32 @@
+import CountdownStore
+import Foundation
+
+/// The web app's sessions live in expiring entries, stored under the SHA-256
+/// of their key, so that a copy of the database opens no session.
+extension CountdownService {
+    /// Stores `bytes` under `key`. `expiresIn` nil keeps a live entry's expiry
+    /// (what Hummingbird's `PersistDriver.set` promises); `onlyIfAbsent`
+    /// refuses to replace a live entry and returns false instead.
+    @discardableResult
+    public func setPersistedValue(_ bytes: Data, for key: String, expiresIn: TimeInterval?, onlyIfAbsent: Bool = false) async throws -> Bool {
+        let hash = Secret.hash(key)
+        return try await transaction { tx in
+            let existing = try await tx.persistEntry(keyHash: hash)
+            let live = existing.map { $0.expiresAt.map { $0 > tx.now } ?? true } ?? false
+            if onlyIfAbsent && live { return false }
+            let expiry = expiresIn.map { tx.now.addingTimeInterval($0) } ?? (live ? existing?.expiresAt : nil)
+            try await tx.putPersistEntry(keyHash: hash, PersistedValue(bytes: bytes, expiresAt: expiry))
+            return true
+        }
+    }
+
+    public func removePersistedValue(for key: String) async throws {
+        try await transaction { tx in try await tx.deletePersistEntry(keyHash: Secret.hash(key)) }
+    }
+
+    /// Deletes every entry whose time has passed; returns how many went.
+    @discardableResult
+    public func removeExpiredPersistedValues() async throws -> Int {
+        try await transaction { tx in try await tx.deleteExpiredPersistEntries() }
+    }
+}
