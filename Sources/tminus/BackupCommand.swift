@@ -33,6 +33,8 @@ struct BackupCommand: ParsableCommand {
             case .sqlite(let path):
                 guard FileManager.default.fileExists(atPath: path) else { throw CLIError("--db \(path): no such database file") }
                 do { try SQLiteBackup.copy(path, to: target) } catch { throw CLIError("\(error)") }
+            case .memory:
+                throw CLIError("--db \(DatabaseLocation.memoryName) holds nothing to back up: name a SQLite file or a postgres:// URL")
             case .postgres:
                 guard !FileManager.default.fileExists(atPath: target) else {
                     throw CLIError("\(target) already exists; name a new file, or pass --force")

@@ -10,7 +10,8 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The SQLite database file, or a postgres:// URL (env: TMINUS_DB).",
                                             discussion: """
                                                 Default: $TMINUS_DB, or ./tminus.sqlite. PostgreSQL: postgres://USER@HOST[:PORT]/DATABASE, or \
-                                                postgres://USER@/DATABASE?host=/run/postgresql for a Unix socket; the password may come from $PGPASSWORD.
+                                                postgres://USER@/DATABASE?host=/run/postgresql for a Unix socket; the password may come from $PGPASSWORD. \
+                                                :memory: keeps everything in memory and writes nothing (a dry run of an import, or a trial server).
                                                 """))
     var db: String?
 

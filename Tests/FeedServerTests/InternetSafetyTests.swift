@@ -36,7 +36,7 @@ struct InternetSafetyTests {
     // MARK: 4 and 8. /healthz
 
     @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func healthzLeaksNothingAndRunsNoQuery() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(backend: .sqlite)
         let secret = "private-key=s3cr3t-0123456789"
         try await Self.sourceServer { router in
             router.get("calendar.ics") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: Self.passwd))) }
@@ -125,7 +125,7 @@ struct InternetSafetyTests {
     /// Issue #27, 8: with the database files deleted under it, the server
     /// answered writes with 201, said ok, and lost everything at restart.
     @Test func aDeletedDatabaseFileIsNoticedAndWritesAreRefused() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(backend: .sqlite)
         try fixture.feed("family", calendar: ServerFixture.family)
         try await fixture.withServer(adjust: { _ in }) { client, parts in
             #expect(parts.store.storageProblem == nil)
@@ -148,7 +148,7 @@ struct InternetSafetyTests {
     }
 
     @Test func fullDiskAnswers507AndChangesNothing() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(backend: .sqlite)
         try fixture.feed("family", calendar: ServerFixture.family)
         try await fixture.withServer(adjust: { _ in }) { client, parts in
             let (_, before) = try await client.text("/feeds/family.ics")
@@ -351,7 +351,7 @@ struct InternetSafetyTests {
     // MARK: 2. idle and half-sent connections
 
     @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func halfSentRequestIsClosedAtTheHeadDeadline() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(transport: .live)
         try fixture.feed("family", calendar: ServerFixture.family)
         // Two seconds, not one: on a loaded machine a well-formed request must not miss it.
         try await fixture.withServer(adjust: { $0.connections.requestHeadTimeout = .seconds(2) }) { client, _ in
@@ -368,7 +368,7 @@ struct InternetSafetyTests {
     /// that announced 4,000 bytes and sent one every 9 s held its connection
     /// for ever. A body must now keep up a minimum rate once its grace is over.
     @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func aDrippedBodyIsClosedWhenItFallsBelowTheMinimumRate() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(transport: .live)
         try fixture.feed("family", calendar: ServerFixture.family)
         try await fixture.withServer(adjust: { $0.connections.bodyGrace = .seconds(2); $0.connections.minimumBodyRate = 100 }) { client, _ in
             let port = try #require(client.port)
@@ -385,7 +385,7 @@ struct InternetSafetyTests {
     /// A keep-alive connection idles for the idle timeout, not the shorter head
     /// deadline (it was closed at 20 s while the README said 30).
     @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func anIdleKeepAliveConnectionLastsTheIdleTimeout() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(transport: .live)
         try fixture.feed("family", calendar: ServerFixture.family)
         try await fixture.withServer(adjust: { $0.connections.requestHeadTimeout = .seconds(1); $0.connections.idleTimeout = .seconds(4) }) { client, _ in
             let port = try #require(client.port)

@@ -14,7 +14,7 @@ struct MetricsTests {
     }
 
     @Test func countersMoveByExactlyTheRequestsMade() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(transport: .live)
         try fixture.feed("family", calendar: ServerFixture.family)
         try await fixture.withServer(adjust: { _ in }) { client, _ in
             #expect(try await client.execute(uri: "/metrics", method: .get).status == .unauthorized)

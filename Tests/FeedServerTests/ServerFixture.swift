@@ -7,15 +7,27 @@ import Synchronization
 import TestSupport
 @testable import FeedServer
 
-/// A real server on a loopback port, on a temporary SQLite file, with feed
-/// definitions written by the test and a clock the test controls.
+/// A whole server (the application `tminus serve` runs, with its background
+/// services), with feed definitions written by the test and a clock the test
+/// controls. By default requests go straight to the router and the store is
+/// in memory: fast, and enough for what routes, pages and the web app do.
+/// Tests of what needs a socket (timeouts, connection limits, clients in other
+/// processes) ask for `.live`; tests of what a file holds ask for `.sqlite`.
 final class ServerFixture: Sendable {
+    enum Transport: Sendable { case router, live }
+    enum Backend: Sendable { case memory, sqlite }
+
     let directory: URL
     let feeds: URL
     let adminToken = "test-admin-token-0123456789"
+    let transport: Transport
+    let backend: Backend
     private let now: Mutex<Date>
 
-    init(now: Date = Date(timeIntervalSince1970: 1_795_338_000)) throws {   // 2026-11-22T09:00:00Z, a Sunday
+    init(now: Date = Date(timeIntervalSince1970: 1_795_338_000),   // 2026-11-22T09:00:00Z, a Sunday
+         transport: Transport = .router, backend: Backend = .memory) throws {
+        self.transport = transport
+        self.backend = backend
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-server-\(UUID().uuidString)")
         feeds = directory.appendingPathComponent("feeds")
         try FileManager.default.createDirectory(at: feeds, withIntermediateDirectories: true)
@@ -42,7 +54,7 @@ final class ServerFixture: Sendable {
     var databasePath: String { directory.appendingPathComponent("tminus.sqlite").path }
 
     var configuration: ServerConfiguration {
-        ServerConfiguration(host: "127.0.0.1", port: 0, database: .sqlite(path: databasePath),
+        ServerConfiguration(host: "127.0.0.1", port: 0, database: backend == .sqlite ? .sqlite(path: databasePath) : .memory,
                             feedsDirectory: feeds.path, adminTokenFile: directory.appendingPathComponent("admin-token").path,
                             baseURL: "http://127.0.0.1:8080", refreshSources: false, clock: { [self] in self.clockNow })
             .allowingPrivateSources()   // the tests' URL sources are servers on loopback
@@ -52,7 +64,7 @@ final class ServerFixture: Sendable {
         var logger = Logger(label: "tminus-test")
         logger.logLevel = .warning
         let app = try await buildApplication(configuration, logger: logger)
-        return try await app.test(.live) { client in try await body(client) }
+        return try await app.test(testingSetup) { client in try await body(client) }
     }
 
     /// The store, catalog and render cache of a running server, for tests that look inside.
@@ -74,8 +86,10 @@ final class ServerFixture: Sendable {
         adjust(&configuration)
         let server = try await buildServer(configuration, logger: logger)
         let parts = Parts(store: server.store, catalog: server.catalog, cache: server.cache, metrics: server.metrics)
-        return try await server.application.test(.live) { client in try await body(client, parts) }
+        return try await server.application.test(testingSetup) { client in try await body(client, parts) }
     }
+
+    private var testingSetup: TestingSetup { transport == .live ? .live : .router }
 
     var admin: HTTPFields { [.authorization: "Bearer \(adminToken)"] }
 

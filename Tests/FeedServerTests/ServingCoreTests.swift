@@ -16,7 +16,7 @@ import TestSupport
 struct ServingCoreTests {
     /// The hot path touches no database: a statement counter on the store proves it.
     @Test func cachedGetsAndHeadsRunNoSQL() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(backend: .sqlite)
         try fixture.feed("family", calendar: ServerFixture.family)
         try await fixture.withServer(adjust: { $0.pollInterval = .seconds(3600) }) { client, parts in
             let token = try await client.execute(uri: "/api/feeds/family/tokens", method: .post, headers: fixture.admin)
@@ -38,7 +38,7 @@ struct ServingCoreTests {
     /// A `tminus import` by another process reaches a running server within 2 seconds.
     @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func importFromAnotherProcessIsServedWithinTwoSeconds() async throws {
         let binary = try #require(Corpus.tminusBinary, "the tminus binary is built beside the tests")
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(backend: .sqlite)
         try fixture.feed("family", calendar: ServerFixture.family)
         let extra = fixture.directory.appendingPathComponent("extra.ics")
         try Data(CountdownCalendarTests.calendar(target: "20270320").utf8).write(to: extra)
@@ -164,7 +164,7 @@ struct ServingCoreTests {
 
     /// 10,000 countdowns: the countdown calendar stays under 1 MB, says why, and Python's icalendar reads it.
     @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func countdownCalendarOfTenThousandStaysUnderOneMegabyte() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(backend: .sqlite)
         let store = try SQLiteCountdownStore(path: fixture.databasePath, clock: { fixture.clockNow })
         let report = try await store.service.importCalendar(Array(GeneratedCalendar.make(events: 10_000).utf8), intoFeed: "big",
                                               options: ImportOptions(createFeed: true))

@@ -46,12 +46,15 @@ struct InMemoryTables: Sendable {
     var images: [String: Image] = [:]
     var settings: [String: String] = [:]
     var entries: [String: PersistedValue] = [:]
-    private var lastId: Int64 = 0
+    /// The tables whose rows get ids.
+    enum Table: Hashable, Sendable { case feed, countdown, category, source, token }
+    private var lastIds: [Table: Int64] = [:]
 
-    /// Ids rise across every table, as SQLite's and PostgreSQL's do within one.
-    mutating func nextId() -> Int64 {
-        lastId += 1
-        return lastId
+    /// Each table counts its own ids from 1, as SQLite's and PostgreSQL's do.
+    mutating func nextId(_ table: Table) -> Int64 {
+        let id = (lastIds[table] ?? 0) + 1
+        lastIds[table] = id
+        return id
     }
 
     func feed(slug: String) -> FeedRecord? { feeds.values.first { $0.slug == slug } }
@@ -82,7 +85,7 @@ struct InMemoryTables: Sendable {
 
     mutating func categoryId(feedId: Int64, name: String) -> Int64 {
         if let found = categories.values.first(where: { $0.feedId == feedId && $0.name == name }) { return found.id }
-        let id = nextId()
+        let id = nextId(.category)
         categories[id] = Category(id: id, feedId: feedId, name: name)
         return id
     }

@@ -27,7 +27,7 @@ final class InMemoryTransaction: StoreTransaction {
         try with { tables in
             guard tables.feed(slug: row.slug) == nil else { throw StoreError.feedExists(row.slug) }
             var row = row
-            row.id = tables.nextId()
+            row.id = tables.nextId(.feed)
             tables.feeds[row.id!] = row
             return row
         }
@@ -95,7 +95,7 @@ final class InMemoryTransaction: StoreTransaction {
                     throw StoreError.invalid("that already exists (feed \(row.feedId), UID \(row.uid))")
                 }
                 var row = row
-                row.id = tables.nextId()
+                row.id = tables.nextId(.countdown)
                 tables.countdowns[row.id!] = row
                 return row.id!
             }
@@ -143,7 +143,7 @@ final class InMemoryTransaction: StoreTransaction {
     func sourceId(feedId: Int64, location: String) async throws -> Int64 {
         with { tables in
             if let found = tables.sources.values.first(where: { $0.feedId == feedId && $0.location == location }) { return found.id }
-            let id = tables.nextId()
+            let id = tables.nextId(.source)
             tables.sources[id] = InMemoryTables.Source(id: id, feedId: feedId, location: location)
             return id
         }
@@ -191,7 +191,7 @@ final class InMemoryTransaction: StoreTransaction {
     func insertToken(feedId: Int64, label: String, hash: String, visibility: Visibility) async throws -> Int64 {
         try with { tables in
             guard let slug = tables.feeds[feedId]?.slug else { throw StoreError.invalid("no feed with id \(feedId)") }
-            let id = tables.nextId()
+            let id = tables.nextId(.token)
             tables.tokens[id] = InMemoryTables.Token(info: FeedToken(id: id, feed: slug, label: label, visibility: visibility, createdAt: now),
                                                      feedId: feedId, hash: hash)
             return id
