@@ -4,21 +4,18 @@ import Foundation
 import PostgresNIO
 
 extension PostgresCountdownStore {
-    /// The `feed` columns in `FeedRecord`'s order.
-    static let feedColumns = """
-        feed.id, feed.slug, feed.name, feed.description, feed.timeZone, feed.color, feed.isPublic, feed.countdownMode, feed.includeAlarms,
-        feed.refreshInterval, feed.createdAt, feed.updatedAt, feed.revision, feed.countdownMaxEvents, feed.celebrations, feed.purgeURL,
-        feed.weekend, feed.holidays, feed.language
-        """
+    /// The `feed` table as both stores define it: its column list builds every
+    /// statement here, and `RowCoding` maps a row to a `FeedRecord` and back.
+    static let feedTable = StoreTable.all.first { $0.name == "feed" }!
+
+    /// The columns a SELECT names, qualified (other tables may join).
+    static let feedColumns = feedTable.columns.map { "feed.\($0.name)" }.joined(separator: ", ")
 
     static func feedRecord(_ row: PostgresRow) throws -> FeedRecord {
-        let (id, slug, name, description, timeZone, color, isPublic, mode, alarms, refresh, created, updated, revision, maxEvents, celebrations,
-             purge, weekend, holidays, language) = try row.decode((Int64, String, String, String?, String, String?, Bool, String, Bool, String,
-                                                                   Date, Date, Int64, Int, String?, String?, Int?, String?, String?).self)
-        return FeedRecord(id: id, slug: slug, name: name, description: description, timeZone: timeZone, color: color, isPublic: isPublic,
-                          countdownMode: mode, includeAlarms: alarms, refreshInterval: refresh, createdAt: created, updatedAt: updated,
-                          revision: revision, countdownMaxEvents: maxEvents, celebrations: celebrations, purgeURL: purge,
-                          weekend: weekend, holidays: holidays, language: language)
+        let cells = row.makeRandomAccess()
+        return try RowCoding.record(FeedRecord.self, from: feedTable.columns.enumerated().map { index, column in
+            try Self.value(cells[index], column.kind)
+        }, in: feedTable)
     }
 
     func feedRecord(_ connection: PostgresConnection, slug: String, lock: Bool = false) async throws -> FeedRecord? {
@@ -95,30 +92,36 @@ extension PostgresCountdownStore {
         }
     }
 
+    /// Inserts every column but the id, which the database gives.
     func insert(_ record: FeedRecord, _ connection: PostgresConnection) async throws -> FeedRecord {
         var record = record
-        let ids = try await connection.query("""
-            INSERT INTO feed (slug, name, description, timeZone, color, isPublic, countdownMode, includeAlarms, refreshInterval,
-                              createdAt, updatedAt, revision, countdownMaxEvents, celebrations, purgeURL, weekend, holidays,
-                              language)
-            VALUES (\(record.slug), \(record.name), \(record.description), \(record.timeZone), \(record.color), \(record.isPublic),
-                    \(record.countdownMode), \(record.includeAlarms), \(record.refreshInterval), \(record.createdAt), \(record.updatedAt),
-                    \(record.revision), \(record.countdownMaxEvents), \(record.celebrations), \(record.purgeURL),
-                    \(record.weekend), \(record.holidays), \(record.language))
-            RETURNING id
-            """, logger: logger).collect(Int64.self)
-        record.id = ids.first
+        let table = Self.feedTable
+        let cells = try RowCoding.cells(of: record, in: table)
+        var bindings = PostgresBindings()
+        var names: [String] = []
+        for (column, cell) in zip(table.columns, cells) where column.name != "id" {
+            names.append(column.name)
+            try Self.bind(cell, column.kind, to: &bindings)
+        }
+        let marks = (1...names.count).map { "$\($0)" }.joined(separator: ", ")
+        record.id = try await connection.query(PostgresQuery(unsafeSQL: "INSERT INTO feed (\(names.joined(separator: ", "))) VALUES (\(marks)) RETURNING id",
+                                                             binds: bindings), logger: logger).collect(Int64.self).first
         return record
     }
 
+    /// Writes the definition: every column but the identity and the stamps
+    /// (`FeedRecord.stampColumns`), which only their own writes move.
     func update(_ record: FeedRecord, _ connection: PostgresConnection) async throws {
-        try await connection.query("""
-            UPDATE feed SET name = \(record.name), description = \(record.description), timeZone = \(record.timeZone), color = \(record.color),
-                isPublic = \(record.isPublic), countdownMode = \(record.countdownMode), includeAlarms = \(record.includeAlarms),
-                refreshInterval = \(record.refreshInterval), countdownMaxEvents = \(record.countdownMaxEvents),
-                celebrations = \(record.celebrations), purgeURL = \(record.purgeURL),
-                weekend = \(record.weekend), holidays = \(record.holidays), language = \(record.language)
-            WHERE id = \(record.id!)
-            """, logger: logger)
+        let table = Self.feedTable
+        let cells = try RowCoding.cells(of: record, in: table)
+        var bindings = PostgresBindings()
+        var assignments: [String] = []
+        for (column, cell) in zip(table.columns, cells) where !FeedRecord.stampColumns.contains(column.name) {
+            try Self.bind(cell, column.kind, to: &bindings)
+            assignments.append("\(column.name) = $\(assignments.count + 1)")
+        }
+        bindings.append(record.id!)
+        try await connection.query(PostgresQuery(unsafeSQL: "UPDATE feed SET \(assignments.joined(separator: ", ")) WHERE id = $\(assignments.count + 1)",
+                                                 binds: bindings), logger: logger)
     }
 }

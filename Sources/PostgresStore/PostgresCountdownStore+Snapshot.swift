@@ -48,7 +48,8 @@ extension PostgresCountdownStore {
         }
     }
 
-    private static func value(_ cell: PostgresCell, _ kind: StoreTable.Kind) throws -> StoreValue {
+    /// A cell as the kind of value its column holds.
+    static func value(_ cell: PostgresCell, _ kind: StoreTable.Kind) throws -> StoreValue {
         switch kind {
         case .integer: return try cell.decode(Int64?.self).map(StoreValue.integer) ?? .null
         case .text: return try cell.decode(String?.self).map(StoreValue.text) ?? .null
@@ -58,7 +59,8 @@ extension PostgresCountdownStore {
         }
     }
 
-    private static func bind(_ value: StoreValue, _ kind: StoreTable.Kind, to bindings: inout PostgresBindings) throws {
+    /// Binds a cell as the kind of value its column holds.
+    static func bind(_ value: StoreValue, _ kind: StoreTable.Kind, to bindings: inout PostgresBindings) throws {
         switch value {
         case .null: bindings.appendNull()
         case .integer(let number): bindings.append(number)

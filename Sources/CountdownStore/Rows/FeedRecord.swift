@@ -2,8 +2,9 @@ import Countdowns
 import Foundation
 import ICalendar
 
-/// A `feed` row, the same in both stores; SQLite reads and writes it through
-/// GRDB (`FeedRecord+GRDB`), PostgreSQL column by column.
+/// A `feed` row, the same in every store. Its Codable conformance is the
+/// mapping to columns: SQLite reads and writes it through GRDB
+/// (`FeedRecord+GRDB`), PostgreSQL through `RowCoding` and `StoreTable`.
 public struct FeedRecord: Codable, Sendable, Equatable {
     public var id: Int64?
     public var slug: String
@@ -30,31 +31,9 @@ public struct FeedRecord: Codable, Sendable, Equatable {
     /// `Feed.language`'s code.
     public var language: String?
 
-    /// Every column, as a row holds them.
-    public init(id: Int64?, slug: String, name: String, description: String?, timeZone: String, color: String?, isPublic: Bool,
-                countdownMode: String, includeAlarms: Bool, refreshInterval: String, createdAt: Date, updatedAt: Date, revision: Int64,
-                countdownMaxEvents: Int, celebrations: String?, purgeURL: String?, weekend: Int?, holidays: String?,
-                language: String?) {
-        self.id = id
-        self.slug = slug
-        self.name = name
-        self.description = description
-        self.timeZone = timeZone
-        self.color = color
-        self.isPublic = isPublic
-        self.countdownMode = countdownMode
-        self.includeAlarms = includeAlarms
-        self.refreshInterval = refreshInterval
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-        self.revision = revision
-        self.countdownMaxEvents = countdownMaxEvents
-        self.celebrations = celebrations
-        self.purgeURL = purgeURL
-        self.weekend = weekend
-        self.holidays = holidays
-        self.language = language
-    }
+    /// The columns an update of the definition leaves alone: the identity, and
+    /// the stamps only a change's own write moves (`bumpRevision`).
+    public static let stampColumns: Set<String> = ["id", "slug", "createdAt", "updatedAt", "revision"]
 
     public init(_ feed: Feed, now: Date) {
         slug = feed.slug

@@ -69,7 +69,7 @@ struct FeedForm: CSRFProtectedForm, TemplateView {
         document.description = description.map(SafeText.clean) ?? ""
         document.timeZone = timeZone.nonEmpty ?? "UTC"
         document.color = color.nonEmpty
-        document.isPublic = isPublic.isChecked
+        document.public = isPublic.isChecked
         document.alarms = alarms.isChecked
         if let hours = refreshHours.nonEmpty {
             guard let value = Double(hours), value >= 0.25, value <= 24 * 30 else {
