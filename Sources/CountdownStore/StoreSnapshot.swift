@@ -40,7 +40,7 @@ public struct StoreTable: Sendable {
             ("id", .integer), ("slug", .text), ("name", .text), ("description", .text), ("timeZone", .text), ("color", .text),
             ("isPublic", .boolean), ("countdownMode", .text), ("includeAlarms", .boolean), ("refreshInterval", .text),
             ("createdAt", .date), ("updatedAt", .date), ("revision", .integer), ("countdownMaxEvents", .integer), ("celebrations", .text),
-            ("purgeURL", .text), ("weekend", .integer), ("holidays", .text), ("language", .text),
+            ("purgeURL", .text), ("weekend", .integer), ("holidays", .text), ("language", .text), ("sort", .text),
         ], key: "id"),
         StoreTable(name: "source", columns: [
             ("id", .integer), ("feedId", .integer), ("location", .text), ("etag", .text), ("lastModifiedHeader", .text),

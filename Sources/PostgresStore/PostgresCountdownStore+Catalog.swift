@@ -66,7 +66,7 @@ extension PostgresCountdownStore {
         try await read { connection in
             var tokens: [ActiveToken] = []
             for try await (id, hash, slug, visibility) in try await connection.execute(PreparedStatements.ActiveTokens(), logger: self.logger) {
-                tokens.append(ActiveToken(id: id, hash: hash, slug: slug, visibility: try Self.visibility(visibility)))
+                tokens.append(ActiveToken(id: id, hash: hash, slug: slug, visibility: visibility))
             }
             return tokens
         }

@@ -13,7 +13,7 @@ extension PostgresCountdownStore {
     /// Reads the first twelve columns (a row may carry more after them).
     static func countdownRecord(_ row: PostgresRow) throws -> CountdownRecord {
         let (id, feedId, sourceId, uid, title, kind, status, startsOn, sequence, created, modified, content) =
-            try row.decode((Int64, Int64, Int64?, String, String, String, String, String, Int, Date, Date, String).self)
+            try row.decode((Int64, Int64, Int64?, String, String, Countdown.Kind, CountdownStatus, String, Int, Date, Date, String).self)
         return CountdownRecord(id: id, feedId: feedId, sourceId: sourceId, uid: uid, title: title, kind: kind, status: status,
                                startsOn: startsOn, sequence: sequence, createdAt: created, lastModified: modified, content: content)
     }

@@ -12,19 +12,14 @@ extension PostgresCountdownStore {
             var tokens: [FeedToken] = []
             for try await (id, label, created, used, revoked, visibility) in try await connection.query("""
                 SELECT id, label, createdAt, lastUsedAt, revokedAt, visibility FROM feedToken WHERE feedId = \(feed.id!) ORDER BY id
-                """, logger: self.logger).decode((Int64, String, Date, Date?, Date?, String).self) {
-                tokens.append(FeedToken(id: id, feed: slug, label: label, visibility: try Self.visibility(visibility), createdAt: created,
+                """, logger: self.logger).decode((Int64, String, Date, Date?, Date?, Visibility).self) {
+                tokens.append(FeedToken(id: id, feed: slug, label: label, visibility: visibility, createdAt: created,
                                         lastUsedAt: used, revokedAt: revoked))
             }
             return tokens
         }
     }
 
-    /// A stored visibility; the column's CHECK admits only known values.
-    static func visibility(_ stored: String) throws -> Visibility {
-        guard let visibility = Visibility(rawValue: stored) else { throw StoreError.invalid("a feed token has an unknown visibility '\(stored)'") }
-        return visibility
-    }
 
     // MARK: settings
 

@@ -130,6 +130,7 @@ enum PostgresMigrations {
             "ALTER TABLE feed ADD COLUMN holidays TEXT",
             "ALTER TABLE feed ADD COLUMN language TEXT",
         ]),
+        Migration(name: "v8: feed sort", statements: ["ALTER TABLE feed ADD COLUMN sort TEXT"]),
     ]
 }
 

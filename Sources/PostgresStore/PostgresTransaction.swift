@@ -178,7 +178,7 @@ struct PostgresTransaction: StoreTransaction {
     func insertToken(feedId: Int64, label: String, hash: String, visibility: Visibility) async throws -> Int64 {
         let ids = try await connection.query("""
             INSERT INTO feedToken (feedId, label, tokenHash, createdAt, visibility)
-            VALUES (\(feedId), \(label), \(hash), \(now), \(visibility.rawValue))
+            VALUES (\(feedId), \(label), \(hash), \(now), \(visibility))
             RETURNING id
             """, logger: logger).collect(Int64.self)
         guard let id = ids.first else { throw StoreError.invalid("the token was not saved") }

@@ -1,3 +1,4 @@
+import Countdowns
 import Foundation
 import PostgresNIO
 
@@ -18,7 +19,7 @@ enum PreparedStatements {
             SELECT feedToken.id, feedToken.tokenHash, feed.slug, feedToken.visibility FROM feedToken
             JOIN feed ON feed.id = feedToken.feedId WHERE revokedAt IS NULL ORDER BY feedToken.id
             """
-        typealias Row = (Int64, String, String, String)
+        typealias Row = (Int64, String, String, Visibility)
 
         func makeBindings() -> PostgresBindings { PostgresBindings() }
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }

@@ -51,7 +51,8 @@ import Services
         let source = try DatabaseQueue(path: reference)
         for (index, version) in Self.versions.enumerated() {
             let path = Self.fixture(index)
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            // A shipped version's fixture is never made again: it must stay what that version wrote.
+            guard !FileManager.default.fileExists(atPath: path) else { continue }
             let target = try DatabaseQueue(path: path)
             try StoreMigrations.migrator.migrate(target, upTo: version)
             try await target.write { db in
@@ -70,7 +71,7 @@ import Services
         try source.close()
     }
 
-    @Test(arguments: 0..<7)
+    @Test(arguments: 0..<8)
     func aDatabaseOfEachVersionOpensMigratedWithEverythingInIt(_ index: Int) async throws {
         let fixture = Self.fixture(index)
         try #require(FileManager.default.fileExists(atPath: fixture), "missing fixture \(fixture)")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Countdowns
 
@@ -21,5 +22,31 @@ struct FeedSettingsTests {
         #expect(throws: Feed.InvalidSetting(message: "countdown days must be 1 to 366, not 0")) { try Feed.validCountdownMode("daily", days: 0, milestones: nil) }
         #expect(throws: Feed.InvalidSetting.self) { try Feed.validCountdownMode("milestones", days: nil, milestones: [-1]) }
         #expect(throws: Feed.InvalidSetting.self) { try Feed.validCountdownMode("weekly", days: nil, milestones: nil) }
+    }
+
+    @Test func oneDocumentReadsAppliesAndShowsEverySetting() throws {
+        let json = #"{"name":"Family","timezone":"W. Europe Standard Time","public":false,"sort":"title","countdown":{"mode":"milestones"}}"#
+        let document = try JSONDecoder().decode(FeedSettingsDocument.self, from: Data(json.utf8))
+        #expect(document.deprecatedKeys == ["timezone"])
+        var feed = Feed(slug: "family")
+        try document.apply(to: &feed)
+        #expect(feed.name == "Family" && feed.timeZone == "Europe/Berlin" && !feed.isPublic && feed.sort == .title)
+        #expect(feed.countdownMode == .milestones(Feed.CountdownMode.defaultMilestones))
+        let shown = FeedSettingsDocument(feed)
+        #expect(shown.sort == "title" && shown.public == false && shown.timeZone == "Europe/Berlin")
+        var again = Feed(slug: "family")
+        try shown.apply(to: &again)
+        #expect(again == feed, "what a feed shows applies back to the same feed")
+        let encoded = String(decoding: try JSONEncoder().encode(shown), as: UTF8.self)
+        #expect(encoded.contains(#""public":false"#) && !encoded.contains("timezone"))
+    }
+
+    @Test func aBadValueLeavesTheFeedAsItWas() throws {
+        var document = FeedSettingsDocument()
+        document.name = "Renamed"
+        document.sort = "alphabetical"
+        var feed = Feed(slug: "family")
+        #expect(throws: Feed.InvalidSetting(message: "sort: 'alphabetical' must be remaining or title")) { try document.apply(to: &feed) }
+        #expect(feed.name == "family", "nothing is applied when one setting is refused")
     }
 }

@@ -11,8 +11,8 @@ public struct CountdownRecord: Codable, Sendable, Equatable {
     public var sourceId: Int64?
     public var uid: String
     public var title: String
-    public var kind: String
-    public var status: String
+    public var kind: Countdown.Kind
+    public var status: CountdownStatus
     public var startsOn: String
     public var sequence: Int
     public var createdAt: Date
@@ -20,7 +20,7 @@ public struct CountdownRecord: Codable, Sendable, Equatable {
     public var content: String
 
     /// Every column, as a row holds them.
-    public init(id: Int64?, feedId: Int64, sourceId: Int64?, uid: String, title: String, kind: String, status: String, startsOn: String,
+    public init(id: Int64?, feedId: Int64, sourceId: Int64?, uid: String, title: String, kind: Countdown.Kind, status: CountdownStatus, startsOn: String,
                 sequence: Int, createdAt: Date, lastModified: Date, content: String) {
         self.id = id
         self.feedId = feedId
@@ -42,8 +42,8 @@ public struct CountdownRecord: Codable, Sendable, Equatable {
         self.sourceId = sourceId
         uid = countdown.uid
         title = countdown.title
-        kind = countdown.kind.rawValue
-        status = countdown.status.rawValue
+        kind = countdown.kind
+        status = countdown.status
         startsOn = countdown.target.civilDate.iso
         sequence = countdown.sequence
         createdAt = countdown.created ?? now

@@ -13,7 +13,7 @@ public struct FeedRecord: Codable, Sendable, Equatable {
     public var timeZone: String
     public var color: String?
     public var isPublic: Bool
-    public var countdownMode: String
+    public var countdownMode: Feed.CountdownMode
     public var includeAlarms: Bool
     public var refreshInterval: String
     public var createdAt: Date
@@ -30,6 +30,8 @@ public struct FeedRecord: Codable, Sendable, Equatable {
     public var holidays: String?
     /// `Feed.language`'s code.
     public var language: String?
+    /// `Feed.sort`'s name; nil for the default (soonest first).
+    public var sort: FeedSnapshot.Sort?
 
     /// The columns an update of the definition leaves alone: the identity, and
     /// the stamps only a change's own write moves (`bumpRevision`).
@@ -40,7 +42,7 @@ public struct FeedRecord: Codable, Sendable, Equatable {
         name = feed.name
         timeZone = feed.timeZone
         isPublic = feed.isPublic
-        countdownMode = Self.encode(feed.countdownMode)
+        countdownMode = feed.countdownMode
         includeAlarms = feed.includeAlarms
         refreshInterval = feed.refreshInterval.description
         createdAt = now
@@ -54,7 +56,7 @@ public struct FeedRecord: Codable, Sendable, Equatable {
         timeZone = feed.timeZone
         color = feed.color
         isPublic = feed.isPublic
-        countdownMode = Self.encode(feed.countdownMode)
+        countdownMode = feed.countdownMode
         includeAlarms = feed.includeAlarms
         refreshInterval = feed.refreshInterval.description
         countdownMaxEvents = feed.countdownMaxEvents
@@ -62,33 +64,17 @@ public struct FeedRecord: Codable, Sendable, Equatable {
         weekend = feed.weekend == .standard ? nil : feed.weekend.rawValue
         holidays = feed.holidays
         language = feed.language?.code
+        sort = feed.sort == .remaining ? nil : feed.sort
         celebrations = feed.celebrations == .default ? nil : (try? JSONEncoder().encode(feed.celebrations)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     public func feed(categoryColors: [String: String]) -> Feed {
         Feed(slug: slug, name: name, description: description, timeZone: timeZone, color: color, isPublic: isPublic,
-             countdownMode: Self.decode(countdownMode), includeAlarms: includeAlarms,
+             countdownMode: countdownMode, includeAlarms: includeAlarms,
              refreshInterval: ICalDuration(parsing: refreshInterval) ?? ICalDuration(seconds: 6 * 3600),
              categoryColors: categoryColors, countdownMaxEvents: countdownMaxEvents,
              celebrations: celebrations.flatMap { try? JSONDecoder().decode(Celebrations.self, from: Data($0.utf8)) } ?? .default,
              purgeURL: purgeURL, weekend: weekend.map(Weekend.init(rawValue:)) ?? .standard, holidays: holidays,
-             language: language.flatMap(Language.named))
-    }
-
-    /// `daily:60` or `milestones:100,50,30`.
-    static func encode(_ mode: Feed.CountdownMode) -> String {
-        switch mode {
-        case .daily(let days): "daily:\(days)"
-        case .milestones(let days): "milestones:" + days.map(String.init).joined(separator: ",")
-        }
-    }
-
-    static func decode(_ text: String) -> Feed.CountdownMode {
-        let parts = text.split(separator: ":", maxSplits: 1)
-        if parts.first == "milestones" {
-            let days = parts.count > 1 ? parts[1].split(separator: ",").compactMap { Int($0) } : []
-            return .milestones(days.isEmpty ? Feed.CountdownMode.defaultMilestones : days)
-        }
-        return .daily(days: parts.count > 1 ? Int(parts[1]) ?? 60 : 60)
+             language: language.flatMap(Language.named), sort: sort ?? .remaining)
     }
 }

@@ -7,7 +7,8 @@ import Foundation
 /// for SQLite from the same Codable conformance.
 ///
 /// Only the cell types a table holds are supported (text, integers, booleans,
-/// dates, bytes, and optionals of them); anything else is a coding error.
+/// dates, bytes, values stored as their raw text, and optionals of them);
+/// anything else is a coding error, thrown.
 public enum RowCoding {
     /// The record's cells in `table.columns` order; a column the record leaves out (a nil optional) is NULL.
     public static func cells(of record: some Encodable, in table: StoreTable) throws -> [StoreValue] {
@@ -53,6 +54,7 @@ private final class CellEncoder: Encoder {
             case let flag as Bool: .boolean(flag)
             case let date as Date: .date(date)
             case let data as Data: .blob(data)
+            case let text as any RawRepresentable<String>: .text(text.rawValue)
             default: throw RowCoding.Unsupported(what: "\(T.self) (column \(key.stringValue))")
             }
         }
@@ -95,6 +97,7 @@ private struct CellDecoder: Decoder {
             case (.integer(let number), is Bool.Type): number != 0
             case (.date(let date), is Date.Type): date
             case (.blob(let data), is Data.Type): data
+            case (.text(let text), let textual as any RawRepresentable<String>.Type): textual.init(rawValue: text)
             default: nil
             }
             guard let typed = value as? T else {

@@ -13,8 +13,11 @@ public struct Feed: Sendable, Hashable {
     public var slug: String
     public var name: String
     public var description: String?
-    /// The feed's zone: where "today" is for its countdown calendar.
-    public var timeZone: String
+    /// The feed's zone's name: where "today" is for its countdown calendar.
+    public var timeZone: String { didSet { zone = Self.resolve(timeZone) } }
+    /// The zone itself, resolved once when the name is set, not on every use
+    /// (a stored name is always valid; UTC if the zone data lost it).
+    public private(set) var zone: Zone
     /// `#RRGGBB`.
     public var color: String?
     public var isPublic: Bool
@@ -39,19 +42,22 @@ public struct Feed: Sendable, Hashable {
     /// The language of the feed's words (JSON text, pages, the countdown
     /// calendar's titles); nil for the viewer's (`Accept-Language` on pages), else English.
     public var language: Language?
+    /// The order of the feed's page and JSON when the request names none
+    /// (`?sort=`): soonest first, or by title.
+    public var sort: FeedSnapshot.Sort
 
-    /// The feed's zone, resolved (a stored name is always valid; UTC if the zone data lost it).
-    public var zone: Zone { Zone.named(timeZone) ?? .utc }
+    private static func resolve(_ name: String) -> Zone { Zone.named(name) ?? .utc }
 
     public init(slug: String, name: String? = nil, description: String? = nil, timeZone: String = "UTC", color: String? = nil,
                 isPublic: Bool = true, countdownMode: CountdownMode = .daily(days: 60), includeAlarms: Bool = false,
                 refreshInterval: ICalDuration = ICalDuration(seconds: 6 * 3600), categoryColors: [String: String] = [:],
                 countdownMaxEvents: Int = 2_000, celebrations: Celebrations = .default, purgeURL: String? = nil,
-                weekend: Weekend = .standard, holidays: String? = nil, language: Language? = nil) {
+                weekend: Weekend = .standard, holidays: String? = nil, language: Language? = nil, sort: FeedSnapshot.Sort = .remaining) {
         self.slug = slug
         self.name = name ?? slug
         self.description = description
         self.timeZone = timeZone
+        zone = Self.resolve(timeZone)
         self.color = color
         self.isPublic = isPublic
         self.countdownMode = countdownMode
@@ -64,6 +70,7 @@ public struct Feed: Sendable, Hashable {
         self.weekend = weekend
         self.holidays = holidays
         self.language = language
+        self.sort = sort
     }
 
     /// Slugs appear in URLs and file names: lower-case letters, digits and dashes.

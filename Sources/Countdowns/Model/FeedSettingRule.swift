@@ -48,6 +48,12 @@ extension FeedSettingsDocument {
                 }
                 feed.language = known
             },
+            FeedSettingRule(\.sort, read: \.sort.rawValue) { (value, feed) throws(Feed.InvalidSetting) in
+                guard let sort = FeedSnapshot.Sort(rawValue: value) else {
+                    throw Feed.InvalidSetting(message: "sort: '\(value)' must be \(FeedSnapshot.Sort.allCases.map(\.rawValue).joined(separator: " or "))")
+                }
+                feed.sort = sort
+            },
             FeedSettingRule(\.alarms, read: \.includeAlarms) { value, feed in feed.includeAlarms = value },
             FeedSettingRule(\.refresh, read: \.refreshInterval.description) { (value, feed) throws(Feed.InvalidSetting) in
                 feed.refreshInterval = try Feed.validInterval(value)

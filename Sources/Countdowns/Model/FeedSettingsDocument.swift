@@ -44,6 +44,8 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         public var holidays: String?
         /// `language: de`: the feed's language (see `Language.codes`); empty removes it.
         public var language: String?
+        /// `sort: title`: the order of the page and the JSON when the request names none (default `remaining`, soonest first).
+        public var sort: String?
 
         public init() {}
     }

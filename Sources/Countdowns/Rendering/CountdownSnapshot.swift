@@ -90,7 +90,7 @@ public struct CountdownSnapshot: Sendable, Codable, Equatable {
 
 extension FeedSnapshot {
     /// Remaining times for every countdown, soonest first (`sort: .title` for alphabetical).
-    public enum Sort: String, Sendable, CaseIterable { case remaining, title }
+    public enum Sort: String, Sendable, CaseIterable, Codable { case remaining, title }
 
     public init(feed: Feed, countdowns: [Countdown], calculator: RemainingTimeCalculator, unit: DisplayUnit? = nil,
                 sort: Sort = .remaining, imageURL: (String) -> String? = { $0 }) {

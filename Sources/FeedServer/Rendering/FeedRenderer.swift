@@ -105,7 +105,7 @@ struct FeedRenderer: Sendable {
         let (minute, minuteStart) = self.minute
         let key = RenderKey.page(compiled.identity, minute: minute, zone: zone, path: path, language: language)
         return try await cache.value(for: key) { [self] in
-            let rows = FeedSnapshot.rows(compiled.series, calculator: calculator(at: minuteStart, zone, compiled, language))
+            let rows = FeedSnapshot.rows(compiled.series, calculator: calculator(at: minuteStart, zone, compiled, language), sort: compiled.feed.sort)
             let html = FeedPage.render(feed: compiled.feed, rows: rows, links: FeedPage.links(baseURL: baseURL, path: path),
                                        cardPath: { "\(path)/\($0.id ?? 0).svg" }, imageURL: { settings.imageURL($0) }, pages: settings.pages,
                                        language: language)

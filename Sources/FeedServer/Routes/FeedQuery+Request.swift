@@ -22,7 +22,7 @@ extension FeedQuery {
             guard let parsed = Int(raw), parsed > 0 else { throw HTTPError(.badRequest, message: "limit must be a positive integer") }
             limit = min(parsed, compiled.series.count)
         }
-        sort = .remaining
+        sort = compiled.feed.sort
         if let raw = query.get("sort") {
             guard let parsed = FeedSnapshot.Sort(rawValue: raw) else { throw HTTPError(.badRequest, message: "sort must be remaining or title") }
             sort = parsed

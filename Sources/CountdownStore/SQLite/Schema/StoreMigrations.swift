@@ -132,6 +132,10 @@ enum StoreMigrations {
                 t.add(column: "language", .text)
             }
         }
+        migrator.registerMigration("v8: feed sort") { db in
+            // The feed's default order of its page and JSON ("title"); NULL for soonest first.
+            try db.alter(table: "feed") { t in t.add(column: "sort", .text) }
+        }
         return migrator
     }
 }

@@ -30,6 +30,8 @@ struct FeedForm: CSRFProtectedForm, TemplateView {
     var weekend: String?
     /// The slug of the feed that holds the holidays; empty for none.
     var holidays: String?
+    /// `remaining` or `title`: the order of the public page and JSON.
+    var sort: String?
 
     init(csrf: String? = nil) {
         self.csrf = csrf
@@ -59,6 +61,7 @@ struct FeedForm: CSRFProtectedForm, TemplateView {
         language = feed.language?.code
         weekend = feed.weekend.dayNames.joined(separator: ", ")
         holidays = feed.holidays
+        sort = feed.sort.rawValue
     }
 
     /// The settings document, or the field that is wrong and why.
@@ -113,12 +116,13 @@ struct FeedForm: CSRFProtectedForm, TemplateView {
             document.weekend = weekend.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
         }
         document.holidays = holidays.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        document.sort = sort.nonEmpty
         return document
     }
 
     var templateValues: [String: Any] {
         ["isDaily": (mode ?? "daily") == "daily", "isMilestones": mode == "milestones", "publicChecked": isPublic.isChecked,
-         "alarmsChecked": alarms.isChecked, "colorValue": color.nonEmpty ?? "#007AFF", "halfChecked": halfBirthdays.isChecked,
+         "alarmsChecked": alarms.isChecked, "sortByTitle": sort == FeedSnapshot.Sort.title.rawValue, "colorValue": color.nonEmpty ?? "#007AFF", "halfChecked": halfBirthdays.isChecked,
          "languages": [["value": "", "label": "Each viewer’s (the browser’s language; English for calendars and JSON)", "selected": language.nonEmpty == nil]]
             + Language.all.map { ["value": $0.code, "label": "\($0.name) (\($0.code))", "selected": $0.code == language] }]
     }
