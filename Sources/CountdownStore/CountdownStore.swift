@@ -86,5 +86,8 @@ public protocol CountdownStore: AnyObject, Sendable {
     /// a SQLite file deleted or replaced under the running server still
     /// answers every query from its open descriptor, and is gone at restart.
     var storageProblem: String? { get }
+    /// How the store tells of changes other processes make, when it can
+    /// (PostgreSQL); nil when the server must poll (`feedVersions`).
+    var changeNotices: (any FeedChangeNotices)? { get }
     func close() async throws
 }

@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import CountdownStore
-import PostgresStore
 import Foundation
 import Services
 import Hummingbird
@@ -66,8 +65,8 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) async thr
 
     var poll = CatalogPollService(catalog: catalog, health: health, store: store, interval: configuration.pollInterval)
     var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger), sessions]
-    if let shared = store as? PostgresCountdownStore {
-        services.append(FeedChangeService(store: shared, catalog: catalog, logger: logger))
+    if let notices = store.changeNotices {
+        services.append(FeedChangeService(notices: notices, catalog: catalog, logger: logger))
         poll.revisionTicks = 30
     }
     services.append(poll)

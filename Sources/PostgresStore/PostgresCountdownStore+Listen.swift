@@ -2,13 +2,16 @@ import CountdownStore
 import Foundation
 import PostgresNIO
 
-extension PostgresCountdownStore {
+extension PostgresCountdownStore: FeedChangeNotices {
+    /// Every write's NOTIFY reaches the replicas.
+    public var changeNotices: (any FeedChangeNotices)? { self }
+
     /// Listens on `tminus_feed` until the task is cancelled. `connected` runs
     /// each time listening (re)starts: notifications sent while a replica was
     /// cut off are lost, so after a reconnect it must compare every feed's
     /// revision once. `changed` runs for each notification. A lost connection
     /// is retried every `retry`, for as long as it takes.
-    public func listenForFeedChanges(retry: Duration = .seconds(1), connected: @escaping @Sendable () async -> Void,
+    public func listenForFeedChanges(retry: Duration, connected: @escaping @Sendable () async -> Void,
                                      changed: @escaping @Sendable (FeedChange) async -> Void) async {
         var wasConnected = false
         while !Task.isCancelled {

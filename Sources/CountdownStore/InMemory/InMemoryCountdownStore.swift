@@ -148,5 +148,7 @@ public final class InMemoryCountdownStore: CountdownStore {
     public func appliedMigrations() async throws -> [String] { [] }
     public func quickCheck() async throws -> String { "ok" }
     public var storageProblem: String? { nil }
+    /// Only this process writes it.
+    public var changeNotices: (any FeedChangeNotices)? { nil }
     public func close() async throws {}
 }

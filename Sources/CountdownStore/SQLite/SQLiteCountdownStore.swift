@@ -84,6 +84,9 @@ public final class SQLiteCountdownStore: CountdownStore {
 
     public var location: String { path }
 
+    /// Another process writing the file is noticed by polling its revisions.
+    public var changeNotices: (any FeedChangeNotices)? { nil }
+
     /// A read on one of the pool's reader connections (a snapshot).
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         try await pool.read(body)

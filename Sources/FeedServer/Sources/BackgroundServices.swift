@@ -1,5 +1,4 @@
 import CountdownStore
-import PostgresStore
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -75,13 +74,13 @@ struct CatalogPollService: Service {
 /// as the store's NOTIFY says, and compares every revision again whenever the
 /// listening connection comes back, since what was sent meanwhile is lost.
 struct FeedChangeService: Service {
-    let store: PostgresCountdownStore
+    let notices: any FeedChangeNotices
     let catalog: FeedCatalog
     let logger: Logger
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            await store.listenForFeedChanges(connected: { await catalog.refresh() }, changed: { change in
+            await notices.listenForFeedChanges(retry: .seconds(1), connected: { await catalog.refresh() }, changed: { change in
                 logger.debug("feed changed", metadata: ["feed": "\(change.slug)", "revision": "\(change.revision)"])
                 if catalog.feed(slug: change.slug)?.revision != change.revision { await catalog.refresh() }
             })
