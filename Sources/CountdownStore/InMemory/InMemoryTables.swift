@@ -4,19 +4,6 @@ import Foundation
 /// Every row of an in-memory store, as plain values: copying it is how a
 /// transaction gets its working state, and keeping the copy is its commit.
 struct InMemoryTables: Sendable {
-    struct Source: Sendable {
-        var id: Int64
-        var feedId: Int64
-        var location: String
-        var etag: String?
-        var lastModifiedHeader: String?
-        var lastFetchedAt: Date?
-        var lastSuccessAt: Date?
-        var lastError: String?
-        var subscribed = false
-        var leaseUntil: Date?
-    }
-
     struct Category: Sendable {
         var id: Int64
         var feedId: Int64
@@ -41,7 +28,7 @@ struct InMemoryTables: Sendable {
     var categories: [Int64: Category] = [:]
     /// countdown id → category ids.
     var links: [Int64: Set<Int64>] = [:]
-    var sources: [Int64: Source] = [:]
+    var sources: [Int64: SourceRecord] = [:]
     var tokens: [Int64: Token] = [:]
     var images: [String: Image] = [:]
     var settings: [String: String] = [:]

@@ -142,15 +142,15 @@ final class InMemoryTransaction: StoreTransaction {
 
     func sourceId(feedId: Int64, location: String) async throws -> Int64 {
         with { tables in
-            if let found = tables.sources.values.first(where: { $0.feedId == feedId && $0.location == location }) { return found.id }
+            if let found = tables.sources.first(where: { $0.value.feedId == feedId && $0.value.location == location }) { return found.key }
             let id = tables.nextId(.source)
-            tables.sources[id] = InMemoryTables.Source(id: id, feedId: feedId, location: location)
+            tables.sources[id] = SourceRecord(id: id, feedId: feedId, location: location)
             return id
         }
     }
 
     func existingSourceId(feedId: Int64, location: String) async throws -> Int64? {
-        with { $0.sources.values.first { $0.feedId == feedId && $0.location == location }?.id }
+        with { $0.sources.first { $0.value.feedId == feedId && $0.value.location == location }?.key }
     }
 
     func markSourceImported(id: Int64) async throws {

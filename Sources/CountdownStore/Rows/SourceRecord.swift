@@ -1,0 +1,25 @@
+import Foundation
+
+/// A `source` row, the same in every store: where a feed's countdowns were
+/// imported from, how the last fetch went (for conditional GET and /healthz),
+/// whether the feed keeps fetching it, and who holds the right to fetch it now.
+public struct SourceRecord: Codable, Sendable {
+    public var id: Int64?
+    public var feedId: Int64
+    public var location: String
+    public var etag: String?
+    public var lastModifiedHeader: String?
+    public var lastFetchedAt: Date?
+    public var lastSuccessAt: Date?
+    public var lastError: String?
+    /// Fetched again in the background (a URL added from the web app).
+    public var subscribed = false
+    /// Until when one process (a replica) may fetch it; nil when nobody holds it.
+    public var leaseUntil: Date?
+
+    public init(id: Int64? = nil, feedId: Int64, location: String) {
+        self.id = id
+        self.feedId = feedId
+        self.location = location
+    }
+}
