@@ -91,6 +91,29 @@ import Testing
         }
     }
 
+    /// Issue #22: the token used to be checked by each handler, by convention.
+    /// Now one middleware checks every POST to the app before its route runs:
+    /// a forged form is refused even where the handler reads no form at all,
+    /// and before the route could say that the feed or countdown is missing.
+    @Test func everyPostToTheAppIsCheckedBeforeItsRouteRuns() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await Self.withSignedInBrowser(fixture) { browser, parts, _ in
+            let id = try #require(try await parts.store.countdowns(inFeed: "family").first?.id)
+            let routes = ["feeds", "feeds/family/edit", "feeds/family/delete", "feeds/family/tokens", "feeds/family/refresh",
+                          "feeds/family/unsubscribe", "feeds/family/tokens/1/revoke", "feeds/family/countdowns", "countdowns/\(id)/edit",
+                          "countdowns/\(id)/duplicate", "countdowns/\(id)/delete", "undo", "countdowns/\(id)/complete", "countdowns/\(id)/reopen",
+                          "feeds/family/import", "signin", "signout", "signout-everywhere", "setup/not-a-token", "feeds/nope/delete"]
+            for route in routes {
+                let forged = try await browser.post("/app/" + route, ["name": "Forged"], csrf: "made-up-token")
+                #expect(forged.status == .forbidden, "POST /app/\(route)")
+            }
+            #expect(try await parts.store.feeds().map(\.feed.slug) == ["family"])
+            #expect(try await parts.store.countdowns(inFeed: "family").count == 3, "nothing was deleted, duplicated or ticked off")
+            #expect(try await browser.get("/app").status == .ok, "and the session still stands")
+        }
+    }
+
     @Test func fiveFailedSignInsInAMinuteSlowThatClientDown() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { _ in }) { client, parts in

@@ -41,6 +41,7 @@ struct WebApp: Sendable {
         app.add(middleware: CSRFCookieMiddleware(secure: secureCookies))
         app.add(middleware: WebErrorMiddleware(app: self))
         app.add(middleware: SameOriginMiddleware(baseURL: settings.baseURL))
+        app.add(middleware: CSRFCheckMiddleware(csrf: csrf, maxMultipartBytes: max(maxBodyBytes, store.limits.maxImageBytes) + (64 << 10)))
         StaticFiles.register(on: app)
         SignInPages(app: self).register(on: app)
         let signedIn = app.group().add(middleware: RequireSignInMiddleware())

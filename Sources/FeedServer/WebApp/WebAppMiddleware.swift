@@ -58,6 +58,37 @@ struct SameOriginMiddleware: RouterMiddleware {
     }
 }
 
+/// Checks the CSRF token of every POST to the app before any handler runs, so
+/// that no route can forget it: the token in the form must be the one the page
+/// gave (bound to the browser's CSRF cookie, and to the session once signed
+/// in). The body is read here, up to `maxMultipartBytes` for forms with a file
+/// and 64 KB for the others, and kept for the handler, which reads it within
+/// its own, tighter limit.
+struct CSRFCheckMiddleware: RouterMiddleware {
+    typealias Context = WebAppContext
+    let csrf: CSRFToken
+    let maxMultipartBytes: Int
+    static let maxFormBytes = 64 << 10
+
+    private struct Token: Decodable { var csrf: String? }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method == .post else { return try await next(request, context) }
+        var request = request
+        let contentType = request.headers[.contentType] ?? ""
+        let limit = contentType.lowercased().hasPrefix("multipart/form-data") ? maxMultipartBytes : Self.maxFormBytes
+        let body: ByteBuffer
+        do { body = try await request.collectBody(upTo: limit) } catch {
+            throw HTTPError(.contentTooLarge, message: "the form is over the limit of \(limit >> 10) KB")
+        }
+        let token = try WebForm.decode(Token.self, body: body, contentType: contentType).csrf
+        guard csrf.accepts(token, cookie: request.cookies[CSRFToken.cookieName].map { String($0.value) }, session: context.boundSession) else {
+            throw HTTPError(.forbidden, message: "the form has expired or came from another site; reload the page and send it again")
+        }
+        return try await next(request, context)
+    }
+}
+
 /// Ends a session begun before the owner last changed the password or signed
 /// out everywhere: the session of an older `SessionEpoch` is cleared before
 /// any page sees it, on every replica.

@@ -2,27 +2,32 @@ import Foundation
 import Hummingbird
 import MultipartKit
 
-/// A posted form, read once and checked against CSRF before a handler sees it:
-/// the one way `/app` handlers read request bodies. `application/x-www-form-urlencoded`
-/// goes through Hummingbird's decoder; `multipart/form-data` (forms with a file)
-/// through MultipartKit's. Anything malformed is a 400 that says what was wrong.
-protocol CSRFProtectedForm: Decodable, Sendable {
+/// A form the app's pages post: its fields, and the CSRF token the page put
+/// in it (shown again when the form is rendered with an error).
+/// `CSRFCheckMiddleware` has checked that token before any handler runs.
+protocol PostedForm: Decodable, Sendable {
     var csrf: String? { get }
 }
 
+/// The one way `/app` handlers read request bodies. `application/x-www-form-urlencoded`
+/// goes through Hummingbird's decoder; `multipart/form-data` (forms with a file)
+/// through MultipartKit's. Anything malformed is a 400 that says what was wrong.
 enum WebForm {
-    static func decode<Form: CSRFProtectedForm>(_ type: Form.Type, _ request: Request, _ context: WebAppContext, csrf: CSRFToken,
-                                                 limit: Int) async throws -> Form {
+    static func decode<Form: Decodable>(_ type: Form.Type, _ request: Request, limit: Int) async throws -> Form {
         var request = request
-        let type = request.headers[.contentType]?.lowercased() ?? ""
         let body: ByteBuffer
         do { body = try await request.collectBody(upTo: limit) } catch {
             throw HTTPError(.contentTooLarge, message: "the form is over the limit of \(limit >> 10) KB")
         }
+        return try decode(type, body: body, contentType: request.headers[.contentType] ?? "")
+    }
+
+    static func decode<Form: Decodable>(_ type: Form.Type, body: ByteBuffer, contentType: String) throws -> Form {
+        let type = contentType.lowercased()
         let form: Form
         do {
             if type.hasPrefix("multipart/form-data") {
-                guard let boundary = boundary(request.headers[.contentType] ?? "") else {
+                guard let boundary = boundary(contentType) else {
                     throw HTTPError(.badRequest, message: "a multipart form without a boundary")
                 }
                 form = try FormDataDecoder().decode(Form.self, from: body, boundary: boundary)
@@ -35,9 +40,6 @@ enum WebForm {
             throw HTTPError(.badRequest, message: "the form is incomplete: \(AdminJSON.describe(error))")
         } catch {
             throw HTTPError(.badRequest, message: "the form could not be read")
-        }
-        guard csrf.accepts(form.csrf, cookie: request.cookies[CSRFToken.cookieName].map { String($0.value) }, session: context.boundSession) else {
-            throw HTTPError(.forbidden, message: "the form has expired or came from another site; reload the page and send it again")
         }
         return form
     }

@@ -38,9 +38,6 @@ struct CountdownPages: Sendable {
         var id: Int64?
     }
 
-    struct ConfirmForm: CSRFProtectedForm {
-        var csrf: String?
-    }
 
     func register(on app: RouterGroup<WebAppContext>) {
         app.get("feeds/{slug}/countdowns/new") { request, context in
@@ -62,7 +59,6 @@ struct CountdownPages: Sendable {
         }
         app.post("countdowns/{id}/edit") { request, context in try await self.save(request, context, id: try self.app.id(context)) }
         app.post("countdowns/{id}/duplicate") { request, context in
-            _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
             let (original, slug) = try await self.load(context)
             var copy = original
             var generator = SystemRandomNumberGenerator()
@@ -75,7 +71,6 @@ struct CountdownPages: Sendable {
             return self.app.redirect("/app/countdowns/\(saved.id!)/edit", flash: "Duplicated “\(original.title)”: this is the copy.", context: context)
         }
         app.post("countdowns/{id}/delete") { request, context in
-            _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
             let (countdown, slug) = try await self.load(context)
             try await self.app.catalog.write { [id = countdown.id!] in try await $0.delete(id: id) }
             context.sessions.withLockedSession { session in
@@ -86,7 +81,6 @@ struct CountdownPages: Sendable {
             return self.app.redirect("/app/feeds/\(slug)", flash: "Deleted “\(countdown.title)”.", context: context)
         }
         app.post("undo") { request, context in
-            _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
             guard let deleted = context.sessions.session?.undo,
                   var countdown = try CountdownArchive.countdown(from: deleted.calendar) else {
                 return self.app.redirect("/app", flash: "There is nothing to undo.", context: context)
@@ -155,7 +149,7 @@ struct CountdownPages: Sendable {
         var slug = context.parameters.get("slug") ?? ""
         if let id { (existing, slug) = try await app.store.countdown(id: id) }
         let compiled = try await app.compiled(slug)
-        let form = try await WebForm.decode(CountdownForm.self, request, context, csrf: app.csrf, limit: app.store.limits.maxImageBytes + (64 << 10))
+        let form = try await WebForm.decode(CountdownForm.self, request, limit: app.store.limits.maxImageBytes + (64 << 10))
         let action = id.map { "/app/countdowns/\($0)/edit" } ?? "/app/feeds/\(slug)/countdowns"
         func failed(_ error: CountdownDraft.Invalid) throws -> Response {
             try app.render("countdown-form", title: (id == nil ? "New countdown" : "Edit countdown") + " — tminus",
@@ -201,7 +195,6 @@ struct CountdownPages: Sendable {
     }
 
     private func setDone(_ done: Bool, _ request: Request, _ context: WebAppContext) async throws -> Response {
-        _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: app.csrf, limit: 4 << 10)
         let (loaded, slug) = try await load(context)
         guard loaded.kind == .task else { throw HTTPError(.unprocessableContent, message: "only tasks can be ticked off") }
         var countdown = loaded

@@ -37,22 +37,19 @@ struct FeedPages: Sendable {
         var count: Int
     }
 
-    struct LabelForm: CSRFProtectedForm {
+    struct LabelForm: PostedForm {
         var csrf: String?
         var label: String?
     }
 
-    struct TokenForm: CSRFProtectedForm {
+    struct TokenForm: PostedForm {
         var csrf: String?
         var label: String?
         var visibility: String?
     }
 
-    struct ConfirmForm: CSRFProtectedForm {
-        var csrf: String?
-    }
 
-    struct SourceForm: CSRFProtectedForm {
+    struct SourceForm: PostedForm {
         var csrf: String?
         var location: String?
     }
@@ -79,7 +76,6 @@ struct FeedPages: Sendable {
         }
         app.post("feeds/{slug}/delete") { request, context in
             let compiled = try await self.app.compiled(context)
-            _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
             try await self.app.catalog.write { [slug = compiled.slug] in try await $0.deleteFeed(slug: slug) }
             self.app.logger.info("feed deleted", metadata: ["feed": "\(compiled.slug)"])
             return self.app.redirect("/app", flash: "Deleted the feed “\(compiled.feed.name)”.", context: context)
@@ -95,14 +91,13 @@ struct FeedPages: Sendable {
         }
         app.post("feeds/{slug}/refresh") { request, context in
             let compiled = try await self.app.compiled(context)
-            _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
             for (feed, source) in self.app.loader.urlSources where feed == compiled.slug { await self.app.loader.refresh(feed: feed, source: source) }
             await self.app.catalog.refresh()
             return self.app.redirect("/app/feeds/\(compiled.slug)#sources", flash: "Fetched the feed’s addresses again.", context: context)
         }
         app.post("feeds/{slug}/unsubscribe") { request, context in
             let compiled = try await self.app.compiled(context)
-            let form = try await WebForm.decode(SourceForm.self, request, context, csrf: self.app.csrf, limit: 8 << 10)
+            let form = try await WebForm.decode(SourceForm.self, request, limit: 8 << 10)
             try await self.app.service.unsubscribe(feed: compiled.slug, location: form.location ?? "")
             await self.app.loader.reloadSubscriptions()
             return self.app.redirect("/app/feeds/\(compiled.slug)#sources", flash: "The feed no longer fetches that address; what it brought stays.",
@@ -110,7 +105,6 @@ struct FeedPages: Sendable {
         }
         app.post("feeds/{slug}/tokens/{id}/revoke") { request, context in
             let compiled = try await self.app.compiled(context)
-            _ = try await WebForm.decode(ConfirmForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
             let id = try self.app.id(context)
             try await self.app.catalog.write { [slug = compiled.slug] in try await $0.revokeFeedToken(feed: slug, id: id) }
             return self.app.redirect("/app/feeds/\(compiled.slug)#tokens", flash: "Token revoked: links with it stop working now.", context: context)
@@ -161,7 +155,7 @@ struct FeedPages: Sendable {
     }
 
     private func create(_ request: Request, _ context: WebAppContext) async throws -> Response {
-        let form = try await WebForm.decode(FeedForm.self, request, context, csrf: app.csrf, limit: 16 << 10)
+        let form = try await WebForm.decode(FeedForm.self, request, limit: 16 << 10)
         let slug = (form.slug.nonEmpty ?? Slug.make(from: form.name ?? "")).lowercased()
         func failed(_ message: String) throws -> Response {
             try app.render("feed-form", title: "New feed — tminus",
@@ -180,7 +174,7 @@ struct FeedPages: Sendable {
 
     private func update(_ request: Request, _ context: WebAppContext) async throws -> Response {
         let compiled = try await app.compiled(context)
-        var form = try await WebForm.decode(FeedForm.self, request, context, csrf: app.csrf, limit: 16 << 10)
+        var form = try await WebForm.decode(FeedForm.self, request, limit: 16 << 10)
         form.slug = compiled.slug
         var feed = compiled.feed
         do { try form.document().apply(to: &feed) } catch {
@@ -194,7 +188,7 @@ struct FeedPages: Sendable {
 
     private func createToken(_ request: Request, _ context: WebAppContext) async throws -> Response {
         let compiled = try await app.compiled(context)
-        let form = try await WebForm.decode(TokenForm.self, request, context, csrf: app.csrf, limit: 4 << 10)
+        let form = try await WebForm.decode(TokenForm.self, request, limit: 4 << 10)
         let label = String(SafeText.clean(form.label.nonEmpty ?? "link").prefix(80))
         let visibility = try AdminRoutes.visibility(form.visibility.nonEmpty)
         let (secret, _) = try await app.catalog.write { [slug = compiled.slug] in

@@ -11,7 +11,7 @@ import MultipartKit
 struct ImportPage: Sendable {
     let app: WebApp
 
-    struct ImportForm: CSRFProtectedForm {
+    struct ImportForm: PostedForm {
         var csrf: String?
         var file: Data?
         var url: String?
@@ -53,7 +53,7 @@ struct ImportPage: Sendable {
     private func importCalendar(_ request: Request, _ context: WebAppContext) async throws -> Response {
         let compiled = try await app.compiled(context)
         let slug = compiled.slug
-        let form = try await WebForm.decode(ImportForm.self, request, context, csrf: app.csrf, limit: app.maxBodyBytes + (64 << 10))
+        let form = try await WebForm.decode(ImportForm.self, request, limit: app.maxBodyBytes + (64 << 10))
         var view = ImportView(slug: slug, name: compiled.feed.name, problems: [], url: form.url)
         func page(_ status: HTTPResponse.Status) throws -> Response {
             try app.render("import", title: "Import into \(compiled.feed.name) — tminus", view, context: context, status: status)

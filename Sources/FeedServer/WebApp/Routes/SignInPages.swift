@@ -10,12 +10,12 @@ import HummingbirdAuth
 struct SignInPages: Sendable {
     let app: WebApp
 
-    struct SignInForm: CSRFProtectedForm {
+    struct SignInForm: PostedForm {
         var csrf: String?
         var password: String?
     }
 
-    struct SetupForm: CSRFProtectedForm {
+    struct SetupForm: PostedForm {
         var csrf: String?
         var password: String?
         var confirm: String?
@@ -40,12 +40,10 @@ struct SignInPages: Sendable {
         }
         app.post("signin") { request, context in try await self.signIn(request, context) }
         app.post("signout") { request, context in
-            _ = try await WebForm.decode(SignInForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
             context.sessions.clearSession()
             return Response.redirect(to: "/app/signin", type: .normal)
         }
         app.post("signout-everywhere") { request, context in
-            _ = try await WebForm.decode(SignInForm.self, request, context, csrf: self.app.csrf, limit: 4 << 10)
             guard context.isSignedIn else { return Response.redirect(to: "/app/signin", type: .normal) }
             let epoch = try await self.app.service.renewSessionEpoch()
             self.app.logger.notice("signed out everywhere: every other session has ended")
@@ -73,7 +71,7 @@ struct SignInPages: Sendable {
             response.headers[.retryAfter] = String(wait)
             return response
         }
-        let form = try await WebForm.decode(SignInForm.self, request, context, csrf: app.csrf, limit: 4 << 10)
+        let form = try await WebForm.decode(SignInForm.self, request, limit: 4 << 10)
         let verified: Bool
         do { verified = try await OwnerPassword.verify(form.password ?? "", in: app.store) } catch let busy as PasswordHashing.Busy {
             var response = try app.render("signin", title: "Sign in — tminus", SignInView(error: busy.description.prefix(1).uppercased()
@@ -101,7 +99,7 @@ struct SignInPages: Sendable {
         guard try await OwnerPassword.acceptsSetupToken(token, in: app.store) else {
             throw HTTPError(.notFound, message: "this setup link has been used or replaced; run `tminus password` to set the password")
         }
-        let form = try await WebForm.decode(SetupForm.self, request, context, csrf: app.csrf, limit: 4 << 10)
+        let form = try await WebForm.decode(SetupForm.self, request, limit: 4 << 10)
         let password = form.password ?? ""
         var problem: String?
         do { try OwnerPassword.check(password) } catch { problem = error.description.prefix(1).uppercased() + error.description.dropFirst() + "." }

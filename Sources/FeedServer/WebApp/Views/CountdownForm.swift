@@ -7,7 +7,7 @@ import MultipartKit
 /// The countdown form as posted (multipart, for the image) and as shown again.
 /// It becomes a `CountdownDraft`, the same document the admin API and
 /// `tminus add` use, so the rules and messages are the same everywhere.
-struct CountdownForm: CSRFProtectedForm, TemplateView {
+struct CountdownForm: PostedForm, TemplateView {
     var csrf: String?
     /// The feed it is in (a different one moves it).
     var feed: String?

@@ -4,7 +4,7 @@ import Foundation
 /// The feed form as posted (every field a string, as browsers send them) and
 /// as shown again: it turns into the same `FeedSettingsDocument` that
 /// `feeds/*.yaml` and the admin API use, so one set of rules checks all three.
-struct FeedForm: CSRFProtectedForm, TemplateView {
+struct FeedForm: PostedForm, TemplateView {
     var csrf: String?
     var slug: String?
     var name: String?
