@@ -49,13 +49,11 @@ func buildServer(_ configuration: ServerConfiguration, logger: Logger) async thr
                  health: { health.status(definitionErrors: loader.definitionErrors) }).register(on: router)
     let csrf = CSRFToken(key: try await WebAppKeys.csrfKey(service))
     let sessions = StorePersistDriver(service: service, logger: logger)
-    WebApp(service: service, catalog: catalog, renderer: renderer, pages: settings.pages, csrf: csrf, throttle: SignInThrottle(), settings: settings,
-           clock: configuration.clock, loader: loader, fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes,
-           trustForwardedFor: configuration.trustForwardedFor, logger: logger)
+    let parts = ServerParts(service: service, catalog: catalog, renderer: renderer, settings: settings, clock: configuration.clock, loader: loader,
+                            fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
+    WebApp(parts: parts, pages: settings.pages, csrf: csrf, throttle: SignInThrottle(), trustForwardedFor: configuration.trustForwardedFor)
         .register(on: router, sessions: sessions)
-    AdminRoutes(service: service, catalog: catalog, settings: settings, clock: configuration.clock, loader: loader, fetcher: fetcher,
-                maxBodyBytes: configuration.maxBodyBytes, renderer: renderer, logger: logger,
-                health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors) })
+    AdminRoutes(parts: parts, health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors) })
         .register(on: router, token: token)
     // Prometheus text, behind the admin token (a scrape config sends it as a bearer token).
     router.group("metrics").add(middleware: AdminAuthMiddleware(token: token)).get { _, _ in

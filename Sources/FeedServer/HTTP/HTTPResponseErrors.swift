@@ -35,6 +35,14 @@ extension CountdownDraft.Invalid: HTTPResponseError {
     }
 }
 
+extension Visibility.Unknown: HTTPResponseError {
+    public var status: HTTPResponse.Status { .badRequest }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try HTTPError(status, message: description).response(from: request, context: context)
+    }
+}
+
 extension Feed.InvalidSetting: HTTPResponseError {
     public var status: HTTPResponse.Status { .unprocessableContent }
 

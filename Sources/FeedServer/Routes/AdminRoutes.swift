@@ -8,19 +8,13 @@ import Logging
 
 /// The admin API under /api, behind the bearer token. Every write is one store
 /// transaction, so a failed request leaves the store as it was.
+@dynamicMemberLookup
 struct AdminRoutes: Sendable {
-    let service: CountdownService
-    var store: any CountdownStore { service.store }
-    let catalog: FeedCatalog
-    let settings: RenderSettings
-    let clock: @Sendable () -> Date
-    let loader: FeedLoader
-    let fetcher: CalendarFetcher
-    let maxBodyBytes: Int
-    let renderer: FeedRenderer
-    let logger: Logger
+    let parts: ServerParts
     /// The detailed health that `/healthz` no longer shows to everyone.
     let health: @Sendable () -> Health
+
+    subscript<Value>(dynamicMember path: KeyPath<ServerParts, Value>) -> Value { parts[keyPath: path] }
 
     func register(on router: Router<ServerContext>, token: AdminToken) {
         let api = router.group("api").add(middleware: AdminAuthMiddleware(token: token))
@@ -84,20 +78,20 @@ struct AdminRoutes: Sendable {
     /// A store write, then the catalog brought up to it, so that the next read sees the change.
     @discardableResult
     private func write<T: Sendable>(_ body: @escaping @Sendable (CountdownService) async throws -> T) async throws -> T {
-        try await catalog.write(body)
+        try await self.catalog.write(body)
     }
 
     private func stored(_ context: ServerContext) async throws -> StoredFeed {
         let slug = context.parameters.get("slug") ?? ""
-        guard let stored = try await store.feed(slug: slug) else { throw StoreError.feedNotFound(slug) }
+        guard let stored = try await self.store.feed(slug: slug) else { throw StoreError.feedNotFound(slug) }
         return stored
     }
 
     /// A countdown by `{id}`, and the feed it is in.
     private func countdown(_ context: ServerContext) async throws -> (Countdown, Feed) {
         let id = try self.id(context)
-        let (countdown, slug) = try await store.countdown(id: id)
-        guard let feed = try await store.feed(slug: slug)?.feed else { throw StoreError.feedNotFound(slug) }
+        let (countdown, slug) = try await self.store.countdown(id: id)
+        guard let feed = try await self.store.feed(slug: slug)?.feed else { throw StoreError.feedNotFound(slug) }
         return (countdown, feed)
     }
 
@@ -112,8 +106,8 @@ struct AdminRoutes: Sendable {
         warnAboutOldSpellings(input.settings)
         try input.settings.apply(to: &feed)
         let stored = try await write { [feed] in try await $0.createFeed(feed) }
-        logger.info("feed created", metadata: ["feed": "\(feed.slug)"])
-        return try AdminJSON.encode(FeedJSON(stored, baseURL: settings.baseURL), status: .created)
+        self.logger.info("feed created", metadata: ["feed": "\(feed.slug)"])
+        return try AdminJSON.encode(FeedJSON(stored, baseURL: self.settings.baseURL), status: .created)
     }
 
     private func updateFeed(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -122,27 +116,27 @@ struct AdminRoutes: Sendable {
         guard input.slug == feed.slug else { throw HTTPError(.unprocessableContent, message: "a feed's slug cannot change (it is in every subscriber's URL)") }
         warnAboutOldSpellings(input.settings)
         try input.settings.apply(to: &feed)
-        return try AdminJSON.encode(FeedJSON(try await write { [feed] in try await $0.saveFeed(feed) }, baseURL: settings.baseURL))
+        return try AdminJSON.encode(FeedJSON(try await write { [feed] in try await $0.saveFeed(feed) }, baseURL: self.settings.baseURL))
     }
 
     private func warnAboutOldSpellings(_ settings: FeedSettingsDocument) {
         for key in settings.deprecatedKeys {
-            logger.warning("admin API: '\(key)' is an old spelling; send 'timeZone'")
+            self.logger.warning("admin API: '\(key)' is an old spelling; send 'timeZone'")
         }
     }
 
     private func calculator(_ feed: Feed) -> RemainingTimeCalculator {
-        RemainingTimeCalculator(now: clock(), zone: feed.zone, maxOccurrences: settings.maxOccurrences)
+        RemainingTimeCalculator(now: self.clock(), zone: feed.zone, maxOccurrences: self.settings.maxOccurrences)
     }
 
     private func listCountdowns(_ context: ServerContext) async throws -> Response {
         let feed = try await stored(context).feed
-        let countdowns = try await store.countdowns(inFeed: feed.slug)
-        return try AdminJSON.encode(FeedSnapshot(feed: feed, countdowns: countdowns, calculator: calculator(feed), imageURL: { settings.imageURL($0) }))
+        let countdowns = try await self.store.countdowns(inFeed: feed.slug)
+        return try AdminJSON.encode(FeedSnapshot(feed: feed, countdowns: countdowns, calculator: calculator(feed), imageURL: { self.settings.imageURL($0) }))
     }
 
     private func snapshot(_ countdown: Countdown, _ feed: Feed) -> CountdownSnapshot {
-        CountdownSnapshot(countdown: countdown, remaining: calculator(feed).remaining(for: countdown), imageURL: { settings.imageURL($0) })
+        CountdownSnapshot(countdown: countdown, remaining: calculator(feed).remaining(for: countdown), imageURL: { self.settings.imageURL($0) })
     }
 
     private func createCountdown(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -171,11 +165,11 @@ struct AdminRoutes: Sendable {
     /// The body is the image itself (png, jpeg, gif, webp or svg); its bytes decide the type.
     private func uploadImage(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (loaded, feed) = try await countdown(context)
-        let bytes = Data(try await AdminJSON.body(request, limit: store.limits.maxImageBytes).readableBytesView)
+        let bytes = Data(try await AdminJSON.body(request, limit: self.store.limits.maxImageBytes).readableBytesView)
         guard let type = StoredImage.type(of: bytes) else {
             throw HTTPError(.unsupportedMediaType, message: "the body is not a png, jpeg, gif, webp or svg image")
         }
-        let image = try ImageUpload(bytes, mimeType: type, limits: store.limits)
+        let image = try ImageUpload(bytes, mimeType: type, limits: self.store.limits)
         let saved = try await write { try await $0.replaceImage(ofCountdown: loaded.id!, with: image) }
         return try AdminJSON.encode(snapshot(saved, feed))
     }
@@ -200,14 +194,14 @@ struct AdminRoutes: Sendable {
                 throw HTTPError(.badRequest, message: "url must be an http(s) URL")
             }
             do {
-                guard case .fetched(let fetched, _, _) = try await fetcher.fetch(input.url) else { throw HTTPError(.badGateway, message: "\(input.url) sent nothing") }
+                guard case .fetched(let fetched, _, _) = try await self.fetcher.fetch(input.url) else { throw HTTPError(.badGateway, message: "\(input.url) sent nothing") }
                 bytes = fetched
             } catch let error as CalendarFetcher.Failure {
                 throw HTTPError(error.refused ? .unprocessableContent : .badGateway, message: error.description)
             }
             source = input.url
         } else if type.hasPrefix("text/calendar") || type.isEmpty || type.hasPrefix("application/octet-stream") {
-            let buffer = try await AdminJSON.body(request, limit: maxBodyBytes)
+            let buffer = try await AdminJSON.body(request, limit: self.maxBodyBytes)
             bytes = Array(buffer.readableBytesView)
         } else {
             throw HTTPError(.unsupportedMediaType, message: "send text/calendar, or application/json with {\"url\": …}")
@@ -215,31 +209,21 @@ struct AdminRoutes: Sendable {
         let options = ImportOptions(strict: strict, source: source, createFeed: false)
         let report: ImportReport
         do { report = try await write { try await $0.importCalendar(bytes, intoFeed: slug, options: options) } } catch {
-            loader.metrics?.imported(via: "api", ok: false)
+            self.loader.metrics?.imported(via: "api", ok: false)
             throw error
         }
-        loader.metrics?.imported(via: "api", ok: true)
-        logger.info("import", metadata: ["feed": "\(slug)", "result": "\(report)"])
+        self.loader.metrics?.imported(via: "api", ok: true)
+        self.logger.info("import", metadata: ["feed": "\(slug)", "result": "\(report)"])
         return try AdminJSON.encode(ImportResult(added: report.added, updated: report.updated, unchanged: report.unchanged, removed: report.removed,
                                                  skipped: report.skipped, diagnostics: report.diagnostics))
     }
 
     private func refresh(_ context: ServerContext) async throws -> Response {
         let slug = try await stored(context).feed.slug
-        let sources = loader.urlSources.filter { $0.feed == slug }
-        for (feed, source) in sources { await loader.refresh(feed: feed, source: source) }
-        await catalog.refresh()
-        return try AdminJSON.encode(try await store.sources().filter { $0.feed == slug })
-    }
-
-    /// A token's visibility as the API names it; `full` when not given.
-    static func visibility(_ name: String?) throws -> Visibility {
-        guard let name else { return .full }
-        guard let visibility = Visibility(rawValue: name) else {
-            let known = Visibility.allCases.map(\.rawValue).joined(separator: ", ")
-            throw HTTPError(.badRequest, message: "visibility must be one of \(known), not '\(SafeText.clean(String(name.prefix(40))))'")
-        }
-        return visibility
+        let sources = self.loader.urlSources.filter { $0.feed == slug }
+        for (feed, source) in sources { await self.loader.refresh(feed: feed, source: source) }
+        await self.catalog.refresh()
+        return try AdminJSON.encode(try await self.store.sources().filter { $0.feed == slug })
     }
 
     private func createToken(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -252,11 +236,11 @@ struct AdminRoutes: Sendable {
             asked = try AdminJSON.decode(NewToken.self, from: buffer)
         }
         let label = String(SafeText.clean(asked.label ?? "token").prefix(80))
-        let visibility = try Self.visibility(asked.visibility)
+        let visibility = try Visibility(naming: asked.visibility)
         let (secret, info) = try await write { try await $0.createFeedToken(feed: slug, label: label, visibility: visibility) }
-        let links = FeedPage.links(baseURL: settings.baseURL, path: "/t/\(secret)/feeds/\(slug)")
+        let links = FeedPage.links(baseURL: self.settings.baseURL, path: "/t/\(secret)/feeds/\(slug)")
         struct Created: Encodable { var token: FeedToken; var secret: String; var ics: String; var webcal: String; var countdown: String; var html: String }
         return try AdminJSON.encode(Created(token: info, secret: secret, ics: links.https, webcal: links.webcal, countdown: links.countdown,
-                                            html: settings.baseURL + "/t/\(secret)/feeds/\(slug)"), status: .created)
+                                            html: self.settings.baseURL + "/t/\(secret)/feeds/\(slug)"), status: .created)
     }
 }

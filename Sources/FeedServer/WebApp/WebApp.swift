@@ -12,23 +12,17 @@ import Logging
 /// only adds the live preview and drag and drop. It writes through the same
 /// store and catalog as the admin API, so a change shows on the public pages,
 /// the calendars and the JSON at once.
+@dynamicMemberLookup
 struct WebApp: Sendable {
-    let service: CountdownService
-    var store: any CountdownStore { service.store }
-    let catalog: FeedCatalog
-    let renderer: FeedRenderer
+    let parts: ServerParts
     let pages: WebPages
     let csrf: CSRFToken
     let throttle: SignInThrottle
-    let settings: RenderSettings
-    let clock: @Sendable () -> Date
-    let loader: FeedLoader
-    let fetcher: CalendarFetcher
-    let maxBodyBytes: Int
     let trustForwardedFor: Bool
-    let logger: Logger
+
+    subscript<Value>(dynamicMember path: KeyPath<ServerParts, Value>) -> Value { parts[keyPath: path] }
     /// Cookies get `Secure` when the public address is https.
-    var secureCookies: Bool { settings.baseURL.lowercased().hasPrefix("https://") }
+    var secureCookies: Bool { self.settings.baseURL.lowercased().hasPrefix("https://") }
 
     static let sessionLifetime: Duration = .seconds(14 * 86_400)
 
@@ -37,11 +31,11 @@ struct WebApp: Sendable {
         let cookie = SessionCookieParameters(name: WebAppContext.sessionCookieName, path: "/app", secure: secureCookies, sameSite: .strict)
         app.add(middleware: SessionMiddleware<WebAppContext>(
             storage: sessions, configuration: .init(sessionCookieParameters: cookie, keyPrefix: "session:", defaultSessionExpiration: Self.sessionLifetime)))
-        app.add(middleware: SessionEpochMiddleware(store: store))
+        app.add(middleware: SessionEpochMiddleware(store: self.store))
         app.add(middleware: CSRFCookieMiddleware(secure: secureCookies))
         app.add(middleware: WebErrorMiddleware(app: self))
-        app.add(middleware: SameOriginMiddleware(baseURL: settings.baseURL))
-        app.add(middleware: CSRFCheckMiddleware(csrf: csrf, maxMultipartBytes: max(maxBodyBytes, store.limits.maxImageBytes) + (64 << 10)))
+        app.add(middleware: SameOriginMiddleware(baseURL: self.settings.baseURL))
+        app.add(middleware: CSRFCheckMiddleware(csrf: csrf, maxMultipartBytes: max(self.maxBodyBytes, self.store.limits.maxImageBytes) + (64 << 10)))
         StaticFiles.register(on: app)
         SignInPages(app: self).register(on: app)
         let signedIn = app.group().add(middleware: RequireSignInMiddleware())
@@ -76,7 +70,7 @@ struct WebApp: Sendable {
     }
 
     func compiled(_ slug: String) async throws -> CompiledFeed {
-        guard Feed.isValidSlug(slug), let compiled = catalog.feed(slug: slug) else { throw HTTPError(.notFound, message: "no feed '\(slug)'") }
+        guard Feed.isValidSlug(slug), let compiled = self.catalog.feed(slug: slug) else { throw HTTPError(.notFound, message: "no feed '\(slug)'") }
         return compiled
     }
 
@@ -86,7 +80,7 @@ struct WebApp: Sendable {
     }
 
     func calculator(_ zone: Zone) -> RemainingTimeCalculator {
-        RemainingTimeCalculator(now: clock(), zone: zone, maxOccurrences: settings.maxOccurrences)
+        RemainingTimeCalculator(now: self.clock(), zone: zone, maxOccurrences: self.settings.maxOccurrences)
     }
 
     func id(_ context: WebAppContext) throws -> Int64 {

@@ -190,7 +190,7 @@ struct FeedPages: Sendable {
         let compiled = try await app.compiled(context)
         let form = try await WebForm.decode(TokenForm.self, request, limit: 4 << 10)
         let label = String(SafeText.clean(form.label.nonEmpty ?? "link").prefix(80))
-        let visibility = try AdminRoutes.visibility(form.visibility.nonEmpty)
+        let visibility = try Visibility(naming: form.visibility.nonEmpty)
         let (secret, _) = try await app.catalog.write { [slug = compiled.slug] in
             try await $0.createFeedToken(feed: slug, label: label, visibility: visibility)
         }
