@@ -7,9 +7,12 @@ import Logging
 import ServiceLifecycle
 
 /// The server, built in one place so that `tminus serve` and the tests run the
-/// same thing: store → feeds/ definitions → compiled feeds → routes → background services.
-public func buildApplication(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "tminus")) async throws -> some ApplicationProtocol {
-    try await buildServer(configuration, logger: logger).application
+/// same thing: store → feeds/ definitions → compiled feeds → routes → background
+/// services. The store is opened by the caller (`DatabaseLocation.withStore`),
+/// and stays open while the application runs.
+public func buildApplication(_ configuration: ServerConfiguration, store: any CountdownStore,
+                             logger: Logger = Logger(label: "tminus")) async throws -> some ApplicationProtocol {
+    try await buildServer(configuration, store: store, logger: logger).application
 }
 
 /// The parts of a running server that tests look into.
@@ -21,8 +24,7 @@ struct Server {
     var metrics: ServerMetrics
 }
 
-func buildServer(_ configuration: ServerConfiguration, logger: Logger) async throws -> Server {
-    let store = try await configuration.database.open(clock: configuration.clock, logger: logger)
+func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore, logger: Logger) async throws -> Server {
     let service = CountdownService(store: store)
     let token = try await AdminToken.setUp(service: service, configuredFile: configuration.adminTokenFile, database: configuration.database, logger: logger)
     let pages = try WebPages.load()

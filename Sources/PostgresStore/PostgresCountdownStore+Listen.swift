@@ -13,6 +13,7 @@ extension PostgresCountdownStore: FeedChangeNotices {
     /// is retried every `retry`, for as long as it takes.
     public func listenForFeedChanges(retry: Duration, connected: @escaping @Sendable () async -> Void,
                                      changed: @escaping @Sendable (FeedChange) async -> Void) async {
+        await running.wait()
         var wasConnected = false
         while !Task.isCancelled {
             do {

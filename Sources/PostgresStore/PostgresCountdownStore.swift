@@ -18,40 +18,42 @@ public final class PostgresCountdownStore: CountdownStore {
     let client: PostgresClient
     let clock: @Sendable () -> Date
     let logger: Logger
-    private let running: Task<Void, Never>
+    /// Open once `run()` has begun.
+    let running = RunGate()
 
-    /// Connects, and brings the schema up to date (`PostgresMigrations`; two
-    /// replicas starting at once take turns on an advisory lock).
+    /// Makes the connection pool; nothing is sent until `run()` runs it, in a
+    /// task the caller owns (`DatabaseLocation.withStore`), and `migrate()`
+    /// brings the schema up to date.
     public init(_ postgres: PostgresLocation, limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() },
-                logger: Logger = Logger(label: "tminus.postgres"), migrate: Bool = true) async throws {
+                logger: Logger = Logger(label: "tminus.postgres")) {
         self.postgres = postgres
         self.limits = limits
         self.clock = clock
         self.logger = logger
         location = postgres.description
-        let client = PostgresClient(configuration: postgres.configuration, backgroundLogger: logger)
-        self.client = client
-        let started = Flag()
-        running = Task {
-            started.set()
-            await client.run()
-        }
-        // A lease before run() has begun works, but logs a warning that would
-        // alarm an operator; run() marks itself running before it first suspends.
-        while !started.isSet { await Task.yield() }
-        try? await Task.sleep(for: .milliseconds(2))
-        if migrate {
-            do { try await PostgresMigrations.migrate(client, logger: logger) } catch {
-                running.cancel()
-                throw Self.storeError(error, location: location)
-            }
+        client = PostgresClient(configuration: postgres.configuration, backgroundLogger: logger)
+    }
+
+    /// Runs the connection pool until the task is cancelled. The caller owns
+    /// that task, and so the pool's lifetime: no task of the store's own
+    /// outlives it. Runs once.
+    public func run() async {
+        running.open()
+        await client.run()
+    }
+
+    /// Brings the schema up to date (`PostgresMigrations`; two replicas
+    /// starting at once take turns on an advisory lock); refuses a database
+    /// a newer tminus migrated.
+    public func migrate() async throws {
+        await running.wait()
+        do { try await PostgresMigrations.migrate(client, logger: logger) } catch {
+            throw Self.storeError(error, location: location)
         }
     }
 
-    public func close() async throws {
-        running.cancel()
-        await running.value
-    }
+    /// The pool stops with the task that runs it (`run()`).
+    public func close() async throws {}
 
     /// The migrations applied, oldest first (`tminus migrate` prints them).
     public func appliedMigrations() async throws -> [String] {
@@ -101,6 +103,7 @@ public final class PostgresCountdownStore: CountdownStore {
     /// and a write must answer 503 instead of hanging; once `body` has its
     /// connection it runs to the end (a 20,000-event import takes longer).
     private func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        await running.wait()
         let leased = Flag()
         let location = location
         return try await withThrowingTaskGroup(of: T?.self) { group in

@@ -33,16 +33,17 @@ struct AddCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let service = try await store.service()
-            var stored = try await service.store.feed(slug: feed)
-            if stored == nil { stored = try await service.createFeed(Feed(slug: feed, timeZone: try ViewerZone.resolve(nil).identifier)) }
-            var generator = SystemRandomNumberGenerator()
-            var countdown = Countdown(uid: StableUID.generate(using: &generator), title: title,
-                                      target: .date(CivilDate(parsing: fields.date!) ?? CivilDate(year: 2000, month: 1, day: 1)))
-            let image = try fields.apply(to: &countdown, feedZone: stored!.feed.timeZone, limits: service.limits)
-            let saved = try await service.add(countdown, toFeed: feed, image: image)
-            let remaining = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.resolve(nil)).remaining(for: saved)
-            print("added #\(saved.id!) to \(feed): \(remaining.title) — \(remaining.text) (\(remaining.date.iso))")
+            try await store.withService { service in
+                var stored = try await service.store.feed(slug: feed)
+                if stored == nil { stored = try await service.createFeed(Feed(slug: feed, timeZone: try ViewerZone.resolve(nil).identifier)) }
+                var generator = SystemRandomNumberGenerator()
+                var countdown = Countdown(uid: StableUID.generate(using: &generator), title: title,
+                                          target: .date(CivilDate(parsing: fields.date!) ?? CivilDate(year: 2000, month: 1, day: 1)))
+                let image = try fields.apply(to: &countdown, feedZone: stored!.feed.timeZone, limits: service.limits)
+                let saved = try await service.add(countdown, toFeed: feed, image: image)
+                let remaining = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.resolve(nil)).remaining(for: saved)
+                print("added #\(saved.id!) to \(feed): \(remaining.title) — \(remaining.text) (\(remaining.date.iso))")
+            }
         }
     }
 }

@@ -39,9 +39,7 @@ struct BackupCommand: ParsableCommand {
                 guard !FileManager.default.fileExists(atPath: target) else {
                     throw CLIError("\(target) already exists; name a new file, or pass --force")
                 }
-                let reading = try await store.open()
-                let snapshot = try await reading.snapshot()
-                try await reading.close()
+                let snapshot = try await store.withStore { try await $0.snapshot() }
                 let writing = try SQLiteCountdownStore(path: target)
                 do { try await writing.restore(snapshot); try await writing.close() } catch {
                     try? await writing.close()

@@ -30,16 +30,14 @@ struct CopyCommand: ParsableCommand {
         try reportingErrors {
             let source = try DatabaseLocation(from), target = try DatabaseLocation(to)
             if let path = source.path, !FileManager.default.fileExists(atPath: path) { throw CLIError("--from \(path): no such database file") }
-            let reading = try await source.open(logger: source.path == nil ? StoreOptions.quietLogger : nil)
-            let writing = try await target.open(logger: target.path == nil ? StoreOptions.quietLogger : nil)
             let started = Date()
-            let snapshot = try await reading.snapshot()
+            let snapshot = try await source.withStore(logger: source.path == nil ? StoreOptions.quietLogger : nil) { try await $0.snapshot() }
             let summary = snapshot.counts.filter { $0.rows > 0 }.map { "\($0.rows) \($0.table)" }.joined(separator: ", ")
             printError("copy: read \(summary) from \(source)")
-            try await writing.restore(snapshot)
-            let copied = try await writing.feeds()
-            try await reading.close()
-            try await writing.close()
+            let copied = try await target.withStore(logger: target.path == nil ? StoreOptions.quietLogger : nil) { writing in
+                try await writing.restore(snapshot)
+                return try await writing.feeds()
+            }
             print("copied \(copied.count) feeds (\(copied.reduce(0) { $0 + $1.countdownCount }) countdowns) from \(source) to \(target)"
                   + String(format: " in %.1f s", Date().timeIntervalSince(started)))
         }

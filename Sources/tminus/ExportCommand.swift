@@ -29,15 +29,16 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let store = try await store.open()
-            guard let stored = try await store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
-            var definition = stored.feed
-            definition.includeAlarms = alarms
-            let today = definition.zone.local(of: Date()).date
-            let calendar = CalendarExport.calendar(feed: definition, countdowns: try await store.countdowns(inFeed: feed),
-                                                   otherCalendarDates: OtherCalendarDates(form: rscale, today: today, years: years))
-            let bytes = Data(CalendarWriter().bytes(calendar))
-            try OutputFile.write(bytes, to: output ?? "-")
+            try await store.withStore { store in
+                guard let stored = try await store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
+                var definition = stored.feed
+                definition.includeAlarms = alarms
+                let today = definition.zone.local(of: Date()).date
+                let calendar = CalendarExport.calendar(feed: definition, countdowns: try await store.countdowns(inFeed: feed),
+                                                       otherCalendarDates: OtherCalendarDates(form: rscale, today: today, years: years))
+                let bytes = Data(CalendarWriter().bytes(calendar))
+                try OutputFile.write(bytes, to: output ?? "-")
+            }
         }
     }
 }

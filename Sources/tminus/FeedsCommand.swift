@@ -21,7 +21,7 @@ struct FeedsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let feeds = try await store.open().feeds()
+                let feeds = try await store.withStore { try await $0.feeds() }
                 if json {
                     let rows = feeds.map { ["slug": $0.feed.slug, "name": $0.feed.name, "timeZone": $0.feed.timeZone,
                                             "public": $0.feed.isPublic ? "yes" : "no", "countdowns": String($0.countdownCount)] }
@@ -76,7 +76,7 @@ struct FeedsCommand: ParsableCommand {
                 var feed = Feed(slug: slug, name: name, description: description, timeZone: Zone.named(tz)!.identifier,
                                 color: color.flatMap(Presentation.normalizeHex), isPublic: !`private`, includeAlarms: alarms)
                 try settings.apply(to: &feed)
-                try await store.service().createFeed(feed)
+                try await store.withService { try await $0.createFeed(feed) }
                 print("created feed '\(slug)'")
             }
         }
@@ -89,7 +89,7 @@ struct FeedsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                try await store.service().deleteFeed(slug: slug)
+                try await store.withService { try await $0.deleteFeed(slug: slug) }
                 print("deleted feed '\(slug)'")
             }
         }

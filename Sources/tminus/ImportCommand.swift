@@ -38,27 +38,28 @@ struct ImportCommand: ParsableCommand {
             var limits = StoreLimits()
             limits.maxInputBytes = maxBytes.bytes
             limits.maxComponents = maxItems
-            let service = try await store.service(limits: limits)
-            let options = ImportOptions(strict: strict, source: source, sync: sync, defaultTimeZone: try ViewerZone.resolve(nil).identifier)
-            let progress: @Sendable (Int, Int) -> Void = { done, total in
-                // Quarter marks for big files; the store reports every 500 rows.
-                if total >= 2000, done * 4 / total != max(0, done - 500) * 4 / total {
-                    printError("importing: \(done) of \(total) countdowns written")
+            try await store.withService(limits: limits) { service in
+                let options = ImportOptions(strict: strict, source: source, sync: sync, defaultTimeZone: try ViewerZone.resolve(nil).identifier)
+                let progress: @Sendable (Int, Int) -> Void = { done, total in
+                    // Quarter marks for big files; the store reports every 500 rows.
+                    if total >= 2000, done * 4 / total != max(0, done - 500) * 4 / total {
+                        printError("importing: \(done) of \(total) countdowns written")
+                    }
                 }
+                // A file is read by the store, which lets its bytes go before building the tree.
+                let report = try await withLimitHints {
+                    file == "-"
+                        ? try await service.importCalendar(FileHandle.standardInput.readDataToEndOfFile(), intoFeed: feed, options: options, progress: progress)
+                        : try await service.importCalendar(contentsOf: URL(fileURLWithPath: file), intoFeed: feed, options: options, progress: progress)
+                }
+                if !report.diagnostics.isEmpty {
+                    printError("\(file): \(report.diagnostics.count) problem(s) found; usable items were imported" + (verbose ? ":" : " (--verbose lists them)"))
+                    if verbose { report.diagnostics.forEach { printError("  \($0)") } }
+                }
+                if verbose { report.skipped.forEach { printError("  skipped: \($0)") } }
+                let seconds = Date().timeIntervalSince(started)
+                print("\(feed): \(report)" + (seconds >= 1 ? String(format: " (%.1f s)", seconds) : ""))
             }
-            // A file is read by the store, which lets its bytes go before building the tree.
-            let report = try await withLimitHints {
-                file == "-"
-                    ? try await service.importCalendar(FileHandle.standardInput.readDataToEndOfFile(), intoFeed: feed, options: options, progress: progress)
-                    : try await service.importCalendar(contentsOf: URL(fileURLWithPath: file), intoFeed: feed, options: options, progress: progress)
-            }
-            if !report.diagnostics.isEmpty {
-                printError("\(file): \(report.diagnostics.count) problem(s) found; usable items were imported" + (verbose ? ":" : " (--verbose lists them)"))
-                if verbose { report.diagnostics.forEach { printError("  \($0)") } }
-            }
-            if verbose { report.skipped.forEach { printError("  skipped: \($0)") } }
-            let seconds = Date().timeIntervalSince(started)
-            print("\(feed): \(report)" + (seconds >= 1 ? String(format: " (%.1f s)", seconds) : ""))
         }
     }
 }

@@ -34,39 +34,40 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let store = try await store.open()
-            let feeds: [StoredFeed]
-            if let feed {
-                guard let stored = try await store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
-                feeds = [stored]
-            } else {
-                feeds = try await store.feeds()
-            }
-            let now = Date()
-            let zone = try ViewerZone.resolve(tz)
-            var snapshots: [FeedSnapshot] = []
-            for stored in feeds {
-                let language = lang.flatMap(Language.named) ?? stored.feed.language
-                    ?? ProcessInfo.processInfo.environment["LANG"].flatMap { Language.named(String($0.prefix { $0 != "." })) } ?? .english
-                let calculator = RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: store.limits.maxOccurrences,
-                                                         workingDays: try await store.workingDays(of: stored.feed, now: now), language: language)
-                snapshots.append(FeedSnapshot(feed: stored.feed, countdowns: try await store.countdowns(inFeed: stored.feed.slug),
-                                              calculator: calculator, unit: unit, sort: sort))
-            }
-            if json {
-                let encoded = feed == nil ? try JSONEncoder.tminusPretty.encode(snapshots) : try JSONEncoder.tminusPretty.encode(snapshots[0])
-                print(String(decoding: encoded, as: UTF8.self))
-                return
-            }
-            if feeds.isEmpty { print("no feeds yet: `tminus import FILE --feed NAME` or `tminus feeds add NAME`"); return }
-            for (index, snapshot) in snapshots.enumerated() {
-                let slug = feeds[index].feed.slug
-                if feed == nil { print((index == 0 ? "" : "\n") + "== \(slug): \(feeds[index].feed.name)") }
-                if snapshot.countdowns.isEmpty { print("\(slug) has no countdowns yet"); continue }
-                for row in snapshot.countdowns {
-                    let id = row.id.map { "#\($0)" } ?? ""
-                    let progress = row.progress.map { " (\(Int(($0 * 100).rounded()))%)" } ?? ""
-                    print("\(id.leftPad(5))  \(row.text.leftPad(14))  \(row.date)  \(row.title)\(progress)")
+            try await store.withStore { store in
+                let feeds: [StoredFeed]
+                if let feed {
+                    guard let stored = try await store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
+                    feeds = [stored]
+                } else {
+                    feeds = try await store.feeds()
+                }
+                let now = Date()
+                let zone = try ViewerZone.resolve(tz)
+                var snapshots: [FeedSnapshot] = []
+                for stored in feeds {
+                    let language = lang.flatMap(Language.named) ?? stored.feed.language
+                        ?? ProcessInfo.processInfo.environment["LANG"].flatMap { Language.named(String($0.prefix { $0 != "." })) } ?? .english
+                    let calculator = RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: store.limits.maxOccurrences,
+                                                             workingDays: try await store.workingDays(of: stored.feed, now: now), language: language)
+                    snapshots.append(FeedSnapshot(feed: stored.feed, countdowns: try await store.countdowns(inFeed: stored.feed.slug),
+                                                  calculator: calculator, unit: unit, sort: sort))
+                }
+                if json {
+                    let encoded = feed == nil ? try JSONEncoder.tminusPretty.encode(snapshots) : try JSONEncoder.tminusPretty.encode(snapshots[0])
+                    print(String(decoding: encoded, as: UTF8.self))
+                    return
+                }
+                if feeds.isEmpty { print("no feeds yet: `tminus import FILE --feed NAME` or `tminus feeds add NAME`"); return }
+                for (index, snapshot) in snapshots.enumerated() {
+                    let slug = feeds[index].feed.slug
+                    if feed == nil { print((index == 0 ? "" : "\n") + "== \(slug): \(feeds[index].feed.name)") }
+                    if snapshot.countdowns.isEmpty { print("\(slug) has no countdowns yet"); continue }
+                    for row in snapshot.countdowns {
+                        let id = row.id.map { "#\($0)" } ?? ""
+                        let progress = row.progress.map { " (\(Int(($0 * 100).rounded()))%)" } ?? ""
+                        print("\(id.leftPad(5))  \(row.text.leftPad(14))  \(row.date)  \(row.title)\(progress)")
+                    }
                 }
             }
         }

@@ -22,11 +22,11 @@ struct MigrateCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let store = try await store.open()
-            let applied = try await store.appliedMigrations()
-            for name in applied { print("applied  \(name)") }
-            print("\(store.location): up to date (\(applied.count) migrations)")
-            try await store.close()
+            try await store.withStore { store in
+                let applied = try await store.appliedMigrations()
+                for name in applied { print("applied  \(name)") }
+                print("\(store.location): up to date (\(applied.count) migrations)")
+            }
         }
     }
 }

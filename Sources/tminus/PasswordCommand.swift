@@ -37,7 +37,7 @@ struct PasswordCommand: ParsableCommand {
                 password = first
             }
             do { try OwnerPassword.check(password) } catch { throw CLIError("\(error); nothing was changed") }
-            try await OwnerPassword.set(password, in: try await store.service())
+            try await store.withService { service in try await OwnerPassword.set(password, in: service) }
             print("password set: sign in at /app")
         }
     }

@@ -12,11 +12,12 @@ struct RemoveCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let service = try await store.service()
-            for id in ids {
-                let (countdown, feed) = try await service.store.countdown(id: id)
-                try await service.delete(id: id)
-                print("deleted #\(id) from \(feed): \(countdown.title)")
+            try await store.withService { service in
+                for id in ids {
+                    let (countdown, feed) = try await service.store.countdown(id: id)
+                    try await service.delete(id: id)
+                    print("deleted #\(id) from \(feed): \(countdown.title)")
+                }
             }
         }
     }

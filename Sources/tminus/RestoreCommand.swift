@@ -34,10 +34,12 @@ struct RestoreCommand: ParsableCommand {
             let snapshot = try await backup.snapshot()
             try await backup.close()
 
-            let target = try await store.open()
-            let held = try await target.feeds()
+            let held = try await store.withStore { target in
+                let held = try await target.feeds()
+                if held.isEmpty { try await target.restore(snapshot) }
+                return held
+            }
             if !held.isEmpty {
-                try await target.close()
                 guard replace else {
                     throw CLIError("\(location) already holds \(held.count) feeds; nothing was changed. Restore into an empty database, "
                                    + "or pass --replace to replace a SQLite file whole (stop the server first)")
@@ -46,13 +48,8 @@ struct RestoreCommand: ParsableCommand {
                     throw CLIError("--replace works on a SQLite file only; for PostgreSQL, drop and create the database, then restore into it")
                 }
                 do { try SQLiteBackup.replace(path, with: scratch) } catch { throw CLIError("\(error)") }
-            } else {
-                try await target.restore(snapshot)
-                try await target.close()
             }
-            let restored = try await store.open()
-            let feeds = try await restored.feeds()
-            try await restored.close()
+            let feeds = try await store.withStore { try await $0.feeds() }
             print("restored \(feeds.count) feeds (\(feeds.reduce(0) { $0 + $1.countdownCount }) countdowns) from \(from) into \(location)"
                   + String(format: " in %.1f s", Date().timeIntervalSince(started)))
         }

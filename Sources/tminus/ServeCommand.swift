@@ -80,13 +80,19 @@ struct ServeCommand: ParsableCommand {
         configuration.connections = ConnectionLimits(idleTimeout: .seconds(idleTimeout), requestHeadTimeout: .seconds(requestTimeout),
                                                      maxConnections: maxConnections)
         configuration.connections.minimumBodyRate = minBodyRate
-        let app: any ApplicationProtocol
-        do { app = try await buildApplication(configuration, logger: logger) } catch {
+        // The store is open for as long as the application runs, and closed after it.
+        var started = false
+        do {
+            try await configuration.database.withStore(clock: configuration.clock, logger: logger) { store in
+                let app = try await buildApplication(configuration, store: store, logger: logger)
+                started = true
+                try await app.runService()
+            }
+        } catch where !started {
             // A log shipper reading JSON gets the reason as one more object.
             if logFormat == .json { logger.critical("cannot start", metadata: ["error": "\(error)"]) } else { printError("error: \(error)") }
             throw ExitCode(1)
         }
-        try await app.runService()
     }
 }
 

@@ -28,19 +28,25 @@ struct StoreOptions: ParsableArguments {
         do { return try DatabaseLocation(value) } catch { throw CLIError("--db: \(error)") }
     }
 
-    /// Opens the store (migrating it). Quiet unless something goes wrong.
-    func open(limits: StoreLimits = StoreLimits()) async throws -> any CountdownStore {
+    /// Opens the store (migrating it), runs `body` with it, and closes it.
+    /// Quiet unless something goes wrong; a store that cannot be opened is
+    /// named in the error.
+    func withStore<T>(limits: StoreLimits = StoreLimits(), _ body: (any CountdownStore) async throws -> T) async throws -> T {
         let location = try location()
+        var opened = false
         do {
-            return try await location.open(limits: limits, logger: location.path == nil ? Self.quietLogger : nil)
-        } catch {
+            return try await location.withStore(limits: limits, logger: location.path == nil ? Self.quietLogger : nil) { store in
+                opened = true
+                return try await body(store)
+            }
+        } catch where !opened {
             throw CLIError("cannot open the database \(location): \(error)")
         }
     }
 
     /// The use cases over the opened store: what every command that writes calls.
-    func service(limits: StoreLimits = StoreLimits()) async throws -> CountdownService {
-        CountdownService(store: try await open(limits: limits))
+    func withService<T>(limits: StoreLimits = StoreLimits(), _ body: (CountdownService) async throws -> T) async throws -> T {
+        try await withStore(limits: limits) { store in try await body(CountdownService(store: store)) }
     }
 }
 

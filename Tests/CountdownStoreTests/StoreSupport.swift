@@ -64,8 +64,12 @@ struct TemporaryStore {
         case .sqlite:
             store = try SQLiteCountdownStore(path: directory.appendingPathComponent("tminus.sqlite").path, limits: limits, clock: { clock.now })
         case .postgres:
-            store = try await PostgresCountdownStore(try PostgresLocation(try await TestPostgres.freshDatabase()), limits: limits,
-                                                     clock: { clock.now })
+            // The pool runs for the rest of the test process (the server and the CLI
+            // scope it with `DatabaseLocation.withStore`; a test's store outlives `make`).
+            let postgres = PostgresCountdownStore(try PostgresLocation(try await TestPostgres.freshDatabase()), limits: limits, clock: { clock.now })
+            Task { await postgres.run() }
+            try await postgres.migrate()
+            store = postgres
         case .memory:
             store = InMemoryCountdownStore(limits: limits, clock: { clock.now })
         }

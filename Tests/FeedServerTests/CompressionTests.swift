@@ -19,12 +19,9 @@ struct CompressionTests {
     }
 
     @Test func whenEnabledGzipHasItsOwnETag() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(transport: .live)
         try fixture.feed("family", calendar: ServerFixture.family)
-        var configuration = fixture.configuration
-        configuration.gzip = true
-        let app = try await buildApplication(configuration)
-        try await app.test(.live) { client in
+        try await fixture.withServer(adjust: { $0.gzip = true }) { client, _ in
             let plain = try await client.execute(uri: "/feeds/family.ics", method: .get)
             let packed = try await client.execute(uri: "/feeds/family.ics", method: .get, headers: [.acceptEncoding: "gzip"])
             #expect(plain.headers[.contentEncoding] == nil && packed.headers[.contentEncoding] == "gzip")

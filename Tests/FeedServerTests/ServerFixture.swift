@@ -63,8 +63,10 @@ final class ServerFixture: Sendable {
     func withServer<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
         var logger = Logger(label: "tminus-test")
         logger.logLevel = .warning
-        let app = try await buildApplication(configuration, logger: logger)
-        return try await app.test(testingSetup) { client in try await body(client) }
+        return try await configuration.database.withStore(clock: configuration.clock) { store in
+            let app = try await buildApplication(configuration, store: store, logger: logger)
+            return try await app.test(testingSetup) { client in try await body(client) }
+        }
     }
 
     /// The store, catalog and render cache of a running server, for tests that look inside.
@@ -84,9 +86,11 @@ final class ServerFixture: Sendable {
         logger.logLevel = .warning
         var configuration = self.configuration
         adjust(&configuration)
-        let server = try await buildServer(configuration, logger: logger)
-        let parts = Parts(store: server.store, catalog: server.catalog, cache: server.cache, metrics: server.metrics)
-        return try await server.application.test(testingSetup) { client in try await body(client, parts) }
+        return try await configuration.database.withStore(clock: configuration.clock) { store in
+            let server = try await buildServer(configuration, store: store, logger: logger)
+            let parts = Parts(store: server.store, catalog: server.catalog, cache: server.cache, metrics: server.metrics)
+            return try await server.application.test(testingSetup) { client in try await body(client, parts) }
+        }
     }
 
     private var testingSetup: TestingSetup { transport == .live ? .live : .router }

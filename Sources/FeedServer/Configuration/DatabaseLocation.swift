@@ -22,15 +22,34 @@ public enum DatabaseLocation: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Opens the store and brings its schema up to date. The logger is for
-    /// PostgreSQL's connection pool; SQLite logs nothing.
-    public func open(limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() },
-                     logger: Logger? = nil) async throws -> any CountdownStore {
+    /// Opens the store, brings its schema up to date, runs `body` with it, and
+    /// closes it. PostgreSQL's connection pool runs in a child task for exactly
+    /// that long: structured, so nothing of the store's outlives the call, and
+    /// nothing spins waiting for it. The logger is for that pool; SQLite logs nothing.
+    public func withStore<T>(limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger? = nil,
+                             _ body: (any CountdownStore) async throws -> T) async throws -> T {
         switch self {
-        case .sqlite(let path): try SQLiteCountdownStore(path: path, limits: limits, clock: clock)
+        case .sqlite(let path): return try await Self.using(try SQLiteCountdownStore(path: path, limits: limits, clock: clock), body)
+        case .memory: return try await Self.using(InMemoryCountdownStore(limits: limits, clock: clock), body)
         case .postgres(let location):
-            try await PostgresCountdownStore(location, limits: limits, clock: clock, logger: logger ?? Logger(label: "tminus"))
-        case .memory: InMemoryCountdownStore(limits: limits, clock: clock)
+            let store = PostgresCountdownStore(location, limits: limits, clock: clock, logger: logger ?? Logger(label: "tminus"))
+            return try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await store.run() }
+                defer { group.cancelAll() }
+                try await store.migrate()
+                return try await body(store)
+            }
+        }
+    }
+
+    private static func using<T>(_ store: any CountdownStore, _ body: (any CountdownStore) async throws -> T) async throws -> T {
+        do {
+            let result = try await body(store)
+            try await store.close()
+            return result
+        } catch {
+            try? await store.close()
+            throw error
         }
     }
 
