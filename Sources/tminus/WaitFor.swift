@@ -3,7 +3,9 @@ import Dispatch
 /// Runs a command's async body and waits for it on the calling thread.
 ///
 /// Why: the CLI stays synchronous, because valgrind cannot follow
-/// `dispatch_main`, which an async root command would use for every command.
+/// `dispatch_main`, which an async root command would use for every command
+/// (checked again for issue #22: valgrind 3.19 dies with an internal SIGSEGV on
+/// a five-line async `main`, so `make valgrind` could not run `tminus` at all).
 /// The body runs exactly once, in a task, while the caller blocks on a
 /// semaphore; that hand-over is why the boxes below may be unchecked.
 func waitFor<T>(_ body: @escaping () async throws -> T) throws -> T {

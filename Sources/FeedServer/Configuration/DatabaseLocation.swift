@@ -42,15 +42,16 @@ public enum DatabaseLocation: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Closing is cleanup: what `body` wrote is committed by then, so a store
+    /// that cannot be closed cleanly does not turn finished work into an error.
     private static func using<T>(_ store: any CountdownStore, _ body: (any CountdownStore) async throws -> T) async throws -> T {
-        do {
-            let result = try await body(store)
-            try await store.close()
-            return result
-        } catch {
+        let result: T
+        do { result = try await body(store) } catch {
             try? await store.close()
             throw error
         }
+        try? await store.close()
+        return result
     }
 
     /// The file, for SQLite.
