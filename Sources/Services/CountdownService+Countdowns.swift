@@ -117,13 +117,3 @@ extension CountdownService {
         return try row.countdown(source: nil)
     }
 }
-
-extension CountdownService {
-    /// Keeps an image on its own and returns its `tminus-image:` reference
-    /// (deduplicated by content). Most callers keep an image together with its
-    /// countdown instead (`add(_:toFeed:image:)`, `save`, `replaceImage`).
-    public func storeImage(_ bytes: Data, mimeType: String) async throws -> String {
-        let image = try ImageUpload(bytes, mimeType: mimeType, limits: limits)
-        return try await transaction { tx in try await tx.put(image) }
-    }
-}

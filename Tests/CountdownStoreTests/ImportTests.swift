@@ -104,15 +104,18 @@ struct ImportTests {
     @Test(arguments: StoreBackend.available) func imagesAreStoredApartAndListsCarryOnlyTheReference(_ backend: StoreBackend) async throws {
         let temp = try await TemporaryStore.make(backend)
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 2000))
-        let reference = try await temp.store.service.storeImage(png, mimeType: try #require(StoredImage.type(of: png)))
-        #expect(try await temp.store.service.storeImage(png, mimeType: "image/png") == reference, "deduplicated by content")
-        var countdown = Countdown(uid: "pic", title: "Holiday", target: .date(CivilDate(year: 2027, month: 7, day: 24)))
-        countdown.presentation.image = reference
-        try await temp.store.service.add(countdown, toFeed: try await temp.store.service.createFeed(Feed(slug: "trips")).feed.slug)
+        let image = try ImageUpload(png, mimeType: try #require(StoredImage.type(of: png)), limits: temp.store.limits)
+        try await temp.store.service.createFeed(Feed(slug: "trips"))
+        let holiday = Countdown(uid: "pic", title: "Holiday", target: .date(CivilDate(year: 2027, month: 7, day: 24)))
+        let first = try await temp.store.service.add(holiday, toFeed: "trips", image: image)
+        let second = try await temp.store.service.add(Countdown(uid: "pic2", title: "Beach", target: .date(CivilDate(year: 2027, month: 8, day: 1))),
+                                                      toFeed: "trips", image: image)
+        let reference = try #require(first.presentation.image)
+        #expect(second.presentation.image == reference, "deduplicated by content")
         let listed = try await temp.store.countdowns(inFeed: "trips")
-        #expect(listed.first?.presentation.image == reference)
+        #expect(listed.map(\.presentation.image) == [reference, reference])
         #expect(try await temp.store.image(reference)?.bytes == png)
-        await #expect(throws: StoreError.self) { try await temp.store.service.storeImage(Data("text".utf8), mimeType: "text/plain") }
+        #expect(throws: StoreError.self) { try ImageUpload(Data("text".utf8), mimeType: "text/plain", limits: temp.store.limits) }
     }
 
     @Test(arguments: StoreBackend.available) func feedSlugsAreValidated(_ backend: StoreBackend) async throws {

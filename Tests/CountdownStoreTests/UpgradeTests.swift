@@ -34,7 +34,9 @@ import Services
         let store = try SQLiteCountdownStore(path: path, clock: clock)
         _ = try await store.service.importCalendar(Array(calendar.utf8), intoFeed: "family", options: ImportOptions(createFeed: true))
         _ = try await store.service.createFeedToken(feed: "family", label: "grandma", visibility: .full)
-        _ = try await store.service.storeImage(png, mimeType: "image/png")
+        // An image on its own, as an upload that no countdown shows any more leaves it.
+        let image = try ImageUpload(png, mimeType: "image/png", limits: store.limits)
+        try await store.transaction { tx in try await tx.putImage(digest: image.digest, mimeType: image.mimeType, bytes: image.bytes) }
         try await store.service.setSetting(.ownerPasswordHash, to: "$2b$12$upgradefixturehashupgradefixturehashupgradefixtureha")
         try await store.service.setPersistedValue(Data("{\"signedInAt\":0}".utf8), for: "session:upgrade", expiresIn: nil, onlyIfAbsent: false)
         try await store.close()
