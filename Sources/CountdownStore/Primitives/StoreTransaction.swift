@@ -8,7 +8,9 @@ import Foundation
 ///
 /// A transaction is used by one task, in order; it commits when the closure
 /// given to `CountdownStore.transaction` returns and rolls back, changing
-/// nothing, when it throws. Primitives take and return rows, not domain
+/// nothing, when it throws. It holds the store's writer (SQLite's one writer
+/// connection, PostgreSQL's row locks) until then, so slow work (fetching a
+/// calendar, parsing it) happens before it begins, never inside. Primitives take and return rows, not domain
 /// decisions: stamping, UID rules and revisions are the service's.
 public protocol StoreTransaction: Sendable {
     /// The store clock's reading when the transaction began: every stamp a
