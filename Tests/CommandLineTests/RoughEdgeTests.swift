@@ -22,6 +22,23 @@ struct RoughEdgeTests {
         #expect(edit.err.contains("February 2027 has 28 days"), "\(edit.err)")
     }
 
+    /// `--db :memory:` (issue #22): an import that keeps nothing says what it
+    /// would add and skip, and writes no file: SQLite alone would have made a
+    /// file named ":memory:" or failed on WAL.
+    @Test func anImportIntoMemoryIsADryRunThatWritesNothing() throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        let calendar = try tminus.calendar()
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: tminus.folder.path))
+        let dry = try tminus.run(["import", calendar, "--feed", "school", "--db", ":memory:"])
+        #expect(dry.status == 0 && dry.out.contains("school: 2 added, 0 updated, 0 unchanged, 0 skipped"), "\(dry.out) \(dry.err)")
+        let again = try tminus.run(["list", "--feed", "school", "--db", ":memory:"])
+        #expect(again.status != 0 && again.err.contains("no feed 'school'"), "nothing was kept: \(again.err)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: tminus.folder.path)) == before, "no database file was written")
+        let backup = try tminus.run(["backup", "--db", ":memory:", "--to", tminus.path("b.sqlite")])
+        #expect(backup.status != 0 && backup.err.contains("holds nothing to back up"), "\(backup.err)")
+    }
+
     @Test func listWithoutAFeedListsEveryFeedUnderItsName() throws {
         let tminus = try Tminus()
         defer { tminus.remove() }
