@@ -61,7 +61,7 @@ struct BackupRestoreTests {
         importer.arguments = ["import", tminus.path("bulk.ics"), "--feed", "bulk", "--db", live]
         importer.standardOutput = FileHandle.nullDevice
         importer.standardError = FileHandle.nullDevice
-        try importer.run()
+        try ChildProcesses.start(importer)
         defer { if importer.isRunning { importer.terminate() }; importer.waitUntilExit() }
         var counts: [String] = []
         for index in 0..<4 {

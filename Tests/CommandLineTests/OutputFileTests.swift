@@ -27,7 +27,7 @@ struct OutputFileTests {
         reader.arguments = [fifo]
         let pipe = Pipe()
         reader.standardOutput = pipe
-        try reader.run()
+        try ChildProcesses.start(reader)
         defer { if reader.isRunning { kill(reader.processIdentifier, SIGKILL); reader.waitUntilExit() } }
         let result = try tminus.run(["format", input, "-o", fifo])
         #expect(result.status == 0, "\(result.err)")

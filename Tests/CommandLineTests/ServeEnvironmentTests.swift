@@ -49,7 +49,7 @@ struct ServeEnvironmentTests {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = handle
         process.standardError = handle
-        try process.run()
+        try ChildProcesses.start(process)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
         var up = false
         for _ in 0..<100 where !up {

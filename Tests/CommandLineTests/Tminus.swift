@@ -31,7 +31,7 @@ struct Tminus {
         let err = try #require(FileHandle(forWritingAtPath: errPath))
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try ChildProcesses.start(process)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         try err.close()

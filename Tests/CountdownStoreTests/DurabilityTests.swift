@@ -39,7 +39,7 @@ struct DurabilityTests {
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try ChildProcesses.start(process)
         var seen = ""
         // Under a loaded test run the sleep can end seconds late, after the import
         // committed; the strict "killed before commit" check is only made when it did not.

@@ -49,7 +49,7 @@ struct ServingCoreTests {
             process.executableURL = binary
             process.arguments = ["import", extra.path, "--feed", "family", "--db", fixture.databasePath]
             process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            try ChildProcesses.start(process)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
             let imported = ContinuousClock.now

@@ -27,7 +27,7 @@ public enum PythonChecker {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try ChildProcesses.start(process)
         input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: request))
         try input.fileHandleForWriting.close()
         let data = output.fileHandleForReading.readDataToEndOfFile()
