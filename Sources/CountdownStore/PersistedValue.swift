@@ -9,4 +9,7 @@ public struct PersistedValue: Sendable, Equatable {
         self.bytes = bytes
         self.expiresAt = expiresAt
     }
+
+    /// True until its expiry (an entry without one lives until removed).
+    public func isLive(at now: Date) -> Bool { expiresAt.map { $0 > now } ?? true }
 }

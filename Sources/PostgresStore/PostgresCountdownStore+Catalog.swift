@@ -19,13 +19,13 @@ extension PostgresCountdownStore {
     /// and source) are reused from `known`; only changed ones are fetched whole
     /// and parsed, the parsing on a thread of its own.
     public func feedContents(slug: String, reusing known: [Int64: Countdown]) async throws -> (feed: StoredFeed, countdowns: [Countdown])? {
-        let (found, colors, stamps, changed) = try await inTransaction { connection -> (FeedRecord?, [String: String], [Stamp], [(CountdownRecord, String?)]) in
+        let (found, colors, stamps, changed) = try await inTransaction { connection -> (FeedRecord?, [String: String], [RowStamp], [(CountdownRecord, String?)]) in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
             guard let record = try await self.feedRecord(connection, slug: slug) else { return (nil, [:], [], []) }
-            var stamps: [Stamp] = []
+            var stamps: [RowStamp] = []
             for try await (id, sequence, created, modified, location) in try await connection.execute(
                 PreparedStatements.CountdownStamps(feedId: record.id!), logger: self.logger) {
-                stamps.append(Stamp(id: id, sequence: sequence, created: created, lastModified: modified, source: location))
+                stamps.append(RowStamp(id: id, sequence: sequence, created: created, lastModified: modified, source: location))
             }
             let missing = stamps.filter { stamp in !(known[stamp.id].map(stamp.matches) ?? false) }.map(\.id)
             var changed: [(CountdownRecord, String?)] = []
@@ -44,22 +44,8 @@ extension PostgresCountdownStore {
             try Dictionary(uniqueKeysWithValues: changed.map { row, source in (row.id!, try row.countdown(source: source)) })
         }
         let countdowns = stamps.compactMap { parsed[$0.id] ?? known[$0.id] }
-        let feed = StoredFeed(id: record.id!, feed: record.feed(categoryColors: colors), countdownCount: countdowns.count,
-                              updatedAt: record.updatedAt, revision: record.revision)
+        let feed = StoredFeed(record, categoryColors: colors, countdownCount: countdowns.count)
         return (feed, countdowns)
-    }
-
-    /// What says whether a countdown parsed earlier is still the row.
-    struct Stamp: Sendable {
-        var id: Int64
-        var sequence: Int
-        var created: Date
-        var lastModified: Date
-        var source: String?
-
-        func matches(_ countdown: Countdown) -> Bool {
-            countdown.sequence == sequence && countdown.created == created && countdown.lastModified == lastModified && countdown.source == source
-        }
     }
 
     public func activeTokens() async throws -> [ActiveToken] {

@@ -33,8 +33,7 @@ extension PostgresCountdownStore {
     func stored(_ record: FeedRecord, _ connection: PostgresConnection) async throws -> StoredFeed {
         let count = try await connection.query("SELECT count(*) FROM countdown WHERE feedId = \(record.id!)", logger: logger)
             .collect(Int64.self).first ?? 0
-        return StoredFeed(id: record.id!, feed: record.feed(categoryColors: try await categoryColors(connection, feedId: record.id!)),
-                          countdownCount: Int(count), updatedAt: record.updatedAt, revision: record.revision)
+        return StoredFeed(record, categoryColors: try await categoryColors(connection, feedId: record.id!), countdownCount: Int(count))
     }
 
     func categoryColors(_ connection: PostgresConnection, feedId: Int64) async throws -> [String: String] {

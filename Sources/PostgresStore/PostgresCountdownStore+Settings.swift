@@ -50,8 +50,8 @@ extension PostgresCountdownStore {
             for try await (bytes, expiry) in try await connection.query("""
                 SELECT value, expiresAt FROM persistEntry WHERE keyHash = \(Secret.hash(key))
                 """, logger: self.logger).decode((Data, Date?).self) {
-                if let expiry, expiry <= now { return nil }
-                return PersistedValue(bytes: bytes, expiresAt: expiry)
+                let value = PersistedValue(bytes: bytes, expiresAt: expiry)
+                return value.isLive(at: now) ? value : nil
             }
             return nil
         }

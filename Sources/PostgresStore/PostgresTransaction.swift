@@ -59,10 +59,6 @@ struct PostgresTransaction: StoreTransaction {
         return try rows.first.map(PostgresCountdownStore.countdownRecord)
     }
 
-    func feedSlug(id: Int64) async throws -> String? {
-        try await connection.query("SELECT slug FROM feed WHERE id = \(id)", logger: logger).collect(String.self).first
-    }
-
     func sourceLocation(id: Int64) async throws -> String? {
         try await connection.query("SELECT location FROM source WHERE id = \(id)", logger: logger).collect(String.self).first
     }

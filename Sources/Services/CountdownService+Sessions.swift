@@ -12,7 +12,7 @@ extension CountdownService {
         let hash = Secret.hash(key)
         return try await transaction { tx in
             let existing = try await tx.persistEntry(keyHash: hash)
-            let live = existing.map { $0.expiresAt.map { $0 > tx.now } ?? true } ?? false
+            let live = existing?.isLive(at: tx.now) ?? false
             if onlyIfAbsent && live { return false }
             let expiry = expiresIn.map { tx.now.addingTimeInterval($0) } ?? (live ? existing?.expiresAt : nil)
             try await tx.putPersistEntry(keyHash: hash, PersistedValue(bytes: bytes, expiresAt: expiry))

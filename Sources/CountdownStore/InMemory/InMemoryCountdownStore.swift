@@ -68,10 +68,8 @@ public final class InMemoryCountdownStore: CountdownStore {
                 .sorted { ($0.startsOn, $0.title, $0.id!) < ($1.startsOn, $1.title, $1.id!) }
             let countdowns = try rows.map { row in
                 let source = row.sourceId.flatMap { tables.sources[$0]?.location }
-                if let old = known[row.id!], old.sequence == row.sequence, old.created == row.createdAt, old.lastModified == row.lastModified,
-                   old.source == source {
-                    return old
-                }
+                let stamp = RowStamp(id: row.id!, sequence: row.sequence, created: row.createdAt, lastModified: row.lastModified, source: source)
+                if let old = known[row.id!], stamp.matches(old) { return old }
                 return try row.countdown(source: source)
             }
             return (tables.stored(feed), countdowns)
@@ -105,9 +103,7 @@ public final class InMemoryCountdownStore: CountdownStore {
     public func persistedValue(for key: String) async throws -> PersistedValue? {
         let now = clock()
         return read { tables in
-            guard let entry = tables.entries[Secret.hash(key)] else { return nil }
-            if let expiry = entry.expiresAt, expiry <= now { return nil }
-            return entry
+            tables.entries[Secret.hash(key)].flatMap { $0.isLive(at: now) ? $0 : nil }
         }
     }
 

@@ -48,8 +48,7 @@ struct InMemoryTables: Sendable {
 
     func stored(_ row: FeedRecord) -> StoredFeed {
         let colors = categories.values.filter { $0.feedId == row.id && $0.color != nil }.reduce(into: [String: String]()) { $0[$1.name] = $1.color }
-        return StoredFeed(id: row.id!, feed: row.feed(categoryColors: colors), countdownCount: countdowns.values.count { $0.feedId == row.id },
-                          updatedAt: row.updatedAt, revision: row.revision)
+        return StoredFeed(row, categoryColors: colors, countdownCount: countdowns.values.count { $0.feedId == row.id })
     }
 
     func countdown(_ row: CountdownRecord) throws -> Countdown {

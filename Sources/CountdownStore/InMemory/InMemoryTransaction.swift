@@ -71,7 +71,6 @@ final class InMemoryTransaction: StoreTransaction {
     // MARK: countdowns
 
     func countdownRow(id: Int64, lock: Bool) async throws -> CountdownRecord? { with { $0.countdowns[id] } }
-    func feedSlug(id: Int64) async throws -> String? { with { $0.feeds[id]?.slug } }
     func sourceLocation(id: Int64) async throws -> String? { with { $0.sources[id]?.location } }
 
     func countdownStates(feedId: Int64) async throws -> [String: CountdownState] {

@@ -41,8 +41,6 @@ public protocol StoreTransaction: Sendable {
     // MARK: countdowns
 
     func countdownRow(id: Int64, lock: Bool) async throws -> CountdownRecord?
-    /// The slug of a feed by id.
-    func feedSlug(id: Int64) async throws -> String?
     /// The location of a source by id.
     func sourceLocation(id: Int64) async throws -> String?
     /// What an import compares against: every row of the feed, by UID.

@@ -78,3 +78,11 @@ public struct FeedRecord: Codable, Sendable, Equatable {
              language: language.flatMap(Language.named), sort: sort ?? .remaining)
     }
 }
+
+extension StoredFeed {
+    /// A stored row as callers see it: every store builds it the same way.
+    public init(_ record: FeedRecord, categoryColors: [String: String], countdownCount: Int) {
+        self.init(id: record.id!, feed: record.feed(categoryColors: categoryColors), countdownCount: countdownCount,
+                  updatedAt: record.updatedAt, revision: record.revision)
+    }
+}

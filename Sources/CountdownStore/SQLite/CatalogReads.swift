@@ -28,8 +28,9 @@ extension SQLiteCountdownStore {
             var missing: [Int64: Int] = [:]
             for row in rows {
                 let id: Int64 = row["id"]
-                if let old = known[id], old.sequence == row["sequence"], old.created == row["createdAt"],
-                   old.lastModified == row["lastModified"], old.source == row["sourceLocation"] {
+                let stamp = RowStamp(id: id, sequence: row["sequence"], created: row["createdAt"], lastModified: row["lastModified"],
+                                     source: row["sourceLocation"])
+                if let old = known[id], stamp.matches(old) {
                     countdowns.append(old)
                 } else {
                     missing[id] = countdowns.count
@@ -48,8 +49,7 @@ extension SQLiteCountdownStore {
                 }
             }
             let all = countdowns.compactMap { $0 }
-            let feed = StoredFeed(id: record.id!, feed: record.feed(categoryColors: try CategoryRecord.colors(db, feedId: record.id!)),
-                                  countdownCount: all.count, updatedAt: record.updatedAt, revision: record.revision)
+            let feed = StoredFeed(record, categoryColors: try CategoryRecord.colors(db, feedId: record.id!), countdownCount: all.count)
             return (feed, all)
         }
     }

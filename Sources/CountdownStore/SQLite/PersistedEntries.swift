@@ -21,8 +21,8 @@ extension SQLiteCountdownStore {
         let now = clock()
         return try await read { db in
             guard let record = try PersistEntryRecord.filter(PersistEntryRecord.Columns.keyHash == Secret.hash(key)).fetchOne(db) else { return nil }
-            if let expiry = record.expiresAt, expiry <= now { return nil }
-            return PersistedValue(bytes: record.value, expiresAt: record.expiresAt)
+            let value = PersistedValue(bytes: record.value, expiresAt: record.expiresAt)
+            return value.isLive(at: now) ? value : nil
         }
     }
 

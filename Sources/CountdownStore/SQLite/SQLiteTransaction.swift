@@ -56,10 +56,6 @@ struct SQLiteTransaction: StoreTransaction {
         try await on { db in try CountdownRecord.fetchOne(db, key: id) }
     }
 
-    func feedSlug(id: Int64) async throws -> String? {
-        try await on { db in try String.fetchOne(db, sql: "SELECT slug FROM feed WHERE id = ?", arguments: [id]) }
-    }
-
     func sourceLocation(id: Int64) async throws -> String? {
         try await on { db in try String.fetchOne(db, sql: "SELECT location FROM source WHERE id = ?", arguments: [id]) }
     }

@@ -24,7 +24,6 @@ extension StoredFeed {
     /// A feed row as callers see it, with its category colours and countdown count.
     static func read(_ record: FeedRecord, _ db: Database) throws -> StoredFeed {
         let count = try CountdownRecord.filter(CountdownRecord.Columns.feedId == record.id!).fetchCount(db)
-        return StoredFeed(id: record.id!, feed: record.feed(categoryColors: try CategoryRecord.colors(db, feedId: record.id!)),
-                          countdownCount: count, updatedAt: record.updatedAt, revision: record.revision)
+        return StoredFeed(record, categoryColors: try CategoryRecord.colors(db, feedId: record.id!), countdownCount: count)
     }
 }
