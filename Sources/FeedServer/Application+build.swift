@@ -33,7 +33,8 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
     let cache = RenderCache(budgetBytes: configuration.cacheBytes)
     let renderer = FeedRenderer(cache: cache, settings: settings, clock: configuration.clock, logger: logger)
     let purges = PurgeNotifier(baseURL: settings.baseURL, logger: logger, policy: AddressPolicy(allowPrivate: configuration.allowPrivateSources))
-    let catalog = FeedCatalog(service: service, settings: settings, clock: configuration.clock, logger: logger, changed: purges.changed)
+    let catalog = FeedCatalog(service: service, settings: settings, clock: configuration.clock, logger: logger,
+                              budgetBytes: configuration.compiledBytes, changed: purges.changed)
     let fetcher = CalendarFetcher(maxBytes: store.limits.maxInputBytes, timeout: configuration.fetchTimeout,
                                   allowPrivate: configuration.allowPrivateSources)
     let health = HealthMonitor()
@@ -48,7 +49,7 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: RequestLogMiddleware())
     PublicRoutes(catalog: catalog, renderer: renderer, images: ImageRoute(store: store, cache: cache),
-                 health: { health.status(definitionErrors: loader.definitionErrors) }).register(on: router)
+                 health: { health.status(definitionErrors: loader.definitionErrors, catalogRead: catalog.isRead) }).register(on: router)
     let csrf = CSRFToken(key: try await WebAppKeys.csrfKey(service))
     let sessions = StorePersistDriver(service: service, logger: logger)
     let parts = ServerParts(service: service, catalog: catalog, renderer: renderer, settings: settings, clock: configuration.clock, loader: loader,
@@ -75,8 +76,8 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
     let limits = configuration.connections
     let idle = limits.timeAmounts.idle
     let maxConnections = limits.resolvedMaxConnections(logger: logger)
-    logger.notice("tminus ready", metadata: ["url": "\(settings.baseURL)", "database": "\(configuration.database)", "feeds": "\(catalog.feeds.count)",
-                                             "adminTokenFile": "\(token.file)", "cacheMB": "\(configuration.cacheBytes >> 20)",
+    logger.notice("tminus ready", metadata: ["url": "\(settings.baseURL)", "database": "\(configuration.database)", "feeds": "\(catalog.feedCount)",
+                                             "adminTokenFile": "\(token.file)", "cacheMB": "\(configuration.cacheBytes >> 20)", "compiledMB": "\(configuration.compiledBytes >> 20)",
                                              "maxConnections": "\(maxConnections)"])
     if let setup = try await OwnerPassword.issueSetupToken(in: service) {
         if let show = configuration.showSetupLink {

@@ -25,6 +25,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp(ServeEnvironment.help("Memory for rendered JSON, pages, cards and countdown calendars, in MB.", "cache-mb"),
                                discussion: "Least recently used renders go first when it is full. Compiled feeds (the exported calendars and prepared countdowns) come on top."))
     var cacheMb = 64
+    @Option(help: ArgumentHelp(ServeEnvironment.help("Memory for compiled feeds (prepared countdowns and exported calendars), in MB.", "compiled-mb"),
+                               discussion: "A feed is compiled when first read after start or a change, and kept while it fits; the least recently read goes first. The feed read last always stays, however large, so a budget smaller than one feed costs a compile per feed switched to, never an error. About 2.5 KB a countdown."))
+    var compiledMb = 128
     @Flag(help: .init(ServeEnvironment.help("Gzip calendars and JSON for clients that ask (off by default: some Outlook versions choke on it).", "gzip"))) var gzip = false
     @Flag(help: ArgumentHelp(ServeEnvironment.help("Let URL sources, URL imports and purge hooks reach loopback, private and link-local addresses.", "allow-private-sources"),
                              discussion: "Off by default, so that nobody who can name a URL can make the server read its own network (SSRF). Turn it on for a calendar server on your home network."))
@@ -44,6 +47,7 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard (1...65536).contains(cacheMb) else { throw ValidationError("--cache-mb must be 1 to 65536") }
+        guard (1...65536).contains(compiledMb) else { throw ValidationError("--compiled-mb must be 1 to 65536") }
         if let maxConnections, maxConnections < 16 { throw ValidationError("--max-connections must be at least 16") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 3600 seconds") }
         guard (1...600).contains(requestTimeout) else { throw ValidationError("--request-timeout must be 1 to 600 seconds") }
@@ -69,6 +73,7 @@ struct ServeCommand: ParsableCommand {
         var configuration = ServerConfiguration(host: host, port: port,
                                                 database: try store.location(), feedsDirectory: feeds, adminTokenFile: adminTokenFile,
                                                 baseURL: baseURL, gzip: gzip, cacheBytes: cacheMb << 20)
+        configuration.compiledBytes = compiledMb << 20
         configuration.allowPrivateSources = allowPrivateSources
         configuration.trustForwardedFor = trustForwardedFor
         configuration.shutdownDeadline = .seconds(10)

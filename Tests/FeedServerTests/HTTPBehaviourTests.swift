@@ -76,7 +76,7 @@ struct HTTPBehaviourTests {
         try fixture.feed("family", calendar: ServerFixture.family)
         try await fixture.withServer { client in
             func misses() async throws -> Int {
-                let response = try await client.execute(uri: "/api/health", method: .get, headers: fixture.admin)
+                let response = try await client.execute(uri: "/api/health?feed=family", method: .get, headers: fixture.admin)
                 let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as! [String: Any]
                 return (json["renderCache"] as! [String: Int])["misses"]!
             }

@@ -609,7 +609,10 @@ struct OutputBudgetTests {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")
         try await fixture.withServer { client in
-            let response = try await client.execute(uri: "/api/health", method: .get, headers: fixture.admin)
+            // Health measures the feeds in memory, and compiles none: family was not read yet.
+            let before = try await client.execute(uri: "/api/health", method: .get, headers: fixture.admin)
+            #expect(try JSONDecoder().decode(HealthOutputs.self, from: Data(buffer: before.body)).outputs.isEmpty)
+            let response = try await client.execute(uri: "/api/health?feed=family", method: .get, headers: fixture.admin)
             let health = try JSONDecoder().decode(HealthOutputs.self, from: Data(buffer: response.body))
             let family = try #require(health.outputs.first { $0.feed == "family" })
             #expect(family.exported.events == 3 && family.exported.bytes > 500)

@@ -39,7 +39,7 @@ public struct CountdownSeries: Sendable {
     /// fresh expansion (a repeat, a floating or a cut-off one-off). The other
     /// one-offs answer everything from `kept`, so 10,000 of them do not hold
     /// 10,000 component trees; `expansion(for:)` rebuilds one if ever asked.
-    private let prepared: (items: [Component], expander: OccurrenceExpander)?
+    let prepared: (items: [Component], expander: OccurrenceExpander)?
 
     /// How many upcoming occurrences a repeating series keeps: a few weeks of a
     /// daily repeat, years of a yearly one, and little memory for 10,000 countdowns.

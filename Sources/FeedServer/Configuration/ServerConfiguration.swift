@@ -23,6 +23,9 @@ public struct ServerConfiguration: Sendable {
     /// Byte budget of the cache of clock-dependent renders (JSON, pages, cards,
     /// countdown calendars); compiled feeds come on top.
     public var cacheBytes: Int
+    /// Byte budget of the compiled feeds kept in memory (least recently read
+    /// first out; the feed read last always stays, whatever its size).
+    public var compiledBytes: Int = 128 << 20
     /// How often the store is asked whether another process changed a feed.
     public var pollInterval: Duration = .seconds(1)
     /// Timeouts and the connection limit.

@@ -28,6 +28,8 @@ struct Health: ResponseEncodable, Sendable {
     var sources: [Source]
     var definitionErrors: [String]
     var renderCache: RenderCache.Statistics
+    /// The compiled feeds in memory, within `--compiled-mb`.
+    var compiledFeeds: FeedCatalog.Statistics
     /// Each feed's served calendars: sizes, event counts, and client limits passed.
     var outputs: [OutputBudget] = []
 }
@@ -60,8 +62,10 @@ final class HealthMonitor: Sendable {
     /// True when the last database check found something wrong (checked again each tick until it clears).
     var databaseHadAProblem: Bool { state.withLock { $0.database != "ok" && $0.database != "not checked yet" } }
 
-    func status(definitionErrors: [String]) -> PublicHealth {
+    /// `/healthz`: "starting" until the catalog was first read from the store.
+    func status(definitionErrors: [String], catalogRead: Bool = true) -> PublicHealth {
         let (sources, database) = state.withLock { ($0.sources, $0.database) }
+        guard catalogRead else { return PublicHealth(status: "starting") }
         return PublicHealth(status: Self.isHealthy(sources: sources, database: database, definitionErrors: definitionErrors) ? "ok" : "degraded")
     }
 
@@ -72,7 +76,7 @@ final class HealthMonitor: Sendable {
     func snapshot(catalog: FeedCatalog, cache: RenderCache, definitionErrors: [String]) -> Health {
         let (sources, database) = state.withLock { ($0.sources, $0.database) }
         let healthy = Self.isHealthy(sources: sources, database: database, definitionErrors: definitionErrors)
-        return Health(status: healthy ? "ok" : "degraded", database: database, feeds: catalog.feeds.count, sources: sources,
-                      definitionErrors: definitionErrors, renderCache: cache.statistics)
+        return Health(status: healthy ? "ok" : "degraded", database: database, feeds: catalog.feedCount, sources: sources,
+                      definitionErrors: definitionErrors, renderCache: cache.statistics, compiledFeeds: catalog.statistics)
     }
 }

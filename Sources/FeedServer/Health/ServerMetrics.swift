@@ -50,10 +50,12 @@ final class ServerMetrics: Sendable {
 
     /// The text a scrape answers, with the figures read now.
     func scrape(catalog: FeedCatalog, cache: RenderCache, health: HealthMonitor) -> [UInt8] {
-        let feeds = catalog.feeds
-        registry.makeGauge(name: "tminus_compiled_feeds", help: "Feeds compiled in memory").set(to: Double(feeds.count))
+        let compiled = catalog.statistics
+        registry.makeGauge(name: "tminus_feeds", help: "Feeds in the store").set(to: Double(catalog.feedCount))
+        registry.makeGauge(name: "tminus_compiled_feeds", help: "Compilations in memory (a feed, or a view of one)").set(to: Double(compiled.feeds))
         registry.makeGauge(name: "tminus_compiled_countdowns", help: "Countdowns in the compiled feeds")
-            .set(to: Double(feeds.reduce(0) { $0 + $1.series.count }))
+            .set(to: Double(compiled.countdowns))
+        registry.makeGauge(name: "tminus_compiled_bytes", help: "Approximate bytes held by compiled feeds").set(to: Double(compiled.bytes))
         let statistics = cache.statistics
         let last = lastCache.withLock { last in defer { last = statistics }; return last }
         for (name, now, before) in [("hits", statistics.hits, last.hits), ("misses", statistics.misses, last.misses),

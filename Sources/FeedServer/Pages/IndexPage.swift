@@ -1,4 +1,5 @@
 import Countdowns
+import CountdownStore
 import Foundation
 import Mustache
 
@@ -40,12 +41,12 @@ enum IndexPage {
     }
 
     /// The page as served, for the public feeds among `feeds`; Last-Modified is their latest change.
-    static func representation(of feeds: [CompiledFeed], settings: RenderSettings) -> Representation {
+    static func representation(of feeds: [StoredFeed], settings: RenderSettings) -> Representation {
         let shown = feeds.filter(\.feed.isPublic)
-        let html = render(feeds: shown.map { ($0.feed, $0.series.count, FeedPage.links(baseURL: settings.baseURL, path: "/feeds/\($0.slug)")) },
+        let html = render(feeds: shown.map { ($0.feed, $0.countdownCount, FeedPage.links(baseURL: settings.baseURL, path: "/feeds/\($0.feed.slug)")) },
                           pages: settings.pages)
         return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8",
-                              lastModified: shown.map(\.stored.updatedAt).max() ?? Date(timeIntervalSince1970: 0),
+                              lastModified: shown.map(\.updatedAt).max() ?? Date(timeIntervalSince1970: 0),
                               cacheControl: "public, max-age=60", extraHeaders: PageHeaders.page)
     }
 }

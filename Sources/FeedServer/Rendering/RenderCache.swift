@@ -16,40 +16,15 @@ final class RenderCache: Sendable {
         var entries = 0
     }
 
-    private struct Entry {
-        var value: Representation
-        var size: Int
-        var older: RenderKey?
-        var newer: RenderKey?
-    }
-
-    /// A doubly linked list threaded through the dictionary: `newest` is used last.
     private struct State {
-        var entries: [RenderKey: Entry] = [:]
-        var newest: RenderKey?
-        var oldest: RenderKey?
+        var entries: BudgetedLRU<RenderKey, Representation>
         var inFlight: [RenderKey: Task<Representation, any Error>] = [:]
-        var statistics = Statistics()
-
-        mutating func unlink(_ key: RenderKey) -> Entry? {
-            guard let entry = entries.removeValue(forKey: key) else { return nil }
-            if let older = entry.older { entries[older]!.newer = entry.newer } else { oldest = entry.newer }
-            if let newer = entry.newer { entries[newer]!.older = entry.older } else { newest = entry.older }
-            return entry
-        }
-
-        mutating func pushNewest(_ key: RenderKey, _ entry: Entry) {
-            var entry = entry
-            entry.older = newest
-            entry.newer = nil
-            if let newest { entries[newest]!.newer = key } else { oldest = key }
-            entries[key] = entry
-            newest = key
-        }
+        var hits = 0
+        var misses = 0
     }
 
     let budgetBytes: Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private static let renderPool: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: System.coreCount)
         pool.start()
@@ -58,13 +33,13 @@ final class RenderCache: Sendable {
 
     init(budgetBytes: Int = 64 << 20) {
         self.budgetBytes = budgetBytes
+        state = Mutex(State(entries: BudgetedLRU(budgetBytes: budgetBytes)))
     }
 
     var statistics: Statistics {
         state.withLock { state in
-            var statistics = state.statistics
-            statistics.entries = state.entries.count
-            return statistics
+            Statistics(hits: state.hits, misses: state.misses, evictions: state.entries.evictions, bytes: state.entries.bytes,
+                       entries: state.entries.count)
         }
     }
 
@@ -85,16 +60,15 @@ final class RenderCache: Sendable {
     func value(for key: RenderKey, load: @escaping @Sendable () async throws -> Representation) async throws -> Representation {
         enum Lookup { case cached(Representation), rendering(Task<Representation, any Error>) }
         let lookup: Lookup = state.withLock { state in
-            if let entry = state.unlink(key) {
-                state.pushNewest(key, entry)
-                state.statistics.hits += 1
-                return .cached(entry.value)
+            if let value = state.entries.use(key) {
+                state.hits += 1
+                return .cached(value)
             }
             if let running = state.inFlight[key] {
-                state.statistics.hits += 1
+                state.hits += 1
                 return .rendering(running)
             }
-            state.statistics.misses += 1
+            state.misses += 1
             let task = Task {
                 do {
                     let value = try await load()
@@ -118,16 +92,8 @@ final class RenderCache: Sendable {
         let size = value.cachedSize
         state.withLock { state in
             state.inFlight[key] = nil
-            if let old = state.unlink(key) { state.statistics.bytes -= old.size }
-            state.pushNewest(key, Entry(value: value, size: size))
-            state.statistics.bytes += size
-            // The newest entry always stays, even one larger than the whole budget
-            // (a 10,000-countdown JSON with a 16 MB budget): rendering it again on
-            // every request would cost far more than holding it.
-            while state.statistics.bytes > budgetBytes, let oldest = state.oldest, oldest != key, let evicted = state.unlink(oldest) {
-                state.statistics.bytes -= evicted.size
-                state.statistics.evictions += 1
-            }
+            // The newest stays even past the budget (a 10,000-countdown JSON with a 16 MB budget).
+            state.entries.insert(key, value, size: size)
         }
     }
 }

@@ -25,7 +25,7 @@ struct PublicRoutes: Sendable {
         router.get("/images/{sha}") { _, context in try await self.images.image(context) }
         for prefix in ["/feeds", "/t/{token}/feeds"] {
             router.get("\(prefix)/{slug}.ics") { request, context in
-                let compiled = try self.feed(context).compiled
+                let compiled = try await self.feed(context).compiled
                 switch request.uri.queryParameters.get("rscale") {
                 case nil, "rule": return self.served(compiled.exported, context)
                 case "dates": return self.served(try await self.renderer.exportedDates(compiled), context)
@@ -33,22 +33,22 @@ struct PublicRoutes: Sendable {
                 }
             }
             router.get("\(prefix)/{slug}.json") { request, context in
-                let compiled = try self.feed(context).compiled
+                let compiled = try await self.feed(context).compiled
                 return self.served(try await self.renderer.json(compiled, query: try FeedQuery(request, compiled)), context)
             }
             router.get("\(prefix)/{slug}") { request, context in
-                let (compiled, path) = try self.feed(context)
+                let (compiled, path) = try await self.feed(context)
                 let zone = try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: compiled.feed.zone)
                 let language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: true)
                 return self.served(try await self.renderer.page(compiled, zone: zone, path: path, language: language), context)
             }
             router.get("\(prefix)/{slug}/countdown.ics") { request, context in
-                let compiled = try self.feed(context).compiled
+                let compiled = try await self.feed(context).compiled
                 let language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: false)
                 return self.served(try await self.renderer.countdownCalendar(compiled, language: language), context)
             }
             router.get("\(prefix)/{slug}/{id}.svg") { request, context in
-                let (compiled, _) = try self.feed(context)
+                let (compiled, _) = try await self.feed(context)
                 guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound, message: "cards are /feeds/{slug}/{id}.svg") }
                 let zone = try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: compiled.feed.zone)
                 let language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: true)
@@ -71,16 +71,17 @@ struct PublicRoutes: Sendable {
 
     /// The feed a request may see: public by slug, private only with a live
     /// token for it; and the path its page links from.
-    private func feed(_ context: ServerContext) throws -> (compiled: CompiledFeed, path: String) {
+    private func feed(_ context: ServerContext) async throws -> (compiled: CompiledFeed, path: String) {
         let slug = context.parameters.get("slug") ?? ""
         let notFound = { HTTPError(.notFound, message: "no feed '\(slug)'") }
         guard Feed.isValidSlug(slug) else { throw notFound() }
         if let secret = context.parameters.get("token") {
             guard let token = catalog.token(secret: secret), token.slug == slug,
-                  let compiled = catalog.feed(slug: slug, as: Redaction(link: token.visibility)) else { throw notFound() }
+                  let compiled = await catalog.feed(slug: slug, as: Redaction(link: token.visibility)) else { throw notFound() }
             return (compiled, "/t/\(secret)/feeds/\(slug)")
         }
-        guard let compiled = catalog.feed(slug: slug, as: Redaction(link: nil)), compiled.feed.isPublic else { throw notFound() }
+        guard catalog.stored(slug: slug)?.feed.isPublic == true, let compiled = await catalog.feed(slug: slug, as: Redaction(link: nil)),
+              compiled.feed.isPublic else { throw notFound() }
         return (compiled, "/feeds/\(slug)")
     }
 

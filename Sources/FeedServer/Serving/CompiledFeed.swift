@@ -41,6 +41,8 @@ final class CompiledFeed: Sendable {
     let workingDays: WorkingDays
     /// The revision of the `holidays:` feed `workingDays` came from; nil before linking or without one.
     let holidaysRevision: Int64?
+    /// Roughly what this compilation holds, for the compiled feeds' budget (`--compiled-mb`).
+    let approximateBytes: Int
 
     init(stored: StoredFeed, redaction: Redaction, series: [CountdownSeries], indexByID: [Int64: Int], categories: Set<String>,
          exported: Representation, validUntil: Date, workingDays: WorkingDays, holidaysRevision: Int64?,
@@ -55,6 +57,7 @@ final class CompiledFeed: Sendable {
         self.categories = categories
         self.exported = exported
         self.validUntil = validUntil
+        approximateBytes = 1_024 + exported.cachedSize + series.reduce(0) { $0 + $1.approximateBytes } + indexByID.count * 24
     }
 
     var feed: Feed { stored.feed }

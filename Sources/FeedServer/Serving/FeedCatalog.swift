@@ -6,25 +6,36 @@ import Logging
 import NIOPosix
 import Synchronization
 
-/// The compiled feeds and live feed tokens, in memory. Requests only read the
-/// published state (one lock, one dictionary lookup). A refresh compares the
-/// store's feed revisions with the compiled ones and compiles the feeds that
-/// changed; refreshes run one at a time (`SerialJobs`), and compiling (libical
-/// and rendering, CPU-bound) runs on a thread of its own, off Swift's
-/// cooperative pool.
+/// What the store holds, and the feeds compiled from it, in memory.
 ///
-/// Writes in this process call `refresh()` and await it, so the next request
-/// sees them; writes by another process (`tminus import` beside a running
-/// server, another replica on PostgreSQL) are found by `CatalogPollService`
-/// (SQLite, once a second) or `FeedChangeListener` (PostgreSQL's NOTIFY).
+/// Two parts, because a deployment grows two ways (issue #25):
+/// - **the catalog**: every feed's row (settings, revision, how many
+///   countdowns) and the live tokens. Small, read at start and after every
+///   change, so start time does not grow with the countdowns stored;
+/// - **the compiled feeds**: a feed is compiled on its first read after start
+///   or a change, and kept in a least-recently-used set within its own byte
+///   budget (`--compiled-mb`). A feed that falls out is compiled again when
+///   next read; concurrent first reads of a feed compile it once.
+///
+/// The compiled feeds have a budget of their own rather than a share of the
+/// render cache's: a compilation costs a store read and libical to make again,
+/// a render only arithmetic on it, so a burst of renders (every language of a
+/// page) must not push out the compilations they are made from.
+///
+/// Requests read one lock and one dictionary on the hot path. Writes in this
+/// process call `refresh()` and await it, so the next request sees them;
+/// writes by another process (`tminus import` beside a running server,
+/// another replica on PostgreSQL) are found by `CatalogPollService` (SQLite,
+/// once a second) or `FeedChangeListener` (PostgreSQL's NOTIFY). A change
+/// compiles nothing: the stale compilation stays only as the base the next
+/// read reuses unchanged countdowns from.
 final class FeedCatalog: Sendable {
     struct Published: Sendable {
-        /// Each feed in full (what a `full` token link, the web app and the admin API read).
-        var feeds: [String: CompiledFeed] = [:]
-        /// Each feed as the links that read it may see it: `.classified` for a
-        /// public feed, and `.titles` or `.busy` where a token has that
-        /// visibility. A view that would hide nothing is the full compilation.
-        var views: [String: [Redaction: CompiledFeed]] = [:]
+        /// Every feed's row, by slug.
+        var feeds: [String: StoredFeed] = [:]
+        /// The redacted views each feed may be read as: `.classified` for a
+        /// public feed, and `.titles` or `.busy` where a token has that visibility.
+        var needed: [String: Set<Redaction>] = [:]
         /// Hash of a token's secret → the token and the feed it opens.
         var tokens: [String: ActiveToken] = [:]
         /// `/`, rendered with the feeds it lists: nil until first asked for after
@@ -33,6 +44,48 @@ final class FeedCatalog: Sendable {
         /// Moves with every published change of the feeds, so that an index
         /// rendered from older feeds is not kept.
         var generation = 0
+        /// False until the store's catalog was first read (`/healthz` says "starting").
+        var isRead = false
+    }
+
+    /// One compilation: a feed as one kind of link sees it.
+    struct CompiledKey: Hashable, Sendable {
+        var slug: String
+        var redaction: Redaction
+    }
+
+    /// What a read needs a compilation to match: the feed's revision, and that
+    /// of the holidays feed its working days count with.
+    private struct Target: Sendable {
+        var stored: StoredFeed
+        var holidaysRevision: Int64?
+
+        func isServed(by compiled: CompiledFeed, at now: Date) -> Bool {
+            compiled.revision == stored.revision && compiled.holidaysRevision == holidaysRevision && compiled.validUntil > now
+        }
+    }
+
+    private struct Compiled {
+        var feeds: BudgetedLRU<CompiledKey, CompiledFeed>
+        /// Compiles running, with the revision each is for: a read joins one for
+        /// the revision it wants, never one of an older revision.
+        var inFlight: [CompiledKey: (revision: Int64, task: Task<CompiledFeed?, Never>)] = [:]
+        var hits = 0
+        var misses = 0
+    }
+
+    /// The compiled feeds' figures, for `/api/health` and `/metrics`.
+    struct Statistics: Sendable, Codable {
+        /// Feeds compiled in full.
+        var feeds: Int
+        /// Redacted views of them (a public link's, a token's) that differ from the full one.
+        var views: Int
+        var bytes: Int
+        var budgetBytes: Int
+        var hits: Int
+        var misses: Int
+        var evictions: Int
+        var countdowns: Int
     }
 
     let service: CountdownService
@@ -41,24 +94,27 @@ final class FeedCatalog: Sendable {
     let clock: @Sendable () -> Date
     let logger: Logger
     private let published = Mutex(Published())
+    private let compiled: Mutex<Compiled>
     private let tokenUses = Mutex<[Int64: Date]>([:])
     private let compiles = Atomic<Int>(0)
     private let indexRenders = Atomic<Int>(0)
     private let refreshes = SerialJobs()
-    /// One thread per catalog: its refreshes are serialised, a slow one never
-    /// occupies the request threads, and no other catalog (tests run several) waits behind it.
+    /// Compiling (libical and rendering the export, CPU-bound) runs on threads
+    /// of its own: never on Swift's cooperative pool, and one feed's long
+    /// compile (100,000 countdowns) leaves a thread for the others.
     private let compilePool: NIOThreadPool
     /// Called with each feed whose revision moved (a real change, not a start or a new day).
-    private let changed: @Sendable (CompiledFeed) -> Void
+    private let changed: @Sendable (StoredFeed) -> Void
 
     init(service: CountdownService, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger,
-         changed: @escaping @Sendable (CompiledFeed) -> Void = { _ in }) {
+         budgetBytes: Int = 256 << 20, changed: @escaping @Sendable (StoredFeed) -> Void = { _ in }) {
         self.changed = changed
         self.service = service
         self.settings = settings
         self.clock = clock
         self.logger = logger
-        compilePool = NIOThreadPool(numberOfThreads: 1)
+        compiled = Mutex(Compiled(feeds: BudgetedLRU(budgetBytes: budgetBytes)))
+        compilePool = NIOThreadPool(numberOfThreads: 2)
         compilePool.start()
     }
 
@@ -66,19 +122,16 @@ final class FeedCatalog: Sendable {
         compilePool.shutdownGracefully { _ in }
     }
 
-    // MARK: reads (the request path: memory only)
+    // MARK: the catalog (memory only)
 
-    func feed(slug: String) -> CompiledFeed? { published.withLock { $0.feeds[slug] } }
+    /// Every feed's row, ordered by slug.
+    var storedFeeds: [StoredFeed] { published.withLock { $0.feeds.values.sorted { $0.feed.slug < $1.feed.slug } } }
 
-    /// The feed as a link that `redaction` applies to may see it, or nil. Never
-    /// falls back to the full feed: a view is published with the token that needs it.
-    func feed(slug: String, as redaction: Redaction) -> CompiledFeed? {
-        published.withLock { published in
-            redaction == .none ? published.feeds[slug] : published.views[slug]?[redaction]
-        }
-    }
+    var feedCount: Int { published.withLock { $0.feeds.count } }
 
-    var feeds: [CompiledFeed] { published.withLock { $0.feeds.values.sorted { $0.slug < $1.slug } } }
+    func stored(slug: String) -> StoredFeed? { published.withLock { $0.feeds[slug] } }
+
+    var isRead: Bool { published.withLock(\.isRead) }
 
     /// The index page of the public feeds, as of the last refresh: rendered on
     /// the first request after a change, then kept. Rendering it on every change
@@ -86,7 +139,7 @@ final class FeedCatalog: Sendable {
     var index: Representation {
         let (kept, feeds, generation) = published.withLock { ($0.index, $0.feeds, $0.generation) }
         if let kept { return kept }
-        let rendered = IndexPage.representation(of: feeds.values.sorted { $0.slug < $1.slug }, settings: settings)
+        let rendered = IndexPage.representation(of: feeds.values.sorted { $0.feed.slug < $1.feed.slug }, settings: settings)
         indexRenders.add(1, ordering: .relaxed)
         published.withLock { if $0.generation == generation { $0.index = rendered } }
         return rendered
@@ -108,6 +161,137 @@ final class FeedCatalog: Sendable {
     /// How many times the index page was rendered since start (tests read it).
     var indexRenderCount: Int { indexRenders.load(ordering: .relaxed) }
 
+    var statistics: Statistics {
+        compiled.withLock { state in
+            let full = state.feeds.keyed.filter { $0.key.redaction == .none }
+            let views = state.feeds.keyed.filter { $0.key.redaction != .none && $0.value.redaction != .none }
+            return Statistics(feeds: full.count, views: views.count, bytes: state.feeds.bytes, budgetBytes: state.feeds.budgetBytes,
+                              hits: state.hits, misses: state.misses, evictions: state.feeds.evictions,
+                              countdowns: full.reduce(0) { $0 + $1.value.series.count })
+        }
+    }
+
+    /// The compilations in memory now, without compiling any (health's output figures).
+    var compiledNow: [CompiledFeed] {
+        compiled.withLock { $0.feeds.keyed.filter { $0.key.redaction == .none }.map(\.value) }.sorted { $0.slug < $1.slug }
+    }
+
+    // MARK: compiled feeds (compiled on first read)
+
+    /// The feed in full (what a `full` token link, the web app and the admin
+    /// API read), compiled if it is not in memory; nil when there is no such feed.
+    func feed(slug: String) async -> CompiledFeed? { await feed(slug: slug, as: .none) }
+
+    /// The feed as a link that `redaction` applies to may see it, or nil. Never
+    /// falls back to the full feed: a view exists only where a public feed or a
+    /// live token needs it.
+    func feed(slug: String, as redaction: Redaction) async -> CompiledFeed? {
+        let now = clock()
+        let target: Target? = published.withLock { published in
+            guard let stored = published.feeds[slug] else { return nil }
+            guard redaction == .none || published.needed[slug]?.contains(redaction) == true else { return nil }
+            return Target(stored: stored, holidaysRevision: stored.feed.holidays.flatMap { published.feeds[$0]?.revision })
+        }
+        guard let target else { return nil }
+        let key = CompiledKey(slug: slug, redaction: redaction)
+        enum Lookup { case kept(CompiledFeed), compiling(Task<CompiledFeed?, Never>) }
+        let lookup: Lookup = compiled.withLock { state in
+            if let hit = state.feeds.use(key), target.isServed(by: hit, at: now) {
+                state.hits += 1
+                return .kept(hit)
+            }
+            if let running = state.inFlight[key], running.revision == target.stored.revision { return .compiling(running.task) }
+            state.misses += 1
+            let task = Task { await self.build(key, target, now: now) }
+            state.inFlight[key] = (target.stored.revision, task)
+            return .compiling(task)
+        }
+        switch lookup {
+        case .kept(let compiled): return compiled
+        case .compiling(let task): return await task.value
+        }
+    }
+
+    /// Every feed, compiled where it is not in memory: for the owner's pages
+    /// that sum over all feeds (tasks, the agenda). Each goes through the
+    /// budget like any read.
+    func allFeeds() async -> [CompiledFeed] {
+        var result: [CompiledFeed] = []
+        for stored in storedFeeds { if let compiled = await feed(slug: stored.feed.slug) { result.append(compiled) } }
+        return result
+    }
+
+    private func build(_ key: CompiledKey, _ target: Target, now: Date) async -> CompiledFeed? {
+        let started = ContinuousClock.now
+        var result: CompiledFeed?
+        var shared = false
+        if key.redaction == .none {
+            result = await compileFull(target, now: now)
+        } else if let full = await feed(slug: key.slug, as: .none) {
+            let previous = compiled.withLock { $0.feeds.peek(key) }
+            let settings = self.settings
+            result = try? await compilePool.runIfActive {
+                full.redacted(key.redaction, previous: previous?.redaction == key.redaction ? previous : nil, now: now, settings: settings)
+            }
+            shared = result === full
+        }
+        let evicted = compiled.withLock { state -> Int in
+            if state.inFlight[key]?.revision == target.stored.revision { state.inFlight[key] = nil }
+            guard let result else { return 0 }
+            if let kept = state.feeds.peek(key), kept.revision > result.revision { return 0 }
+            // A view that hides nothing is the full compilation itself: counted once.
+            return state.feeds.insert(key, result, size: shared ? 256 : result.approximateBytes).count
+        }
+        if evicted > 0 || (result?.series.count ?? 0) >= 1_000 { HeapTrim.now() }
+        if let result, key.redaction == .none {
+            logger.debug("feed compiled", metadata: ["feed": "\(key.slug)", "revision": "\(result.revision)", "countdowns": "\(result.series.count)",
+                                                    "bytes": "\(result.approximateBytes)", "evicted": "\(evicted)",
+                                                    "duration": "\(ContinuousClock.now - started)"])
+        }
+        return result
+    }
+
+    /// The full compilation for `target`: countdowns read from the store (those
+    /// whose row did not change reused from the stale compilation, if it is
+    /// still in memory), prepared, and linked with the holidays feed.
+    private func compileFull(_ target: Target, now: Date) async -> CompiledFeed? {
+        let slug = target.stored.feed.slug
+        let previous = compiled.withLock { $0.feeds.peek(CompiledKey(slug: slug, redaction: .none)) }
+        do {
+            guard let unlinked = try await compileUnlinked(slug, previous: previous, now: now) else { return nil }
+            guard let holidaysSlug = unlinked.feed.holidays else { return unlinked }
+            let holidays = holidaysSlug == slug ? unlinked : try await holidaysSource(holidaysSlug, now: now)
+            return try await compilePool.runIfActive { unlinked.linking(holidays: holidays, now: now) }
+        } catch {
+            logger.error("cannot compile feed; serving its previous revision", metadata: ["feed": "\(slug)", "error": "\(error)"])
+            return previous
+        }
+    }
+
+    private func compileUnlinked(_ slug: String, previous: CompiledFeed?, now: Date) async throws -> CompiledFeed? {
+        var known: [Int64: Countdown] = [:]
+        for series in previous?.series ?? [] { if let id = series.countdown.id { known[id] = series.countdown } }
+        guard let (stored, countdowns) = try await store.feedContents(slug: slug, reusing: known) else { return nil }
+        let settings = self.settings
+        let result = try await compilePool.runIfActive {
+            CompiledFeed.compile(stored, countdowns: countdowns, previous: previous, now: now, settings: settings)
+        }
+        compiles.add(1, ordering: .relaxed)
+        return result
+    }
+
+    /// The feed whose dates are holidays to another: only its series matter, so
+    /// any current compilation serves. One that counts working days with
+    /// holidays of its own is compiled here unlinked and not kept, so that two
+    /// feeds naming each other never wait on each other's compile.
+    private func holidaysSource(_ slug: String, now: Date) async throws -> CompiledFeed? {
+        guard let stored = stored(slug: slug) else { return nil }
+        let kept = compiled.withLock { $0.feeds.peek(CompiledKey(slug: slug, redaction: .none)) }
+        if let kept, kept.revision == stored.revision, kept.validUntil > now { return kept }
+        if stored.feed.holidays == nil { return await feed(slug: slug) }
+        return try await compileUnlinked(slug, previous: kept, now: now)
+    }
+
     // MARK: refresh
 
     /// A use case, then the published state brought up to it, so that the
@@ -119,68 +303,42 @@ final class FeedCatalog: Sendable {
         return result
     }
 
-    /// Brings the published state up to the store: compiles feeds whose revision
-    /// changed (or whose series the clock has outrun), drops deleted ones, reloads tokens.
-    /// `force` recompiles every feed (after `feeds/` was reloaded).
+    /// Brings the catalog up to the store: reads the rows of feeds whose
+    /// revision changed, drops deleted ones, reloads tokens. Compiles nothing.
+    /// `force` reads every row again and drops every compilation (after
+    /// `feeds/` was reloaded).
     func refresh(force: Bool = false) async {
         await refreshes.run { await self.refreshNow(force: force) }
     }
 
     private func refreshNow(force: Bool) async {
-        let now = clock()
         do {
             let versions = try await store.feedVersions()
             let tokens = try await store.activeTokens()
-            var (current, views, previousTokens, previousIndex, generation) = published.withLock {
-                ($0.feeds, $0.views, $0.tokens, $0.index, $0.generation)
+            let (known, previousTokens, previousIndex, generation, wasRead) = published.withLock {
+                ($0.feeds, $0.tokens, $0.index, $0.generation, $0.isRead)
             }
             let tokenMap = Dictionary(tokens.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
-            // Nothing moved (the usual poll, once a second): publish nothing, render nothing.
-            // Rendering the index and rebuilding the views on every poll cost 3% of a core
-            // with 600 feeds, and made each new feed slower than the last (issue #27).
-            if !force, tokenMap == previousTokens, versions.count == current.count,
-               versions.allSatisfy({ version in current[version.slug].map { $0.revision == version.revision && $0.validUntil > now } ?? false }) {
-                return
-            }
-            var compiledAny = false
-            var recompiled = Set<String>()
-            var moved: [CompiledFeed] = []
             let live = Set(versions.map(\.slug))
-            let removed = current.keys.filter { !live.contains($0) }
-            for slug in removed { current[slug] = nil; views[slug] = nil }
-            for version in versions {
-                let old = current[version.slug]
-                if !force, let old, old.revision == version.revision, old.validUntil > now { continue }
-                if let compiled = await compile(version.slug, previous: old, reload: force || old?.revision != version.revision, now: now) {
-                    current[version.slug] = compiled
-                    recompiled.insert(version.slug)   // its views are redacted again below, from this compilation
-                    compiledAny = true
-                    if let old, old.revision != compiled.revision { moved.append(compiled) }
-                }
+            let moved = versions.filter { known[$0.slug]?.revision != $0.revision }.map(\.slug)
+            let removed = known.keys.filter { !live.contains($0) }
+            // Nothing moved (the usual poll, once a second): publish nothing (issue #27).
+            if !force, wasRead, tokenMap == previousTokens, moved.isEmpty, removed.isEmpty { return }
+            var feeds = known
+            for slug in removed { feeds[slug] = nil }
+            if force || !wasRead || moved.count > 64 {
+                feeds = Dictionary(try await store.feeds().map { ($0.feed.slug, $0) }, uniquingKeysWith: { first, _ in first })
+            } else {
+                for slug in moved { feeds[slug] = try await store.feed(slug: slug) }
             }
-            // Feeds that count working days with another feed's holidays: linked
-            // after every compile above, so a holidays feed compiled later in the loop counts.
-            for (slug, compiled) in current {
-                guard let holidaysSlug = compiled.feed.holidays else { continue }
-                let holidays = current[holidaysSlug]
-                guard recompiled.contains(slug) || compiled.holidaysRevision != holidays?.revision else { continue }
-                current[slug] = try await compilePool.runIfActive { compiled.linking(holidays: holidays, now: now) }
-                recompiled.insert(slug)
-            }
-            let (feeds, settings, trim, previousViews, stale) = (current, self.settings, compiledAny, views, recompiled)
             let needed = Self.redactions(feeds: feeds, tokens: tokens)
-            // The index lists the feeds: kept unless one of them changed, came or went (then rendered when asked for).
-            let feedsMoved = force || compiledAny || !removed.isEmpty
-            // Redacting and trimming the heap are CPU work: off the cooperative pool too.
-            let newViews = try await compilePool.runIfActive {
-                defer { if trim { HeapTrim.now() } }
-                return Self.views(of: feeds, needed: needed, previous: previousViews, stale: stale, now: now, settings: settings)
-            }
+            let feedsMoved = force || !moved.isEmpty || !removed.isEmpty
             published.withLock {
-                $0 = Published(feeds: current, views: newViews, tokens: tokenMap, index: feedsMoved ? nil : previousIndex,
-                               generation: generation + 1)
+                $0 = Published(feeds: feeds, needed: needed, tokens: tokenMap, index: feedsMoved ? nil : previousIndex,
+                               generation: generation + 1, isRead: true)
             }
-            moved.forEach(changed)
+            compiled.withLock { state in state.feeds.removeAll { force || feeds[$0.slug] == nil } }
+            for slug in moved { if let old = known[slug], let new = feeds[slug], old.revision != new.revision { changed(new) } }
         } catch {
             logger.error("cannot read feeds from the store; serving what was compiled before", metadata: ["error": "\(error)"])
         }
@@ -188,58 +346,12 @@ final class FeedCatalog: Sendable {
 
     /// Which redacted views each feed needs: the public one for a public feed,
     /// and one per visibility its live tokens have.
-    static func redactions(feeds: [String: CompiledFeed], tokens: [ActiveToken]) -> [String: Set<Redaction>] {
+    static func redactions(feeds: [String: StoredFeed], tokens: [ActiveToken]) -> [String: Set<Redaction>] {
         var needed: [String: Set<Redaction>] = [:]
-        for (slug, compiled) in feeds where compiled.feed.isPublic { needed[slug, default: []].insert(.classified) }
+        for (slug, stored) in feeds where stored.feed.isPublic { needed[slug, default: []].insert(.classified) }
         for token in tokens where feeds[token.slug] != nil { needed[token.slug, default: []].insert(Redaction(link: token.visibility)) }
         for slug in needed.keys { needed[slug]?.remove(.none) }
         return needed
-    }
-
-    /// The views `needed`: kept from `previous` unless their feed is `stale`
-    /// (compiled again in this refresh), else redacted from the full
-    /// compilation, reusing the old view's series where nothing changed.
-    static func views(of feeds: [String: CompiledFeed], needed: [String: Set<Redaction>], previous: [String: [Redaction: CompiledFeed]],
-                      stale: Set<String>, now: Date, settings: RenderSettings) -> [String: [Redaction: CompiledFeed]] {
-        var views: [String: [Redaction: CompiledFeed]] = [:]
-        for (slug, redactions) in needed {
-            guard let full = feeds[slug] else { continue }
-            for redaction in redactions {
-                let old = previous[slug]?[redaction]
-                if let old, !stale.contains(slug) {
-                    views[slug, default: [:]][redaction] = old
-                } else {
-                    views[slug, default: [:]][redaction] = full.redacted(redaction, previous: old, now: now, settings: settings)
-                }
-            }
-        }
-        return views
-    }
-
-    private func compile(_ slug: String, previous: CompiledFeed?, reload: Bool, now: Date) async -> CompiledFeed? {
-        let started = ContinuousClock.now
-        do {
-            let stored: StoredFeed, countdowns: [Countdown]
-            if reload || previous == nil {
-                var known: [Int64: Countdown] = [:]
-                for countdown in previous?.countdowns ?? [] { if let id = countdown.id { known[id] = countdown } }
-                guard let contents = try await store.feedContents(slug: slug, reusing: known) else { return nil }
-                (stored, countdowns) = contents
-            } else {
-                (stored, countdowns) = (previous!.stored, previous!.countdowns)
-            }
-            let settings = self.settings
-            let compiled = try await compilePool.runIfActive {
-                CompiledFeed.compile(stored, countdowns: countdowns, previous: previous, now: now, settings: settings)
-            }
-            compiles.add(1, ordering: .relaxed)
-            logger.debug("feed compiled", metadata: ["feed": "\(slug)", "revision": "\(stored.revision)", "countdowns": "\(countdowns.count)",
-                                                    "duration": "\(ContinuousClock.now - started)"])
-            return compiled
-        } catch {
-            logger.error("cannot compile feed; serving its previous revision", metadata: ["feed": "\(slug)", "error": "\(error)"])
-            return previous
-        }
     }
 
     /// Saves the token uses gathered since the last call (a write now and then, never per request).

@@ -1,3 +1,4 @@
+import CountdownStore
 import AsyncHTTPClient
 import Foundation
 import Logging
@@ -31,11 +32,12 @@ struct PurgeNotifier: Sendable {
         var description: String
     }
 
-    func changed(_ compiled: CompiledFeed) {
-        guard let url = compiled.feed.purgeURL else { return }
-        let base = baseURL + "/feeds/" + compiled.slug
-        let body = Body(feed: compiled.slug, revision: compiled.revision, surrogateKey: "feed-" + compiled.slug,
-                        urls: compiled.feed.isPublic ? [base + ".ics", base + ".json", base + "/countdown.ics", base] : [])
+    func changed(_ stored: StoredFeed) {
+        guard let url = stored.feed.purgeURL else { return }
+        let slug = stored.feed.slug
+        let base = baseURL + "/feeds/" + slug
+        let body = Body(feed: slug, revision: stored.revision, surrogateKey: "feed-" + slug,
+                        urls: stored.feed.isPublic ? [base + ".ics", base + ".json", base + "/countdown.ics", base] : [])
         Task {
             do {
                 try await deliver(body, to: url)

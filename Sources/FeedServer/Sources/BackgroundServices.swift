@@ -82,7 +82,7 @@ struct FeedChangeService: Service {
         await cancelWhenGracefulShutdown {
             await notices.listenForFeedChanges(retry: .seconds(1), connected: { await catalog.refresh() }, changed: { change in
                 logger.debug("feed changed", metadata: ["feed": "\(change.slug)", "revision": "\(change.revision)"])
-                if catalog.feed(slug: change.slug)?.revision != change.revision { await catalog.refresh() }
+                if catalog.stored(slug: change.slug)?.revision != change.revision { await catalog.refresh() }
             })
         }
     }

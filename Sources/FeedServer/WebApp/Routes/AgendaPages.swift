@@ -82,29 +82,29 @@ struct AgendaPages: Sendable {
     }
 
     func register(on app: RouterGroup<WebAppContext>) {
-        app.get("timeline") { request, context in try self.timeline(request, context) }
-        app.get("tasks") { _, context in self.tasks(context) }
-        app.get("stats") { request, context in try self.stats(request, context) }
+        app.get("timeline") { request, context in try await self.timeline(request, context) }
+        app.get("tasks") { _, context in await self.tasks(context) }
+        app.get("stats") { request, context in try await self.stats(request, context) }
     }
 
     /// The viewer's zone: `?tz=`, else the zone most feeds use.
     private func zone(_ request: Request) throws -> Zone {
-        let feeds = app.catalog.feeds
+        let feeds = app.catalog.storedFeeds
         let common = Dictionary(grouping: feeds, by: \.feed.timeZone).max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
         return try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: common.flatMap(Zone.named) ?? .utc)
     }
 
-    private func feedSeries() -> [Agenda.FeedSeries] {
-        app.catalog.feeds.map {
+    private func feedSeries() async -> [Agenda.FeedSeries] {
+        await app.catalog.allFeeds().map {
             Agenda.FeedSeries(slug: $0.slug, name: $0.feed.name, color: $0.feed.color, categoryColors: $0.feed.categoryColors, series: $0.series)
         }
     }
 
-    private func timeline(_ request: Request, _ context: WebAppContext) throws -> HTMLPage {
+    private func timeline(_ request: Request, _ context: WebAppContext) async throws -> HTMLPage {
         let zone = try zone(request)
         let weeks = min(12, max(1, request.uri.queryParameters.get("weeks", as: Int.self) ?? 4))
         let today = zone.local(of: app.clock()).date
-        let agenda = Agenda(feeds: feedSeries(), from: today, dayCount: weeks * 7, zone: zone, now: app.clock())
+        let agenda = Agenda(feeds: await feedSeries(), from: today, dayCount: weeks * 7, zone: zone, now: app.clock())
         let days = agenda.days.map { day in
             TimelineView.Day(label: (day.isToday ? "Today, " : "") + CardFace.format(day.date), iso: day.date.iso, isToday: day.isToday,
                              entries: day.entries.map { entry in
@@ -118,12 +118,12 @@ struct AgendaPages: Sendable {
         return app.render("timeline", title: "Timeline — tminus", section: "timeline", view, context: context)
     }
 
-    private func tasks(_ context: WebAppContext) -> HTMLPage {
+    private func tasks(_ context: WebAppContext) async -> HTMLPage {
         var open: [TasksView.Task] = []
         var done: [TasksView.Task] = []
         var all: [(Countdown, RemainingTime)] = []
         let now = app.clock()
-        for compiled in app.catalog.feeds {
+        for compiled in await app.catalog.allFeeds() {
             let calculator = app.calculator(compiled.feed.zone)
             for series in compiled.series where series.countdown.kind == .task {
                 let remaining = calculator.remaining(for: series)
@@ -148,7 +148,7 @@ struct AgendaPages: Sendable {
         return String(format: "%02d:%02d", local.hour, local.minute)
     }
 
-    private func stats(_ request: Request, _ context: WebAppContext) throws -> HTMLPage {
+    private func stats(_ request: Request, _ context: WebAppContext) async throws -> HTMLPage {
         let zone = try zone(request)
         guard let period = CategoryStatistics.Period(rawValue: request.uri.queryParameters.get("period") ?? "month") else {
             throw HTTPError(.badRequest, message: "period must be day, week, month or year")
@@ -156,7 +156,7 @@ struct AgendaPages: Sendable {
         let at = request.uri.queryParameters.get("at").flatMap { CivilDate(parsing: String($0)) } ?? zone.local(of: app.clock()).date
         guard (1900...2200).contains(at.year) else { throw HTTPError(.badRequest, message: "at must be a date between 1900 and 2200") }
         let span = CategoryStatistics.Span(period, containing: at)
-        let statistics = CategoryStatistics(feeds: feedSeries(), span: span, zone: zone, now: app.clock())
+        let statistics = CategoryStatistics(feeds: await feedSeries(), span: span, zone: zone, now: app.clock())
         let label: String
         switch period {
         case .day: label = CardFace.format(span.start)

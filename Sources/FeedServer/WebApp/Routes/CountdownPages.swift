@@ -109,7 +109,7 @@ struct CountdownPages: Sendable {
 
     func formView(_ form: CountdownForm, isNew: Bool, action: String, compiled: CompiledFeed, countdown: Countdown? = nil,
                   error: CountdownDraft.Invalid? = nil) -> FormView {
-        let feeds = app.catalog.feeds.map { FormView.Choice(value: $0.slug, label: $0.feed.name, selected: $0.slug == (form.feed ?? compiled.slug)) }
+        let feeds = app.catalog.storedFeeds.map { FormView.Choice(value: $0.feed.slug, label: $0.feed.name, selected: $0.feed.slug == (form.feed ?? compiled.slug)) }
         let units = DisplayUnit.allCases.map { FormView.Choice(value: $0.rawValue, label: $0.rawValue, selected: $0.rawValue == (form.unit ?? "dynamic")) }
         let alarmChoices = [("", "No alarm"), ("-PT15M", "15 minutes before"), ("-PT1H", "1 hour before"), ("-P1D", "1 day before"),
                             ("-P2D", "2 days before"), ("-P1W", "1 week before")]

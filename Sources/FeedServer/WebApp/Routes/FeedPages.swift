@@ -55,7 +55,7 @@ struct FeedPages: Sendable {
     }
 
     func register(on app: RouterGroup<WebAppContext>) {
-        app.get("") { request, context in try self.list(context).response(from: request, context: context) }
+        app.get("") { request, context in try await self.list(context).response(from: request, context: context) }
         app.get("feeds/new") { _, context in
             self.app.render("feed-form", title: "New feed — tminus",
                             FormView(form: FeedForm(), isNew: true, action: "/app/feeds", zones: TimeZoneChoices.all), context: context)
@@ -111,8 +111,8 @@ struct FeedPages: Sendable {
         }
     }
 
-    private func list(_ context: WebAppContext) -> HTMLPage {
-        let rows = app.catalog.feeds.map { compiled in
+    private func list(_ context: WebAppContext) async -> HTMLPage {
+        let rows = await app.catalog.allFeeds().map { compiled in
             let rows = FeedSnapshot.rows(compiled.series, calculator: app.calculator(compiled.feed.zone))
             return FeedsView.Row(slug: compiled.slug, name: compiled.feed.name, count: compiled.series.count, isPublic: compiled.feed.isPublic,
                                  color: compiled.feed.color ?? "#8E8E93", tasks: TaskCounts(rows: rows, now: app.clock()))
