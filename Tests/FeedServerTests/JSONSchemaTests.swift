@@ -15,6 +15,8 @@ struct JSONSchemaTests {
         var generatedAt: String
         var countdowns: [CountdownV1]
         var tasks: Tasks
+        var total: Int
+        var next: String?
     }
 
     struct Tasks: Decodable { var overdue, dueToday, dueThisWeek: Int }
@@ -52,7 +54,7 @@ struct JSONSchemaTests {
             #expect(response.status == .ok && response.headers[.contentType] == "application/json; charset=utf-8")
             #expect(response.headers[.eTag] != nil)
             let root = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
-            #expect(Set(root.keys) == ["version", "feed", "name", "timeZone", "generatedAt", "countdowns", "tasks"])
+            #expect(Set(root.keys) == ["version", "feed", "name", "timeZone", "generatedAt", "countdowns", "tasks", "total"], "next only while more follow")
             #expect(Set(try #require(root["tasks"] as? [String: Any]).keys) == ["overdue", "dueToday", "dueThisWeek"])
             for countdown in try #require(root["countdowns"] as? [[String: Any]]) {
                 #expect(Set(countdown.keys).isSubset(of: Self.countdownKeys), "undocumented keys: \(Set(countdown.keys).subtracting(Self.countdownKeys))")
@@ -67,7 +69,7 @@ struct JSONSchemaTests {
                 #expect(countdown.progress.map { (0...1).contains($0) } ?? true)
             }
             let limited = try JSONSerialization.jsonObject(with: Data(try await client.text("/feeds/family.json?limit=1").1.utf8)) as! [String: Any]
-            #expect((limited["countdowns"] as! [Any]).count == 1)
+            #expect((limited["countdowns"] as! [Any]).count == 1 && limited["total"] as? Int == 3 && limited["next"] is String)
             let (_, html) = try await client.text("/feeds/family")
             #expect(html.contains("webcal://") && html.contains("calendar.google.com") && html.contains("class=\"number len-"))
         }

@@ -15,6 +15,10 @@ public struct FeedSnapshot: Sendable, Codable, Equatable {
     public var countdowns: [CountdownSnapshot]
     /// The feed's open tasks: overdue, due today, due this week (added in version 1; counted before `limit`).
     public var tasks: TaskCounts
+    /// How many countdowns the whole list has (this page may hold fewer).
+    public var total: Int
+    /// The cursor of the next page (`?cursor=`), or nil on the last page.
+    public var next: String?
 }
 
 public struct CountdownSnapshot: Sendable, Codable, Equatable {
@@ -98,12 +102,13 @@ extension FeedSnapshot {
     }
 
     /// `tasks` defaults to the counts of `rows`; pass them when `rows` was cut to a limit.
-    public init(feed: Feed, rows: [(Countdown, RemainingTime)], calculator: RemainingTimeCalculator, tasks: TaskCounts? = nil,
-                imageURL: (String) -> String? = { $0 }) {
+    /// `tasks` and `total` default to those of `rows`; pass them when `rows` is one page of a longer list.
+    public init<Rows: Collection<(Countdown, RemainingTime)>>(feed: Feed, rows: Rows, calculator: RemainingTimeCalculator, tasks: TaskCounts? = nil,
+                                                              total: Int? = nil, next: String? = nil, imageURL: (String) -> String? = { $0 }) {
         self.init(version: Self.currentVersion, feed: feed.slug, name: feed.name, timeZone: calculator.zone.identifier,
                   generatedAt: UTCStamp.iso(calculator.now),
                   countdowns: rows.map { CountdownSnapshot(countdown: $0.0, remaining: $0.1, imageURL: imageURL) },
-                  tasks: tasks ?? TaskCounts(rows: rows, now: calculator.now))
+                  tasks: tasks ?? TaskCounts(rows: Array(rows), now: calculator.now), total: total ?? rows.count, next: next)
     }
 
     /// Countdowns with their remaining time, in display order: active ones by
@@ -117,6 +122,15 @@ extension FeedSnapshot {
     /// The same for prepared series: arithmetic on kept occurrences, no expansion.
     public static func rows(_ series: [CountdownSeries], calculator: RemainingTimeCalculator, unit: DisplayUnit? = nil,
                             sort: Sort = .remaining) -> [(Countdown, RemainingTime)] {
+        let (order, remaining) = ordered(series, calculator: calculator, unit: unit, sort: sort)
+        return order.map { (series[$0].countdown, remaining[$0]) }
+    }
+
+    /// The display order of `series` as indices, with each one's remaining
+    /// time (indexed like `series`): what a list cut into pages keeps, instead
+    /// of every row.
+    public static func ordered(_ series: [CountdownSeries], calculator: RemainingTimeCalculator, unit: DisplayUnit? = nil,
+                               sort: Sort = .remaining) -> (order: [Int], remaining: [RemainingTime]) {
         // Sorted as indices over keys computed once: sorting the (Countdown,
         // RemainingTime) pairs themselves copied both structs at every move, and
         // that was a quarter of a 10,000-countdown render.
@@ -135,7 +149,7 @@ extension FeedSnapshot {
                 (ranks[a], starts[a], titles[a], uids[a]) < (ranks[b], starts[b], titles[b], uids[b])
             }
         }
-        return order.map { (series[$0].countdown, remaining[$0]) }
+        return (order, remaining)
     }
 
     /// "🎄 Christmas" sorts under C: leading emoji and punctuation are ignored.

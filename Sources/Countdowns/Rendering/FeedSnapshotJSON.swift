@@ -24,6 +24,7 @@ public enum FeedSnapshotJSON {
         out.key("feed"); out.string(snapshot.feed)
         out.key("generatedAt"); out.string(snapshot.generatedAt)
         out.key("name"); out.string(snapshot.name)
+        if let next = snapshot.next { out.key("next"); out.string(next) }
         out.key("tasks")
         out.open()
         out.key("dueThisWeek", first: true); out.int(snapshot.tasks.dueThisWeek)
@@ -31,6 +32,7 @@ public enum FeedSnapshotJSON {
         out.key("overdue"); out.int(snapshot.tasks.overdue)
         out.close()
         out.key("timeZone"); out.string(snapshot.timeZone)
+        out.key("total"); out.int(snapshot.total)
         out.key("version"); out.int(snapshot.version)
         out.close()
         return out.bytes

@@ -17,6 +17,7 @@ enum Assets {
         .button { display: inline-block; padding: .55rem .9rem; border-radius: 999px; background: var(--accent); color: var(--accent-ink); text-decoration: none; font-weight: 600; font-size: .9rem; }
         .button.secondary { background: transparent; color: var(--accent); border: 1px solid var(--accent); }
         .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: 1.25rem; }
+        nav.more { text-align: center; margin: 1.5rem 0; }
         .card { text-align: center; padding: 1rem .5rem 1.2rem; border-radius: 1.5rem; background: var(--panel); }
         .circle { position: relative; overflow: hidden; width: 10rem; height: 10rem; margin: 0 auto .8rem; border-radius: 50%;
                   display: flex; flex-direction: column; align-items: center; justify-content: center;

@@ -71,12 +71,19 @@ enum FeedPage {
         }
     }
 
+    /// The link to the next cards, on a feed longer than one page.
+    struct More {
+        var url: String
+        var label: String
+    }
+
     struct View {
         var name: String
         var description: String?
         var links: Links
         var cards: [Card]
         var isEmpty: Bool
+        var more: More?
         /// The page's language (`<html lang>`), its direction, and its own words.
         var lang: String
         var dir: String
@@ -86,7 +93,7 @@ enum FeedPage {
     }
 
     static func render(feed: Feed, rows: [(Countdown, RemainingTime)], links: Links, cardPath: (Countdown) -> String,
-                       imageURL: (String) -> String?, pages: WebPages, language: Language = .english) -> String {
+                       imageURL: (String) -> String?, pages: WebPages, language: Language = .english, more: More? = nil) -> String {
         let cards = rows.map { countdown, remaining in
             let face = CardFace(countdown: countdown, remaining: remaining, language: language)
             return Card(state: remaining.state.rawValue, from: face.gradient.0, to: face.gradient.1, ink: face.textColor,
@@ -100,7 +107,7 @@ enum FeedPage {
         for key in ["subscribe", "google", "https", "countdownCalendar", "json", "svgCard", "empty"] { words[key] = language.page(key) }
         words["footer"] = language.page("footer", ["zone": feed.timeZone])
         let scriptWords = (try? JSONSerialization.data(withJSONObject: language.scriptWords, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        let view = View(name: feed.name, description: feed.description, links: links, cards: cards, isEmpty: cards.isEmpty,
+        let view = View(name: feed.name, description: feed.description, links: links, cards: cards, isEmpty: cards.isEmpty, more: more,
                         lang: language.code, dir: language.isRightToLeft ? "rtl" : "ltr", words: words, scriptWords: scriptWords)
         return pages.library.render(view, withTemplate: "public-feed") ?? ""
     }

@@ -1,6 +1,7 @@
 import Countdowns
 import CountdownStore
 import Foundation
+import Hummingbird
 import ICalendar
 import Logging
 import Synchronization
@@ -11,6 +12,8 @@ import Synchronization
 /// series by arithmetic: no SQL, no re-expansion of a prepared series.
 struct FeedRenderer: Sendable {
     let cache: RenderCache
+    /// List orders kept for the pages after the first.
+    let orders = ListOrders()
     let settings: RenderSettings
     let clock: @Sendable () -> Date
     let logger: Logger
@@ -34,6 +37,19 @@ struct FeedRenderer: Sendable {
     private var minute: (key: Int, start: Date) {
         let key = Int((clock().timeIntervalSince1970 / 60).rounded(.down))
         return (key, Date(timeIntervalSince1970: Double(key * 60)))
+    }
+
+    /// The minute a page is computed for: now on a first page, the cursor's on
+    /// the pages after it, so that one walk reads one ordering. A cursor from
+    /// the future, or older than `FeedCursor.maxAge` minutes, is refused.
+    private func minute(of cursor: FeedCursor?) throws -> (key: Int, start: Date) {
+        let now = minute
+        guard let cursor else { return now }
+        guard cursor.minute <= now.key else { throw HTTPError(.badRequest, message: "cursor is not one this server wrote: start from the first page, without cursor") }
+        guard now.key - cursor.minute <= FeedCursor.maxAge else {
+            throw HTTPError(.conflict, message: "this cursor is more than \(FeedCursor.maxAge) minutes old: start again from the first page, without cursor")
+        }
+        return (cursor.minute, Date(timeIntervalSince1970: Double(cursor.minute * 60)))
     }
 
     private func calculator(at now: Date, _ zone: Zone, _ compiled: CompiledFeed, _ language: Language) -> RemainingTimeCalculator {
@@ -79,20 +95,27 @@ struct FeedRenderer: Sendable {
         ])
     }
 
-    /// `/feeds/{slug}.json`. A category the feed does not have is answered with
-    /// the empty list and not cached, so random categories cannot fill the cache.
+    /// `/feeds/{slug}.json`, one page of it: `query.limit` countdowns from the
+    /// cursor's offset, with the cursor of the next page. A category the feed
+    /// does not have is answered with the empty list and not cached, so random
+    /// categories cannot fill the cache.
     func json(_ compiled: CompiledFeed, query: FeedQuery) async throws -> Representation {
-        let (minute, minuteStart) = self.minute
+        let (minute, minuteStart) = try self.minute(of: query.cursor)
         let render: @Sendable () throws -> Representation = { [self] in
             var series = compiled.series
             if let category = query.category {
                 series = compiled.categories.contains(category) ? series.filter { $0.countdown.categories.contains { $0.lowercased() == category } } : []
             }
             let calculator = calculator(at: minuteStart, query.zone, compiled, query.language)
-            var rows = FeedSnapshot.rows(series, calculator: calculator, unit: query.unit, sort: query.sort)
-            let tasks = TaskCounts(rows: rows, now: minuteStart)
-            if rows.count > query.limit { rows.removeLast(rows.count - query.limit) }
-            let snapshot = FeedSnapshot(feed: compiled.feed, rows: rows, calculator: calculator, tasks: tasks, imageURL: { settings.imageURL($0) })
+            let key = ListOrders.Key(feed: compiled.identity, minute: minute, zone: query.zone, unit: query.unit, category: query.category,
+                                     sort: query.sort, language: query.language)
+            let order = orders.order(key) { ListOrders.make(series, calculator: calculator, unit: query.unit, sort: query.sort) }
+            let (rows, next) = page(of: order, series, from: query.cursor?.offset ?? 0, limit: query.limit, calculator: calculator, unit: query.unit) {
+                FeedCursor(revision: compiled.revision, holidaysRevision: compiled.holidaysRevision, minute: minute, offset: $0,
+                           fingerprint: query.fingerprint)
+            }
+            let snapshot = FeedSnapshot(feed: compiled.feed, rows: rows, calculator: calculator, tasks: order.tasks, total: order.indices.count,
+                                        next: next?.text, imageURL: { settings.imageURL($0) })
             return Representation(bytes: FeedSnapshotJSON.bytes(snapshot), contentType: "application/json; charset=utf-8",
                                   lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 60),
                                   gzip: settings.gzip)
@@ -101,18 +124,48 @@ struct FeedRenderer: Sendable {
         return try await cache.value(for: .json(compiled.identity, minute: minute, query: query), render: render)
     }
 
-    func page(_ compiled: CompiledFeed, zone: Zone, path: String, language: Language = .english) async throws -> Representation {
-        let (minute, minuteStart) = self.minute
-        let key = RenderKey.page(compiled.identity, minute: minute, zone: zone, path: path, language: language)
+    /// Countdowns the feed's page shows at once; a link shows the next ones.
+    static let pageSize = 100
+
+    /// The feed's page: `pageSize` cards from the cursor's offset, and a link to the next ones.
+    func page(_ compiled: CompiledFeed, zone: Zone, path: String, language: Language = .english, cursor: FeedCursor? = nil) async throws -> Representation {
+        let (minute, minuteStart) = try self.minute(of: cursor)
+        let offset = cursor?.offset ?? 0
+        let key = RenderKey.page(compiled.identity, minute: minute, zone: zone, path: path, language: language, offset: offset)
         return try await cache.value(for: key) { [self] in
-            let rows = FeedSnapshot.rows(compiled.series, calculator: calculator(at: minuteStart, zone, compiled, language), sort: compiled.feed.sort)
+            let calculator = calculator(at: minuteStart, zone, compiled, language)
+            let sort = compiled.feed.sort
+            let orderKey = ListOrders.Key(feed: compiled.identity, minute: minute, zone: zone, unit: nil, category: nil, sort: sort, language: language)
+            let order = orders.order(orderKey) { ListOrders.make(compiled.series, calculator: calculator, unit: nil, sort: sort) }
+            let (rows, next) = page(of: order, compiled.series, from: offset, limit: Self.pageSize, calculator: calculator, unit: nil) {
+                FeedCursor(revision: compiled.revision, holidaysRevision: compiled.holidaysRevision, minute: minute, offset: $0,
+                           fingerprint: FeedQuery.fingerprint(zone: zone, sort: sort, language: language))
+            }
+            let more = next.map { next in
+                FeedPage.More(url: "\(path)?cursor=\(next.text)&tz=\(zone.identifier.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&lang=\(language.code)",
+                              label: "\(offset + 1)–\(next.offset) / \(order.indices.count) →")
+            }
             let html = FeedPage.render(feed: compiled.feed, rows: rows, links: FeedPage.links(baseURL: baseURL, path: path),
                                        cardPath: { "\(path)/\($0.id ?? 0).svg" }, imageURL: { settings.imageURL($0) }, pages: settings.pages,
-                                       language: language)
+                                       language: language, more: more)
             return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8",
                                   lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 60),
                                   extraHeaders: PageHeaders.page)
         }
+    }
+
+    /// Rows `offset ..< offset + limit` of `order`, their remaining times
+    /// computed again (the same minute gives the same values), and the cursor
+    /// of the rows after them, if any.
+    private func page(of order: ListOrders.Order, _ series: [CountdownSeries], from offset: Int, limit: Int, calculator: RemainingTimeCalculator,
+                      unit: DisplayUnit?, cursor: (Int) -> FeedCursor) -> (rows: [(Countdown, RemainingTime)], next: FeedCursor?) {
+        let end = min(offset + limit, order.indices.count)
+        guard offset < end else { return ([], nil) }
+        let rows = order.indices[offset..<end].map { index in
+            let one = series[Int(index)]
+            return (one.countdown, calculator.remaining(for: one, unit: unit))
+        }
+        return (rows, end < order.indices.count ? cursor(end) : nil)
     }
 
     /// One countdown's SVG card, or nil when the feed has no such countdown.

@@ -10,7 +10,7 @@ enum RenderKey: Hashable, Sendable {
     /// The exported calendar with repeats in other calendars as dates only (`?rscale=dates`).
     case exportedDates(CompiledFeed.Identity, window: ClosedRange<CivilDate>)
     case json(CompiledFeed.Identity, minute: Int, query: FeedQuery)
-    case page(CompiledFeed.Identity, minute: Int, zone: Zone, path: String, language: Language)
+    case page(CompiledFeed.Identity, minute: Int, zone: Zone, path: String, language: Language, offset: Int)
     case card(CompiledFeed.Identity, minute: Int, id: Int64, zone: Zone, language: Language)
     /// An uploaded image: its name is its content's hash, so it never changes.
     case image(sha: String)
@@ -20,10 +20,24 @@ enum RenderKey: Hashable, Sendable {
 /// feed's size and `category` is one the feed has, so a key space an outsider
 /// can grow is bounded by the feed itself.
 struct FeedQuery: Hashable, Sendable {
+    /// Countdowns a page holds unless `?limit=` says otherwise, and the most it may hold.
+    static let defaultLimit = 100
+    static let maxLimit = 1_000
+
     var zone: Zone
     var unit: DisplayUnit?
     var limit: Int
     var category: String?
     var sort: FeedSnapshot.Sort
     var language: Language
+    /// Where this page starts; nil for the first page.
+    var cursor: FeedCursor?
+
+    /// What a cursor is bound to: the parameters that order and filter the list.
+    var fingerprint: UInt32 { Self.fingerprint(zone: zone, unit: unit, category: category, sort: sort, language: language) }
+
+    /// The same for the feed's page, which has no unit or category of its own.
+    static func fingerprint(zone: Zone, unit: DisplayUnit? = nil, category: String? = nil, sort: FeedSnapshot.Sort, language: Language) -> UInt32 {
+        FeedCursor.fingerprint([zone.identifier, unit?.rawValue ?? "", category ?? "", sort.rawValue, language.code])
+    }
 }

@@ -4,8 +4,10 @@ import ICalendar
 
 extension FeedQuery {
     /// Validates and normalises `/feeds/{slug}.json`'s query: an unknown `tz`,
-    /// `unit`, `sort` or `lang` is a 400; `limit` is clamped to the feed's size;
-    /// `category` is lower-cased. JSON ignores `Accept-Language`: its words
+    /// `unit`, `sort` or `lang` is a 400; `limit` (default 100) is clamped to
+    /// 1,000 and to the feed's size; `category` is lower-cased; a `cursor` must
+    /// be one this server wrote, for these parameters, and for the feed's
+    /// current revision (409 after a change: start again from the first page). JSON ignores `Accept-Language`: its words
     /// follow `?lang=` or the feed's language, whatever client asks.
     init(_ request: Request, _ compiled: CompiledFeed) throws {
         let query = request.uri.queryParameters
@@ -17,11 +19,12 @@ extension FeedQuery {
             }
             unit = parsed
         }
-        limit = compiled.series.count
+        limit = FeedQuery.defaultLimit
         if let raw = query.get("limit") {
-            guard let parsed = Int(raw), parsed > 0 else { throw HTTPError(.badRequest, message: "limit must be a positive integer") }
-            limit = min(parsed, compiled.series.count)
+            guard let parsed = Int(raw), parsed > 0 else { throw HTTPError(.badRequest, message: "limit must be a positive integer (at most \(FeedQuery.maxLimit))") }
+            limit = min(parsed, FeedQuery.maxLimit)
         }
+        limit = max(1, min(limit, compiled.series.count))
         sort = compiled.feed.sort
         if let raw = query.get("sort") {
             guard let parsed = FeedSnapshot.Sort(rawValue: raw) else { throw HTTPError(.badRequest, message: "sort must be remaining or title") }
@@ -29,6 +32,25 @@ extension FeedQuery {
         }
         category = query.get("category").map { $0.lowercased() }
         language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: false)
+        cursor = try FeedCursor(request, compiled, fingerprint: fingerprint)
+    }
+}
+
+extension FeedCursor {
+    /// The request's `?cursor=`, checked against the feed and the parameters it
+    /// was made for; nil when there is none.
+    init?(_ request: Request, _ compiled: CompiledFeed, fingerprint: UInt32) throws {
+        guard let raw = request.uri.queryParameters.get("cursor") else { return nil }
+        guard let cursor = FeedCursor(text: String(raw)) else {
+            throw HTTPError(.badRequest, message: "cursor is not one this server wrote: start from the first page, without cursor")
+        }
+        guard cursor.revision == compiled.revision, cursor.holidaysRevision == compiled.holidaysRevision else {
+            throw HTTPError(.conflict, message: "the feed changed since this cursor was made: start again from the first page, without cursor")
+        }
+        guard cursor.fingerprint == fingerprint else {
+            throw HTTPError(.badRequest, message: "this cursor was made for other parameters: keep tz, unit, category, sort and lang as they were on the first page")
+        }
+        self = cursor
     }
 }
 

@@ -40,7 +40,8 @@ struct PublicRoutes: Sendable {
                 let (compiled, path) = try await self.feed(context)
                 let zone = try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: compiled.feed.zone)
                 let language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: true)
-                return self.served(try await self.renderer.page(compiled, zone: zone, path: path, language: language), context)
+                let cursor = try FeedCursor(request, compiled, fingerprint: FeedQuery.fingerprint(zone: zone, sort: compiled.feed.sort, language: language))
+                return self.served(try await self.renderer.page(compiled, zone: zone, path: path, language: language, cursor: cursor), context)
             }
             router.get("\(prefix)/{slug}/countdown.ics") { request, context in
                 let compiled = try await self.feed(context).compiled

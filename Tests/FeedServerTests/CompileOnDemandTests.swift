@@ -1,0 +1,163 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+@testable import FeedServer
+
+/// Issue #25: memory follows what is read, not what is stored. Feeds are
+/// compiled on first read into a budgeted least-recently-used set, and long
+/// lists come in pages.
+struct CompileOnDemandTests {
+    /// A calendar of `count` one-off all-day events, one a day from 2027-01-01.
+    static func days(_ count: Int, prefix: String = "day") -> String {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tminus tests//days//EN"]
+        let start = Calendar(identifier: .gregorian).date(from: DateComponents(timeZone: .gmt, year: 2027, month: 1, day: 1))!
+        let format = DateFormatter()
+        format.dateFormat = "yyyyMMdd"
+        format.timeZone = .gmt
+        for index in 0..<count {
+            let date = format.string(from: start.addingTimeInterval(Double(index) * 86_400))
+            lines += ["BEGIN:VEVENT", "UID:\(prefix)-\(index)@tests", "DTSTAMP:20260101T000000Z", "SUMMARY:\(prefix) \(index)",
+                      "DTSTART;VALUE=DATE:\(date)", "END:VEVENT"]
+        }
+        lines.append("END:VCALENDAR")
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    @Test func feedsAreCompiledOnTheirFirstReadNotAtStart() async throws {
+        let fixture = try ServerFixture()
+        for index in 0..<5 { try fixture.feed("feed-\(index)", calendar: ServerFixture.family) }
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            #expect(parts.catalog.compileCount == 0, "start reads the catalog and compiles nothing")
+            let (health, body) = try await client.text("/healthz")
+            #expect(health.status == .ok && body.contains("\"ok\""))
+            let (index, page) = try await client.text("/")
+            #expect(index.status == .ok && page.contains("feed-4"), "the index lists every feed from the catalog alone")
+            #expect(parts.catalog.compileCount == 0)
+            #expect(try await client.text("/feeds/feed-2.ics").0.status == .ok)
+            #expect(parts.catalog.compileCount == 1)
+        }
+    }
+
+    @Test func concurrentFirstReadsCompileAFeedOnce() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("many", calendar: Self.days(2_000))
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<20 { group.addTask { try await client.execute(uri: "/feeds/many.ics", method: .get).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == .ok })
+            #expect(parts.catalog.compileCount == 1)
+        }
+    }
+
+    /// A budget of one byte keeps only the feed read last: every switch
+    /// evicts. What comes back is compiled again and must be the same.
+    @Test func aFeedEvictedAndReadAgainServesTheSameBytesAndETag() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("first", calendar: Self.days(300, prefix: "first"))
+        try fixture.feed("second", calendar: Self.days(300, prefix: "second"))
+        try await fixture.withServer(adjust: { $0.compiledBytes = 1 }) { client, parts in
+            let (before, ics) = try await client.text("/feeds/first.ics")
+            let (beforeJSON, json) = try await client.text("/feeds/first.json?limit=1000")
+            _ = try await client.text("/feeds/second.ics")
+            #expect(parts.catalog.statistics.evictions >= 1 && !parts.catalog.compiledNow.contains { $0.slug == "first" }, "second pushed first out")
+            let compiled = parts.catalog.compileCount
+            let (after, icsAgain) = try await client.text("/feeds/first.ics")
+            let (afterJSON, jsonAgain) = try await client.text("/feeds/first.json?limit=1000")
+            #expect(parts.catalog.compileCount == compiled + 1, "compiled again, once")
+            #expect(icsAgain == ics && after.headers[.eTag] == before.headers[.eTag])
+            #expect(jsonAgain == json && afterJSON.headers[.eTag] == beforeJSON.headers[.eTag])
+        }
+    }
+
+    /// Pages of 100 through 250 countdowns: each once, in one order, even
+    /// when the minute turns during the walk; after a change the old cursor is a 409.
+    @Test func jsonCursorsWalkTheWholeFeedExactlyOnce() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("long", calendar: Self.days(250))
+        try await fixture.withServer { client in
+            var uids: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let (response, body) = try await client.text("/feeds/long.json" + (cursor.map { "?cursor=\($0)" } ?? ""))
+                #expect(response.status == .ok)
+                let page = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+                #expect(page["total"] as? Int == 250)
+                uids += try #require(page["countdowns"] as? [[String: Any]]).compactMap { $0["uid"] as? String }
+                cursor = page["next"] as? String
+                pages += 1
+                fixture.setClock(fixture.clockNow.addingTimeInterval(180))   // the walk spans minutes
+            } while cursor != nil && pages < 10
+            #expect(pages == 3)
+            #expect(uids.count == 250 && Set(uids).count == 250, "every countdown once")
+            #expect(uids == (0..<250).map { "day-\($0)@tests" }, "in the list's order")
+
+            let (_, first) = try await client.text("/feeds/long.json?limit=10")
+            let next = try #require((try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])?["next"] as? String)
+            #expect(try await client.text("/feeds/long.json?limit=10&cursor=\(next)").0.status == .ok)
+            #expect(try await client.text("/feeds/long.json?limit=10&cursor=\(next)&sort=title").0.status == .badRequest,
+                    "a cursor is bound to its parameters")
+            #expect(try await client.text("/feeds/long.json?cursor=bm9wZQ").0.status == .badRequest)
+            var json = fixture.admin
+            json[.contentType] = "application/json"
+            let added = try await client.execute(uri: "/api/feeds/long/countdowns", method: .post, headers: json,
+                                                 body: ByteBuffer(string: #"{"title":"One more","date":"2027-06-01"}"#))
+            #expect(added.status == .created)
+            let (stale, message) = try await client.text("/feeds/long.json?limit=10&cursor=\(next)")
+            #expect(stale.status == .conflict && message.contains("start again"))
+            fixture.setClock(fixture.clockNow.addingTimeInterval(2 * 3_600))
+            let (_, fresh) = try await client.text("/feeds/long.json?limit=10")
+            let later = try #require((try JSONSerialization.jsonObject(with: Data(fresh.utf8)) as? [String: Any])?["next"] as? String)
+            fixture.setClock(fixture.clockNow.addingTimeInterval(2 * 3_600))
+            #expect(try await client.text("/feeds/long.json?limit=10&cursor=\(later)").0.status == .conflict, "over an hour old")
+        }
+    }
+
+    @Test func theFeedsPageShowsAHundredCardsAndLinksTheNext() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("long", calendar: Self.days(150), yaml: "timeZone: America/New_York")
+        try await fixture.withServer { client in
+            let (response, html) = try await client.text("/feeds/long")
+            #expect(response.status == .ok)
+            #expect(html.components(separatedBy: "<article class=\"card").count - 1 == 100)
+            let link = try #require(html.range(of: #"href="(/feeds/long\?cursor=[^"]+)""#, options: .regularExpression))
+            let href = String(html[link].dropFirst(6).dropLast()).replacingOccurrences(of: "&amp;", with: "&")
+            #expect(href.contains("tz=America%2FNew"), "the zone goes with the link")
+            let (second, rest) = try await client.text(href)
+            #expect(second.status == .ok)
+            #expect(rest.components(separatedBy: "<article class=\"card").count - 1 == 50)
+            #expect(!rest.contains("rel=\"next\""), "the last page links nothing further")
+            #expect(rest.contains("day 149") && !rest.contains(">day 0<"))
+        }
+    }
+
+    /// While a big feed compiles, a small one is compiled and served: compiles
+    /// run on two threads of their own, and a read waits only for its own feed.
+    @Test func aSmallFeedIsServedWhileABigOneCompiles() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("big", calendar: GeneratedCalendar.make(events: 4_000))
+        try fixture.feed("small", calendar: ServerFixture.family)
+        try await fixture.withServer { client in
+            let order = OrderLog()
+            async let big: Void = {
+                _ = try await client.execute(uri: "/feeds/big.json", method: .get)
+                await order.note("big")
+            }()
+            try await Task.sleep(for: .milliseconds(20))
+            _ = try await client.execute(uri: "/feeds/small.json", method: .get)
+            await order.note("small")
+            try await big
+            #expect(await order.names == ["small", "big"])
+        }
+    }
+
+    actor OrderLog {
+        var names: [String] = []
+        func note(_ name: String) { names.append(name) }
+    }
+}
