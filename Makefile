@@ -89,6 +89,7 @@ bench: deps pydeps
 	$(TMINUS_PYTHON) bench/core.py .
 	.build/release/tminus-bench
 	$(TMINUS_PYTHON) bench/serving.py .
+	$(TMINUS_PYTHON) bench/size.py .
 	@$(call install-missing,postgresql,PostgreSQL)
 	bash Tests/postgres/cluster.sh $(TMINUS_PYTHON) bench/replicas.py .
 

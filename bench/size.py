@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Issue #25's "size" section of `make bench`: memory and time follow what is
+read, not what is stored.
+
+On generated feeds (../shared/bench/gen_calendar.py), release build,
+--cache-mb 16, each figure printed with its goal beside it:
+  - 10k countdowns in one feed: first render of the page and of the JSON,
+    resident memory after every output was read once;
+  - 100k countdowns in one feed: start (until /healthz answers), the first
+    JSON page (the feed compiled on that read), resident memory after it, and
+    the peak (VmHWM) over the whole run.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import serving  # noqa: E402  (one home for starting, fetching and stopping servers)
+
+ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
+TMINUS = os.path.join(ROOT, ".build/release/tminus")
+GENERATOR = os.path.join(ROOT, "../shared/bench/gen_calendar.py")
+
+
+def status_mb(pid, field):
+    with open(f"/proc/{pid}/status") as handle:
+        for line in handle:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def timed(url):
+    started = time.monotonic()
+    code, _, body = serving.fetch(url)
+    return code, time.monotonic() - started, len(body)
+
+
+def line(name, value, unit, goal, ok):
+    print(f"  {name:<44} {value:8.2f} {unit:<3} (goal {goal})  {'ok' if ok else 'MISSED'}")
+    return ok
+
+
+def serve(work, db, name):
+    port = serving.free_port()
+    started = time.monotonic()
+    server = serving.start([TMINUS, "serve", "--port", str(port), "--db", db, "--cache-mb", "16", "--log-level", "warning",
+                            "--admin-token-file", os.path.join(work, "admin-token")], os.path.join(work, f"{name}.log"))
+    serving.wait_ready(f"http://127.0.0.1:{port}/healthz", server)
+    return server, f"http://127.0.0.1:{port}", time.monotonic() - started
+
+
+def main():
+    if not os.path.exists(GENERATOR):
+        print("size bench: skipped, ../shared/bench/gen_calendar.py is not beside the clone")
+        return 0
+    work = tempfile.mkdtemp(prefix="tminus-size-bench-")
+    try:
+        return run(work)
+    finally:
+        serving.stop_all()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run(work):
+    ok = True
+    print("size (release, --cache-mb 16):")
+    for count, slug in [(10_000, "f10k"), (100_000, "f100k")]:
+        db = os.path.join(work, f"{slug}.sqlite")
+        path = os.path.join(work, f"{slug}.ics")
+        subprocess.run([sys.executable, GENERATOR, str(count), path], check=True)
+        subprocess.run([TMINUS, "import", path, "--feed", slug, "--db", db], check=True, stdout=subprocess.DEVNULL)
+        os.remove(path)
+        server, base, start = serve(work, db, slug)
+        if count == 10_000:
+            code, page, _ = timed(f"{base}/feeds/{slug}")   # compiles the feed, then renders
+            code2, page_again, _ = timed(f"{base}/feeds/{slug}?tz=UTC")   # compiled: the render alone
+            code3, first_json, _ = timed(f"{base}/feeds/{slug}.json?tz=Asia/Tokyo")
+            for path in [".ics", "/countdown.ics", ".json?limit=1000"]:
+                serving.fetch(f"{base}/feeds/{slug}{path}")
+            memory = status_mb(server.pid, "VmRSS")
+            print(f"10k countdowns, one feed (start {start:.2f} s; first read {page:.2f} s, compile included):")
+            ok &= line("first render of the page", page_again, "s", "< 0.3 s", page_again < 0.3 and code == code2 == 200)
+            ok &= line("first render of the JSON", first_json, "s", "< 0.3 s", first_json < 0.3 and code3 == 200)
+            ok &= line("resident after every output once", memory, "MB", "< 80 MB", memory < 80)
+        else:
+            code, first_json, size = timed(f"{base}/feeds/{slug}.json")
+            after = status_mb(server.pid, "VmRSS")
+            for path in [".ics", "", "/countdown.ics"]:
+                serving.fetch(f"{base}/feeds/{slug}{path}")
+            peak = status_mb(server.pid, "VmHWM")
+            print("100k countdowns, one feed:")
+            ok &= line("start, until /healthz answers", start, "s", "< 1 s", start < 1)
+            ok &= line("first JSON page (compiles the feed)", first_json, "s", "< 1 s", first_json < 1 and code == 200)
+            ok &= line("resident after the first page", after, "MB", "< 200 MB", after < 200)
+            ok &= line("peak resident, every output read", peak, "MB", "< 200 MB", peak < 200)
+        server.terminate()
+        server.wait(timeout=15)
+    return 0 if ok or os.environ.get("TMINUS_BENCH_STRICT") != "1" else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
