@@ -3,6 +3,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Countdowns
+import ICalendar
+import Services
 import Testing
 @testable import FeedServer
 
@@ -38,6 +41,25 @@ struct CompileOnDemandTests {
             #expect(parts.catalog.compileCount == 0)
             #expect(try await client.text("/feeds/feed-2.ics").0.status == .ok)
             #expect(parts.catalog.compileCount == 1)
+        }
+    }
+
+    /// Another process's write (another replica on PostgreSQL, `tminus import`
+    /// beside the server) reaches the catalog by a refresh: that compiles
+    /// nothing, and the next read compiles the new revision.
+    @Test func aChangeFoundByARefreshCompilesNothingUntilRead() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            _ = try await client.text("/feeds/family.json")
+            let compiled = parts.catalog.compileCount
+            let elsewhere = CountdownService(store: parts.store)
+            _ = try await elsewhere.add(Countdown(uid: "new@tests", title: "Brand new", target: .date(CivilDate(year: 2027, month: 4, day: 1))),
+                                        toFeed: "family")
+            await parts.catalog.refresh()
+            #expect(parts.catalog.compileCount == compiled, "the refresh read the feed's row, and compiled nothing")
+            let (_, json) = try await client.text("/feeds/family.json")
+            #expect(json.contains("Brand new") && parts.catalog.compileCount == compiled + 1)
         }
     }
 
