@@ -1,4 +1,5 @@
 import ArgumentParser
+import Countdowns
 import CountdownStore
 import Foundation
 import Services
@@ -7,15 +8,17 @@ import Services
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import an .ics file into a feed (re-importing the same file changes nothing).",
+        abstract: "Import .ics files into feeds (re-importing the same file changes nothing).",
         discussion: """
-            Countdowns are matched by UID: new ones are added, changed ones updated (their SEQUENCE rises), identical ones left alone. The whole import is one transaction: if it fails, nothing changes. Items without a start (DTSTART, or DUE for tasks) are skipped and listed.
+            Countdowns are matched by UID: new ones are added, changed ones updated (their SEQUENCE rises), identical ones left alone. Each file is one transaction: if it fails, nothing of it changes, and the other files are still imported (the exit code is then 1). Items without a start (DTSTART, or DUE for tasks) are skipped and listed.
             """
     )
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The .ics file, or - for standard input.") var file: String
-    @Option(help: "The feed to import into; created if it does not exist.") var feed: String
+    @Argument(help: ArgumentHelp("The .ics files, or - for standard input.",
+                                 discussion: "With several files and no --feed, each goes into the feed its file name suggests (birthdays.ics into birthdays), created if it does not exist."))
+    var files: [String]
+    @Option(help: "The feed to import into; created if it does not exist. Without it, each file's name chooses its feed.") var feed: String?
     @Flag(help: "Refuse the whole file if it has any error.") var strict = false
     @Flag(help: "Also remove countdowns that earlier imports of this same file added but that it no longer contains.") var sync = false
     @Flag(name: .shortAndLong, help: "List every parser diagnostic and skipped item.") var verbose = false
@@ -26,41 +29,70 @@ struct ImportCommand: ParsableCommand {
 
     func validate() throws {
         guard maxItems > 0 else { throw ValidationError("--max-items must be positive") }
+        guard !files.isEmpty else { throw ValidationError("name at least one .ics file, or - for standard input") }
+        if files.contains("-") {
+            guard files.count == 1 else { throw ValidationError("- (standard input) cannot be combined with other files") }
+            guard feed != nil else { throw ValidationError("standard input has no file name: name its feed with --feed") }
+        }
+        if let feed {
+            guard Feed.isValidSlug(feed) else { throw ValidationError(StoreError.invalidSlug(feed).description) }
+        } else {
+            for file in files where Feed.slug(suggestedBy: file) == nil {
+                throw ValidationError("\(file): its name suggests no feed (letters or digits needed); name one with --feed")
+            }
+        }
     }
 
     func run() throws {
         try reportingErrors {
-            let started = Date()
-            if file != "-" {
+            for file in files where file != "-" {
                 guard FileManager.default.isReadableFile(atPath: file) else { throw CLIError("\(file): no such file, or it cannot be read") }
             }
-            let source = file == "-" ? nil : URL(fileURLWithPath: file).standardizedFileURL.path
             var limits = StoreLimits()
             limits.maxInputBytes = maxBytes.bytes
             limits.maxComponents = maxItems
             try await store.withService(limits: limits) { service in
-                let options = ImportOptions(strict: strict, source: source, sync: sync, defaultTimeZone: try ViewerZone.resolve(nil).identifier)
-                let progress: @Sendable (Int, Int) -> Void = { done, total in
-                    // Quarter marks for big files; the store reports every 500 rows.
-                    if total >= 2000, done * 4 / total != max(0, done - 500) * 4 / total {
-                        printError("importing: \(done) of \(total) countdowns written")
+                // One transaction per file: a file that fails changes nothing, and the others still go in.
+                var failed: [String] = []
+                for (index, file) in files.enumerated() {
+                    let slug = feed ?? Feed.slug(suggestedBy: file)!
+                    do {
+                        try await importOne(file, into: slug, service: service, showProgress: files.count == 1)
+                    } catch {
+                        failed.append(file)
+                        printError("error: \(file): \(error)")
                     }
+                    if files.count >= 50, (index + 1) % 100 == 0 { printError("imported \(index + 1) of \(files.count) files") }
                 }
-                // A file is read by the store, which lets its bytes go before building the tree.
-                let report = try await withLimitHints {
-                    file == "-"
-                        ? try await service.importCalendar(FileHandle.standardInput.readDataToEndOfFile(), intoFeed: feed, options: options, progress: progress)
-                        : try await service.importCalendar(contentsOf: URL(fileURLWithPath: file), intoFeed: feed, options: options, progress: progress)
-                }
-                if !report.diagnostics.isEmpty {
-                    printError("\(file): \(report.diagnostics.count) problem(s) found; usable items were imported" + (verbose ? ":" : " (--verbose lists them)"))
-                    if verbose { report.diagnostics.forEach { printError("  \($0)") } }
-                }
-                if verbose { report.skipped.forEach { printError("  skipped: \($0)") } }
-                let seconds = Date().timeIntervalSince(started)
-                print("\(feed): \(report)" + (seconds >= 1 ? String(format: " (%.1f s)", seconds) : ""))
+                if files.count > 1 { print("\(files.count - failed.count) of \(files.count) files imported" + (failed.isEmpty ? "" : "; failed: \(failed.joined(separator: ", "))")) }
+                if !failed.isEmpty { throw ExitCode(1) }
             }
         }
+    }
+
+    private func importOne(_ file: String, into slug: String, service: CountdownService, showProgress: Bool) async throws {
+        let started = Date()
+        let source = file == "-" ? nil : URL(fileURLWithPath: file).standardizedFileURL.path
+        let options = ImportOptions(strict: strict, source: source, sync: sync, defaultTimeZone: try ViewerZone.resolve(nil).identifier)
+        let progress: @Sendable (Int, Int) -> Void = { done, total in
+            // Quarter marks for big files; the store reports every 500 rows.
+            if showProgress, total >= 2000, done * 4 / total != max(0, done - 500) * 4 / total {
+                printError("importing: \(done) of \(total) countdowns written")
+            }
+        }
+        // A file is read by the store, which lets its bytes go before building the tree.
+        let report = try await withLimitHints {
+            file == "-"
+                ? try await service.importCalendar(FileHandle.standardInput.readDataToEndOfFile(), intoFeed: slug, options: options, progress: progress)
+                : try await service.importCalendar(contentsOf: URL(fileURLWithPath: file), intoFeed: slug, options: options, progress: progress)
+        }
+        if !report.diagnostics.isEmpty {
+            printError("\(file): \(report.diagnostics.count) problem(s) found; usable items were imported" + (verbose ? ":" : " (--verbose lists them)"))
+            if verbose { report.diagnostics.forEach { printError("  \($0)") } }
+        }
+        if verbose { report.skipped.forEach { printError("  skipped: \($0)") } }
+        let seconds = Date().timeIntervalSince(started)
+        print("\(slug): \(report)" + (seconds >= 1 ? String(format: " (%.1f s)", seconds) : ""))
     }
 }
 
