@@ -8,8 +8,13 @@ On generated feeds (../shared/bench/gen_calendar.py), release build,
     resident memory after every output was read once;
   - 100k countdowns in one feed: start (until /healthz answers), the first
     JSON page (the feed compiled on that read), resident memory after it, and
-    the peak (VmHWM) over the whole run.
+    the peak (VmHWM) over the whole run;
+  - 10,000 feeds of 100 countdowns (1M, built by one multi-file
+    `tminus import`), --compiled-mb 64: start, resident after a minute of
+    random reads across all feeds (TMINUS_BENCH_RANDOM_SECONDS, default 60),
+    and random-feed .ics against one cached feed's .ics.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -44,11 +49,11 @@ def line(name, value, unit, goal, ok):
     return ok
 
 
-def serve(work, db, name):
+def serve(work, db, name, extra=()):
     port = serving.free_port()
     started = time.monotonic()
     server = serving.start([TMINUS, "serve", "--port", str(port), "--db", db, "--cache-mb", "16", "--log-level", "warning",
-                            "--admin-token-file", os.path.join(work, "admin-token")], os.path.join(work, f"{name}.log"))
+                            "--admin-token-file", os.path.join(work, "admin-token"), *extra], os.path.join(work, f"{name}.log"))
     serving.wait_ready(f"http://127.0.0.1:{port}/healthz", server)
     return server, f"http://127.0.0.1:{port}", time.monotonic() - started
 
@@ -104,7 +109,68 @@ def run(work):
             ok &= line("peak resident, every output read", peak, "MB", "< 200 MB", peak < 200)
         server.terminate()
         server.wait(timeout=15)
+    ok &= many_feeds(work)
     return 0 if ok or os.environ.get("TMINUS_BENCH_STRICT") != "1" else 1
+
+
+RANDOM_SCRIPT = """
+math.randomseed(os.time())
+request = function()
+  return wrk.format("GET", string.format("/feeds/feed-%05d.ics", math.random(0, FEEDS - 1)))
+end
+"""
+
+
+def wrk_rate(url, seconds, script=None):
+    args = ["wrk", "-t2", "-c64", f"-d{seconds}s", url]
+    if script:
+        args[1:1] = ["-s", script]
+    output = subprocess.run(args, capture_output=True, text=True).stdout
+    for row in output.splitlines():
+        if row.startswith("Requests/sec:"):
+            return float(row.split()[1])
+    return 0.0
+
+
+def many_feeds(work, feeds=10_000):
+    if not shutil.which("wrk"):
+        print("10,000 feeds: skipped, wrk is not installed (make bench installs it)")
+        return True
+    folder = os.path.join(work, "many")
+    os.mkdir(folder)
+    source = os.path.join(work, "f100.ics")
+    subprocess.run([sys.executable, GENERATOR, "100", source], check=True)
+    names = []
+    for index in range(feeds):   # one file, 10,000 names: UIDs need only be unique within a feed
+        name = os.path.join(folder, f"feed-{index:05d}.ics")
+        os.link(source, name)
+        names.append(name)
+    db = os.path.join(work, "many.sqlite")
+    started = time.monotonic()
+    subprocess.run([TMINUS, "import", *names, "--db", db], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    built = time.monotonic() - started
+    server, base, start = serve(work, db, "many", ["--compiled-mb", "64"])
+    script = os.path.join(work, "random.lua")
+    with open(script, "w") as handle:
+        handle.write(RANDOM_SCRIPT.replace("FEEDS", str(feeds)))
+    seconds = int(os.environ.get("TMINUS_BENCH_RANDOM_SECONDS", "60"))
+    random_rate = wrk_rate(base + "/", seconds, script)
+    memory = status_mb(server.pid, "VmRSS")
+    peak = status_mb(server.pid, "VmHWM")
+    serving.fetch(f"{base}/feeds/feed-00000.ics")
+    cached_rate = wrk_rate(f"{base}/feeds/feed-00000.ics", 10)
+    code, stats_headers, stats = serving.fetch(f"{base}/api/health", headers={"Authorization": "Bearer bench-admin-token-0123456789abcdef"})
+    compiled = json.loads(stats).get("compiledFeeds", {}) if code == 200 else {}
+    print(f"10,000 feeds x 100 countdowns (built by one import in {built:.0f} s), --compiled-mb 64:")
+    ok = line("start, until /healthz answers", start, "s", "< 2 s", start < 2)
+    ok &= line(f"resident after {seconds} s of random reads", memory, "MB", "< 250 MB", memory < 250)
+    print(f"  (peak {peak:.0f} MB; compiled feeds held {compiled.get('feeds')} of {feeds}, "
+          f"{compiled.get('bytes', 0) / 1048576:.0f} MB, {compiled.get('evictions')} evictions, {compiled.get('misses')} compiles)")
+    ratio = random_rate / cached_rate if cached_rate else 0
+    ok &= line(f"random-feed .ics / cached ({random_rate:,.0f} / {cached_rate:,.0f})", ratio, "x", ">= 0.5x", ratio >= 0.5)
+    server.terminate()
+    server.wait(timeout=15)
+    return ok
 
 
 if __name__ == "__main__":
