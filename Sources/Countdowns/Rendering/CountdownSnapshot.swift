@@ -122,34 +122,37 @@ extension FeedSnapshot {
     /// The same for prepared series: arithmetic on kept occurrences, no expansion.
     public static func rows(_ series: [CountdownSeries], calculator: RemainingTimeCalculator, unit: DisplayUnit? = nil,
                             sort: Sort = .remaining) -> [(Countdown, RemainingTime)] {
-        let (order, remaining) = ordered(series, calculator: calculator, unit: unit, sort: sort)
+        let remaining = series.map { calculator.remaining(for: $0, unit: unit) }
+        let order = order(series, states: remaining.map(\.state), starts: remaining.map { $0.occurrence?.startInstant ?? .distantFuture },
+                          titles: remaining.map(\.title), sort: sort)
         return order.map { (series[$0].countdown, remaining[$0]) }
     }
 
-    /// The display order of `series` as indices, with each one's remaining
-    /// time (indexed like `series`): what a list cut into pages keeps, instead
-    /// of every row.
-    public static func ordered(_ series: [CountdownSeries], calculator: RemainingTimeCalculator, unit: DisplayUnit? = nil,
-                               sort: Sort = .remaining) -> (order: [Int], remaining: [RemainingTime]) {
-        // Sorted as indices over keys computed once: sorting the (Countdown,
-        // RemainingTime) pairs themselves copied both structs at every move, and
-        // that was a quarter of a 10,000-countdown render.
-        let remaining = series.map { calculator.remaining(for: $0, unit: unit) }
+    /// The display order of `series` as indices, from each one's placement
+    /// alone: what a list cut into pages keeps, and the same order `rows` gives.
+    public static func order(_ series: [CountdownSeries], calculator: RemainingTimeCalculator, sort: Sort = .remaining) -> [Int] {
+        let placements = series.map { calculator.placement(for: $0) }
+        return order(series, states: placements.map(\.state), starts: placements.map { $0.occurrence?.startInstant ?? .distantFuture },
+                     titles: placements.map(\.title), sort: sort)
+    }
+
+    /// Sorted as indices over keys computed once: sorting the (Countdown,
+    /// RemainingTime) pairs themselves copied both structs at every move, and
+    /// that was a quarter of a 10,000-countdown render.
+    private static func order(_ series: [CountdownSeries], states: [RemainingTime.State], starts: [Date], titles: [String], sort: Sort) -> [Int] {
         let uids = series.map(\.countdown.uid)
         var order = Array(series.indices)
         switch sort {
         case .title:
-            let keys = remaining.map { sortKey($0.title) }
+            let keys = titles.map(sortKey)
             order.sort { (keys[$0], uids[$0]) < (keys[$1], uids[$1]) }
         case .remaining:
-            let ranks = zip(series, remaining).map { $0.countdown.status != .active || $1.state == .past ? 1 : 0 }
-            let starts = remaining.map { $0.occurrence?.startInstant ?? .distantFuture }
-            let titles = remaining.map(\.title)
+            let ranks = zip(series, states).map { $0.countdown.status != .active || $1 == .past ? 1 : 0 }
             order.sort { a, b in
                 (ranks[a], starts[a], titles[a], uids[a]) < (ranks[b], starts[b], titles[b], uids[b])
             }
         }
-        return (order, remaining)
+        return order
     }
 
     /// "🎄 Christmas" sorts under C: leading emoji and punctuation are ignored.

@@ -31,7 +31,23 @@ public struct RemainingTimeCalculator: Sendable {
         remaining(for: CountdownSeries(countdown, preparedAt: now, floatingZone: zone, maxOccurrences: maxOccurrences), unit: requested)
     }
 
-    public func remaining(for series: CountdownSeries, unit requested: DisplayUnit? = nil) -> RemainingTime {
+    /// Where a countdown stands in a list: its state, the occurrence it shows,
+    /// and its title. What sorting needs, without the amounts, working days and
+    /// progress `remaining(for:unit:)` adds (progress may expand the series
+    /// from its start: most of a 10,000-countdown list's cost).
+    public struct Placement: Sendable {
+        public var state: RemainingTime.State
+        public var occurrence: Occurrence?
+        public var title: String
+    }
+
+    public func placement(for series: CountdownSeries) -> Placement {
+        let (chosen, _, state) = choose(series)
+        return Placement(state: state, occurrence: chosen, title: series.countdown.renderedTitle(occurrenceNumber: occurrenceNumber(series.countdown, chosen)))
+    }
+
+    /// The occurrence a countdown shows now, its date here, and its state.
+    private func choose(_ series: CountdownSeries) -> (Occurrence?, CivilDate, RemainingTime.State) {
         let countdown = series.countdown
         let countingUp = countdown.direction == .up
         let next = { series.next(at: now, zone: zone, isOver: isOver) }
@@ -41,6 +57,13 @@ public struct RemainingTimeCalculator: Sendable {
         let date = chosen.map(localDate) ?? countdown.target.civilDate
         var state = chosen.map(state(of:)) ?? .past
         if countdown.status != .active { state = .past }
+        return (chosen, date, state)
+    }
+
+    public func remaining(for series: CountdownSeries, unit requested: DisplayUnit? = nil) -> RemainingTime {
+        let countdown = series.countdown
+        let countingUp = countdown.direction == .up
+        let (chosen, date, state) = choose(series)
         let days = date.daysSinceEpoch - today.daysSinceEpoch
         let elapsedSide = countingUp && state != .upcoming && state != .today
         let (from, to) = span(to: chosen, date: date, backwards: elapsedSide || (state == .past && days < 0))

@@ -41,9 +41,10 @@ final class ListOrders: Sendable {
     }
 
     /// The order of `series` (a compilation's, filtered or not) as `calculator` sees it.
+    /// The order comes from placements alone; only tasks get their whole remaining time, for the counts.
     static func make(_ series: [CountdownSeries], calculator: RemainingTimeCalculator, unit: DisplayUnit?, sort: FeedSnapshot.Sort) -> Order {
-        let (order, remaining) = FeedSnapshot.ordered(series, calculator: calculator, unit: unit, sort: sort)
-        let tasks = TaskCounts(rows: series.indices.lazy.filter { series[$0].countdown.kind == .task }.map { (series[$0].countdown, remaining[$0]) },
+        let order = FeedSnapshot.order(series, calculator: calculator, sort: sort)
+        let tasks = TaskCounts(rows: series.filter { $0.countdown.kind == .task }.map { ($0.countdown, calculator.remaining(for: $0, unit: unit)) },
                                now: calculator.now)
         return Order(indices: order.map { Int32($0) }, tasks: tasks)
     }

@@ -78,10 +78,10 @@ struct PublicRoutes: Sendable {
         guard Feed.isValidSlug(slug) else { throw notFound() }
         if let secret = context.parameters.get("token") {
             guard let token = catalog.token(secret: secret), token.slug == slug,
-                  let compiled = await catalog.feed(slug: slug, as: Redaction(link: token.visibility)) else { throw notFound() }
+                  let compiled = try await catalog.readable(slug: slug, as: Redaction(link: token.visibility)) else { throw notFound() }
             return (compiled, "/t/\(secret)/feeds/\(slug)")
         }
-        guard catalog.stored(slug: slug)?.feed.isPublic == true, let compiled = await catalog.feed(slug: slug, as: Redaction(link: nil)),
+        guard catalog.stored(slug: slug)?.feed.isPublic == true, let compiled = try await catalog.readable(slug: slug, as: Redaction(link: nil)),
               compiled.feed.isPublic else { throw notFound() }
         return (compiled, "/feeds/\(slug)")
     }

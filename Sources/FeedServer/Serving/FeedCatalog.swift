@@ -212,6 +212,15 @@ final class FeedCatalog: Sendable {
         }
     }
 
+    /// `feed(slug:as:)` for a request: nil when there is no such feed (a 404),
+    /// and `StoreError.unavailable` (a 503 with Retry-After) when the feed
+    /// exists but could not be compiled now, the store being away.
+    func readable(slug: String, as redaction: Redaction = .none) async throws -> CompiledFeed? {
+        if let compiled = await feed(slug: slug, as: redaction) { return compiled }
+        guard stored(slug: slug) != nil else { return nil }
+        throw StoreError.unavailable("feed '\(slug)' cannot be compiled now: the store did not answer")
+    }
+
     /// Every feed, compiled where it is not in memory: for the owner's pages
     /// that sum over all feeds (tasks, the agenda). Each goes through the
     /// budget like any read.

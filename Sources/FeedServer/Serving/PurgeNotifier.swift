@@ -9,7 +9,7 @@ import NIOHTTP1
 /// with `Surrogate-Key: feed-<slug>` and a JSON body naming the feed, its new
 /// revision and its public URLs, so that the hook can purge by key or by URL.
 /// Sent in the background (a slow hook delays nothing) by every replica that
-/// recompiles the feed; purges are idempotent, so a second one costs nothing.
+/// learns of the change; purges are idempotent, so a second one costs nothing.
 ///
 /// The hook's URL is anyone's with the admin token or the web app, so it goes
 /// out under the rules of source fetches (`PinnedClient`): public addresses

@@ -49,7 +49,7 @@ struct CatalogPollService: Service {
 
     func run() async throws {
         var tick = 1
-        // The catalog was compiled before the server started listening: wait first.
+        // The catalog was read before the server started listening: wait first.
         while (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: interval) })) != nil,
               !Task.isCancelled, !Task.isShuttingDownGracefully {
             if tick % revisionTicks == 0 { await catalog.refresh() }
@@ -70,7 +70,8 @@ struct CatalogPollService: Service {
     }
 }
 
-/// PostgreSQL: recompiles a feed when another replica (or this one) changed it,
+/// PostgreSQL: reads a feed's row again when another replica (or this one)
+/// changed it (the stale compilation is dropped; the next read compiles),
 /// as the store's NOTIFY says, and compares every revision again whenever the
 /// listening connection comes back, since what was sent meanwhile is lost.
 struct FeedChangeService: Service {

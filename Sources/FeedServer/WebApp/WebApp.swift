@@ -70,7 +70,7 @@ struct WebApp: Sendable {
     }
 
     func compiled(_ slug: String) async throws -> CompiledFeed {
-        guard Feed.isValidSlug(slug), let compiled = await self.catalog.feed(slug: slug) else { throw HTTPError(.notFound, message: "no feed '\(slug)'") }
+        guard Feed.isValidSlug(slug), let compiled = try await self.catalog.readable(slug: slug) else { throw HTTPError(.notFound, message: "no feed '\(slug)'") }
         return compiled
     }
 
