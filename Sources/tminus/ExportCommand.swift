@@ -34,9 +34,8 @@ struct ExportCommand: ParsableCommand {
                 var definition = stored.feed
                 definition.includeAlarms = alarms
                 let today = definition.zone.local(of: Date()).date
-                let calendar = CalendarExport.calendar(feed: definition, countdowns: try await store.countdowns(inFeed: feed),
-                                                       otherCalendarDates: OtherCalendarDates(form: rscale, today: today, years: years))
-                let bytes = Data(CalendarWriter().bytes(calendar))
+                let bytes = Data(CalendarExport.bytes(feed: definition, countdowns: try await store.countdowns(inFeed: feed),
+                                                      otherCalendarDates: OtherCalendarDates(form: rscale, today: today, years: years)))
                 try OutputFile.write(bytes, to: output ?? "-")
             }
         }

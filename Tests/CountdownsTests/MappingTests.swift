@@ -100,3 +100,23 @@ struct MappingTests {
         #expect(skipped.first?.description == "line 3 (UID x): no DTSTART or DUE, so there is nothing to count down to")
     }
 }
+
+/// Issue #25: the export is written one countdown at a time; it must be the
+/// very bytes the whole-calendar writer gives, zones and tasks included.
+struct StreamedExportTests {
+    @Test func theStreamedExportIsTheWholeCalendarsBytes() {
+        let berlin = Make.zoned("20270310T090000", "Europe/Berlin", title: "Berlin meeting")
+        let windows = Make.zoned("20260105T170000", "W. Europe Standard Time", title: "A Windows zone")
+        let utc = Make.zoned("20270101T000000", "Etc/UTC", title: "UTC new year")
+        var task = Make.allDay("20270201", title: "A task")
+        task.kind = .task
+        var yearly = Make.allDay("19900510", repeat: .yearly, title: "Anna turns {n}")
+        yearly.alarms = [ICalDuration(parsing: "-P1D")!]
+        let countdowns = [berlin, windows, utc, task, yearly, Make.zoned("20280229T120000", "Asia/Tokyo", title: "Leap day in Tokyo")]
+        for feed in [Feed(slug: "mixed", timeZone: "Europe/Berlin", color: "#FF9500", includeAlarms: true), Feed(slug: "quiet", includeAlarms: false)] {
+            let whole = CalendarWriter().bytes(CalendarExport.calendar(feed: feed, countdowns: countdowns))
+            let streamed = CalendarExport.bytes(feed: feed, countdowns: countdowns)
+            #expect(streamed == whole, "\(String(decoding: streamed, as: UTF8.self))")
+        }
+    }
+}

@@ -9,24 +9,48 @@ public enum CalendarExport {
     /// spelled out for clients that ignore RSCALE (nil: the rule alone).
     public static func calendar(feed: Feed, countdowns: [Countdown], imageURL: (@Sendable (String) -> String?)? = nil,
                                 otherCalendarDates: OtherCalendarDates? = nil) -> VCalendar {
-        var calendar = header(for: feed, name: feed.name, description: feed.description)
-        var header = calendar.properties
+        var calendar = VCalendar(properties: properties(of: feed))
+        visit(feed: feed, countdowns: countdowns, imageURL: imageURL, otherCalendarDates: otherCalendarDates, timeZone: { zone in
+            if !calendar.timeZones.contains(where: { $0.component == zone }) { calendar.timeZones.append(VTimeZone(component: zone)) }
+        }, component: { component in
+            if component.name == VTodo.componentName { calendar.todos.append(VTodo(component: component)) }
+            else { calendar.events.append(VEvent(component: component)) }
+        })
+        return calendar
+    }
+
+    /// The same calendar as written bytes (`CalendarWriter().bytes(calendar(…))`),
+    /// written one countdown at a time: what the server compiles, so that a
+    /// 100,000-countdown feed never holds a tree of its whole calendar.
+    public static func bytes(feed: Feed, countdowns: [Countdown], imageURL: (@Sendable (String) -> String?)? = nil,
+                             otherCalendarDates: OtherCalendarDates? = nil) -> [UInt8] {
+        var writer = CalendarStreamWriter(properties: properties(of: feed))
+        visit(feed: feed, countdowns: countdowns, imageURL: imageURL, otherCalendarDates: otherCalendarDates,
+              timeZone: { writer.addTimeZone($0) }, component: { writer.add($0) })
+        return writer.finish()
+    }
+
+    /// The calendar's own properties: the header, and the category colours.
+    private static func properties(of feed: Feed) -> [Property] {
+        var header = header(for: feed, name: feed.name, description: feed.description).properties
         for (name, color) in feed.categoryColors.sorted(by: { $0.key < $1.key }) {
             header.append(Property(name: TMinusProperty.category, parameters: [Parameter(TMinusProperty.colorParameter, color)],
                                    value: TextEscaping.escape(name)))
         }
-        calendar.properties = header
+        return header
+    }
+
+    /// Each countdown's time zone definitions and components, in the order
+    /// the calendar holds them (by UID).
+    private static func visit(feed: Feed, countdowns: [Countdown], imageURL: (@Sendable (String) -> String?)?, otherCalendarDates: OtherCalendarDates?,
+                              timeZone: (Component) -> Void, component: (Component) -> Void) {
         let options = CountdownWriter.Options(includeAlarms: feed.includeAlarms, imageURL: imageURL, otherCalendarDates: otherCalendarDates)
-        for countdown in countdowns.sorted(by: { $0.uid < $1.uid }) {
-            for zone in countdown.timeZoneDefinitions where !calendar.timeZones.contains(where: { $0.component == zone }) {
-                calendar.timeZones.append(VTimeZone(component: zone))
-            }
-            for component in CountdownWriter.components(for: countdown, options: options) {
-                if component.name == VTodo.componentName { calendar.todos.append(VTodo(component: component)) }
-                else { calendar.events.append(VEvent(component: component)) }
-            }
+        // Indices sorted, not the countdowns: 100,000 copies of a large struct were 50 MB for a moment.
+        for index in countdowns.indices.sorted(by: { countdowns[$0].uid < countdowns[$1].uid }) {
+            let countdown = countdowns[index]
+            countdown.timeZoneDefinitions.forEach(timeZone)
+            CountdownWriter.components(for: countdown, options: options).forEach(component)
         }
-        return calendar
     }
 
     /// The calendar header every client reads, for a feed (or its countdown calendar).

@@ -113,9 +113,9 @@ final class CompiledFeed: Sendable {
     /// other calendars spelled out as `otherCalendarDates` says.
     static func export(_ stored: StoredFeed, countdowns: [Countdown], settings: RenderSettings,
                        otherCalendarDates: OtherCalendarDates) -> Representation {
-        let calendar = CalendarExport.calendar(feed: stored.feed, countdowns: countdowns, imageURL: { settings.imageURL($0) },
-                                               otherCalendarDates: otherCalendarDates)
-        return Representation(bytes: CalendarWriter().bytes(calendar), contentType: Representation.calendarType,
+        let bytes = CalendarExport.bytes(feed: stored.feed, countdowns: countdowns, imageURL: { settings.imageURL($0) },
+                                         otherCalendarDates: otherCalendarDates)
+        return Representation(bytes: bytes, contentType: Representation.calendarType,
                               lastModified: stored.updatedAt, cacheControl: settings.cacheControl(stored.feed, maxAge: 300),
                               contentDisposition: "inline; filename=\"\(stored.feed.slug).ics\"", gzip: settings.gzip)
     }

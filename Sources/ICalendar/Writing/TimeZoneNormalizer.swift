@@ -4,13 +4,14 @@
 /// the first year the calendar uses it. Zones tminus does not know keep their own
 /// embedded definition.
 struct TimeZoneNormalizer {
-    let registry = TimeZoneRegistry.shared
+    /// The zones a calendar's components use, gathered while their TZIDs are
+    /// rewritten: one at a time (`CalendarStreamWriter`) or all at once (`normalize`).
+    struct Usage {
+        let registry = TimeZoneRegistry.shared
+        private var firstYear: [String: Int] = [:]
+        private var unknown = Set<String>()
 
-    func normalize(_ calendar: VCalendar) -> VCalendar {
-        var calendar = calendar
-        var firstYear: [String: Int] = [:]
-        var unknown = Set<String>()
-        let rewrite = { (property: inout Property) in
+        mutating func rewrite(_ property: inout Property) {
             guard let tzid = property.parameter("TZID") else { return }
             guard let zone = registry.zone(named: tzid) else { unknown.insert(tzid); return }
             if zone.isUTC {
@@ -22,25 +23,34 @@ struct TimeZoneNormalizer {
             let year = property.value.split(separator: ",").compactMap { Int($0.prefix(4)) }.min() ?? 1970
             firstYear[zone.identifier] = min(firstYear[zone.identifier] ?? year, year)
         }
-        calendar.events = calendar.events.map { VEvent(component: rewriteAll($0.component, rewrite)) }
-        calendar.todos = calendar.todos.map { VTodo(component: rewriteAll($0.component, rewrite)) }
-        calendar.otherComponents = calendar.otherComponents.map { rewriteAll($0, rewrite) }
 
-        var zones: [VTimeZone] = []
-        for name in firstYear.keys.sorted() {
-            if let component = registry.compactVTimeZone(named: name, fromYear: max(1970, firstYear[name]!)) {
-                zones.append(VTimeZone(component: component))
-            }
+        mutating func rewriteAll(_ component: Component) -> Component {
+            var component = component
+            for index in component.properties.indices { rewrite(&component.properties[index]) }
+            component.components = component.components.map { rewriteAll($0) }
+            return component
         }
-        zones += calendar.timeZones.filter { $0.tzid.map(unknown.contains) ?? false }
-        calendar.timeZones = zones
-        return calendar
+
+        /// One compact VTIMEZONE per known zone used, by name, then the
+        /// `embedded` definitions of the zones the database does not know.
+        func timeZones(keeping embedded: [VTimeZone]) -> [VTimeZone] {
+            var zones: [VTimeZone] = []
+            for name in firstYear.keys.sorted() {
+                if let component = registry.compactVTimeZone(named: name, fromYear: max(1970, firstYear[name]!)) {
+                    zones.append(VTimeZone(component: component))
+                }
+            }
+            return zones + embedded.filter { $0.tzid.map(unknown.contains) ?? false }
+        }
     }
 
-    private func rewriteAll(_ component: Component, _ rewrite: (inout Property) -> Void) -> Component {
-        var component = component
-        for index in component.properties.indices { rewrite(&component.properties[index]) }
-        component.components = component.components.map { rewriteAll($0, rewrite) }
-        return component
+    func normalize(_ calendar: VCalendar) -> VCalendar {
+        var calendar = calendar
+        var usage = Usage()
+        calendar.events = calendar.events.map { VEvent(component: usage.rewriteAll($0.component)) }
+        calendar.todos = calendar.todos.map { VTodo(component: usage.rewriteAll($0.component)) }
+        calendar.otherComponents = calendar.otherComponents.map { usage.rewriteAll($0) }
+        calendar.timeZones = usage.timeZones(keeping: calendar.timeZones)
+        return calendar
     }
 }

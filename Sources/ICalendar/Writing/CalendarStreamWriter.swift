@@ -1,0 +1,56 @@
+/// Writes a calendar one component at a time, to exactly the bytes
+/// `CalendarWriter` (with `.generate`) writes for the whole calendar: each
+/// component is normalised (`TimeZoneNormalizer`) and serialised as it comes,
+/// so that no tree of the whole calendar is ever held.
+///
+/// Why: a feed of 100,000 countdowns built a component tree for every event,
+/// and the normaliser a second one, before writing 56 MB: several hundred MB
+/// for a moment on every compile (issue #25). Here a component lives only
+/// while it is written. Time zones come first in a calendar but are known
+/// only at the end, so events and tasks are written to buffers of their own
+/// and joined behind the header and zones by `finish()`.
+public struct CalendarStreamWriter {
+    private let properties: [Property]
+    private var embedded: [VTimeZone] = []
+    private var events: [UInt8] = []
+    private var todos: [UInt8] = []
+    private var zones = TimeZoneNormalizer.Usage()
+    private let writer = CalendarWriter(timeZones: .keep)
+
+    /// `properties`: the calendar's own (VERSION, PRODID, NAME, …).
+    public init(properties: [Property]) {
+        self.properties = properties
+    }
+
+    /// A VTIMEZONE a component may use; written only for a TZID the zone
+    /// database does not know, as `CalendarWriter` keeps such definitions.
+    public mutating func addTimeZone(_ component: Component) {
+        guard !embedded.contains(where: { $0.component == component }) else { return }
+        embedded.append(VTimeZone(component: component))
+    }
+
+    /// An event or a task (any other component goes with the events, as `VCalendar` files it).
+    public mutating func add(_ component: Component) {
+        let normalized = zones.rewriteAll(component)
+        if component.name == VTodo.componentName {
+            writer.write(normalized, into: &todos)
+        } else {
+            writer.write(normalized, into: &events)
+        }
+    }
+
+    /// The calendar's bytes.
+    public func finish() -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(events.count + todos.count + 16_384)
+        LineFolder.fold("BEGIN:VCALENDAR", into: &output)
+        for property in properties where !property.name.hasPrefix("X-LIC-ERROR") {
+            LineFolder.fold(ContentLineWriter.line(property), into: &output)
+        }
+        for zone in zones.timeZones(keeping: embedded) { writer.write(zone.component, into: &output) }
+        output += events
+        output += todos
+        LineFolder.fold("END:VCALENDAR", into: &output)
+        return output
+    }
+}
