@@ -280,7 +280,10 @@ final class FeedCatalog: Sendable {
     private func compileUnlinked(_ slug: String, previous: CompiledFeed?, now: Date) async throws -> CompiledFeed? {
         var known: [Int64: Countdown] = [:]
         for series in previous?.series ?? [] { if let id = series.countdown.id { known[id] = series.countdown } }
+        let started = ContinuousClock.now
         guard let (stored, countdowns) = try await store.feedContents(slug: slug, reusing: known) else { return nil }
+        logger.debug("feed read from the store", metadata: ["feed": "\(slug)", "countdowns": "\(countdowns.count)", "reused": "\(known.count)",
+                                                           "duration": "\(ContinuousClock.now - started)"])
         let settings = self.settings
         let result = try await compilePool.runIfActive {
             CompiledFeed.compile(stored, countdowns: countdowns, previous: previous, now: now, settings: settings)
