@@ -25,6 +25,7 @@ struct Server {
 }
 
 func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore, logger: Logger) async throws -> Server {
+    HeapTrim.limitArenas()
     let service = CountdownService(store: store)
     let token = try await AdminToken.setUp(service: service, configuredFile: configuration.adminTokenFile, database: configuration.database, logger: logger)
     let pages = try WebPages.load()

@@ -63,6 +63,23 @@ struct CompileOnDemandTests {
         }
     }
 
+    /// The owner's pages that sum over every feed (the feed list's open tasks,
+    /// the timeline, tasks, statistics) compile at most `summedFeeds` feeds a
+    /// request: with thousands of feeds, one page must not compile them all.
+    @Test func pagesThatSumOverEveryFeedCompileABoundedNumberARequest() async throws {
+        let fixture = try ServerFixture()
+        let count = FeedCatalog.summedFeeds + 6
+        for index in 0..<count { try fixture.feed(String(format: "feed-%03d", index), calendar: ServerFixture.family) }
+        try await fixture.withServer(adjust: { _ in }) { _, parts in
+            let first = await parts.catalog.feedsToSum()
+            #expect(first.feeds.count == FeedCatalog.summedFeeds && first.left == 6)
+            #expect(parts.catalog.compileCount == FeedCatalog.summedFeeds)
+            let second = await parts.catalog.feedsToSum()
+            #expect(second.feeds.count == count && second.left == 0, "those in memory, and the rest compiled now")
+            #expect(parts.catalog.compileCount == count)
+        }
+    }
+
     @Test func concurrentFirstReadsCompileAFeedOnce() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("many", calendar: Self.days(2_000))

@@ -221,13 +221,39 @@ final class FeedCatalog: Sendable {
         throw StoreError.unavailable("feed '\(slug)' cannot be compiled now: the store did not answer")
     }
 
-    /// Every feed, compiled where it is not in memory: for the owner's pages
-    /// that sum over all feeds (tasks, the agenda). Each goes through the
-    /// budget like any read.
-    func allFeeds() async -> [CompiledFeed] {
+    /// The feed in full if it is in memory at its current revision; compiles nothing.
+    func inMemory(slug: String) -> CompiledFeed? {
+        guard let stored = stored(slug: slug) else { return nil }
+        let now = clock()
+        return compiled.withLock { state in
+            state.feeds.peek(CompiledKey(slug: slug, redaction: .none)).flatMap { compiled in
+                compiled.revision == stored.revision && compiled.validUntil > now ? compiled : nil
+            }
+        }
+    }
+
+    /// How many feeds the owner's pages that sum over every feed (tasks, the
+    /// timeline, statistics) compile for one request, at most.
+    static let summedFeeds = 64
+
+    /// The feeds for a page that sums over all of them: every feed when there
+    /// are at most `summedFeeds`, else those in memory and the first others up
+    /// to that many (a hosted service with 10,000 feeds must not compile them
+    /// all for one page). `left` says how many were left out.
+    func feedsToSum() async -> (feeds: [CompiledFeed], left: Int) {
         var result: [CompiledFeed] = []
-        for stored in storedFeeds { if let compiled = await feed(slug: stored.feed.slug) { result.append(compiled) } }
-        return result
+        var compiledHere = 0, left = 0
+        for stored in storedFeeds {
+            if let kept = inMemory(slug: stored.feed.slug) {
+                result.append(kept)
+            } else if compiledHere < Self.summedFeeds, let compiled = await feed(slug: stored.feed.slug) {
+                compiledHere += 1
+                result.append(compiled)
+            } else {
+                left += 1
+            }
+        }
+        return (result, left)
     }
 
     private func build(_ key: CompiledKey, _ target: Target, now: Date) async -> CompiledFeed? {

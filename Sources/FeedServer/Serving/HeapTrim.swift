@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 
 /// Hands freed heap memory back to the system after work that allocates a lot
 /// for a moment: compiling a feed, or rendering a multi-megabyte output.
@@ -18,6 +19,27 @@ enum HeapTrim {
     static func now() {
         trim?(0)
     }
+
+    /// Caps glibc's malloc arenas at two. Each thread that allocates may get an
+    /// arena of its own (up to eight per core), and freed memory stays in the
+    /// arena it came from: with event loops, render threads, compile threads
+    /// and Dispatch's workers each keeping their own high-water mark, the
+    /// soak's resident size crept past its budget once compiles moved to two
+    /// threads (issue #25). `MALLOC_ARENA_MAX` in the environment still wins.
+    static func limitArenas() {
+        guard ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil else { return }
+        _ = option?(-8 /* M_ARENA_MAX */, 2)
+    }
+
+    /// glibc's `mallopt`, looked up like `malloc_trim`.
+    private static let option: (@convention(c) (Int32, Int32) -> Int32)? = {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
 
     /// glibc's `malloc_trim`, looked up once: Swift's Glibc module does not
     /// import `<malloc.h>`, and other C libraries (musl) do not have it.

@@ -95,7 +95,7 @@ struct AgendaPages: Sendable {
     }
 
     private func feedSeries() async -> [Agenda.FeedSeries] {
-        await app.catalog.allFeeds().map {
+        await app.catalog.feedsToSum().feeds.map {
             Agenda.FeedSeries(slug: $0.slug, name: $0.feed.name, color: $0.feed.color, categoryColors: $0.feed.categoryColors, series: $0.series)
         }
     }
@@ -123,7 +123,7 @@ struct AgendaPages: Sendable {
         var done: [TasksView.Task] = []
         var all: [(Countdown, RemainingTime)] = []
         let now = app.clock()
-        for compiled in await app.catalog.allFeeds() {
+        for compiled in await app.catalog.feedsToSum().feeds {
             let calculator = app.calculator(compiled.feed.zone)
             for series in compiled.series where series.countdown.kind == .task {
                 let remaining = calculator.remaining(for: series)

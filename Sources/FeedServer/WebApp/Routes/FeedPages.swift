@@ -112,10 +112,14 @@ struct FeedPages: Sendable {
     }
 
     private func list(_ context: WebAppContext) async -> HTMLPage {
-        let rows = await app.catalog.allFeeds().map { compiled in
-            let rows = FeedSnapshot.rows(compiled.series, calculator: app.calculator(compiled.feed.zone))
-            return FeedsView.Row(slug: compiled.slug, name: compiled.feed.name, count: compiled.series.count, isPublic: compiled.feed.isPublic,
-                                 color: compiled.feed.color ?? "#8E8E93", tasks: TaskCounts(rows: rows, now: app.clock()))
+        // Names and counts come from the catalog; open tasks from the feeds compiled for it (`feedsToSum`).
+        let compiled = Dictionary(await app.catalog.feedsToSum().feeds.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        let rows = app.catalog.storedFeeds.map { stored in
+            let tasks = compiled[stored.feed.slug].map { compiled in
+                TaskCounts(rows: FeedSnapshot.rows(compiled.series, calculator: app.calculator(compiled.feed.zone)), now: app.clock())
+            }
+            return FeedsView.Row(slug: stored.feed.slug, name: stored.feed.name, count: stored.countdownCount, isPublic: stored.feed.isPublic,
+                                 color: stored.feed.color ?? "#8E8E93", tasks: tasks ?? TaskCounts())
         }
         return app.render("feeds", title: "Feeds — tminus", FeedsView(feeds: rows), context: context)
     }
