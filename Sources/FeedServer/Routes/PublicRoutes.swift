@@ -81,8 +81,8 @@ struct PublicRoutes: Sendable {
                   let compiled = try await catalog.readable(slug: slug, as: Redaction(link: token.visibility)) else { throw notFound() }
             return (compiled, "/t/\(secret)/feeds/\(slug)")
         }
-        guard catalog.stored(slug: slug)?.feed.isPublic == true, let compiled = try await catalog.readable(slug: slug, as: Redaction(link: nil)),
-              compiled.feed.isPublic else { throw notFound() }
+        // A feed has a public view only while it is public: the catalog answers nil for a private one.
+        guard let compiled = try await catalog.readable(slug: slug, as: Redaction(link: nil)), compiled.feed.isPublic else { throw notFound() }
         return (compiled, "/feeds/\(slug)")
     }
 

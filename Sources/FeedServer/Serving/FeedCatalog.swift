@@ -33,6 +33,9 @@ final class FeedCatalog: Sendable {
     struct Published: Sendable {
         /// Every feed's row, by slug.
         var feeds: [String: StoredFeed] = [:]
+        /// What a read checks a compilation against, small enough to copy on
+        /// the hot path (a `StoredFeed` copy retains every string of its settings).
+        var heads: [String: Head] = [:]
         /// The redacted views each feed may be read as: `.classified` for a
         /// public feed, and `.titles` or `.busy` where a token has that visibility.
         var needed: [String: Set<Redaction>] = [:]
@@ -48,6 +51,16 @@ final class FeedCatalog: Sendable {
         var isRead = false
     }
 
+    struct Head: Sendable {
+        var revision: Int64
+        var holidays: String?
+
+        init(_ stored: StoredFeed) {
+            revision = stored.revision
+            holidays = stored.feed.holidays
+        }
+    }
+
     /// One compilation: a feed as one kind of link sees it.
     struct CompiledKey: Hashable, Sendable {
         var slug: String
@@ -57,16 +70,16 @@ final class FeedCatalog: Sendable {
     /// What a read needs a compilation to match: the feed's revision, and that
     /// of the holidays feed its working days count with.
     private struct Target: Sendable {
-        var stored: StoredFeed
+        var revision: Int64
         var holidaysRevision: Int64?
 
         func isServed(by compiled: CompiledFeed, at now: Date) -> Bool {
-            compiled.revision == stored.revision && compiled.holidaysRevision == holidaysRevision && compiled.validUntil > now
+            compiled.revision == revision && compiled.holidaysRevision == holidaysRevision && compiled.validUntil > now
         }
     }
 
     private struct Compiled {
-        var feeds: BudgetedLRU<CompiledKey, CompiledFeed>
+        var feeds: CompiledSet<CompiledKey, CompiledFeed>
         /// Compiles running, with the revision each is for: a read joins one for
         /// the revision it wants, never one of an older revision.
         var inFlight: [CompiledKey: (revision: Int64, task: Task<CompiledFeed?, Never>)] = [:]
@@ -113,7 +126,7 @@ final class FeedCatalog: Sendable {
         self.settings = settings
         self.clock = clock
         self.logger = logger
-        compiled = Mutex(Compiled(feeds: BudgetedLRU(budgetBytes: budgetBytes)))
+        compiled = Mutex(Compiled(feeds: CompiledSet(budgetBytes: budgetBytes)))
         compilePool = NIOThreadPool(numberOfThreads: 2)
         compilePool.start()
     }
@@ -188,9 +201,9 @@ final class FeedCatalog: Sendable {
     func feed(slug: String, as redaction: Redaction) async -> CompiledFeed? {
         let now = clock()
         let target: Target? = published.withLock { published in
-            guard let stored = published.feeds[slug] else { return nil }
+            guard let head = published.heads[slug] else { return nil }
             guard redaction == .none || published.needed[slug]?.contains(redaction) == true else { return nil }
-            return Target(stored: stored, holidaysRevision: stored.feed.holidays.flatMap { published.feeds[$0]?.revision })
+            return Target(revision: head.revision, holidaysRevision: head.holidays.flatMap { published.heads[$0]?.revision })
         }
         guard let target else { return nil }
         let key = CompiledKey(slug: slug, redaction: redaction)
@@ -200,10 +213,10 @@ final class FeedCatalog: Sendable {
                 state.hits += 1
                 return .kept(hit)
             }
-            if let running = state.inFlight[key], running.revision == target.stored.revision { return .compiling(running.task) }
+            if let running = state.inFlight[key], running.revision == target.revision { return .compiling(running.task) }
             state.misses += 1
             let task = Task { await self.build(key, target, now: now) }
-            state.inFlight[key] = (target.stored.revision, task)
+            state.inFlight[key] = (target.revision, task)
             return .compiling(task)
         }
         switch lookup {
@@ -217,7 +230,8 @@ final class FeedCatalog: Sendable {
     /// exists but could not be compiled now, the store being away.
     func readable(slug: String, as redaction: Redaction = .none) async throws -> CompiledFeed? {
         if let compiled = await feed(slug: slug, as: redaction) { return compiled }
-        guard stored(slug: slug) != nil else { return nil }
+        let exists = published.withLock { $0.heads[slug] != nil && (redaction == .none || $0.needed[slug]?.contains(redaction) == true) }
+        guard exists else { return nil }
         throw StoreError.unavailable("feed '\(slug)' cannot be compiled now: the store did not answer")
     }
 
@@ -261,7 +275,7 @@ final class FeedCatalog: Sendable {
         var result: CompiledFeed?
         var shared = false
         if key.redaction == .none {
-            result = await compileFull(target, now: now)
+            result = await compileFull(key.slug, now: now)
         } else if let full = await feed(slug: key.slug, as: .none) {
             let previous = compiled.withLock { $0.feeds.peek(key) }
             let settings = self.settings
@@ -271,11 +285,11 @@ final class FeedCatalog: Sendable {
             shared = result === full
         }
         let evicted = compiled.withLock { state -> Int in
-            if state.inFlight[key]?.revision == target.stored.revision { state.inFlight[key] = nil }
+            if state.inFlight[key]?.revision == target.revision { state.inFlight[key] = nil }
             guard let result else { return 0 }
             if let kept = state.feeds.peek(key), kept.revision > result.revision { return 0 }
             // A view that hides nothing is the full compilation itself: counted once.
-            return state.feeds.insert(key, result, size: shared ? 256 : result.approximateBytes).count
+            return state.feeds.insert(key, result, size: shared ? 256 : result.approximateBytes)
         }
         if evicted > 0 || (result?.series.count ?? 0) >= 1_000 { HeapTrim.now() }
         if let result, key.redaction == .none {
@@ -286,11 +300,10 @@ final class FeedCatalog: Sendable {
         return result
     }
 
-    /// The full compilation for `target`: countdowns read from the store (those
+    /// The full compilation of `slug`: countdowns read from the store (those
     /// whose row did not change reused from the stale compilation, if it is
     /// still in memory), prepared, and linked with the holidays feed.
-    private func compileFull(_ target: Target, now: Date) async -> CompiledFeed? {
-        let slug = target.stored.feed.slug
+    private func compileFull(_ slug: String, now: Date) async -> CompiledFeed? {
         let previous = compiled.withLock { $0.feeds.peek(CompiledKey(slug: slug, redaction: .none)) }
         do {
             guard let unlinked = try await compileUnlinked(slug, previous: previous, now: now) else { return nil }
@@ -372,7 +385,7 @@ final class FeedCatalog: Sendable {
             let needed = Self.redactions(feeds: feeds, tokens: tokens)
             let feedsMoved = force || !moved.isEmpty || !removed.isEmpty
             published.withLock {
-                $0 = Published(feeds: feeds, needed: needed, tokens: tokenMap, index: feedsMoved ? nil : previousIndex,
+                $0 = Published(feeds: feeds, heads: feeds.mapValues(Head.init), needed: needed, tokens: tokenMap, index: feedsMoved ? nil : previousIndex,
                                generation: generation + 1, isRead: true)
             }
             compiled.withLock { state in state.feeds.removeAll { force || feeds[$0.slug] == nil } }
