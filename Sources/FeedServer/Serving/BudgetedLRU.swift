@@ -1,7 +1,9 @@
 /// Values by key within a byte budget, least recently used first out: a
 /// doubly linked list threaded through a dictionary, so a hit, an insert and
-/// an eviction are O(1). Not thread-safe: its owner keeps it behind a lock
-/// (the render cache and the compiled feeds each hold one).
+/// an eviction are O(1), which the render cache needs: at its budget, every
+/// insert evicts. Not thread-safe: its owner keeps it behind a lock (the
+/// render cache and `ListOrders`). The compiled feeds use `CompiledSet`,
+/// whose hits are cheaper and whose evictions are rare.
 struct BudgetedLRU<Key: Hashable, Value> {
     private struct Entry {
         var value: Value
@@ -22,8 +24,6 @@ struct BudgetedLRU<Key: Hashable, Value> {
     }
 
     var count: Int { entries.count }
-    var values: [Value] { entries.values.map(\.value) }
-    var keyed: [(key: Key, value: Value)] { entries.map { ($0.key, $0.value.value) } }
 
     /// The value for `key`, marked as used now.
     mutating func use(_ key: Key) -> Value? {
@@ -32,36 +32,17 @@ struct BudgetedLRU<Key: Hashable, Value> {
         return entry.value
     }
 
-    /// The value for `key`, without marking it as used.
-    func peek(_ key: Key) -> Value? { entries[key]?.value }
-
     /// Keeps `value` as the newest, then evicts the oldest until the budget
     /// holds. The newest always stays, even one larger than the whole budget:
     /// making it again on every request would cost far more than holding it.
-    /// Returns what was evicted.
-    @discardableResult
-    mutating func insert(_ key: Key, _ value: Value, size: Int) -> [Value] {
+    mutating func insert(_ key: Key, _ value: Value, size: Int) {
         if let old = unlink(key) { bytes -= old.size }
         pushNewest(key, Entry(value: value, size: size))
         bytes += size
-        var evicted: [Value] = []
         while bytes > budgetBytes, let oldest, oldest != key, let entry = unlink(oldest) {
             bytes -= entry.size
             evictions += 1
-            evicted.append(entry.value)
         }
-        return evicted
-    }
-
-    @discardableResult
-    mutating func remove(_ key: Key) -> Value? {
-        guard let entry = unlink(key) else { return nil }
-        bytes -= entry.size
-        return entry.value
-    }
-
-    mutating func removeAll(where shouldRemove: (Key) -> Bool) {
-        for key in entries.keys where shouldRemove(key) { remove(key) }
     }
 
     private mutating func unlink(_ key: Key) -> Entry? {

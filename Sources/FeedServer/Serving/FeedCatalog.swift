@@ -235,15 +235,16 @@ final class FeedCatalog: Sendable {
         throw StoreError.unavailable("feed '\(slug)' cannot be compiled now: the store did not answer")
     }
 
+    /// The full compilation of `slug` in memory, current or stale.
+    private func keptFull(_ slug: String) -> CompiledFeed? {
+        compiled.withLock { $0.feeds.peek(CompiledKey(slug: slug, redaction: .none)) }
+    }
+
     /// The feed in full if it is in memory at its current revision; compiles nothing.
     func inMemory(slug: String) -> CompiledFeed? {
         guard let stored = stored(slug: slug) else { return nil }
         let now = clock()
-        return compiled.withLock { state in
-            state.feeds.peek(CompiledKey(slug: slug, redaction: .none)).flatMap { compiled in
-                compiled.revision == stored.revision && compiled.validUntil > now ? compiled : nil
-            }
-        }
+        return keptFull(slug).flatMap { $0.revision == stored.revision && $0.validUntil > now ? $0 : nil }
     }
 
     /// How many feeds the owner's pages that sum over every feed (tasks, the
@@ -304,7 +305,7 @@ final class FeedCatalog: Sendable {
     /// whose row did not change reused from the stale compilation, if it is
     /// still in memory), prepared, and linked with the holidays feed.
     private func compileFull(_ slug: String, now: Date) async -> CompiledFeed? {
-        let previous = compiled.withLock { $0.feeds.peek(CompiledKey(slug: slug, redaction: .none)) }
+        let previous = keptFull(slug)
         do {
             guard let unlinked = try await compileUnlinked(slug, previous: previous, now: now) else { return nil }
             guard let holidaysSlug = unlinked.feed.holidays else { return unlinked }
@@ -337,7 +338,7 @@ final class FeedCatalog: Sendable {
     /// feeds naming each other never wait on each other's compile.
     private func holidaysSource(_ slug: String, now: Date) async throws -> CompiledFeed? {
         guard let stored = stored(slug: slug) else { return nil }
-        let kept = compiled.withLock { $0.feeds.peek(CompiledKey(slug: slug, redaction: .none)) }
+        let kept = keptFull(slug)
         if let kept, kept.revision == stored.revision, kept.validUntil > now { return kept }
         if stored.feed.holidays == nil { return await feed(slug: slug) }
         return try await compileUnlinked(slug, previous: kept, now: now)
