@@ -48,6 +48,16 @@ public protocol CountdownStore: AnyObject, Sendable {
     /// Every token that is not revoked.
     func activeTokens() async throws -> [ActiveToken]
 
+    // MARK: exported calendars kept (a cache of renders, not data)
+
+    /// The exported calendar kept for `slug`'s `view`, whatever its revision
+    /// (the caller checks it), with the bytes resolved; nil when none is kept.
+    func keptExport(slug: String, view: Redaction) async throws -> KeptExport?
+    /// Keeps `export` for `slug`'s `view`, replacing the row of another
+    /// revision or variant. Does nothing unless the feed is at `export`'s
+    /// revision (a slow writer never replaces newer bytes).
+    func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws
+
     // MARK: feed tokens and settings
 
     func feedTokens(feed slug: String) async throws -> [FeedToken]

@@ -30,11 +30,11 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
     let token = try await AdminToken.setUp(service: service, configuredFile: configuration.adminTokenFile, database: configuration.database, logger: logger)
     let pages = try WebPages.load()
     let settings = RenderSettings(baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", gzip: configuration.gzip,
-                                  maxOccurrences: store.limits.maxOccurrences, pages: pages)
+                                  maxOccurrences: store.limits.maxOccurrences, pages: pages, build: configuration.build)
     let cache = RenderCache(budgetBytes: configuration.cacheBytes)
     let renderer = FeedRenderer(cache: cache, settings: settings, clock: configuration.clock, logger: logger)
     let purges = PurgeNotifier(baseURL: settings.baseURL, logger: logger, policy: AddressPolicy(allowPrivate: configuration.allowPrivateSources))
-    let catalog = FeedCatalog(service: service, settings: settings, clock: configuration.clock, logger: logger,
+    let catalog = FeedCatalog(service: service, settings: settings, clock: configuration.clock, logger: logger, cache: cache,
                               budgetBytes: configuration.compiledBytes, changed: purges.changed)
     let fetcher = CalendarFetcher(maxBytes: store.limits.maxInputBytes, timeout: configuration.fetchTimeout,
                                   allowPrivate: configuration.allowPrivateSources)

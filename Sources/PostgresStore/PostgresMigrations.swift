@@ -131,6 +131,21 @@ enum PostgresMigrations {
             "ALTER TABLE feed ADD COLUMN language TEXT",
         ]),
         Migration(name: "v8: feed sort", statements: ["ALTER TABLE feed ADD COLUMN sort TEXT"]),
+        Migration(name: "v9: kept exports", statements: [
+            """
+            CREATE TABLE feedExport (
+                feedId BIGINT NOT NULL REFERENCES feed(id) ON DELETE CASCADE,
+                view TEXT NOT NULL CHECK (view IN ('none', 'classified', 'titles', 'busy')),
+                revision BIGINT NOT NULL,
+                variant TEXT NOT NULL,
+                body BYTEA,
+                etag TEXT,
+                gzipped BYTEA,
+                gzippedEtag TEXT,
+                PRIMARY KEY (feedId, view)
+            )
+            """,
+        ]),
     ]
 }
 

@@ -74,6 +74,7 @@ struct ServeCommand: ParsableCommand {
                                                 database: try store.location(), feedsDirectory: feeds, adminTokenFile: adminTokenFile,
                                                 baseURL: baseURL, gzip: gzip, cacheBytes: cacheMb << 20)
         configuration.compiledBytes = compiledMb << 20
+        configuration.build = Version.full
         configuration.allowPrivateSources = allowPrivateSources
         configuration.trustForwardedFor = trustForwardedFor
         configuration.shutdownDeadline = .seconds(10)

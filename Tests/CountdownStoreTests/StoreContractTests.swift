@@ -46,6 +46,42 @@ struct StoreContractTests {
         await #expect(throws: StoreError.duplicateUID("trip", feed: "work")) { try await store.service.restore(moved, toFeed: "work") }
     }
 
+    @Test(arguments: StoreBackend.available) func aKeptExportServesOnlyItsRevisionAndGoesWithItsFeed(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let store = temp.store
+        try await store.service.createFeed(Feed(slug: "school"))
+        let revision = try #require(try await store.feed(slug: "school")).revision
+        #expect(try await store.keptExport(slug: "school", view: .none) == nil)
+        let full = KeptExport(revision: revision, variant: "v1", bytes: KeptExport.Bytes(body: Data("BEGIN:VCALENDAR".utf8), etag: "\"a\""))
+        try await store.keepExport(full, slug: "school", view: .none)
+        // A public view that hides nothing is written as "the same": it reads the full row's bytes.
+        try await store.keepExport(KeptExport(revision: revision, variant: "v1", bytes: nil), slug: "school", view: .classified)
+        #expect(try await store.keptExport(slug: "school", view: .none) == full)
+        #expect(try await store.keptExport(slug: "school", view: .classified) == full)
+        #expect(try await store.keptExport(slug: "school", view: .busy) == nil)
+
+        // Another variant of the full row: the view's "same as full" no longer resolves.
+        let other = KeptExport(revision: revision, variant: "v2", bytes: KeptExport.Bytes(body: Data("other".utf8), etag: "\"b\"", gzipped: Data([31, 139]),
+                                                                                            gzippedEtag: "\"c\""))
+        try await store.keepExport(other, slug: "school", view: .none)
+        #expect(try await store.keptExport(slug: "school", view: .none) == other, "a variant replaces the row, gzipped copy included")
+        #expect(try await store.keptExport(slug: "school", view: .classified) == nil)
+
+        // A change: an export of the old revision is refused, the new one kept.
+        _ = try await store.service.add(Countdown(uid: "exam", title: "Exam", target: Self.date(2027, 6, 1)), toFeed: "school")
+        try await store.keepExport(full, slug: "school", view: .none)
+        #expect(try await store.keptExport(slug: "school", view: .none) == other, "a slow writer of an older revision changes nothing")
+        let next = KeptExport(revision: revision + 1, variant: "v1", bytes: KeptExport.Bytes(body: Data("next".utf8), etag: "\"d\""))
+        try await store.keepExport(next, slug: "school", view: .none)
+        #expect(try await store.keptExport(slug: "school", view: .none) == next)
+
+        // Not data: a copy of the store leaves it out, and it goes with its feed.
+        if backend != .memory { #expect(try await store.snapshot().tables["feedExport"] == nil) }
+        try await store.service.deleteFeed(slug: "school")
+        try await store.service.createFeed(Feed(slug: "school"))
+        #expect(try await store.keptExport(slug: "school", view: .none) == nil, "a new feed of the same name starts without")
+    }
+
     @Test(arguments: StoreBackend.available) func tokensSettingsAndSessions(_ backend: StoreBackend) async throws {
         let temp = try await TemporaryStore.make(backend)
         let store = temp.store

@@ -38,6 +38,9 @@ import Services
         let image = try ImageUpload(png, mimeType: "image/png", limits: store.limits)
         try await store.transaction { tx in try await tx.putImage(digest: image.digest, mimeType: image.mimeType, bytes: image.bytes) }
         try await store.service.setSetting(.ownerPasswordHash, to: "$2b$12$upgradefixturehashupgradefixturehashupgradefixtureha")
+        let revision = try #require(try await store.feed(slug: "family")).revision
+        try await store.keepExport(KeptExport(revision: revision, variant: "upgrade", bytes: KeptExport.Bytes(body: Data("BEGIN:VCALENDAR".utf8), etag: "\"e\"")),
+                                   slug: "family", view: .none)
         try await store.service.setPersistedValue(Data("{\"signedInAt\":0}".utf8), for: "session:upgrade", expiresIn: nil, onlyIfAbsent: false)
         try await store.close()
     }
@@ -73,7 +76,7 @@ import Services
         try source.close()
     }
 
-    @Test(arguments: 0..<8)
+    @Test(arguments: 0..<9)
     func aDatabaseOfEachVersionOpensMigratedWithEverythingInIt(_ index: Int) async throws {
         let fixture = Self.fixture(index)
         try #require(FileManager.default.fileExists(atPath: fixture), "missing fixture \(fixture)")
@@ -95,6 +98,7 @@ import Services
         if index >= 1 { #expect(try await upgraded.setting(.ownerPasswordHash) == (try await today.setting(.ownerPasswordHash)), "the setting (v2 on)") }
         if index >= 1 { #expect(try await upgraded.activeTokens().count == 1, "the feed token (v2 on)") }
         if index >= 4 { #expect(try await upgraded.persistedValue(for: "session:upgrade") != nil, "the session (v5 on)") }
+        if index >= 8 { #expect(try await upgraded.keptExport(slug: "family", view: .none)?.variant == "upgrade", "the kept export (v9 on)") }
         let image = try await upgraded.image(StoredImage.scheme + SHA256Hex.of(Self.png))
         #expect(image?.bytes == Self.png)
         // Served byte for byte as a database made today serves it.

@@ -19,6 +19,20 @@ struct OtherCalendarTests {
         return [newYear, grandpa, purim]
     }
 
+    /// The cheap year of a kept export's window (`year(at:in:)`) is the year
+    /// the zone shows, also in the hours when a new year has begun in some
+    /// zones and not in others.
+    @Test(arguments: ["UTC", "Pacific/Kiritimati", "Pacific/Pago_Pago", "Europe/Berlin", "America/Los_Angeles"])
+    func theWindowsYearIsTheZonesYearAroundNewYear(_ name: String) throws {
+        let zone = try #require(Zone.named(name))
+        let newYear = Date(timeIntervalSince1970: 1_830_297_600)   // 2028-01-01T00:00:00Z
+        for hours in stride(from: -30, through: 30, by: 1) {
+            let now = newYear.addingTimeInterval(Double(hours) * 3_600 + 1_800)
+            #expect(OtherCalendarDates.year(at: now, in: zone) == zone.local(of: now).date.year, "\(name), \(hours) h")
+        }
+        #expect(OtherCalendarDates.year(at: newYear.addingTimeInterval(-180 * 86_400), in: zone) == 2027)
+    }
+
     @Test func presetsReadWriteAndRecogniseTheirRules() throws {
         let chinese = try RepeatPhrase.parse("yearly chinese")
         #expect(chinese.rrule(startingOn: Self.today) == "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")

@@ -1,9 +1,11 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Countdowns
+import CountdownStore
 import ICalendar
 import Services
 import Testing
@@ -198,5 +200,85 @@ struct CompileOnDemandTests {
     actor OrderLog {
         var names: [String] = []
         func note(_ name: String) { names.append(name) }
+    }
+}
+
+/// Issue #25: a calendar client's miss is answered from the export the store
+/// kept for the feed's revision (`KeptExport`), not by compiling the feed.
+struct KeptExportTests {
+    /// Waits for the background write of an export to land.
+    static func kept(_ parts: ServerFixture.Parts, _ slug: String, view: Redaction = .none) async throws -> KeptExport {
+        let revision = try await parts.store.feed(slug: slug)?.revision
+        for _ in 0..<200 {
+            if let kept = try await parts.store.keptExport(slug: slug, view: view), kept.revision == revision { return kept }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw StoreError.feedNotFound(slug)
+    }
+
+    @Test func aRestartedServerAnswersTheCalendarFromTheKeptExportWithoutCompiling() async throws {
+        let fixture = try ServerFixture(backend: .sqlite)
+        try fixture.feed("family", calendar: ServerFixture.family)
+        let (firstBody, firstTag) = try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let (response, body) = try await client.text("/feeds/family.ics")
+            #expect(response.status == .ok && parts.catalog.compileCount == 1)
+            #expect(try await Self.kept(parts, "family", view: .classified).bytes?.body == Data(body.utf8))
+            #expect(try await parts.store.keptExport(slug: "family", view: .none)?.bytes?.body == Data(body.utf8))
+            return (body, response.headers[.eTag])
+        }
+        let bodies = try await DatabaseQueue(path: fixture.databasePath).read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM feedExport WHERE body IS NOT NULL") ?? 0
+        }
+        #expect(bodies == 1, "the public view hides nothing here: its row says so, and the bytes are stored once")
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let (response, body) = try await client.text("/feeds/family.ics")
+            #expect(response.status == .ok && body == firstBody && response.headers[.eTag] == firstTag)
+            #expect(parts.catalog.compileCount == 0, "served from the store's copy")
+            let (again, _) = try await client.text("/feeds/family.ics", headers: [.ifNoneMatch: firstTag ?? ""])
+            #expect(again.status == .notModified)
+            #expect(try await client.text("/feeds/family.json").0.status == .ok)
+            #expect(parts.catalog.compileCount == 1, "JSON needs the compiled series")
+
+            // A change: the kept bytes are of the old revision, so the next read compiles and keeps the new.
+            _ = try await CountdownService(store: parts.store).add(
+                Countdown(uid: "new@tests", title: "Brand new", target: .date(CivilDate(year: 2027, month: 4, day: 1))), toFeed: "family")
+            await parts.catalog.refresh()
+            let (changed, changedBody) = try await client.text("/feeds/family.ics")
+            #expect(changed.status == .ok && changedBody.contains("Brand new") && changed.headers[.eTag] != firstTag)
+            #expect(parts.catalog.compileCount == 2)
+            #expect(try await Self.kept(parts, "family", view: .classified).bytes?.body == Data(changedBody.utf8))
+        }
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let (response, body) = try await client.text("/feeds/family.ics")
+            #expect(response.status == .ok && body.contains("Brand new") && parts.catalog.compileCount == 0, "the new revision was kept")
+        }
+        // Another build (or base URL) may write other bytes: it renders its own.
+        try await fixture.withServer(adjust: { $0.build = "next" }) { client, parts in
+            let (response, body) = try await client.text("/feeds/family.ics")
+            #expect(response.status == .ok && body.contains("Brand new") && parts.catalog.compileCount == 1)
+        }
+    }
+
+    /// A view that hides something (a busy token link) keeps its own bytes,
+    /// and a restarted server serves each link only its own view's.
+    @Test func eachLinkIsAnsweredWithItsOwnViewsKeptExport() async throws {
+        let fixture = try ServerFixture(backend: .sqlite)
+        try fixture.feed("private", calendar: ServerFixture.family, yaml: "public: false\n")
+        let secret = try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let (secret, _) = try await CountdownService(store: parts.store).createFeedToken(feed: "private", label: "colleagues", visibility: .busy)
+            await parts.catalog.refresh()
+            let (response, body) = try await client.text("/t/\(secret)/feeds/private.ics")
+            #expect(response.status == .ok && body.contains("SUMMARY:Busy"), "\(response.status) \(body)")
+            #expect(try await Self.kept(parts, "private", view: .busy).bytes?.body == Data(body.utf8))
+            #expect(try await client.text("/feeds/private.ics").0.status == .notFound)
+            return secret
+        }
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let (response, body) = try await client.text("/t/\(secret)/feeds/private.ics")
+            #expect(response.status == .ok && body.contains("SUMMARY:Busy") && !body.contains("Christmas"))
+            #expect(parts.catalog.compileCount == 0)
+            #expect(try await client.text("/feeds/private.ics").0.status == .notFound, "no public view of a private feed, kept or not")
+            #expect(try await client.text("/t/\(String(repeating: "x", count: 22))/feeds/private.ics").0.status == .notFound)
+        }
     }
 }

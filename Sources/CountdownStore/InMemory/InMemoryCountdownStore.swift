@@ -17,6 +17,10 @@ public final class InMemoryCountdownStore: CountdownStore {
     let clock: @Sendable () -> Date
     let tables = Mutex(InMemoryTables())
     let turns = WriteTurns()
+    /// Kept exports by feed id and view, beside the tables: a transaction
+    /// replaces the tables with its copy, and must not drop a render kept meanwhile.
+    /// Ids are never reused, so a deleted feed's rows are never read again.
+    let exports = Mutex<[Int64: [Redaction: KeptExport]]>([:])
 
     public init(limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() }) {
         self.limits = limits
@@ -73,6 +77,20 @@ public final class InMemoryCountdownStore: CountdownStore {
                 return try row.countdown(source: source)
             }
             return (tables.stored(feed), countdowns)
+        }
+    }
+
+    public func keptExport(slug: String, view: Redaction) async throws -> KeptExport? {
+        guard let id = read({ $0.feed(slug: slug)?.id }) else { return nil }
+        let kept = exports.withLock { $0[id] ?? [:] }
+        return KeptExport.resolved(view: kept[view], full: kept[Redaction.none])
+    }
+
+    public func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws {
+        guard let feed = read({ $0.feed(slug: slug) }), let id = feed.id, feed.revision == export.revision else { return }
+        exports.withLock { exports in
+            if let kept = exports[id]?[view], kept.revision > export.revision || kept == export { return }
+            exports[id, default: [:]][view] = export
         }
     }
 

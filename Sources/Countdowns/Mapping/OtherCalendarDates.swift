@@ -1,3 +1,4 @@
+import Foundation
 import ICalendar
 
 /// How an export writes a repeat in another calendar (an RFC 7529 RSCALE rule:
@@ -32,6 +33,17 @@ public struct OtherCalendarDates: Sendable, Hashable {
     public init(form: Form = .ruleAndDates, today: CivilDate, years: Int = 10) {
         let first = CivilDate(year: today.year, month: 1, day: 1)
         self.init(form: form, window: first...CivilDate(year: today.year + years, month: 1, day: 1).adding(days: -1))
+    }
+
+    /// The year of `today` that `init(today:)` is given at `now` in `zone`,
+    /// cheaply: UTC's year, unless a new year is within 14 hours (the widest
+    /// offset from UTC), where the zone decides. A request that only needs the
+    /// window's year then asks no time zone (libical's, behind a lock).
+    public static func year(at now: Date, in zone: Zone) -> Int {
+        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        let early = LocalDateTime(wallSeconds: seconds - 14 * 3_600).date.year
+        guard early == LocalDateTime(wallSeconds: seconds + 14 * 3_600).date.year else { return zone.local(of: now).date.year }
+        return early
     }
 
     /// The parameter that marks the RDATEs an export spelled out, which a

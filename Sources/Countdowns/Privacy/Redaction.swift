@@ -10,7 +10,7 @@ import ICalendar
 /// Properties are kept by allow-list, never removed by deny-list: a property
 /// tminus does not know (an X-property, an ATTENDEE in an override) is gone
 /// from every redacted view.
-public enum Redaction: Sendable, Hashable, CaseIterable {
+public enum Redaction: String, Sendable, Hashable, CaseIterable {
     /// A `full` token link: nothing is hidden.
     case none
     /// A public link: CLASS:PRIVATE and CONFIDENTIAL events become busy, the rest is shown.

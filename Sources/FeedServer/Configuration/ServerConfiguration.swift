@@ -47,6 +47,9 @@ public struct ServerConfiguration: Sendable {
     /// The link is a password-setting capability, so it never goes to the log,
     /// which log shippers copy elsewhere: the log only says that one exists.
     public var showSetupLink: (@Sendable (String) -> Void)?
+    /// The build serving (`tminus --version`): exports kept in the store by
+    /// another build are rendered again, since its writer may differ.
+    public var build = "dev"
     /// Injected clock: rendering and caching depend on "now" only through this.
     public var clock: @Sendable () -> Date
 

@@ -43,8 +43,22 @@ struct Representation: Sendable, ResponseGenerator {
 
     init(bytes: [UInt8], contentType: String, lastModified: Date, cacheControl: String, contentDisposition: String? = nil, gzip: Bool = false,
          extraHeaders: HTTPFields = [:]) {
+        let body = ByteBuffer(bytes: bytes)
+        var gzipped: (body: ByteBuffer, etag: String)?
+        if gzip, bytes.count > 1024, var buffer = Optional(body), let compressed = try? buffer.compress(with: .gzip()) {
+            gzipped = (compressed, Self.tag(Array(compressed.readableBytesView)))
+        }
+        self.init(body: body, etag: Self.tag(bytes), gzipped: gzipped, contentType: contentType, lastModified: lastModified, cacheControl: cacheControl,
+                  contentDisposition: contentDisposition, extraHeaders: extraHeaders)
+    }
+
+    /// Bytes whose validators were computed when they were rendered (a kept export).
+    init(body: ByteBuffer, etag: String, gzipped: (body: ByteBuffer, etag: String)?, contentType: String, lastModified: Date, cacheControl: String,
+         contentDisposition: String? = nil, extraHeaders: HTTPFields = [:]) {
         self.extraHeaders = extraHeaders
-        body = ByteBuffer(bytes: bytes)
+        self.body = body
+        self.etag = etag
+        self.gzipped = gzipped
         self.contentType = contentType
         self.lastModified = lastModified
         lastModifiedText = HTTPDate.format(lastModified)
@@ -53,11 +67,12 @@ struct Representation: Sendable, ResponseGenerator {
             .first { $0.hasPrefix("max-age=") }.flatMap { Int($0.dropFirst(8)) } ?? 0
         privateCacheControl = RenderSettings.privateCacheControl(maxAge: maxAge)
         self.contentDisposition = contentDisposition
-        etag = Self.tag(bytes)
-        if gzip, bytes.count > 1024, var buffer = Optional(body),
-           let compressed = try? buffer.compress(with: .gzip()) {
-            gzipped = (compressed, Self.tag(Array(compressed.readableBytesView)))
-        }
+    }
+
+    /// The bytes and validators, as a store keeps them (`KeptExport`).
+    var kept: KeptExport.Bytes {
+        KeptExport.Bytes(body: Data(body.readableBytesView), etag: etag, gzipped: gzipped.map { Data($0.body.readableBytesView) },
+                         gzippedEtag: gzipped?.etag)
     }
 
     static let surrogateKeyField = HTTPField.Name("Surrogate-Key")!

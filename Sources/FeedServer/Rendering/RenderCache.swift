@@ -88,6 +88,24 @@ final class RenderCache: Sendable {
         }
     }
 
+    /// The cached value for `key`, or nil, counting a hit or a miss: for a
+    /// caller that fetches a miss itself, without a task of its own (a kept
+    /// export, one store read, where single flight would cost more than the
+    /// rare second read of the same key it saves).
+    func cached(_ key: RenderKey) -> Representation? {
+        state.withLock { state in
+            if let value = state.entries.use(key) {
+                state.hits += 1
+                return value
+            }
+            state.misses += 1
+            return nil
+        }
+    }
+
+    /// Keeps what a caller of `cached` fetched.
+    func keep(_ key: RenderKey, _ value: Representation) { insert(key, value) }
+
     private func insert(_ key: RenderKey, _ value: Representation) {
         let size = value.cachedSize
         state.withLock { state in

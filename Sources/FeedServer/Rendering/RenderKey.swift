@@ -12,6 +12,11 @@ enum RenderKey: Hashable, Sendable {
     case json(CompiledFeed.Identity, minute: Int, query: FeedQuery)
     case page(CompiledFeed.Identity, minute: Int, zone: Zone, path: String, language: Language, offset: Int)
     case card(CompiledFeed.Identity, minute: Int, id: Int64, zone: Zone, language: Language)
+    /// An exported calendar read from the store (`KeptExport`) for a feed not
+    /// compiled in memory. The year is that of the window repeats in other
+    /// calendars are spelled out for; the rest of the export's variant is the
+    /// server's own, the same for every key.
+    case keptExport(slug: String, redaction: Redaction, revision: Int64, year: Int)
     /// An uploaded image: its name is its content's hash, so it never changes.
     case image(sha: String)
 }

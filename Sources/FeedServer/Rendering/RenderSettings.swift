@@ -10,6 +10,8 @@ struct RenderSettings: Sendable {
     var maxOccurrences: Int
     /// The Mustache templates every HTML page is rendered from (public pages and the web app).
     var pages: WebPages
+    /// The build serving, part of a kept export's variant.
+    var build = "dev"
 
     /// Public feeds may be kept by shared caches (a CDN, nginx `proxy_cache`) as
     /// long as by browsers, served stale while the cache revalidates, and for a
@@ -23,6 +25,14 @@ struct RenderSettings: Sendable {
     }
 
     static func privateCacheControl(maxAge: Int) -> String { "private, max-age=\(maxAge)" }
+
+    /// What a kept export's bytes depend on besides the feed's revision: the
+    /// build that wrote them, where images are linked from, whether a gzipped
+    /// copy goes with them, and the years repeats in other calendars are
+    /// spelled out for. A row of another variant is rendered again.
+    func exportVariant(_ dates: OtherCalendarDates) -> String {
+        "\(build)|\(baseURL)|gzip=\(gzip)|\(dates.form.rawValue) \(dates.window.lowerBound)...\(dates.window.upperBound)"
+    }
 
     /// Uploaded blobs are served from /images/<sha256>; URIs stay as they are.
     func imageURL(_ reference: String) -> String? {

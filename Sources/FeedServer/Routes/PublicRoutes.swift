@@ -25,10 +25,9 @@ struct PublicRoutes: Sendable {
         router.get("/images/{sha}") { _, context in try await self.images.image(context) }
         for prefix in ["/feeds", "/t/{token}/feeds"] {
             router.get("\(prefix)/{slug}.ics") { request, context in
-                let compiled = try await self.feed(context).compiled
                 switch request.uri.queryParameters.get("rscale") {
-                case nil, "rule": return self.served(compiled.exported, context)
-                case "dates": return self.served(try await self.renderer.exportedDates(compiled), context)
+                case nil, "rule": return self.served(try await self.exported(context), context)
+                case "dates": return self.served(try await self.renderer.exportedDates(try await self.feed(context).compiled), context)
                 default: throw HTTPError(.badRequest, message: "rscale must be rule (the default) or dates")
                 }
             }
@@ -70,20 +69,33 @@ struct PublicRoutes: Sendable {
         return shared
     }
 
+    /// The exported calendar a request may see, compiled or not (`FeedCatalog.exported`).
+    private func exported(_ context: ServerContext) async throws -> Representation {
+        let (slug, redaction) = try view(context)
+        guard let exported = try await catalog.exported(slug: slug, as: redaction) else { throw HTTPError(.notFound, message: "no feed '\(slug)'") }
+        return exported
+    }
+
+    /// The feed and view a request may see: a public feed's by slug, a private
+    /// one's only with a live token for it. Compiles nothing: the catalog has
+    /// a view only where a public feed or a live token needs it.
+    private func view(_ context: ServerContext) throws -> (slug: String, redaction: Redaction) {
+        let slug = context.parameters.get("slug") ?? ""
+        guard Feed.isValidSlug(slug) else { throw HTTPError(.notFound, message: "no feed '\(slug)'") }
+        guard let secret = context.parameters.get("token") else { return (slug, Redaction(link: nil)) }
+        guard let token = catalog.token(secret: secret), token.slug == slug else { throw HTTPError(.notFound, message: "no feed '\(slug)'") }
+        return (slug, Redaction(link: token.visibility))
+    }
+
     /// The feed a request may see: public by slug, private only with a live
     /// token for it; and the path its page links from.
     private func feed(_ context: ServerContext) async throws -> (compiled: CompiledFeed, path: String) {
-        let slug = context.parameters.get("slug") ?? ""
-        let notFound = { HTTPError(.notFound, message: "no feed '\(slug)'") }
-        guard Feed.isValidSlug(slug) else { throw notFound() }
-        if let secret = context.parameters.get("token") {
-            guard let token = catalog.token(secret: secret), token.slug == slug,
-                  let compiled = try await catalog.readable(slug: slug, as: Redaction(link: token.visibility)) else { throw notFound() }
-            return (compiled, "/t/\(secret)/feeds/\(slug)")
-        }
+        let (slug, redaction) = try view(context)
         // A feed has a public view only while it is public: the catalog answers nil for a private one.
-        guard let compiled = try await catalog.readable(slug: slug, as: Redaction(link: nil)), compiled.feed.isPublic else { throw notFound() }
-        return (compiled, "/feeds/\(slug)")
+        guard let compiled = try await catalog.readable(slug: slug, as: redaction), redaction != Redaction(link: nil) || compiled.feed.isPublic else {
+            throw HTTPError(.notFound, message: "no feed '\(slug)'")
+        }
+        return (compiled, context.parameters.get("token").map { "/t/\($0)/feeds/\(slug)" } ?? "/feeds/\(slug)")
     }
 
     static let css = asset(Assets.css, type: "text/css; charset=utf-8")

@@ -2,6 +2,7 @@ import Countdowns
 import CountdownStore
 import Foundation
 import ICalendar
+import NIOCore
 
 /// One feed, compiled once per change and then only read: its settings, its
 /// countdowns with their recurrence prepared, and the bytes of the outputs that
@@ -121,8 +122,19 @@ final class CompiledFeed: Sendable {
                                          otherCalendarDates: otherCalendarDates)
         return Representation(bytes: bytes, contentType: Representation.calendarType,
                               lastModified: stored.updatedAt, cacheControl: settings.cacheControl(stored.feed, maxAge: 300),
-                              contentDisposition: "inline; filename=\"\(stored.feed.slug).ics\"", gzip: settings.gzip)
+                              contentDisposition: exportDisposition(stored), gzip: settings.gzip)
     }
+
+    /// The exported calendar from the bytes a store kept for this revision,
+    /// with the headers `export` gives: served as if compiled.
+    static func export(_ stored: StoredFeed, kept: KeptExport.Bytes, settings: RenderSettings) -> Representation {
+        let gzipped = kept.gzipped.flatMap { body in kept.gzippedEtag.map { (body: ByteBuffer(bytes: body), etag: $0) } }
+        return Representation(body: ByteBuffer(bytes: kept.body), etag: kept.etag, gzipped: gzipped, contentType: Representation.calendarType,
+                              lastModified: stored.updatedAt, cacheControl: settings.cacheControl(stored.feed, maxAge: 300),
+                              contentDisposition: exportDisposition(stored))
+    }
+
+    private static func exportDisposition(_ stored: StoredFeed) -> String { "inline; filename=\"\(stored.feed.slug).ics\"" }
 
     /// This (full) compilation as `redaction` shows it: itself when that hides
     /// nothing here, else a compilation of the redacted countdowns, reusing

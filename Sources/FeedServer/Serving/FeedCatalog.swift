@@ -2,6 +2,7 @@ import Countdowns
 import CountdownStore
 import Services
 import Foundation
+import ICalendar
 import Logging
 import NIOPosix
 import Synchronization
@@ -85,6 +86,10 @@ final class FeedCatalog: Sendable {
         var inFlight: [CompiledKey: (revision: Int64, task: Task<CompiledFeed?, Never>)] = [:]
         var hits = 0
         var misses = 0
+        /// The revision and variant of each view's export known to be kept in
+        /// the store, so that compiling a feed again (after an eviction) does
+        /// not write the same bytes again.
+        var keptExports: [CompiledKey: (revision: Int64, variant: String)] = [:]
     }
 
     /// The compiled feeds' figures, for `/api/health` and `/metrics`.
@@ -106,6 +111,8 @@ final class FeedCatalog: Sendable {
     let settings: RenderSettings
     let clock: @Sendable () -> Date
     let logger: Logger
+    /// Where exports read from the store are kept (the render cache, within `--cache-mb`).
+    let cache: RenderCache
     private let published = Mutex(Published())
     private let compiled: Mutex<Compiled>
     private let tokenUses = Mutex<[Int64: Date]>([:])
@@ -119,9 +126,10 @@ final class FeedCatalog: Sendable {
     /// Called with each feed whose revision moved (a real change, not a start or a new day).
     private let changed: @Sendable (StoredFeed) -> Void
 
-    init(service: CountdownService, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger,
+    init(service: CountdownService, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger, cache: RenderCache,
          budgetBytes: Int = 256 << 20, changed: @escaping @Sendable (StoredFeed) -> Void = { _ in }) {
         self.changed = changed
+        self.cache = cache
         self.service = service
         self.settings = settings
         self.clock = clock
@@ -235,6 +243,71 @@ final class FeedCatalog: Sendable {
         throw StoreError.unavailable("feed '\(slug)' cannot be compiled now: the store did not answer")
     }
 
+    /// The exported calendar (`/feeds/{slug}.ics`) as `redaction` sees it, or
+    /// nil when there is no such feed or view: from the compilation in memory
+    /// if there is one; else from the bytes the store kept for this revision
+    /// (`KeptExport`: one read, then held in the render cache); else compiled,
+    /// which keeps the bytes for the next miss. So a server with more feeds than
+    /// `--compiled-mb` holds answers a calendar client without compiling.
+    func exported(slug: String, as redaction: Redaction) async throws -> Representation? {
+        let now = clock()
+        let target: Target? = published.withLock { published in
+            guard let head = published.heads[slug] else { return nil }
+            guard redaction == .none || published.needed[slug]?.contains(redaction) == true else { return nil }
+            return Target(revision: head.revision, holidaysRevision: head.holidays.flatMap { published.heads[$0]?.revision })
+        }
+        guard let target else { return nil }
+        let key = CompiledKey(slug: slug, redaction: redaction)
+        enum Lookup { case kept(CompiledFeed), compiling(Task<CompiledFeed?, Never>), absent }
+        let lookup: Lookup = compiled.withLock { state in
+            if let hit = state.feeds.use(key), target.isServed(by: hit, at: now) {
+                state.hits += 1
+                return .kept(hit)
+            }
+            if let running = state.inFlight[key], running.revision == target.revision { return .compiling(running.task) }
+            return .absent
+        }
+        switch lookup {
+        case .kept(let compiled): return compiled.exported
+        case .compiling(let task): if let compiled = await task.value { return compiled.exported }
+        case .absent: break
+        }
+        guard let stored = stored(slug: slug), stored.revision == target.revision else { return try await readable(slug: slug, as: redaction)?.exported }
+        let year = OtherCalendarDates.year(at: now, in: stored.feed.zone)
+        let cacheKey = RenderKey.keptExport(slug: slug, redaction: redaction, revision: target.revision, year: year)
+        if let cached = cache.cached(cacheKey) { return cached }
+        let variant = settings.exportVariant(OtherCalendarDates(today: CivilDate(year: year, month: 1, day: 1)))
+        do {
+            if let kept = try await store.keptExport(slug: slug, view: redaction), kept.revision == target.revision, kept.variant == variant,
+               let bytes = kept.bytes {
+                compiled.withLock { $0.keptExports[key] = (kept.revision, kept.variant) }
+                let exported = CompiledFeed.export(stored, kept: bytes, settings: settings)
+                cache.keep(cacheKey, exported)
+                return exported
+            }
+        } catch {
+            logger.warning("cannot read a kept export; compiling the feed", metadata: ["feed": "\(slug)", "error": "\(error)"])
+        }
+        return try await readable(slug: slug, as: redaction)?.exported
+    }
+
+    /// Keeps `result`'s export in the store for the misses after it, unless it
+    /// is known to be kept. In the background: a read never waits on a write.
+    private func keepExport(_ result: CompiledFeed, key: CompiledKey, sameAsFull: Bool) {
+        let variant = settings.exportVariant(result.otherCalendarDates)
+        let isKept = compiled.withLock { $0.keptExports[key].map { $0.revision == result.revision && $0.variant == variant } ?? false }
+        guard !isKept else { return }
+        let export = KeptExport(revision: result.revision, variant: variant, bytes: sameAsFull ? nil : result.exported.kept)
+        Task {
+            do {
+                try await self.store.keepExport(export, slug: key.slug, view: key.redaction)
+                self.compiled.withLock { $0.keptExports[key] = (export.revision, export.variant) }
+            } catch {
+                self.logger.debug("cannot keep the export in the store", metadata: ["feed": "\(key.slug)", "error": "\(error)"])
+            }
+        }
+    }
+
     /// The full compilation of `slug` in memory, current or stale.
     private func keptFull(_ slug: String) -> CompiledFeed? {
         compiled.withLock { $0.feeds.peek(CompiledKey(slug: slug, redaction: .none)) }
@@ -292,7 +365,8 @@ final class FeedCatalog: Sendable {
             // A view that hides nothing is the full compilation itself: counted once.
             return state.feeds.insert(key, result, size: shared ? 256 : result.approximateBytes)
         }
-        if evicted > 0 || (result?.series.count ?? 0) >= 1_000 { HeapTrim.now() }
+        if let result { keepExport(result, key: key, sameAsFull: shared) }
+        if (result?.series.count ?? 0) >= 1_000 { HeapTrim.now() } else if evicted > 0 { HeapTrim.soon() }
         if let result, key.redaction == .none {
             logger.debug("feed compiled", metadata: ["feed": "\(key.slug)", "revision": "\(result.revision)", "countdowns": "\(result.series.count)",
                                                     "bytes": "\(result.approximateBytes)", "evicted": "\(evicted)",
@@ -389,7 +463,10 @@ final class FeedCatalog: Sendable {
                 $0 = Published(feeds: feeds, heads: feeds.mapValues(Head.init), needed: needed, tokens: tokenMap, index: feedsMoved ? nil : previousIndex,
                                generation: generation + 1, isRead: true)
             }
-            compiled.withLock { state in state.feeds.removeAll { force || feeds[$0.slug] == nil } }
+            compiled.withLock { state in
+                state.feeds.removeAll { force || feeds[$0.slug] == nil }
+                state.keptExports = state.keptExports.filter { feeds[$0.key.slug] != nil }
+            }
             for slug in moved { if let old = known[slug], let new = feeds[slug], old.revision != new.revision { changed(new) } }
         } catch {
             logger.error("cannot read feeds from the store; serving what was compiled before", metadata: ["error": "\(error)"])

@@ -6,9 +6,13 @@ extension Array where Element: Sendable {
     /// For pure per-item work on large inputs (an import reads and serializes
     /// every countdown of a calendar); small inputs are mapped in place, where
     /// threads would cost more than they save.
+    /// Read once: `activeProcessorCount` reads the cgroup's files on Linux,
+    /// and was 3% of compiling feeds of 100 countdowns one after another.
+    private static var cores: Int { ConcurrentMapCores.count }
+
     public func concurrentMap<T: Sendable>(minimumChunk: Int = 512, _ transform: @Sendable (Element) -> T) -> [T] {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        guard cores > 1, count >= minimumChunk * 2 else { return map(transform) }
+        guard count >= minimumChunk * 2, Self.cores > 1 else { return map(transform) }
+        let cores = Self.cores
         let chunkCount = Swift.min(cores * 4, (count + minimumChunk - 1) / minimumChunk)
         let chunkSize = (count + chunkCount - 1) / chunkCount
         // Results are written straight into the final array: for large elements
@@ -28,4 +32,8 @@ extension Array where Element: Sendable {
             }
         }
     }
+}
+
+private enum ConcurrentMapCores {
+    static let count = ProcessInfo.processInfo.activeProcessorCount
 }

@@ -9,3 +9,4 @@ extension Countdown.Kind: DatabaseValueConvertible {}
 extension CountdownStatus: DatabaseValueConvertible {}
 extension Feed.CountdownMode: DatabaseValueConvertible {}
 extension FeedSnapshot.Sort: DatabaseValueConvertible {}
+extension Redaction: DatabaseValueConvertible {}

@@ -136,6 +136,22 @@ enum StoreMigrations {
             // The feed's default order of its page and JSON ("title"); NULL for soonest first.
             try db.alter(table: "feed") { t in t.add(column: "sort", .text) }
         }
+        migrator.registerMigration("v9: kept exports") { db in
+            // Each feed view's exported calendar as last rendered (KeptExport): a
+            // cache that answers a miss without compiling, never copied.
+            try db.create(table: "feedExport") { t in
+                t.column("feedId", .integer).notNull().references("feed", onDelete: .cascade)
+                t.column("view", .text).notNull().check { ["none", "classified", "titles", "busy"].contains($0) }
+                t.column("revision", .integer).notNull()
+                t.column("variant", .text).notNull()
+                // NULL: the view hides nothing, the row of view 'none' serves it.
+                t.column("body", .blob)
+                t.column("etag", .text)
+                t.column("gzipped", .blob)
+                t.column("gzippedEtag", .text)
+                t.primaryKey(["feedId", "view"])
+            }
+        }
         return migrator
     }
 }

@@ -1,0 +1,40 @@
+import Countdowns
+import CountdownStore
+import Foundation
+import PostgresNIO
+
+/// The exported calendars a server kept (`KeptExport`, table `feedExport`, v9),
+/// shared by every replica: one replica's render answers the others' misses.
+extension PostgresCountdownStore {
+    public func keptExport(slug: String, view: Redaction) async throws -> KeptExport? {
+        try await read { connection in
+            var kept: [Redaction: KeptExport] = [:]
+            let rows = try await connection.query("""
+                SELECT feedExport.view, feedExport.revision, feedExport.variant, feedExport.body, feedExport.etag, feedExport.gzipped,
+                       feedExport.gzippedEtag
+                FROM feedExport JOIN feed ON feed.id = feedExport.feedId WHERE feed.slug = \(slug) AND feedExport.view IN (\(view), \(Redaction.none))
+                """, logger: self.logger).decode((Redaction, Int64, String, Data?, String?, Data?, String?).self)
+            for try await (rowView, revision, variant, body, etag, gzipped, gzippedEtag) in rows {
+                let bytes = body.map { KeptExport.Bytes(body: $0, etag: etag ?? "", gzipped: gzipped, gzippedEtag: gzippedEtag) }
+                kept[rowView] = KeptExport(revision: revision, variant: variant, bytes: bytes)
+            }
+            return KeptExport.resolved(view: kept[view], full: kept[Redaction.none])
+        }
+    }
+
+    public func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws {
+        let bytes = export.bytes
+        _ = try await read { connection in
+            // Only for the feed's current revision: a slow replica never
+            // replaces a newer revision's bytes with older ones.
+            try await connection.query("""
+                INSERT INTO feedExport (feedId, view, revision, variant, body, etag, gzipped, gzippedEtag)
+                SELECT id, \(view), \(export.revision), \(export.variant), \(bytes?.body), \(bytes?.etag), \(bytes?.gzipped), \(bytes?.gzippedEtag)
+                FROM feed WHERE slug = \(slug) AND revision = \(export.revision)
+                ON CONFLICT (feedId, view) DO UPDATE SET revision = excluded.revision, variant = excluded.variant, body = excluded.body,
+                    etag = excluded.etag, gzipped = excluded.gzipped, gzippedEtag = excluded.gzippedEtag
+                WHERE excluded.revision > feedExport.revision OR (excluded.revision = feedExport.revision AND excluded.variant <> feedExport.variant)
+                """, logger: self.logger)
+        }
+    }
+}
