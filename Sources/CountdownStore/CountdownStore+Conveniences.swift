@@ -32,3 +32,10 @@ extension CountdownStore {
         return WorkingDays(weekend: feed.weekend, holidays: series, today: feed.zone.local(of: now).date, zone: zone)
     }
 }
+
+extension CountdownStore {
+    /// The exported calendar kept for `slug`'s `view`, bytes included.
+    public func keptExport(slug: String, view: Redaction) async throws -> KeptExport? {
+        try await keptExport(slug: slug, view: view, bodyUpTo: .max)
+    }
+}

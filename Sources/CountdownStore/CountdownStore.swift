@@ -52,7 +52,14 @@ public protocol CountdownStore: AnyObject, Sendable {
 
     /// The exported calendar kept for `slug`'s `view`, whatever its revision
     /// (the caller checks it), with the bytes resolved; nil when none is kept.
-    func keptExport(slug: String, view: Redaction) async throws -> KeptExport?
+    /// The bytes come only when at most `bodyUpTo` long; a longer one comes
+    /// as a summary, validators and length (one too large to hold, sent with
+    /// `keptExportChunk`).
+    func keptExport(slug: String, view: Redaction, bodyUpTo maxBytes: Int) async throws -> KeptExport?
+    /// Up to `length` bytes of the body kept for `slug`'s `view` from `offset`,
+    /// or nil when what is kept is no longer of `revision` and `variant` (a
+    /// change replaced it while it was being sent).
+    func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> Data?
     /// Keeps `export` for `slug`'s `view`, replacing the row of another
     /// revision or variant. Does nothing unless the feed is at `export`'s
     /// revision (a slow writer never replaces newer bytes).

@@ -12,14 +12,17 @@ import Foundation
 public struct KeptExport: Sendable, Equatable {
     /// The rendered bytes and their validators, computed once when rendered.
     public struct Bytes: Sendable, Equatable {
+        /// Empty when read as a summary (`keptExport(slug:view:bodyUpTo:)`): `length` says how long it is.
         public var body: Data
+        public var length: Int
         public var etag: String
         /// The same body gzipped, where the server offers gzip.
         public var gzipped: Data?
         public var gzippedEtag: String?
 
-        public init(body: Data, etag: String, gzipped: Data? = nil, gzippedEtag: String? = nil) {
+        public init(body: Data, length: Int? = nil, etag: String, gzipped: Data? = nil, gzippedEtag: String? = nil) {
             self.body = body
+            self.length = length ?? body.count
             self.etag = etag
             self.gzipped = gzipped
             self.gzippedEtag = gzippedEtag

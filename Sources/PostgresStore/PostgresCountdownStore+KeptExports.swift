@@ -6,19 +6,35 @@ import PostgresNIO
 /// The exported calendars a server kept (`KeptExport`, table `feedExport`, v9),
 /// shared by every replica: one replica's render answers the others' misses.
 extension PostgresCountdownStore {
-    public func keptExport(slug: String, view: Redaction) async throws -> KeptExport? {
-        try await read { connection in
+    public func keptExport(slug: String, view: Redaction, bodyUpTo maxBytes: Int) async throws -> KeptExport? {
+        let max = Int64(clamping: maxBytes)
+        return try await read { connection in
             var kept: [Redaction: KeptExport] = [:]
             let rows = try await connection.query("""
-                SELECT feedExport.view, feedExport.revision, feedExport.variant, feedExport.body, feedExport.etag, feedExport.gzipped,
+                SELECT feedExport.view, feedExport.revision, feedExport.variant, CASE WHEN octet_length(feedExport.body) <= \(max) THEN feedExport.body END,
+                       octet_length(feedExport.body), feedExport.etag, CASE WHEN octet_length(feedExport.body) <= \(max) THEN feedExport.gzipped END,
                        feedExport.gzippedEtag
                 FROM feedExport JOIN feed ON feed.id = feedExport.feedId WHERE feed.slug = \(slug) AND feedExport.view IN (\(view), \(Redaction.none))
-                """, logger: self.logger).decode((Redaction, Int64, String, Data?, String?, Data?, String?).self)
-            for try await (rowView, revision, variant, body, etag, gzipped, gzippedEtag) in rows {
-                let bytes = body.map { KeptExport.Bytes(body: $0, etag: etag ?? "", gzipped: gzipped, gzippedEtag: gzippedEtag) }
+                """, logger: self.logger).decode((Redaction, Int64, String, Data?, Int32?, String?, Data?, String?).self)
+            for try await (rowView, revision, variant, body, length, etag, gzipped, gzippedEtag) in rows {
+                let bytes = length.map { KeptExport.Bytes(body: body ?? Data(), length: Int($0), etag: etag ?? "", gzipped: gzipped, gzippedEtag: gzippedEtag) }
                 kept[rowView] = KeptExport(revision: revision, variant: variant, bytes: bytes)
             }
             return KeptExport.resolved(view: kept[view], full: kept[Redaction.none])
+        }
+    }
+
+    public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> Data? {
+        try await read { connection in
+            let rows = try await connection.query("""
+                SELECT substring(COALESCE(own.body, whole.body) FROM \(offset + 1) FOR \(length)) FROM feedExport own JOIN feed ON feed.id = own.feedId
+                LEFT JOIN feedExport whole ON own.body IS NULL AND whole.feedId = own.feedId AND whole.view = 'none'
+                    AND whole.revision = own.revision AND whole.variant = own.variant
+                WHERE feed.slug = \(slug) AND own.view = \(view) AND own.revision = \(revision) AND own.variant = \(variant)
+                    AND COALESCE(own.body, whole.body) IS NOT NULL
+                """, logger: self.logger).decode(Data.self)
+            for try await chunk in rows { return chunk }
+            return nil
         }
     }
 

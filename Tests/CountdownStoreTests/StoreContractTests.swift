@@ -59,6 +59,15 @@ struct StoreContractTests {
         #expect(try await store.keptExport(slug: "school", view: .none) == full)
         #expect(try await store.keptExport(slug: "school", view: .classified) == full)
         #expect(try await store.keptExport(slug: "school", view: .busy) == nil)
+        // One too large to hold: a summary, then its bytes a chunk at a time (the view's through the full row).
+        let summary = try #require(try await store.keptExport(slug: "school", view: .classified, bodyUpTo: 4)?.bytes)
+        #expect(summary.body.isEmpty && summary.length == 15 && summary.etag == "\"a\"")
+        #expect(try await store.keptExport(slug: "school", view: .classified, bodyUpTo: 15)?.bytes?.body.count == 15)
+        #expect(try await store.keptExportChunk(slug: "school", view: .classified, revision: revision, variant: "v1", offset: 2, length: 4)
+                == Data("GIN:".utf8))
+        #expect(try await store.keptExportChunk(slug: "school", view: .none, revision: revision, variant: "v1", offset: 12, length: 10) == Data("DAR".utf8))
+        #expect(try await store.keptExportChunk(slug: "school", view: .none, revision: revision, variant: "v2", offset: 0, length: 10) == nil,
+                "another variant: what was being sent is gone")
 
         // Another variant of the full row: the view's "same as full" no longer resolves.
         let other = KeptExport(revision: revision, variant: "v2", bytes: KeptExport.Bytes(body: Data("other".utf8), etag: "\"b\"", gzipped: Data([31, 139]),

@@ -281,4 +281,36 @@ struct KeptExportTests {
             #expect(try await client.text("/t/\(String(repeating: "x", count: 22))/feeds/private.ics").0.status == .notFound)
         }
     }
+
+    /// An export larger than its share of `--compiled-mb` (an eighth) is not
+    /// held by the compilation: it is kept in the store and sent from there a
+    /// chunk at a time, with the same bytes and ETag as when held.
+    @Test func aCalendarLargerThanItsShareOfTheBudgetIsSentFromTheStore() async throws {
+        let fixture = try ServerFixture(transport: .live, backend: .sqlite)
+        try fixture.feed("days", calendar: CompileOnDemandTests.days(400))
+        let (heldBody, heldTag, heldBytes) = try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let (response, body) = try await client.text("/feeds/days.ics")
+            let held = try #require(parts.catalog.inMemory(slug: "days"))
+            #expect(held.exported.streamed == nil, "the default budget holds it")
+            _ = try await Self.kept(parts, "days", view: .classified)
+            return (body, try #require(response.headers[.eTag]), held.approximateBytes)
+        }
+        #expect(heldBody.utf8.count > 40_000)
+        try await fixture.withServer(adjust: { $0.compiledBytes = 256 << 10 }) { client, parts in   // 32 KB an export at most
+            let (response, body) = try await client.text("/feeds/days.ics")
+            #expect(response.status == .ok && body == heldBody && response.headers[.eTag] == heldTag)
+            #expect(response.headers[.contentLength] == "\(heldBody.utf8.count)")
+            #expect(parts.catalog.compileCount == 0, "sent from the store's copy, not compiled")
+            #expect(try await client.text("/feeds/days.ics", headers: [.ifNoneMatch: heldTag]).0.status == .notModified)
+
+            // Compiled for the JSON, the feed still does not hold its calendar.
+            #expect(try await client.text("/feeds/days.json").0.status == .ok)
+            let compiled = try #require(await parts.catalog.feed(slug: "days"))
+            #expect(compiled.exported.streamed != nil && compiled.approximateBytes <= heldBytes - heldBody.utf8.count)
+            let (again, againBody) = try await client.text("/feeds/days.ics")
+            #expect(again.status == .ok && againBody == heldBody && again.headers[.eTag] == heldTag)
+            let download = try await client.execute(uri: "/api/feeds/days/export", method: .get, headers: fixture.admin)
+            #expect(download.status == .ok && String(buffer: download.body) == heldBody, "the owner's download too")
+        }
+    }
 }

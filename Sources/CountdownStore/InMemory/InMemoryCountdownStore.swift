@@ -80,10 +80,21 @@ public final class InMemoryCountdownStore: CountdownStore {
         }
     }
 
-    public func keptExport(slug: String, view: Redaction) async throws -> KeptExport? {
+    public func keptExport(slug: String, view: Redaction, bodyUpTo maxBytes: Int) async throws -> KeptExport? {
         guard let id = read({ $0.feed(slug: slug)?.id }) else { return nil }
         let kept = exports.withLock { $0[id] ?? [:] }
-        return KeptExport.resolved(view: kept[view], full: kept[Redaction.none])
+        guard var resolved = KeptExport.resolved(view: kept[view], full: kept[Redaction.none]) else { return nil }
+        if let length = resolved.bytes?.length, length > maxBytes {
+            resolved.bytes?.body = Data()
+            resolved.bytes?.gzipped = nil
+        }
+        return resolved
+    }
+
+    public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> Data? {
+        guard let kept = try await keptExport(slug: slug, view: view), kept.revision == revision, kept.variant == variant,
+              let body = kept.bytes?.body else { return nil }
+        return body.subdata(in: min(offset, body.count)..<min(offset + length, body.count))
     }
 
     public func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws {

@@ -4,18 +4,32 @@ import GRDB
 
 /// The exported calendars a server kept (`KeptExport`, table `feedExport`, v9).
 extension SQLiteCountdownStore {
-    public func keptExport(slug: String, view: Redaction) async throws -> KeptExport? {
+    public func keptExport(slug: String, view: Redaction, bodyUpTo maxBytes: Int) async throws -> KeptExport? {
         try await read { db in
             // A cached statement: this runs on almost every calendar request of a
             // server whose feeds do not fit in memory, and parsing it took longer than the read.
             let statement = try db.cachedStatement(sql: """
-                SELECT feedExport.view, feedExport.revision, feedExport.variant, feedExport.body, feedExport.etag, feedExport.gzipped,
-                       feedExport.gzippedEtag
-                FROM feedExport JOIN feed ON feed.id = feedExport.feedId WHERE feed.slug = ? AND feedExport.view IN (?, ?)
+                SELECT feedExport.view, feedExport.revision, feedExport.variant, length(feedExport.body) AS length, feedExport.etag,
+                       CASE WHEN length(feedExport.body) <= :max THEN feedExport.body END AS body,
+                       CASE WHEN length(feedExport.body) <= :max THEN feedExport.gzipped END AS gzipped, feedExport.gzippedEtag
+                FROM feedExport JOIN feed ON feed.id = feedExport.feedId WHERE feed.slug = :slug AND feedExport.view IN (:view, :full)
                 """)
-            let rows = try Row.fetchAll(statement, arguments: [slug, view, Redaction.none])
+            let rows = try Row.fetchAll(statement, arguments: ["max": Int64(clamping: maxBytes), "slug": slug, "view": view, "full": Redaction.none])
             let kept = Dictionary(rows.map { row in (row["view"] as Redaction, Self.keptExport(row)) }, uniquingKeysWith: { first, _ in first })
             return KeptExport.resolved(view: kept[view], full: kept[Redaction.none])
+        }
+    }
+
+    public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> Data? {
+        try await read { db in
+            // The view's own bytes, or, for a view written as the same, the full view's of the same revision and variant.
+            let statement = try db.cachedStatement(sql: """
+                SELECT substr(COALESCE(own.body, whole.body), ?, ?) FROM feedExport own JOIN feed ON feed.id = own.feedId
+                LEFT JOIN feedExport whole ON own.body IS NULL AND whole.feedId = own.feedId AND whole.view = 'none'
+                    AND whole.revision = own.revision AND whole.variant = own.variant
+                WHERE feed.slug = ? AND own.view = ? AND own.revision = ? AND own.variant = ? AND COALESCE(own.body, whole.body) IS NOT NULL
+                """)
+            return try Data.fetchOne(statement, arguments: [offset + 1, length, slug, view, revision, variant])
         }
     }
 
@@ -35,8 +49,9 @@ extension SQLiteCountdownStore {
     }
 
     private static func keptExport(_ row: Row) -> KeptExport {
-        let bytes = (row["body"] as Data?).map { body in
-            KeptExport.Bytes(body: body, etag: row["etag"] ?? "", gzipped: row["gzipped"], gzippedEtag: row["gzippedEtag"])
+        let length: Int? = row["length"]
+        let bytes = length.map { length in
+            KeptExport.Bytes(body: row["body"] ?? Data(), length: length, etag: row["etag"] ?? "", gzipped: row["gzipped"], gzippedEtag: row["gzippedEtag"])
         }
         return KeptExport(revision: row["revision"], variant: row["variant"], bytes: bytes)
     }

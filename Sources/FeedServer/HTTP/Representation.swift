@@ -25,12 +25,16 @@ struct Representation: Sendable, ResponseGenerator {
     var surrogateKey: String?
     /// The same content gzipped, with its own ETag, when the server offers gzip.
     private(set) var gzipped: (body: ByteBuffer, etag: String)?
+    /// Set when the body is too large to hold (a kept export past its share of
+    /// `--compiled-mb`): `body` is then empty, and the bytes are read from the
+    /// store a chunk at a time as they are sent.
+    private(set) var streamed: StreamedBody?
     /// Headers that go with every response of this kind (a page's CSP, `nosniff`).
     let extraHeaders: HTTPFields
     private let lastModifiedText: String
 
-    /// The body's size, and the size this takes in the render cache.
-    var byteCount: Int { body.readableBytes }
+    /// The body's size (sent, not only held).
+    var byteCount: Int { streamed?.length ?? body.readableBytes }
     /// Counts capacity, not length: NIO grows a buffer's storage to the next power
     /// of two (a 5.6 MB calendar holds 8.4 MB, measured with massif), and the
     /// cache's budget is about memory held.
@@ -67,6 +71,13 @@ struct Representation: Sendable, ResponseGenerator {
             .first { $0.hasPrefix("max-age=") }.flatMap { Int($0.dropFirst(8)) } ?? 0
         privateCacheControl = RenderSettings.privateCacheControl(maxAge: maxAge)
         self.contentDisposition = contentDisposition
+    }
+
+    /// A body sent from where it is kept, with validators computed when it was rendered.
+    init(streamed: StreamedBody, etag: String, contentType: String, lastModified: Date, cacheControl: String, contentDisposition: String? = nil) {
+        self.init(body: ByteBuffer(), etag: etag, gzipped: nil, contentType: contentType, lastModified: lastModified, cacheControl: cacheControl,
+                  contentDisposition: contentDisposition)
+        self.streamed = streamed
     }
 
     /// The bytes and validators, as a store keeps them (`KeptExport`).
@@ -119,6 +130,7 @@ struct Representation: Sendable, ResponseGenerator {
         }
         headers[.contentType] = contentType
         if let contentDisposition { headers[.contentDisposition] = contentDisposition }
+        if let streamed { return Response(status: .ok, headers: headers, body: streamed.responseBody) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 }

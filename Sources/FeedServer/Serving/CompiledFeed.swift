@@ -102,7 +102,8 @@ final class CompiledFeed: Sendable {
         let exported: Representation
         // Repeats in another calendar (RSCALE) are spelled out as RDATEs from this year on, for clients that ignore RSCALE.
         let spelling = OtherCalendarDates(today: zone.local(of: now).date)
-        if let previous, previous.feed == stored.feed, previous.otherCalendarDates == spelling, previous.stored.updatedAt == stored.updatedAt,
+        // A previous export sent from the store is not reused: its reads are bound to the revision it was kept for.
+        if let previous, previous.exported.streamed == nil, previous.feed == stored.feed, previous.otherCalendarDates == spelling, previous.stored.updatedAt == stored.updatedAt,
            previous.series.count == series.count, zip(previous.series, series).allSatisfy({ $0.countdown == $1.countdown }) {
             exported = previous.exported
         } else {
@@ -132,6 +133,22 @@ final class CompiledFeed: Sendable {
         return Representation(body: ByteBuffer(bytes: kept.body), etag: kept.etag, gzipped: gzipped, contentType: Representation.calendarType,
                               lastModified: stored.updatedAt, cacheControl: settings.cacheControl(stored.feed, maxAge: 300),
                               contentDisposition: exportDisposition(stored))
+    }
+
+    /// This compilation with its exported calendar sent from the store's copy
+    /// (`streamed`) instead of held: for one larger than its share of
+    /// `--compiled-mb`. The same validators and headers.
+    func sendingExport(_ streamed: StreamedBody) -> CompiledFeed {
+        let sent = Representation(streamed: streamed, etag: exported.etag, contentType: exported.contentType, lastModified: exported.lastModified,
+                                  cacheControl: exported.cacheControl, contentDisposition: exported.contentDisposition)
+        return CompiledFeed(stored: stored, redaction: redaction, series: series, indexByID: indexByID, categories: categories, exported: sent,
+                            validUntil: validUntil, workingDays: workingDays, holidaysRevision: holidaysRevision, otherCalendarDates: otherCalendarDates)
+    }
+
+    /// The exported calendar sent from the store's copy, a chunk at a time, with the headers `export` gives.
+    static func export(_ stored: StoredFeed, streamed: StreamedBody, etag: String, settings: RenderSettings) -> Representation {
+        Representation(streamed: streamed, etag: etag, contentType: Representation.calendarType, lastModified: stored.updatedAt,
+                       cacheControl: settings.cacheControl(stored.feed, maxAge: 300), contentDisposition: exportDisposition(stored))
     }
 
     private static func exportDisposition(_ stored: StoredFeed) -> String { "inline; filename=\"\(stored.feed.slug).ics\"" }

@@ -4,6 +4,7 @@ import Services
 import Foundation
 import ICalendar
 import Logging
+import NIOCore
 import NIOPosix
 import Synchronization
 
@@ -123,6 +124,9 @@ final class FeedCatalog: Sendable {
     /// of its own: never on Swift's cooperative pool, and one feed's long
     /// compile (100,000 countdowns) leaves a thread for the others.
     private let compilePool: NIOThreadPool
+    /// An export longer than this (an eighth of `--compiled-mb`) is not held:
+    /// it is kept in the store and sent from there a chunk at a time.
+    let largeExportBytes: Int
     /// Called with each feed whose revision moved (a real change, not a start or a new day).
     private let changed: @Sendable (StoredFeed) -> Void
 
@@ -135,6 +139,7 @@ final class FeedCatalog: Sendable {
         self.clock = clock
         self.logger = logger
         compiled = Mutex(Compiled(feeds: CompiledSet(budgetBytes: budgetBytes)))
+        largeExportBytes = max(1, budgetBytes / 8)
         compilePool = NIOThreadPool(numberOfThreads: 2)
         compilePool.start()
     }
@@ -278,10 +283,13 @@ final class FeedCatalog: Sendable {
         if let cached = cache.cached(cacheKey) { return cached }
         let variant = settings.exportVariant(OtherCalendarDates(today: CivilDate(year: year, month: 1, day: 1)))
         do {
-            if let kept = try await store.keptExport(slug: slug, view: redaction), kept.revision == target.revision, kept.variant == variant,
-               let bytes = kept.bytes {
+            if let kept = try await store.keptExport(slug: slug, view: redaction, bodyUpTo: largeExportBytes), kept.revision == target.revision,
+               kept.variant == variant, let bytes = kept.bytes {
                 compiled.withLock { $0.keptExports[key] = (kept.revision, kept.variant) }
-                let exported = CompiledFeed.export(stored, kept: bytes, settings: settings)
+                let exported = bytes.length > largeExportBytes
+                    ? CompiledFeed.export(stored, streamed: streamedExport(key, revision: kept.revision, variant: variant, length: bytes.length),
+                                          etag: bytes.etag, settings: settings)
+                    : CompiledFeed.export(stored, kept: bytes, settings: settings)
                 cache.keep(cacheKey, exported)
                 return exported
             }
@@ -291,9 +299,38 @@ final class FeedCatalog: Sendable {
         return try await readable(slug: slug, as: redaction)?.exported
     }
 
+    /// The body of a kept export too large to hold, read from the store as it is sent.
+    private func streamedExport(_ key: CompiledKey, revision: Int64, variant: String, length: Int) -> StreamedBody {
+        StreamedBody(length: length) { [store] offset in
+            try await store.keptExportChunk(slug: key.slug, view: key.redaction, revision: revision, variant: variant, offset: offset,
+                                            length: StreamedBody.chunkBytes).map { ByteBuffer(bytes: $0) }
+        }
+    }
+
+    /// `result` with its export sent from the store when it is too large to
+    /// hold: kept there first (awaited, as nothing else holds the bytes after),
+    /// and held after all when the store refuses.
+    private func sendingLargeExport(_ result: CompiledFeed, key: CompiledKey) async -> CompiledFeed {
+        guard result.exported.streamed == nil, result.exported.byteCount > largeExportBytes else { return result }
+        let variant = settings.exportVariant(result.otherCalendarDates)
+        do {
+            try await store.keepExport(KeptExport(revision: result.revision, variant: variant, bytes: result.exported.kept), slug: key.slug,
+                                       view: key.redaction)
+            compiled.withLock { $0.keptExports[key] = (result.revision, variant) }
+            logger.info("export too large to hold: sent from the store", metadata: ["feed": "\(key.slug)", "bytes": "\(result.exported.byteCount)",
+                                                                                  "limit": "\(largeExportBytes)"])
+            return result.sendingExport(streamedExport(key, revision: result.revision, variant: variant, length: result.exported.byteCount))
+        } catch {
+            logger.warning("cannot keep a large export in the store; holding it", metadata: ["feed": "\(key.slug)", "error": "\(error)"])
+            return result
+        }
+    }
+
     /// Keeps `result`'s export in the store for the misses after it, unless it
     /// is known to be kept. In the background: a read never waits on a write.
     private func keepExport(_ result: CompiledFeed, key: CompiledKey, sameAsFull: Bool) {
+        // One sent from the store was kept before it was made so.
+        guard sameAsFull || result.exported.streamed == nil else { return }
         let variant = settings.exportVariant(result.otherCalendarDates)
         let isKept = compiled.withLock { $0.keptExports[key].map { $0.revision == result.revision && $0.variant == variant } ?? false }
         guard !isKept else { return }
@@ -358,6 +395,7 @@ final class FeedCatalog: Sendable {
             }
             shared = result === full
         }
+        if let made = result, !shared { result = await sendingLargeExport(made, key: key) }
         let evicted = compiled.withLock { state -> Int in
             if state.inFlight[key]?.revision == target.revision { state.inFlight[key] = nil }
             guard let result else { return 0 }

@@ -24,7 +24,9 @@ struct OutputBudget: Codable, Sendable, Equatable {
     /// from the render cache, or is rendered once for it).
     static func measure(_ compiled: CompiledFeed, renderer: FeedRenderer) async throws -> OutputBudget {
         let calendar = try await renderer.countdownCalendar(compiled)
-        let exported = Output(bytes: compiled.exported.byteCount, events: components(in: compiled.exported.body))
+        // One sent from the store is not held: its events are counted from the countdowns (overrides not included).
+        let exported = Output(bytes: compiled.exported.byteCount,
+                              events: compiled.exported.streamed == nil ? components(in: compiled.exported.body) : compiled.series.count)
         let countdown = Output(bytes: calendar.byteCount, events: components(in: calendar.body))
         var warnings: [String] = []
         for (name, output) in [("the calendar", exported), ("the countdown calendar", countdown)] where output.bytes > googleLimitBytes {

@@ -1,0 +1,32 @@
+import Hummingbird
+import NIOCore
+
+/// A body sent a chunk at a time from where it is kept, never held whole: the
+/// exported calendar of a feed too large for its share of `--compiled-mb`
+/// (a 100,000-countdown feed's is 55 MB). Content-Length is sent first; if
+/// what is kept changes while it is sent (a new revision replaced it), the
+/// connection is closed short of that length, and the client asks again.
+struct StreamedBody: Sendable {
+    /// Bytes read from the store at a time.
+    static let chunkBytes = 1 << 20
+
+    let length: Int
+    /// Up to `chunkBytes` from an offset; nil when what is kept changed.
+    let read: @Sendable (_ offset: Int) async throws -> ByteBuffer?
+
+    struct Changed: Error, CustomStringConvertible {
+        var description: String { "the kept body changed while it was sent" }
+    }
+
+    var responseBody: ResponseBody {
+        ResponseBody(contentLength: length) { writer in
+            var offset = 0
+            while offset < length {
+                guard let chunk = try await read(offset), chunk.readableBytes > 0 else { throw Changed() }
+                offset += chunk.readableBytes
+                try await writer.write(chunk)
+            }
+            try await writer.finish(nil)
+        }
+    }
+}
