@@ -27,7 +27,7 @@ extension PostgresCountdownStore {
     public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> Data? {
         try await read { connection in
             let rows = try await connection.query("""
-                SELECT substring(COALESCE(own.body, whole.body) FROM \(offset + 1) FOR \(length)) FROM feedExport own JOIN feed ON feed.id = own.feedId
+                SELECT substring(COALESCE(own.body, whole.body) FROM \(Int32(clamping: offset + 1)) FOR \(Int32(clamping: length))) FROM feedExport own JOIN feed ON feed.id = own.feedId
                 LEFT JOIN feedExport whole ON own.body IS NULL AND whole.feedId = own.feedId AND whole.view = 'none'
                     AND whole.revision = own.revision AND whole.variant = own.variant
                 WHERE feed.slug = \(slug) AND own.view = \(view) AND own.revision = \(revision) AND own.variant = \(variant)
