@@ -37,7 +37,8 @@ struct LanguageTests {
                 let forms = language.table.units[unit] ?? [:]
                 #expect(used.isSubset(of: Set(forms.keys)), "\(language.code) \(unit) lacks \(used.subtracting(forms.keys))")
             }
-            for key in ["subscribe", "google", "https", "countdownCalendar", "json", "svgCard", "empty", "footer", "progress"] {
+            for key in ["subscribe", "google", "https", "countdownCalendar", "json", "svgCard", "empty", "footer", "progress", "calendarName",
+                        "calendarDescription", "calendarReduced", "calendarFull", "calendarMilestones", "calendarTargetDay", "calendarLeftOut"] {
                 #expect(language.table.page[key] != nil, "\(language.code) page lacks \(key)")
             }
         }

@@ -72,11 +72,40 @@ import Testing
         }
     }
 
+    /// The SVG card's progress ring says how much time has passed in the card's language (it was English in every language).
+    @Test func theCardsProgressIsSaidInItsLanguage() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("term", calendar: """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//test//EN\r
+            BEGIN:VEVENT\r
+            UID:term@example.com\r
+            DTSTAMP:20260101T000000Z\r
+            DTSTART;VALUE=DATE:20261222\r
+            X-TMINUS-FROM;VALUE=DATE:20260901\r
+            SUMMARY:Holidays\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """)
+        try await fixture.withServer { client in
+            let german = try await client.text("/feeds/term/1.svg?lang=de").1
+            #expect(german.contains("% der Zeit sind vergangen</title>"), "\(german)")
+            let english = try await client.text("/feeds/term/1.svg").1
+            #expect(english.contains("% of the time has passed</title>"))
+        }
+    }
+
     @Test func countdownCalendarTitlesAreInTheFeedsLanguage() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("polish", calendar: Self.calendar, yaml: "language: pl")
         try await fixture.withServer { client in
             let polish = try await client.text("/feeds/polish/countdown.ics").1.replacingOccurrences(of: "\r\n ", with: "")
+            #expect(polish.contains("X-WR-CALNAME:Polish — odliczanie"), "the calendar's own name and description too")
+            #expect(polish.contains("X-WR-CALDESC:Jedno całodniowe wydarzenie dziennie do każdego odliczania z Polish"))
+            let inGerman = try await client.text("/feeds/polish/countdown.ics?lang=de").1.replacingOccurrences(of: "\r\n ", with: "")
+            #expect(inGerman.contains("X-WR-CALNAME:Polish — Countdown"))
             #expect(polish.contains("SUMMARY:Exam — 22 dni") && polish.contains("SUMMARY:Exam — 21 dni") && polish.contains("SUMMARY:Exam — 1 dzień"))
             let german = try await client.text("/feeds/polish/countdown.ics?lang=de").1.replacingOccurrences(of: "\r\n ", with: "")
             #expect(german.contains("SUMMARY:Exam — 22 Tage") && german.contains("SUMMARY:Exam — Heute"))

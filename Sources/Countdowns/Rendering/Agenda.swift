@@ -3,7 +3,7 @@ import ICalendar
 
 /// One agenda across feeds: every occurrence, task due date and alarm in a
 /// window of days, grouped by day in the viewer's zone, each in its category's
-/// colour (or its feed's). Cancelled instances stay in, marked, so that an
+/// colour (`CategoryPalette`), or its own or its feed's. Cancelled instances stay in, marked, so that an
 /// agenda can strike them through. Pure: the caller gives the series, the zone
 /// and the instant.
 public struct Agenda: Sendable {
@@ -56,11 +56,13 @@ public struct Agenda: Sendable {
         let today = zone.local(of: now).date
         var entries: [Entry] = []
         var truncated = false
+        let categoryColors = CategoryPalette.colors(for: feeds)
         for feed in feeds {
             for series in feed.series {
                 let countdown = series.countdown
-                let color = countdown.categories.lazy.compactMap { feed.categoryColors[$0] }.first
-                    ?? countdown.presentation.gradient.first ?? feed.color ?? "#8E8E93"
+                // The category's colour (set, or assigned as on the statistics page), else the countdown's or the feed's own.
+                let color = countdown.categories.lazy.compactMap { feed.categoryColors[$0] ?? categoryColors[$0] }.first
+                    ?? countdown.presentation.gradient.first ?? feed.color ?? CategoryPalette.uncategorised
                 // Alarms fire before their occurrence: look a little past the window for them.
                 let offsets = countdown.alarms.map { Double($0.signedDays * 86_400 + $0.signedSeconds) }
                 let lead = max(0, -(offsets.min() ?? 0))

@@ -88,7 +88,6 @@ public struct CategoryStatistics: Sendable {
     }
 
     public static let uncategorised = "Uncategorised"
-    static let palette = ["#FF3B30", "#007AFF", "#34C759", "#FF9500", "#AF52DE", "#5AC8FA", "#FF2D55", "#8E8E93"]
 
     public let span: Span
     public let categories: [Category]
@@ -125,9 +124,8 @@ public struct CategoryStatistics: Sendable {
             }
         }
         var sorted = byName.values.sorted { ($0.name == Self.uncategorised ? 1 : 0, $0.name.lowercased()) < ($1.name == Self.uncategorised ? 1 : 0, $1.name.lowercased()) }
-        for index in sorted.indices where sorted[index].color.isEmpty {
-            sorted[index].color = Self.palette[Int(StableHash.value(sorted[index].name) % UInt64(Self.palette.count))]
-        }
+        let colors = CategoryPalette.colors(for: feeds)
+        for index in sorted.indices { sorted[index].color = colors[sorted[index].name] ?? CategoryPalette.uncategorised }
         categories = sorted
     }
 }

@@ -99,21 +99,23 @@ public struct CountdownCalendar: Sendable {
                 VEvent(component: event(countdown, day: day.date, uid: "\(countdown.uid)/\(day.key)@celebrate.tminus", title: day.title))
             }
         }
-        var calendar = CalendarExport.header(for: feed, name: feed.name + " — countdown", description: description(counts))
+        var calendar = CalendarExport.header(for: feed, name: language.page("calendarName", ["feed": feed.name]), description: description(counts))
         calendar.events = events
         return Result(calendar: calendar, detail: counts)
     }
 
+    /// The calendar's description, in the feed's language: what it holds, and
+    /// how it was reduced to stay within the limits clients read.
     private func description(_ counts: [Detail: Int]) -> String {
-        var text = "One all-day event a day until each of \(feed.name)'s countdowns"
+        let text = language.page("calendarDescription", ["feed": feed.name])
         let reduced = counts.filter { $0.key != .full && $0.value > 0 }
         guard !reduced.isEmpty else { return text }
-        text += ". To stay under \(feed.countdownMaxEvents) events and \(Self.maxBytes / 1_000) KB, "
-        var parts: [String] = ["the nearest \(counts[.full] ?? 0) have every day"]
-        if let n = reduced[.milestones] { parts.append("\(n) have milestone days only") }
-        if let n = reduced[.targetDay] { parts.append("\(n) have only the day itself") }
-        if let n = reduced[.none] { parts.append("\(n) are left out") }
-        return text + parts.joined(separator: ", ")
+        var parts: [String] = [language.page("calendarFull", ["n": "\(counts[.full] ?? 0)"])]
+        if let n = reduced[.milestones] { parts.append(language.page("calendarMilestones", ["n": "\(n)"])) }
+        if let n = reduced[.targetDay] { parts.append(language.page("calendarTargetDay", ["n": "\(n)"])) }
+        if let n = reduced[.none] { parts.append(language.page("calendarLeftOut", ["n": "\(n)"])) }
+        return text + ". " + language.page("calendarReduced", ["events": "\(feed.countdownMaxEvents)", "kb": "\(Self.maxBytes / 1_000)",
+                                                              "parts": parts.joined(separator: ", ")])
     }
 
     struct Plan {

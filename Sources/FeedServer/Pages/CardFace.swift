@@ -12,6 +12,8 @@ struct CardFace {
     var textColor: String
     /// Whole percent of the span that has passed, when the countdown has a span.
     var percent: Int?
+    /// "62% of the time has passed", in the card's language.
+    var progressText = ""
 
     /// How long the big text is, which decides its size on the page and the
     /// card: a number fits large, a word ("Completed", "In progress") must
@@ -41,6 +43,7 @@ struct CardFace {
         gradient = (colors.first ?? fallback.0, colors.count > 1 ? colors[1] : (colors.first ?? fallback.1))
         textColor = countdown.presentation.textColor ?? "#FFFFFF"
         percent = remaining.progress.map { Int(($0 * 100).rounded(.down)) }
+        progressText = percent.map { language.page("progress", ["percent": "\($0)"]) } ?? ""
     }
 
     static func format(_ date: CivilDate) -> String {

@@ -29,7 +29,7 @@ enum SVGCard {
 
             <circle cx="160" cy="130" r="113" fill="none" stroke="#E5E5EA" stroke-width="6"/>\
             <circle cx="160" cy="130" r="113" fill="none" stroke="url(#g)" stroke-width="6" stroke-linecap="round" \
-            stroke-dasharray="\(filled) \((circumference * 10).rounded() / 10)" transform="rotate(-90 160 130)"><title>\(percent)% of the time has passed</title></circle>
+            stroke-dasharray="\(filled) \((circumference * 10).rounded() / 10)" transform="rotate(-90 160 130)"><title>\(HTMLEscape.text(face.progressText))</title></circle>
             """
     }
 }

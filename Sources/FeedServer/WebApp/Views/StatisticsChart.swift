@@ -24,9 +24,12 @@ enum StatisticsChart {
             }
             bars += "<text x=\"\(x0 + groupWidth / 2)\" y=\"\(height - 10)\" font-size=\"10\" text-anchor=\"middle\">\(HTMLEscape.text(bucket.label))</text>"
         }
+        // A text alternative in the SVG itself (the page's table is the other): a title, and the totals as a description.
         let summary = categories.map { "\($0.name): \($0.occurrences)" }.joined(separator: ", ")
         return """
-            <svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 \(width) \(height)" role="img" aria-label="Occurrences per category\(summary.isEmpty ? "" : ": " + HTMLEscape.text(summary))"><line x1="8" y1="\(height - bottom)" x2="\(width - 8)" y2="\(height - bottom)" stroke="currentColor" stroke-opacity=".3"/>\(bars)</svg>
+            <svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 \(width) \(height)" role="img" aria-labelledby="chart-title chart-desc">\
+            <title id="chart-title">Occurrences per category</title><desc id="chart-desc">\(HTMLEscape.text(summary.isEmpty ? "No occurrences" : summary))</desc>\
+            <line x1="8" y1="\(height - bottom)" x2="\(width - 8)" y2="\(height - bottom)" stroke="currentColor" stroke-opacity=".3"/>\(bars)</svg>
             """
     }
 }
