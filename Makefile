@@ -54,7 +54,7 @@ test-postgres: deps pydeps
 	bash Tests/postgres/run.sh
 
 # Real clients for `make interop`, from Debian's packages when missing.
-CLIENT_PACKAGES := vdirsyncer khal calcurse chromium fonts-noto-color-emoji curl
+CLIENT_PACKAGES := vdirsyncer khal calcurse chromium fonts-noto-color-emoji curl radicale
 clients:
 	@$(call install-missing,$(CLIENT_PACKAGES),interop clients)
 

@@ -173,6 +173,62 @@ if [ -z "$CHROME" ]; then fail "chromium is not installed"; else
   expect "no console errors or CSP refusals" bash -c "! grep -qiE 'Uncaught|Refused to|CONSOLE.*(error|Error)' '$ART/chromium-console.log'"
 fi
 
+echo "== a source behind a login: Radicale with htpasswd"
+RADICALE=$(command -v radicale || true)
+if [ -z "$RADICALE" ]; then fail "radicale is not installed (make interop installs it)"; else
+  RPORT=$($PYTHON -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  APORT=$($PYTHON -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  RPASS="radicale-$(head -c 12 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')"
+  mkdir -p "$WORK/radicale" "$WORK/auth-feeds"
+  printf 'anna:%s\n' "$RPASS" > "$WORK/radicale/users"
+  printf '%s\n' "$RPASS" > "$WORK/radicale.secret"; printf 'not-the-password\n' > "$WORK/wrong.secret"
+  chmod 600 "$WORK/radicale.secret" "$WORK/wrong.secret"
+  "$RADICALE" --storage-filesystem-folder="$WORK/radicale/store" --auth-type=htpasswd --auth-htpasswd-filename="$WORK/radicale/users" \
+    --auth-htpasswd-encryption=plain --server-hosts="127.0.0.1:$RPORT" > "$ART/radicale.log" 2>&1 &
+  RADICALE_PID=$!
+  for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$RPORT/" && break; sleep 0.2; done
+  expect "Radicale takes the exams calendar (PUT with the password)" \
+    test "$(curl -s -o /dev/null -w '%{http_code}' -u "anna:$RPASS" -X PUT -H 'Content-Type: text/calendar' --data-binary @examples/exams.ics \
+      "http://127.0.0.1:$RPORT/anna/exams/")" = 201
+  cat > "$WORK/auth-feeds/school.yaml" <<YAML
+name: School (from Radicale)
+sources:
+  - url: http://127.0.0.1:$RPORT/anna/exams/
+    auth:
+      basic: {username: anna, passwordFile: ../radicale.secret}
+YAML
+  cat > "$WORK/auth-feeds/wrong.yaml" <<YAML
+name: Wrong password
+sources:
+  - url: http://127.0.0.1:$RPORT/anna/exams/
+    auth:
+      basic: {username: anna, passwordFile: ../wrong.secret}
+YAML
+  "$TMINUS" serve --port "$APORT" --db "$WORK/auth.sqlite" --feeds "$WORK/auth-feeds" --admin-token-file "$WORK/admin-token" \
+    --allow-private-sources --log-level debug > "$ART/auth-server.log" 2>&1 &
+  AUTH_SERVER=$!
+  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$APORT/healthz" >/dev/null && break; sleep 0.2; done
+  WANT=$(grep -c '^BEGIN:VEVENT' examples/exams.ics)
+  # URL sources are fetched in the background from start: wait for both to have been tried.
+  for _ in $(seq 1 100); do
+    curl -s "http://127.0.0.1:$APORT/feeds/school.ics" > "$WORK/school.ics"
+    curl -s -H "Authorization: Bearer $ADMIN" "http://127.0.0.1:$APORT/api/health" > "$WORK/auth-health.json"
+    [ "$(grep -c '^BEGIN:VEVENT' "$WORK/school.ics")" -eq "$WANT" ] && grep -q 'HTTP 401' "$WORK/auth-health.json" && break
+    sleep 0.2
+  done
+  expect "tminus logged in to Radicale: school.ics has all $WANT exams" test "$(grep -c '^BEGIN:VEVENT' "$WORK/school.ics")" -eq "$WANT"
+  run_checks "read back by icalendar" $PYTHON - "$WORK/school.ics" "$WANT" <<'PY'
+import sys, icalendar
+calendar = icalendar.Calendar.from_ical(open(sys.argv[1], "rb").read())
+found = len(list(calendar.walk("VEVENT")))
+print(("ok: " if found == int(sys.argv[2]) else "FAIL: ") + f"icalendar reads {found} events from the feed made from Radicale")
+PY
+  expect "a wrong password is a clear source error (HTTP 401, login refused)" grep -q 'answered HTTP 401: it refused the login' "$WORK/auth-health.json"
+  kill "$AUTH_SERVER" 2>/dev/null; wait "$AUTH_SERVER" 2>/dev/null
+  kill "$RADICALE_PID" 2>/dev/null; wait "$RADICALE_PID" 2>/dev/null
+  expect "the password is in no log, health answer or feed" bash -c "! grep -rqF -- '$RPASS' '$ART/auth-server.log' '$WORK/auth-health.json' '$WORK/school.ics' '$WORK/auth.sqlite'"
+fi
+
 echo
 echo "interop: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -21,6 +21,36 @@ struct FeedDefinition: Decodable, Sendable {
         var exclude: Filter?
         /// How often a URL source is fetched again (ISO 8601 duration), default PT1H.
         var refresh: String?
+        /// How a URL source logs in; its secrets are named, never written here.
+        var auth: Auth?
+    }
+
+    /// `auth:` of a URL source. Each secret comes from a file (`passwordFile`,
+    /// `tokenFile`, `file`, relative to the definition) or an environment
+    /// variable (`passwordEnv`, `tokenEnv`, `env`); written inline, it is refused.
+    struct Auth: Decodable, Sendable {
+        struct Basic: Decodable, Sendable {
+            var username: String
+            var password: String?
+            var passwordFile: String?
+            var passwordEnv: String?
+        }
+
+        struct Token: Decodable, Sendable {
+            var token: String?
+            var tokenFile: String?
+            var tokenEnv: String?
+        }
+
+        struct Value: Decodable, Sendable {
+            var value: String?
+            var file: String?
+            var env: String?
+        }
+
+        var basic: Basic?
+        var bearer: Token?
+        var headers: [String: Value]?
     }
 
     var slug: String?
@@ -45,6 +75,8 @@ struct LoadedFeedDefinition: Sendable {
         var isURL: Bool
         var refresh: TimeInterval
         var filter: SourceFilter
+        /// How a URL source logs in (`auth:`), nil for none.
+        var credentials: SourceCredentials? = nil
     }
 
     var file: String
@@ -130,14 +162,67 @@ enum FeedDefinitionLoader {
                 guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
                     throw fail("\(label).url '\(url)' is not an http(s) URL")
                 }
-                sources.append(.init(location: url, isURL: true, refresh: TimeInterval(every.days * 86_400 + every.seconds), filter: filter))
+                // The URL goes to logs, health and the database: a password in it would too.
+                guard parsed.user == nil, parsed.password == nil else {
+                    throw fail("\(label).url holds a user name or password: give them under auth: (basic: with passwordFile or passwordEnv)")
+                }
+                let credentials = try source.auth.map { try Self.credentials($0, label: "\(label).auth", file: file, fail: fail) }
+                sources.append(.init(location: url, isURL: true, refresh: TimeInterval(every.days * 86_400 + every.seconds), filter: filter,
+                                     credentials: credentials))
             } else if let relative = source.file {
+                guard source.auth == nil else { throw fail("\(label).auth is for url: sources") }
                 let resolved = URL(fileURLWithPath: relative, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path
                 sources.append(.init(location: resolved, isURL: false, refresh: 0, filter: filter))
             }
         }
         let warnings = raw.settings.deprecatedKeys.map { "\(path): '\($0)' is an old spelling; write 'timeZone'" }
         return LoadedFeedDefinition(file: path, feed: feed, sources: sources, warnings: warnings, companions: companions)
+    }
+}
+
+extension FeedDefinitionLoader {
+    /// `auth:` checked: one place for each secret, never the secret itself,
+    /// and each named file or variable there now (it is read again at each fetch).
+    static func credentials(_ auth: FeedDefinition.Auth, label: String, file: URL,
+                            fail: (String) -> FeedDefinitionError) throws -> SourceCredentials {
+        /// The one place a secret is read from; `keys` are its two spellings in the file.
+        func secret(_ inline: String?, file path: String?, env: String?, at place: String, keys: (file: String, env: String)) throws -> SourceCredentials.Secret {
+            guard inline == nil else {
+                throw fail("\(place): a secret is never written in a feed file; name a file (\(keys.file)) or an environment variable (\(keys.env))")
+            }
+            let secret: SourceCredentials.Secret
+            switch (path, env) {
+            case (let path?, nil): secret = .file(URL(fileURLWithPath: path, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path)
+            case (nil, let name?): secret = .environment(name)
+            default: throw fail("\(place) needs exactly one of \(keys.file) or \(keys.env)")
+            }
+            do { _ = try secret.read() } catch { throw fail("\(place): \(error)") }
+            return secret
+        }
+        var credentials = SourceCredentials()
+        if let basic = auth.basic {
+            guard !basic.username.isEmpty, !basic.username.contains(":"), !basic.username.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+                throw fail("\(label).basic.username must be non-empty, without ':' or control characters")
+            }
+            credentials.basic = .init(username: basic.username,
+                                      password: try secret(basic.password, file: basic.passwordFile, env: basic.passwordEnv, at: "\(label).basic",
+                                                           keys: ("passwordFile", "passwordEnv")))
+        }
+        if let bearer = auth.bearer {
+            guard auth.basic == nil else { throw fail("\(label): basic: and bearer: both set Authorization; choose one") }
+            credentials.bearer = try secret(bearer.token, file: bearer.tokenFile, env: bearer.tokenEnv, at: "\(label).bearer", keys: ("tokenFile", "tokenEnv"))
+        }
+        for (name, value) in (auth.headers ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let token = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy(token.contains) else { throw fail("\(label).headers: '\(name)' is not a header name") }
+            guard !["host", "content-length", "transfer-encoding", "connection"].contains(name.lowercased()) else {
+                throw fail("\(label).headers: \(name) is set by tminus itself")
+            }
+            credentials.headers.append(.init(name: name, value: try secret(value.value, file: value.file, env: value.env, at: "\(label).headers.\(name)",
+                                                                          keys: ("file", "env"))))
+        }
+        guard credentials != SourceCredentials() else { throw fail("\(label) is empty: give basic:, bearer: or headers:") }
+        return credentials
     }
 }
 

@@ -39,11 +39,17 @@ struct CalendarFetcher: Sendable {
         policy = AddressPolicy(allowPrivate: allowPrivate)
     }
 
-    func fetch(_ url: String, etag: String? = nil, lastModified: String? = nil) async throws -> Outcome {
+    /// `credentials` go with the first request and with redirects to the same
+    /// host only (`SourceCredentials.mayFollow`).
+    func fetch(_ url: String, etag: String? = nil, lastModified: String? = nil, credentials: SourceCredentials? = nil) async throws -> Outcome {
         let deadline = ContinuousClock.now + timeout
+        let headers = try credentials?.requestHeaders() ?? []
+        let origin = URL(string: url)
         var location = url
         for _ in 0...Self.maxRedirects {
-            switch try await hop(location, etag: etag, lastModified: lastModified, deadline: deadline) {
+            let sameSite = origin.flatMap { origin in URL(string: location).map { SourceCredentials.mayFollow(from: origin, to: $0) } } ?? false
+            let login: Login = credentials == nil ? .none : sameSite ? .sent(headers) : .notSentHere
+            switch try await hop(location, etag: etag, lastModified: lastModified, login: login, deadline: deadline) {
             case .done(let outcome): return outcome
             case .redirect(let next): location = next
             }
@@ -56,7 +62,17 @@ struct CalendarFetcher: Sendable {
         case redirect(String)
     }
 
-    private func hop(_ location: String, etag: String?, lastModified: String?, deadline: ContinuousClock.Instant) async throws -> Hop {
+    /// What a hop sends to log in.
+    private enum Login: Sendable {
+        case none
+        /// The source has a login, but this hop is to another host than its own.
+        case notSentHere
+        case sent([(name: String, value: String)])
+
+        var headers: [(name: String, value: String)] { if case .sent(let headers) = self { headers } else { [] } }
+    }
+
+    private func hop(_ location: String, etag: String?, lastModified: String?, login: Login, deadline: ContinuousClock.Instant) async throws -> Hop {
         let pinned: PinnedClient
         do { pinned = try await PinnedClient.connect(to: location, policy: policy) } catch {
             throw Failure(description: error.description, refused: true)
@@ -67,6 +83,7 @@ struct CalendarFetcher: Sendable {
         request.headers.add(name: "Accept", value: "text/calendar, */*;q=0.5")
         if let etag { request.headers.add(name: "If-None-Match", value: etag) }
         if let lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
+        for header in login.headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
         let (maxBytes, prepared, timeout) = (self.maxBytes, request, TimeAmount(self.timeout))
         let result: Result<Hop, any Error>
         do {
@@ -87,6 +104,14 @@ struct CalendarFetcher: Sendable {
                         throw Failure(description: "\(location) answered HTTP \(response.status.code) without a usable Location")
                     }
                     return .redirect(next)
+                case 401, 403:
+                    let code = response.status.code
+                    switch login {
+                    case .sent: throw Failure(description: "\(location) answered HTTP \(code): it refused the login (check this source's auth: and its secret)")
+                    case .notSentHere:
+                        throw Failure(description: "\(location) answered HTTP \(code) after a redirect to another host, which the source's login is not sent to")
+                    case .none: throw Failure(description: "\(location) answered HTTP \(code): it needs a login (give the source auth: in its feed file)")
+                    }
                 default:
                     throw Failure(description: "\(location) answered HTTP \(response.status.code)")
                 }

@@ -122,7 +122,7 @@ final class FeedLoader: Sendable {
         }
         let known = try? await store.source(feed: slug, location: source.location)
         do {
-            switch try await fetcher.fetch(source.location, etag: known?.etag, lastModified: known?.lastModifiedHeader) {
+            switch try await fetcher.fetch(source.location, etag: known?.etag, lastModified: known?.lastModifiedHeader, credentials: source.credentials) {
             case .notModified:
                 metrics?.sourceRefreshed("not-modified")
                 try await service.recordFetch(feed: slug, location: source.location, etag: nil, lastModified: nil, error: nil)

@@ -1,0 +1,76 @@
+import Foundation
+
+/// How a URL source logs in (issue #26): HTTP Basic, a bearer token, extra
+/// headers; for calendars on Nextcloud, Radicale, Fastmail or a school portal.
+///
+/// It holds where each secret is (a file, an environment variable), never a
+/// secret itself: the value is read when a fetch needs it, so a rotated file
+/// is used at the next fetch, and nothing that logs, reports or stores a
+/// source can carry a password along. A feed file may not hold one inline.
+struct SourceCredentials: Sendable, Equatable {
+    /// Where a secret is read from.
+    enum Secret: Sendable, Equatable, CustomStringConvertible {
+        case file(String)
+        case environment(String)
+
+        var description: String {
+            switch self {
+            case .file(let path): "file \(path)"
+            case .environment(let name): "environment variable \(name)"
+            }
+        }
+
+        /// The secret, without the line break a file usually ends with.
+        func read(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+            let value: String?
+            switch self {
+            case .file(let path): value = try? String(contentsOfFile: path, encoding: .utf8)
+            case .environment(let name): value = environment[name]
+            }
+            let trimmed = value?.trimmingCharacters(in: .newlines) ?? ""
+            guard !trimmed.isEmpty else { throw CalendarFetcher.Failure(description: "the source's secret (\(self)) cannot be read or is empty") }
+            guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw CalendarFetcher.Failure(description: "the source's secret (\(self)) holds a control character")
+            }
+            return trimmed
+        }
+    }
+
+    struct Header: Sendable, Equatable {
+        var name: String
+        var value: Secret
+    }
+
+    struct Basic: Sendable, Equatable {
+        var username: String
+        var password: Secret
+    }
+
+    var basic: Basic?
+    var bearer: Secret?
+    var headers: [Header] = []
+
+    /// The request headers, secrets read now. A secret that cannot be read is
+    /// a fetch failure that names where it was looked for, never a value.
+    func requestHeaders(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [(name: String, value: String)] {
+        var result: [(String, String)] = []
+        if let basic {
+            let pair = basic.username + ":" + (try basic.password.read(environment: environment))
+            result.append(("Authorization", "Basic " + Data(pair.utf8).base64EncodedString()))
+        }
+        if let bearer { result.append(("Authorization", "Bearer " + (try bearer.read(environment: environment)))) }
+        for header in headers { result.append((header.name, try header.value.read(environment: environment))) }
+        return result
+    }
+
+    /// Whether credentials given for `origin` go along to `next`, a redirect:
+    /// only to the same host and port, and never from https down to http.
+    /// Another host (a CDN, a login page elsewhere) gets the request without them.
+    static func mayFollow(from origin: URL, to next: URL) -> Bool {
+        guard let host = origin.host?.lowercased(), next.host?.lowercased() == host else { return false }
+        let (from, to) = (origin.scheme?.lowercased() ?? "", next.scheme?.lowercased() ?? "")
+        guard from == to || (from == "http" && to == "https") else { return false }
+        func port(_ url: URL) -> Int { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
+        return from == to ? port(origin) == port(next) : true
+    }
+}
