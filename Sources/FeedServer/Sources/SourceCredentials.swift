@@ -24,7 +24,13 @@ struct SourceCredentials: Sendable, Equatable {
         func read(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
             let value: String?
             switch self {
-            case .file(let path): value = try? String(contentsOfFile: path, encoding: .utf8)
+            case .file(let path):
+                // A regular file of at most 64 KB: `/dev/zero` named by mistake must not hang a load.
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+                guard attributes?[.type] as? FileAttributeType == .typeRegular, (attributes?[.size] as? Int ?? .max) <= 65_536 else {
+                    throw CalendarFetcher.Failure(description: "the source's secret (\(self)) is not a readable file of at most 64 KB")
+                }
+                value = try? String(contentsOfFile: path, encoding: .utf8)
             case .environment(let name): value = environment[name]
             }
             let trimmed = value?.trimmingCharacters(in: .newlines) ?? ""
