@@ -8,8 +8,10 @@ import Yams
 struct FeedDefinition: Decodable, Sendable {
     struct Filter: Decodable, Sendable {
         var categories: [String]?
-        /// A regular expression matched against the summary.
+        /// Regular expressions (`LinearPattern`) matched against the summary, the description and the location.
         var summary: String?
+        var description: String?
+        var location: String?
     }
 
     struct Source: Decodable, Sendable {
