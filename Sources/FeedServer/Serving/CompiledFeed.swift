@@ -102,8 +102,9 @@ final class CompiledFeed: Sendable {
         let exported: Representation
         // Repeats in another calendar (RSCALE) are spelled out as RDATEs from this year on, for clients that ignore RSCALE.
         let spelling = OtherCalendarDates(today: zone.local(of: now).date)
-        // A previous export sent from the store is not reused: its reads are bound to the revision it was kept for.
-        if let previous, previous.exported.streamed == nil, previous.feed == stored.feed, previous.otherCalendarDates == spelling, previous.stored.updatedAt == stored.updatedAt,
+        // One sent from the store is reused only for its own revision: its reads are bound to the row kept for it.
+        if let previous, previous.exported.streamed == nil || previous.revision == stored.revision, previous.feed == stored.feed,
+           previous.otherCalendarDates == spelling, previous.stored.updatedAt == stored.updatedAt,
            previous.series.count == series.count, zip(previous.series, series).allSatisfy({ $0.countdown == $1.countdown }) {
             exported = previous.exported
         } else {
