@@ -214,8 +214,9 @@ extension FeedDefinitionLoader {
             guard auth.basic == nil else { throw fail("\(label): basic: and bearer: both set Authorization; choose one") }
             credentials.bearer = try secret(bearer.token, file: bearer.tokenFile, env: bearer.tokenEnv, at: "\(label).bearer", keys: ("tokenFile", "tokenEnv"))
         }
+        // RFC 9110's token characters, what a header name is made of.
+        let token = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
         for (name, value) in (auth.headers ?? [:]).sorted(by: { $0.key < $1.key }) {
-            let token = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
             guard !name.isEmpty, name.unicodeScalars.allSatisfy(token.contains) else { throw fail("\(label).headers: '\(name)' is not a header name") }
             guard !["host", "content-length", "transfer-encoding", "connection"].contains(name.lowercased()) else {
                 throw fail("\(label).headers: \(name) is set by tminus itself")

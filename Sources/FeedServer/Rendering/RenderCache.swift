@@ -72,7 +72,7 @@ final class RenderCache: Sendable {
             let task = Task {
                 do {
                     let value = try await load()
-                    self.insert(key, value)
+                    self.keep(key, value)
                     return value
                 } catch {
                     _ = self.state.withLock { $0.inFlight.removeValue(forKey: key) }
@@ -103,10 +103,8 @@ final class RenderCache: Sendable {
         }
     }
 
-    /// Keeps what a caller of `cached` fetched.
-    func keep(_ key: RenderKey, _ value: Representation) { insert(key, value) }
-
-    private func insert(_ key: RenderKey, _ value: Representation) {
+    /// Keeps `value` for `key` (what a caller of `cached` fetched, or a render just made).
+    func keep(_ key: RenderKey, _ value: Representation) {
         let size = value.cachedSize
         state.withLock { state in
             state.inFlight[key] = nil

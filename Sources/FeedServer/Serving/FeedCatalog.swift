@@ -213,28 +213,45 @@ final class FeedCatalog: Sendable {
     /// live token needs it.
     func feed(slug: String, as redaction: Redaction) async -> CompiledFeed? {
         let now = clock()
-        let target: Target? = published.withLock { published in
+        guard let target = target(slug: slug, as: redaction) else { return nil }
+        switch lookup(CompiledKey(slug: slug, redaction: redaction), target, now: now, compiling: true) {
+        case .kept(let compiled): return compiled
+        case .compiling(let task): return await task.value
+        case .absent: return nil
+        }
+    }
+
+    /// What a read of `slug` as `redaction` needs a compilation to match, or
+    /// nil when there is no such feed, or no such view of it.
+    private func target(slug: String, as redaction: Redaction) -> Target? {
+        published.withLock { published in
             guard let head = published.heads[slug] else { return nil }
             guard redaction == .none || published.needed[slug]?.contains(redaction) == true else { return nil }
             return Target(revision: head.revision, holidaysRevision: head.holidays.flatMap { published.heads[$0]?.revision })
         }
-        guard let target else { return nil }
-        let key = CompiledKey(slug: slug, redaction: redaction)
-        enum Lookup { case kept(CompiledFeed), compiling(Task<CompiledFeed?, Never>) }
-        let lookup: Lookup = compiled.withLock { state in
+    }
+
+    private enum Lookup {
+        case kept(CompiledFeed)
+        case compiling(Task<CompiledFeed?, Never>)
+        case absent
+    }
+
+    /// The compilation `key` in memory when it serves `target`, else the
+    /// compile in flight for that revision, else (when `compiling`) a compile
+    /// started now: one lock, so concurrent first reads start one compile.
+    private func lookup(_ key: CompiledKey, _ target: Target, now: Date, compiling: Bool) -> Lookup {
+        compiled.withLock { state in
             if let hit = state.feeds.use(key), target.isServed(by: hit, at: now) {
                 state.hits += 1
                 return .kept(hit)
             }
             if let running = state.inFlight[key], running.revision == target.revision { return .compiling(running.task) }
+            guard compiling else { return .absent }
             state.misses += 1
             let task = Task { await self.build(key, target, now: now) }
             state.inFlight[key] = (target.revision, task)
             return .compiling(task)
-        }
-        switch lookup {
-        case .kept(let compiled): return compiled
-        case .compiling(let task): return await task.value
         }
     }
 
@@ -243,8 +260,7 @@ final class FeedCatalog: Sendable {
     /// exists but could not be compiled now, the store being away.
     func readable(slug: String, as redaction: Redaction = .none) async throws -> CompiledFeed? {
         if let compiled = await feed(slug: slug, as: redaction) { return compiled }
-        let exists = published.withLock { $0.heads[slug] != nil && (redaction == .none || $0.needed[slug]?.contains(redaction) == true) }
-        guard exists else { return nil }
+        guard target(slug: slug, as: redaction) != nil else { return nil }
         throw StoreError.unavailable("feed '\(slug)' cannot be compiled now: the store did not answer")
     }
 
@@ -256,23 +272,9 @@ final class FeedCatalog: Sendable {
     /// `--compiled-mb` holds answers a calendar client without compiling.
     func exported(slug: String, as redaction: Redaction) async throws -> Representation? {
         let now = clock()
-        let target: Target? = published.withLock { published in
-            guard let head = published.heads[slug] else { return nil }
-            guard redaction == .none || published.needed[slug]?.contains(redaction) == true else { return nil }
-            return Target(revision: head.revision, holidaysRevision: head.holidays.flatMap { published.heads[$0]?.revision })
-        }
-        guard let target else { return nil }
+        guard let target = target(slug: slug, as: redaction) else { return nil }
         let key = CompiledKey(slug: slug, redaction: redaction)
-        enum Lookup { case kept(CompiledFeed), compiling(Task<CompiledFeed?, Never>), absent }
-        let lookup: Lookup = compiled.withLock { state in
-            if let hit = state.feeds.use(key), target.isServed(by: hit, at: now) {
-                state.hits += 1
-                return .kept(hit)
-            }
-            if let running = state.inFlight[key], running.revision == target.revision { return .compiling(running.task) }
-            return .absent
-        }
-        switch lookup {
+        switch lookup(key, target, now: now, compiling: false) {
         case .kept(let compiled): return compiled.exported
         case .compiling(let task): if let compiled = await task.value { return compiled.exported }
         case .absent: break
@@ -312,14 +314,12 @@ final class FeedCatalog: Sendable {
     /// and held after all when the store refuses.
     private func sendingLargeExport(_ result: CompiledFeed, key: CompiledKey) async -> CompiledFeed {
         guard result.exported.streamed == nil, result.exported.byteCount > largeExportBytes else { return result }
-        let variant = settings.exportVariant(result.otherCalendarDates)
+        let export = keptExport(of: result, sameAsFull: false)
         do {
-            try await store.keepExport(KeptExport(revision: result.revision, variant: variant, bytes: result.exported.kept), slug: key.slug,
-                                       view: key.redaction)
-            compiled.withLock { $0.keptExports[key] = (result.revision, variant) }
+            try await keep(export, key: key)
             logger.info("export too large to hold: sent from the store", metadata: ["feed": "\(key.slug)", "bytes": "\(result.exported.byteCount)",
                                                                                   "limit": "\(largeExportBytes)"])
-            return result.sendingExport(streamedExport(key, revision: result.revision, variant: variant, length: result.exported.byteCount))
+            return result.sendingExport(streamedExport(key, revision: export.revision, variant: export.variant, length: result.exported.byteCount))
         } catch {
             logger.warning("cannot keep a large export in the store; holding it", metadata: ["feed": "\(key.slug)", "error": "\(error)"])
             return result
@@ -334,15 +334,26 @@ final class FeedCatalog: Sendable {
         let variant = settings.exportVariant(result.otherCalendarDates)
         let isKept = compiled.withLock { $0.keptExports[key].map { $0.revision == result.revision && $0.variant == variant } ?? false }
         guard !isKept else { return }
-        let export = KeptExport(revision: result.revision, variant: variant, bytes: sameAsFull ? nil : result.exported.kept)
+        let export = keptExport(of: result, sameAsFull: sameAsFull)
         Task {
             do {
-                try await self.store.keepExport(export, slug: key.slug, view: key.redaction)
-                self.compiled.withLock { $0.keptExports[key] = (export.revision, export.variant) }
+                try await self.keep(export, key: key)
             } catch {
                 self.logger.debug("cannot keep the export in the store", metadata: ["feed": "\(key.slug)", "error": "\(error)"])
             }
         }
+    }
+
+    /// `result`'s export as the store keeps it (no bytes for a view that is the full one).
+    private func keptExport(of result: CompiledFeed, sameAsFull: Bool) -> KeptExport {
+        KeptExport(revision: result.revision, variant: settings.exportVariant(result.otherCalendarDates),
+                   bytes: sameAsFull ? nil : result.exported.kept)
+    }
+
+    /// Writes `export` for `key`'s view, and notes it as kept.
+    private func keep(_ export: KeptExport, key: CompiledKey) async throws {
+        try await store.keepExport(export, slug: key.slug, view: key.redaction)
+        compiled.withLock { $0.keptExports[key] = (export.revision, export.variant) }
     }
 
     /// The full compilation of `slug` in memory, current or stale.
