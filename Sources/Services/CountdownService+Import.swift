@@ -69,7 +69,8 @@ extension CountdownService {
         let feedId = feed!.id!
         let sourceId = try await options.source.asyncMap { try await tx.sourceId(feedId: feedId, location: $0) }
         let existing = try await tx.countdownStates(feedId: feedId)
-        let plan = ImportPlan(batch: batch, existing: existing, sourceId: sourceId, sync: options.sync, now: now)
+        let rivals = try await rivals(for: options, sourceId: sourceId, existing: existing, feedId: feedId, tx)
+        let plan = ImportPlan(batch: batch, existing: existing, sourceId: sourceId, sync: options.sync, now: now, rivals: rivals)
         for start in stride(from: 0, to: plan.steps.count, by: Self.importChunk) {
             let end = min(start + Self.importChunk, plan.steps.count)
             var updates: [CountdownRecord] = [], updatedLinks: [CategoryLinks] = []
@@ -111,5 +112,35 @@ extension CountdownService {
         if let sourceId { try await tx.markSourceImported(id: sourceId) }
         if plan.changesFeed || created { try await tx.bumpRevision(feedId: feedId) }
         return plan.report(from: batch)
+    }
+
+    /// The other sources' rows an import compares against under its
+    /// `DuplicatePolicy`; nil without one, or when this source is not in it.
+    /// Title-and-start keys of existing rows are read back from their stored
+    /// text, only for rows of the ranked sources.
+    func rivals(for options: ImportOptions, sourceId: Int64?, existing: [String: CountdownState], feedId: Int64,
+                _ tx: any StoreTransaction) async throws -> ImportPlan.Rivals? {
+        guard let policy = options.duplicates, let location = options.source, let rank = policy.rank(of: location) else { return nil }
+        var ranks: [Int64: Int] = [:]
+        var locations: [Int64: String] = [:]
+        for (other, place) in zip(policy.preference.indices, policy.preference) where place != location {
+            if let id = try await tx.existingSourceId(feedId: feedId, location: place), id != sourceId {
+                ranks[id] = other
+                locations[id] = place
+            }
+        }
+        var byTitle: [String: ImportPlan.Rivals.Row] = [:]
+        if policy.key == .titleAndStart, !ranks.isEmpty {
+            for (uid, row) in existing {
+                guard let owner = row.sourceId, let rank = ranks[owner], let place = locations[owner],
+                      let countdown = try? CountdownArchive.countdown(from: row.content) else { continue }
+                let key = policy.titleAndStart(of: countdown, from: place)
+                if let held = byTitle[key], held.rank <= rank { continue }
+                byTitle[key] = .init(id: row.id, uid: uid, rank: rank)
+            }
+        }
+        var titleKey: (@Sendable (Countdown) -> String)?
+        if policy.key == .titleAndStart { titleKey = { @Sendable countdown in policy.titleAndStart(of: countdown, from: location) } }
+        return ImportPlan.Rivals(rank: rank, ranks: ranks, byTitle: byTitle, titleKey: titleKey)
     }
 }

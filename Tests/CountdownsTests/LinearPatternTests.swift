@@ -39,4 +39,28 @@ struct LinearPatternTests {
         _ = compiled.matches(title)
         #expect(ContinuousClock.now - started < .seconds(5), "\(pattern) took \(ContinuousClock.now - started)")
     }
+
+    /// `replace:` in a rule: leftmost matches, each the one a backtracking
+    /// engine picks (greedy, first branch first), replaced literally.
+    @Test(arguments: [
+        ("a+", "caaandy aa", "_", "c_ndy _"),
+        ("(?i)mr\\.? ", "MR. Smith and mr Jones", "Mr ", "Mr Smith and Mr Jones"),
+        ("cat|category", "category", "X", "Xegory"),
+        ("x*", "abc", "-", "abc"),
+        ("^School: ", "School: School: Exam", "", "School: Exam"),
+        ("\\s+$", "Exam   ", "", "Exam"),
+        ("(?i)birthday", "Anna's BIRTHDAY 🎂 birthday", "Bday", "Anna's Bday 🎂 Bday"),
+        ("b.d", "büd bad", "·", "· ·"),
+    ])
+    func replacingIsLeftmostAndGreedy(pattern: String, text: String, with: String, expected: String) throws {
+        #expect(try LinearPattern(pattern).replacingMatches(in: text, with: with) == expected)
+    }
+
+    @Test func replacingWithAReDoSPatternStaysLinear() throws {
+        let title = String(repeating: "a", count: 5_000) + "!"
+        let started = ContinuousClock.now
+        let replaced = try LinearPattern("(a+)+!").replacingMatches(in: title, with: "x")
+        #expect(replaced == "x")
+        #expect(ContinuousClock.now - started < .seconds(5), "took \(ContinuousClock.now - started)")
+    }
 }

@@ -18,6 +18,14 @@ public enum CSSColor {
         ("slategray", 0x708090), ("lightgray", 0xD3D3D3), ("ivory", 0xFFFFF0), ("mintcream", 0xF5FFFA), ("honeydew", 0xF0FFF0),
     ]
 
+    /// A colour as RFC 7986's COLOR wants it, a CSS3 name: a name is kept
+    /// (in lower case), `#RRGGBB` becomes the nearest name, anything else is nil.
+    public static func name(for raw: String) -> String? {
+        let lowered = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        if named.contains(where: { $0.0 == lowered }) { return lowered }
+        return nearestName(toHex: lowered)
+    }
+
     /// The nearest CSS3 name for `#RRGGBB`, by distance in RGB space weighted for the eye.
     public static func nearestName(toHex hex: String) -> String? {
         guard let normalized = Presentation.normalizeHex(hex), let value = UInt32(normalized.dropFirst(), radix: 16) else { return nil }

@@ -57,6 +57,83 @@ public struct LinearPattern: Sendable {
         return false
     }
 
+    /// The text with every match replaced by `replacement` (literally: no
+    /// group references), leftmost first and, among matches starting at one
+    /// place, the one a backtracking engine would take (greedy, first branch
+    /// first). An empty match replaces nothing and moves on a character. Still
+    /// linear per match: the threads carry where they started, and a match cuts
+    /// the threads of lower priority.
+    public func replacingMatches(in text: String, with replacement: String) -> String {
+        let original = Array(text.unicodeScalars)
+        let scalars = caseInsensitive ? original.map(Self.lowered) : original
+        var result = String.UnicodeScalarView()
+        var position = 0
+        var copied = 0
+        while position <= scalars.count, let match = firstMatch(in: scalars, from: position) {
+            if match.isEmpty {
+                position = match.lowerBound + 1
+                continue
+            }
+            result.append(contentsOf: original[copied..<match.lowerBound])
+            result.append(contentsOf: replacement.unicodeScalars)
+            copied = match.upperBound
+            position = match.upperBound
+        }
+        result.append(contentsOf: original[copied...])
+        return String(result)
+    }
+
+    /// One scalar in lower case when that is one scalar, so positions in the
+    /// lowered text are positions in the original.
+    private static func lowered(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        let lower = scalar.properties.lowercaseMapping.unicodeScalars
+        return lower.count == 1 ? lower.first! : scalar
+    }
+
+    /// The leftmost match starting at or after `start`, as scalar offsets.
+    func firstMatch(in scalars: [Unicode.Scalar], from start: Int) -> Range<Int>? {
+        var current = ThreadList(count: program.count)
+        var next = ThreadList(count: program.count)
+        var found: Range<Int>?
+        var position = start
+        while true {
+            // A new thread, at the lowest priority, until something has matched.
+            if found == nil, let begin = add(0, start: position, at: position, length: scalars.count, to: &current) {
+                found = begin..<position
+            }
+            guard position < scalars.count, !current.pcs.isEmpty || found == nil else { break }
+            let scalar = scalars[position]
+            next.clear()
+            for (index, pc) in current.pcs.enumerated() {
+                if case .consume(let matcher) = program[pc], matcher.accepts(scalar),
+                   let begin = add(pc + 1, start: current.starts[index], at: position + 1, length: scalars.count, to: &next) {
+                    found = begin..<(position + 1)
+                    break  // the threads after this one have lower priority
+                }
+            }
+            swap(&current, &next)
+            position += 1
+        }
+        return found
+    }
+
+    /// `add` for a thread that remembers where it started: the start when it reaches a match.
+    private func add(_ pc: Int, start: Int, at position: Int, length: Int, to list: inout ThreadList) -> Int? {
+        var stack = [pc]
+        while let pc = stack.popLast() {
+            guard list.insert(pc, start: start) else { continue }
+            switch program[pc] {
+            case .match: return start
+            case .jump(let target): stack.append(target)
+            case .split(let first, let second): stack.append(second); stack.append(first)
+            case .start: if position == 0 { stack.append(pc + 1) }
+            case .end: if position == length { stack.append(pc + 1) }
+            case .consume: break
+            }
+        }
+        return nil
+    }
+
     /// Follows jumps, splits and assertions from `pc`; true when it reaches a match.
     private func add(_ pc: Int, at position: Int, length: Int, to list: inout ThreadList) -> Bool {
         var stack = [pc]
@@ -100,6 +177,8 @@ public struct LinearPattern: Sendable {
     /// The threads at one position, each pc once, in the order added.
     private struct ThreadList {
         var pcs: [Int] = []
+        /// Where each thread's match began (`firstMatch` only).
+        var starts: [Int] = []
         var seen: [Bool]
 
         init(count: Int) { seen = Array(repeating: false, count: count) }
@@ -111,9 +190,16 @@ public struct LinearPattern: Sendable {
             return true
         }
 
+        mutating func insert(_ pc: Int, start: Int) -> Bool {
+            guard insert(pc) else { return false }
+            starts.append(start)
+            return true
+        }
+
         mutating func clear() {
             for pc in pcs { seen[pc] = false }
             pcs.removeAll(keepingCapacity: true)
+            starts.removeAll(keepingCapacity: true)
         }
     }
 

@@ -1,17 +1,66 @@
 import Countdowns
 import Foundation
+import Services
 import ICalendar
 import Yams
 
 /// One file in `feeds/`: a feed and where its countdowns come from. YAML is
 /// decoded into these typed fields, so a string like `no` stays a string.
 struct FeedDefinition: Decodable, Sendable {
+    /// `include:` / `exclude:` (`SourceFilter`).
     struct Filter: Decodable, Sendable {
         var categories: [String]?
         /// Regular expressions (`LinearPattern`) matched against the summary, the description and the location.
         var summary: String?
         var description: String?
         var location: String?
+        /// iCalendar STATUS values: tentative, confirmed, cancelled, needs-action, completed, in-process.
+        var status: [String]?
+        var allDay: Bool?
+        var duration: Length?
+        /// The days it happens on (`DateWindow`): dates, or days from today (`-7d`, `+365d`).
+        var after: String?
+        var before: String?
+        var from: String?
+        var to: String?
+
+        struct Length: Decodable, Sendable {
+            var atLeast: String?
+            var atMost: String?
+        }
+    }
+
+    /// `change:` (`RuleChange`).
+    struct Change: Decodable, Sendable {
+        struct Replace: Decodable, Sendable {
+            var field: String?
+            var pattern: String
+            var with: String?
+        }
+
+        var prefix: String?
+        var suffix: String?
+        var categories: [String]?
+        var addCategories: [String]?
+        var color: String?
+        var strip: [String]?
+        var keep: [String]?
+        var replace: [Replace]?
+        var alarm: String?
+    }
+
+    /// `rules:` of the whole feed: applied after each source's own, then duplicates are settled.
+    struct Rules: Decodable, Sendable {
+        var include: Filter?
+        var exclude: Filter?
+        var change: Change?
+        var dedupe: Dedupe?
+    }
+
+    /// `dedupe:` — `by: uid | title-and-start`, and the sources in the order they win.
+    struct Dedupe: Decodable, Sendable {
+        var by: String?
+        var prefer: [String]?
     }
 
     struct Source: Decodable, Sendable {
@@ -19,8 +68,11 @@ struct FeedDefinition: Decodable, Sendable {
         var file: String?
         /// An http(s) calendar (a Google "secret address", a school timetable …).
         var url: String?
+        /// What the dry run and `dedupe.prefer` call it; the file's name or the URL's host by default.
+        var name: String?
         var include: Filter?
         var exclude: Filter?
+        var change: Change?
         /// How often a URL source is fetched again (ISO 8601 duration), default PT1H.
         var refresh: String?
         /// How a URL source logs in; its secrets are named, never written here.
@@ -59,13 +111,15 @@ struct FeedDefinition: Decodable, Sendable {
     /// Name, zone, colour, countdown calendar …: the same document the admin API takes.
     var settings: FeedSettingsDocument
     var sources: [Source]?
+    var rules: Rules?
 
-    enum CodingKeys: String, CodingKey { case slug, sources }
+    enum CodingKeys: String, CodingKey { case slug, sources, rules }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         slug = try container.decodeIfPresent(String.self, forKey: .slug)
         sources = try container.decodeIfPresent([Source].self, forKey: .sources)
+        rules = try container.decodeIfPresent(Rules.self, forKey: .rules)
         settings = try FeedSettingsDocument(from: decoder)
     }
 }
@@ -76,9 +130,14 @@ struct LoadedFeedDefinition: Sendable {
         var location: String
         var isURL: Bool
         var refresh: TimeInterval
-        var filter: SourceFilter
+        /// The source's rules, then the feed's.
+        var rules: SourceRules
         /// How a URL source logs in (`auth:`), nil for none.
         var credentials: SourceCredentials? = nil
+        /// What the dry run and `dedupe.prefer` call it.
+        var name: String = ""
+        /// Which of the feed's sources keeps an event several carry (nil with one source).
+        var duplicates: DuplicatePolicy? = nil
     }
 
     var file: String
@@ -147,19 +206,28 @@ enum FeedDefinitionLoader {
             var holidayFeed = Feed(slug: companion, name: (settings.name ?? slug) + " — holidays", timeZone: "UTC", isPublic: false)
             holidayFeed.description = "Days off for \(slug), from \(holidays) (made by feeds/\(file.lastPathComponent))"
             companions.append(LoadedFeedDefinition(file: path, feed: holidayFeed, sources: [
-                .init(location: holidays, isURL: true, refresh: 86_400, filter: .none),
+                .init(location: holidays, isURL: true, refresh: 86_400, rules: .none, name: "holidays"),
             ]))
             settings.holidays = companion
         }
         do { try settings.apply(to: &feed) } catch { throw fail(error.message) }
         var sources: [LoadedFeedDefinition.Source] = []
+        let feedRules: RuleSet
+        do {
+            feedRules = RuleSet(label: "rules", filter: try SourceFilter(include: raw.rules?.include, exclude: raw.rules?.exclude),
+                                change: try RuleChange(raw.rules?.change))
+        } catch { throw fail("rules: \(error)") }
         for (index, source) in (raw.sources ?? []).enumerated() {
             let label = "sources[\(index)]"
             guard (source.file == nil) != (source.url == nil) else { throw fail("\(label) needs exactly one of file: or url:") }
             let every: ICalDuration
             do { every = try Feed.validInterval(source.refresh ?? "PT1H", minimumSeconds: 60) } catch { throw fail("\(label).refresh: \(error.message)") }
-            let filter: SourceFilter
-            do { filter = try SourceFilter(include: source.include, exclude: source.exclude) } catch { throw fail("\(label): \(error)") }
+            let own: RuleSet
+            do {
+                own = RuleSet(label: label, filter: try SourceFilter(include: source.include, exclude: source.exclude), change: try RuleChange(source.change))
+            } catch { throw fail("\(label): \(error)") }
+            let rules = SourceRules(levels: [own, feedRules].filter { !$0.isEmpty })
+            let name = source.name ?? source.file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? source.url.flatMap { URL(string: $0)?.host } ?? label
             if let url = source.url {
                 guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
                     throw fail("\(label).url '\(url)' is not an http(s) URL")
@@ -169,20 +237,58 @@ enum FeedDefinitionLoader {
                     throw fail("\(label).url holds a user name or password: give them under auth: (basic: with passwordFile or passwordEnv)")
                 }
                 let credentials = try source.auth.map { try Self.credentials($0, label: "\(label).auth", file: file, fail: fail) }
-                sources.append(.init(location: url, isURL: true, refresh: TimeInterval(every.days * 86_400 + every.seconds), filter: filter,
-                                     credentials: credentials))
+                sources.append(.init(location: url, isURL: true, refresh: TimeInterval(every.days * 86_400 + every.seconds), rules: rules,
+                                     credentials: credentials, name: name))
             } else if let relative = source.file {
                 guard source.auth == nil else { throw fail("\(label).auth is for url: sources") }
                 let resolved = URL(fileURLWithPath: relative, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path
-                sources.append(.init(location: resolved, isURL: false, refresh: 0, filter: filter))
+                sources.append(.init(location: resolved, isURL: false, refresh: 0, rules: rules, name: name))
             }
         }
+        try Self.settleDuplicates(raw.rules?.dedupe, of: &sources, fail: fail)
         let warnings = raw.settings.deprecatedKeys.map { "\(path): '\($0)' is an old spelling; write 'timeZone'" }
         return LoadedFeedDefinition(file: path, feed: feed, sources: sources, warnings: warnings, companions: companions)
     }
 }
 
 extension FeedDefinitionLoader {
+    /// Gives every source of a feed with several the same `DuplicatePolicy`:
+    /// by UID unless `dedupe.by` says otherwise, the sources named in
+    /// `dedupe.prefer` first and the rest in file order. Names must be unique
+    /// once `prefer` refers to them.
+    static func settleDuplicates(_ dedupe: FeedDefinition.Dedupe?, of sources: inout [LoadedFeedDefinition.Source],
+                                 fail: (String) -> FeedDefinitionError) throws {
+        let by = dedupe?.by ?? DuplicatePolicy.Key.uid.rawValue
+        guard let key = DuplicatePolicy.Key(rawValue: by) else {
+            throw fail("rules.dedupe.by '\(by)' is not one of \(DuplicatePolicy.Key.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var order = Array(sources.indices)
+        if let prefer = dedupe?.prefer {
+            var preferred: [Int] = []
+            for name in prefer {
+                let matches = sources.indices.filter { sources[$0].name == name }
+                guard matches.count == 1 else {
+                    throw fail(matches.isEmpty
+                        ? "rules.dedupe.prefer: no source is named '\(name)' (sources are named \(sources.map { "'\($0.name)'" }.joined(separator: ", ")); give one a name:)"
+                        : "rules.dedupe.prefer: \(matches.count) sources are named '\(name)'; give them different name:s")
+                }
+                guard !preferred.contains(matches[0]) else { throw fail("rules.dedupe.prefer names '\(name)' twice") }
+                preferred.append(matches[0])
+            }
+            order = preferred + order.filter { !preferred.contains($0) }
+        }
+        guard sources.count > 1 else { return }
+        var decorations: [String: DuplicatePolicy.Decoration] = [:]
+        for source in sources {
+            let change = source.rules.levels.first { $0.label.hasPrefix("sources[") }?.change
+            if change?.prefix != nil || change?.suffix != nil {
+                decorations[source.location] = .init(prefix: change?.prefix ?? "", suffix: change?.suffix ?? "")
+            }
+        }
+        let policy = DuplicatePolicy(key: key, preference: order.map { sources[$0].location }, decorations: decorations)
+        for index in sources.indices { sources[index].duplicates = policy }
+    }
+
     /// `auth:` checked: one place for each secret, never the secret itself,
     /// and each named file or variable there now (it is read again at each fetch).
     static func credentials(_ auth: FeedDefinition.Auth, label: String, file: URL,

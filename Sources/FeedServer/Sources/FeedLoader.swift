@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Countdowns
 import CountdownStore
 import Foundation
+import ICalendar
 import Services
 import Logging
 import Synchronization
@@ -24,8 +25,12 @@ final class FeedLoader: Sendable {
     /// URL sources added from the web app, kept in the store (`source.subscribed`).
     private let subscribed = Mutex<[SourceSubscription]>([])
 
+    /// The instant rules with relative windows (`from: -7d`) are read at.
+    let clock: @Sendable () -> Date
+
     init(service: CountdownService, fetcher: CalendarFetcher, directory: URL?, logger: Logger, health: HealthMonitor,
-         metrics: ServerMetrics? = nil) {
+         metrics: ServerMetrics? = nil, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.clock = clock
         self.metrics = metrics
         self.service = service
         self.health = health
@@ -35,10 +40,16 @@ final class FeedLoader: Sendable {
     }
 
     var definitionErrors: [String] { state.withLock { $0.errors } }
+
+    /// The zone of a defined feed, where its rules' days are counted (UTC for others).
+    func zone(of slug: String) -> Zone {
+        let name = state.withLock { $0.definitions.first { $0.feed.slug == slug }?.feed.timeZone }
+        return name.flatMap(Zone.named) ?? .utc
+    }
     var urlSources: [(feed: String, source: LoadedFeedDefinition.Source)] {
         let defined = state.withLock { $0.definitions.flatMap { definition in definition.sources.filter(\.isURL).map { (definition.feed.slug, $0) } } }
         let added = subscribed.withLock { $0 }.filter { subscription in !defined.contains { $0.0 == subscription.feed && $0.1.location == subscription.location } }
-        return defined + added.map { ($0.feed, LoadedFeedDefinition.Source(location: $0.location, isURL: true, refresh: Self.subscriptionRefresh, filter: SourceFilter.none)) }
+        return defined + added.map { ($0.feed, LoadedFeedDefinition.Source(location: $0.location, isURL: true, refresh: Self.subscriptionRefresh, rules: .none)) }
     }
 
     /// How often a source added from the web app is fetched again.
@@ -85,9 +96,13 @@ final class FeedLoader: Sendable {
 
     private func importData(_ data: [UInt8], source: LoadedFeedDefinition.Source, into slug: String, etag: String? = nil,
                             lastModified: String? = nil) async {
-        let filter = source.filter
         var options = ImportOptions(source: source.location, sync: true, createFeed: false)
-        if !filter.isEmpty { options.filter = { countdown in filter.accepts(countdown) } }
+        options.duplicates = source.duplicates
+        let rules = source.rules
+        if !rules.isEmpty {
+            let context = RuleContext(now: clock(), zone: zone(of: slug))
+            options.rules = { countdown in rules.apply(countdown, in: context).0 }
+        }
         do {
             let report = try await service.importCalendar(data, intoFeed: slug, options: options)
             metrics?.imported(via: "source", ok: true)

@@ -37,7 +37,7 @@ public struct ImportBatch: Sendable {
         let total = calendar.events.count + calendar.todos.count
         guard total <= limits.maxComponents else { throw StoreError.tooManyComponents(count: total, limit: limits.maxComponents) }
         var (countdowns, skipped) = CountdownReader.countdowns(in: calendar, source: options.source)
-        if let filter = options.filter { countdowns = countdowns.filter(filter) }
+        if let rules = options.rules { countdowns = countdowns.compactMap(rules) }
         if options.strict, let first = skipped.first { throw StoreError.invalid(first.description) }
         var seen = Set<String>()
         countdowns = countdowns.filter { seen.insert($0.uid).inserted }

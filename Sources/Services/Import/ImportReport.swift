@@ -12,11 +12,14 @@ public struct ImportReport: Sendable, Equatable, CustomStringConvertible {
     public var removed = 0
     /// Parser diagnostics (lenient mode keeps going past them).
     public var diagnostics: [String] = []
+    /// Events left out because a preferred source has them (`DuplicatePolicy`).
+    public var duplicates = 0
 
     public init() {}
 
     public var description: String {
         "\(added) added, \(updated) updated, \(unchanged) unchanged, \(skipped.count) skipped" + (removed > 0 ? ", \(removed) removed" : "")
+            + (duplicates > 0 ? ", \(duplicates) duplicates left to a preferred source" : "")
     }
 }
 
@@ -32,13 +35,16 @@ public struct ImportOptions: Sendable {
     public var createFeed: Bool
     /// The zone a new feed gets when the calendar names none (X-WR-TIMEZONE).
     public var defaultTimeZone: String
-    /// Keeps only the countdowns it accepts (a feed definition's include/exclude rules).
-    public var filter: (@Sendable (Countdown) -> Bool)?
+    /// A feed definition's rules: each countdown as they change it, or nil
+    /// when they drop it. Run on the countdowns read, before anything is compared.
+    public var rules: (@Sendable (Countdown) -> Countdown?)?
+    /// Which source keeps an event that several of the feed's sources carry.
+    public var duplicates: DuplicatePolicy?
 
     public init(strict: Bool = false, source: String? = nil, sync: Bool = false, createFeed: Bool = true, defaultTimeZone: String = "UTC",
-                filter: (@Sendable (Countdown) -> Bool)? = nil) {
+                rules: (@Sendable (Countdown) -> Countdown?)? = nil) {
         self.defaultTimeZone = defaultTimeZone
-        self.filter = filter
+        self.rules = rules
         self.strict = strict
         self.source = source
         self.sync = sync

@@ -1,0 +1,12 @@
+import Foundation
+import ICalendar
+
+/// What a rule is checked against besides the event: the instant of the
+/// import and the feed's zone, so `from: -7d` means seven days before today
+/// where the feed lives. Injected, never read from the clock inside a rule.
+struct RuleContext: Sendable {
+    var now: Date
+    var zone: Zone
+
+    var today: CivilDate { zone.local(of: now).date }
+}

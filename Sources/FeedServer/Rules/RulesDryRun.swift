@@ -1,0 +1,166 @@
+import CountdownStore
+import Countdowns
+import Foundation
+import ICalendar
+import Services
+
+/// `tminus rules test FEED`: reads every source of a feed definition as the
+/// server would (files from disk, URLs fetched with their logins), runs each
+/// event through the same `SourceRules.apply` the import runs, then settles
+/// duplicates the way the store ends up after every source has been imported
+/// (`DuplicatePolicy`: the preferred source's copy stays). Nothing is written.
+public enum RulesDryRun {
+    /// One event of one source and what became of it.
+    public struct Line: Sendable, Encodable {
+        public var source: String
+        public var uid: String
+        public var start: String
+        /// The title as the source wrote it.
+        public var title: String
+        /// The title as the feed shows it, when the rules changed it.
+        public var newTitle: String?
+        /// `kept`, `changed`, `dropped` or `duplicate`.
+        public var result: String
+        /// What decided it: the rule keys that changed or dropped it, or the source that wins.
+        public var because: [String]
+    }
+
+    /// One source's lines, or why it could not be read.
+    public struct SourceReport: Sendable, Encodable {
+        public var name: String
+        public var location: String
+        public var error: String?
+        public var lines: [Line]
+    }
+
+    public struct Report: Sendable, Encodable {
+        public var feed: String
+        public var dedupe: String?
+        public var sources: [SourceReport]
+
+        public var counts: [String: Int] {
+            var counts: [String: Int] = [:]
+            for line in sources.flatMap(\.lines) { counts[line.result, default: 0] += 1 }
+            return counts
+        }
+
+        public var failed: Bool { sources.contains { $0.error != nil } }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Runs the feed `slug` of the definitions in `directory`, as at `now`.
+    public static func run(feed slug: String, directory: URL, now: Date, allowPrivate: Bool = false,
+                           fetchTimeout: Duration = .seconds(60)) async throws -> Report {
+        let (definitions, errors) = FeedDefinitionLoader.load(directory: directory)
+        guard let definition = definitions.first(where: { $0.feed.slug == slug }) else {
+            let fileName = directory.appendingPathComponent(slug + ".yaml").path
+            if let error = errors.first(where: { $0.file == fileName || $0.file.hasSuffix("/\(slug).yml") }) { throw Failure(description: "\(error)") }
+            let known = definitions.map(\.feed.slug).sorted()
+            throw Failure(description: "no feed '\(slug)' is defined in \(directory.path)"
+                + (known.isEmpty ? "" : " (it defines \(known.joined(separator: ", ")))")
+                + (errors.isEmpty ? "" : "; rejected: " + errors.map(\.description).joined(separator: "; ")))
+        }
+        let limits = StoreLimits()
+        let fetcher = CalendarFetcher(maxBytes: limits.maxInputBytes, timeout: fetchTimeout, allowPrivate: allowPrivate)
+        let context = RuleContext(now: now, zone: Zone.named(definition.feed.timeZone) ?? .utc)
+        var reports: [SourceReport] = []
+        var passed: [[(index: Int, countdown: Countdown)]] = []
+        for source in definition.sources {
+            var report = SourceReport(name: source.name, location: source.location, lines: [])
+            var kept: [(Int, Countdown)] = []
+            do {
+                let bytes: [UInt8]
+                if source.isURL {
+                    switch try await fetcher.fetch(source.location, credentials: source.credentials) {
+                    case .fetched(let fetched, _, _): bytes = fetched
+                    case .notModified: bytes = []
+                    }
+                } else {
+                    guard let data = FileManager.default.contents(atPath: source.location) else { throw Failure(description: "file not found or unreadable") }
+                    bytes = [UInt8](data)
+                }
+                guard bytes.count <= limits.maxInputBytes else { throw StoreError.tooLarge(bytes: bytes.count, limit: limits.maxInputBytes) }
+                let calendar = try ICalendarParser.parse(data: bytes).calendar
+                var seen = Set<String>()
+                for countdown in CountdownReader.countdowns(in: calendar, source: source.location).countdowns {
+                    var line = Line(source: source.name, uid: countdown.uid, start: countdown.target.description, title: countdown.title, result: "kept",
+                                    because: [])
+                    let (passing, verdict) = source.rules.apply(countdown, in: context)
+                    switch verdict {
+                    case .kept: break
+                    case .changed(let keys): line.result = "changed"; line.because = keys
+                    case .dropped(let rule): line.result = "dropped"; line.because = [rule]
+                    case .duplicate(let winner): line.result = "duplicate"; line.because = [winner]
+                    }
+                    if let passing {
+                        if passing.title != countdown.title { line.newTitle = passing.title }
+                        if !seen.insert(passing.uid).inserted {
+                            line.result = "duplicate"
+                            line.because = ["an earlier event of \(source.name) with this UID"]
+                        } else {
+                            kept.append((report.lines.count, passing))
+                        }
+                    }
+                    report.lines.append(line)
+                }
+            } catch {
+                report.error = "\(error)"
+            }
+            reports.append(report)
+            passed.append(kept)
+        }
+        settleDuplicates(in: &reports, passed: passed, sources: definition.sources)
+        return Report(feed: slug, dedupe: definition.sources.first?.duplicates?.key.rawValue, sources: reports)
+    }
+
+    /// Marks the copies the preferred sources' win over: sources in preference
+    /// order, the first to hold a UID (or a title and start) keeps it.
+    static func settleDuplicates(in reports: inout [SourceReport], passed: [[(index: Int, countdown: Countdown)]],
+                                 sources: [LoadedFeedDefinition.Source]) {
+        guard let policy = sources.first?.duplicates else { return }
+        var owners: [String: String] = [:]
+        var titles: [String: String] = [:]
+        let order = policy.preference.compactMap { location in sources.firstIndex { $0.location == location } }
+        for sourceIndex in order {
+            let source = sources[sourceIndex]
+            for (line, countdown) in passed[sourceIndex] {
+                let title = policy.key == .titleAndStart ? policy.titleAndStart(of: countdown, from: source.location) : nil
+                if let owner = owners[countdown.uid] ?? title.flatMap({ titles[$0] }), owner != source.name {
+                    reports[sourceIndex].lines[line].result = "duplicate"
+                    reports[sourceIndex].lines[line].because = ["\(owner) wins"]
+                    continue
+                }
+                owners[countdown.uid] = source.name
+                if let title { titles[title] = source.name }
+            }
+        }
+    }
+}
+
+extension RulesDryRun.Report {
+    /// The report as a person reads it: a summary, then each source's events.
+    public var text: String {
+        var out = ""
+        let counts = self.counts
+        let total = counts.values.reduce(0, +)
+        out += "feed \(feed): \(sources.count) source\(sources.count == 1 ? "" : "s"), \(total) event\(total == 1 ? "" : "s"): "
+        out += ["kept", "changed", "dropped", "duplicate"].map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
+        if let dedupe, sources.count > 1 { out += " (duplicates by \(dedupe))" }
+        out += "\n"
+        for source in sources {
+            out += "\n\(source.name)  \(source.location)\n"
+            if let error = source.error { out += "  cannot be read: \(error)\n"; continue }
+            if source.lines.isEmpty { out += "  (no events)\n" }
+            for line in source.lines {
+                var row = "  " + line.result.padding(toLength: 10, withPad: " ", startingAt: 0) + line.start.padding(toLength: 21, withPad: " ", startingAt: 0)
+                    + SafeText.clean(line.newTitle.map { "\(line.title) → \($0)" } ?? line.title)
+                if !line.because.isEmpty { row += "  [\(line.because.joined(separator: ", "))]" }
+                out += row + "\n"
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,123 @@
+import Countdowns
+import Foundation
+import ICalendar
+
+/// The include/exclude half of a rule set. An `include` keeps an event only
+/// when each of its conditions holds; an `exclude` drops it when any does.
+///
+/// Conditions: categories; patterns on the summary, the description and the
+/// location; the status; all-day or timed; the length; the days it happens on
+/// (`DateWindow`). Patterns are `LinearPattern`s, compiled once when the feed
+/// file is loaded and matched in time linear in the text: a pattern like
+/// `(a+)+$` against a long title took a backtracking engine exponential time
+/// (issue #26).
+struct SourceFilter: Sendable {
+    /// One `include:` or `exclude:` block, checked and compiled.
+    struct Conditions: Sendable {
+        var categories: Set<String>?
+        var summary: LinearPattern?
+        var description: LinearPattern?
+        var location: LinearPattern?
+        /// iCalendar STATUS values, lower case (`EventStatus`).
+        var status: Set<String>?
+        var allDay: Bool?
+        /// The shortest and longest length, in seconds.
+        var atLeast: Int?
+        var atMost: Int?
+        var window: DateWindow?
+
+        init(_ filter: FeedDefinition.Filter?) throws {
+            categories = filter?.categories.map { Set($0.map { $0.lowercased() }) }
+            summary = try Self.compile(filter?.summary, "summary")
+            description = try Self.compile(filter?.description, "description")
+            location = try Self.compile(filter?.location, "location")
+            if let statuses = filter?.status {
+                let lowered = statuses.map { $0.lowercased() }
+                if let unknown = lowered.first(where: { !EventStatus.names.contains($0) }) {
+                    throw Invalid(description: "status '\(unknown)' is not one of \(EventStatus.names.sorted().joined(separator: ", "))")
+                }
+                status = Set(lowered)
+            }
+            allDay = filter?.allDay
+            if let length = filter?.duration {
+                func seconds(_ raw: String?, _ key: String) throws -> Int? {
+                    guard let raw else { return nil }
+                    guard let duration = ICalDuration(parsing: raw), !duration.isNegative else {
+                        throw Invalid(description: "duration.\(key): '\(raw)' is not a duration such as PT30M or P1D")
+                    }
+                    return duration.days * 86_400 + duration.seconds
+                }
+                atLeast = try seconds(length.atLeast, "atLeast")
+                atMost = try seconds(length.atMost, "atMost")
+                guard atLeast != nil || atMost != nil else { throw Invalid(description: "duration: needs atLeast:, atMost: or both") }
+            }
+            do {
+                window = try DateWindow(after: filter?.after, before: filter?.before, from: filter?.from, to: filter?.to)
+            } catch { throw Invalid(description: "\(error)") }
+        }
+
+        static func compile(_ pattern: String?, _ field: String) throws -> LinearPattern? {
+            guard let pattern else { return nil }
+            do { return try LinearPattern(pattern) } catch let invalid as LinearPattern.Invalid {
+                throw Invalid(description: "\(field) pattern '\(pattern)' is not usable: \(invalid.reason)")
+            }
+        }
+
+        var isEmpty: Bool { conditions.isEmpty }
+
+        /// Each condition given, by the key it was written under, in order.
+        var conditions: [String] {
+            var names: [String] = []
+            if categories != nil { names.append("categories") }
+            if summary != nil { names.append("summary") }
+            if description != nil { names.append("description") }
+            if location != nil { names.append("location") }
+            if status != nil { names.append("status") }
+            if allDay != nil { names.append("allDay") }
+            if atLeast != nil || atMost != nil { names.append("duration") }
+            if let window { names.append(window.keys) }
+            return names
+        }
+
+        /// The first condition that holds (`wanted: true`) or fails (`false`), by its key.
+        func first(_ wanted: Bool, for countdown: Countdown, in context: RuleContext) -> String? {
+            lazy var lowered = Set(countdown.categories.map { $0.lowercased() })
+            if let categories, categories.isDisjoint(with: lowered) != wanted { return "categories" }
+            if let summary, summary.matches(countdown.title) == wanted { return "summary" }
+            if let description, (countdown.notes.map(description.matches) ?? false) == wanted { return "description" }
+            if let location, (countdown.location.map(location.matches) ?? false) == wanted { return "location" }
+            if let status, status.contains(EventStatus.of(countdown)) == wanted { return "status" }
+            if let allDay, (countdown.isAllDay == allDay) == wanted { return "allDay" }
+            if atLeast != nil || atMost != nil {
+                let length = EventLength.seconds(of: countdown)
+                if (length >= (atLeast ?? 0) && length <= (atMost ?? .max)) == wanted { return "duration" }
+            }
+            if let window, window.contains(countdown, in: context) == wanted { return window.keys }
+            return nil
+        }
+    }
+
+    struct Invalid: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    var include: Conditions
+    var exclude: Conditions
+
+    init(include: FeedDefinition.Filter?, exclude: FeedDefinition.Filter?) throws {
+        self.include = try Conditions(include)
+        self.exclude = try Conditions(exclude)
+    }
+
+    /// Keeps everything.
+    static let none = try! SourceFilter(include: nil, exclude: nil)
+
+    var isEmpty: Bool { include.isEmpty && exclude.isEmpty }
+
+    /// Why the filter drops `countdown` ("include.location", "exclude.status"), or nil when it keeps it.
+    func rejection(of countdown: Countdown, in context: RuleContext) -> String? {
+        if let failed = include.first(false, for: countdown, in: context) { return "include.\(failed)" }
+        if let held = exclude.first(true, for: countdown, in: context) { return "exclude.\(held)" }
+        return nil
+    }
+}
