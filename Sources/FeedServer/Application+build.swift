@@ -41,7 +41,7 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
     let health = HealthMonitor()
     let metrics = ServerMetrics()
     let loader = FeedLoader(service: service, fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
-                            logger: logger, health: health, metrics: metrics)
+                            logger: logger, health: health, metrics: metrics, clock: configuration.clock)
     await loader.reload()
     await catalog.refresh(force: true)
     health.update(sources: (try? await store.sources()) ?? [])

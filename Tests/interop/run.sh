@@ -173,6 +173,46 @@ if [ -z "$CHROME" ]; then fail "chromium is not installed"; else
   expect "no console errors or CSP refusals" bash -c "! grep -qiE 'Uncaught|Refused to|CONSOLE.*(error|Error)' '$ART/chromium-console.log'"
 fi
 
+echo "== feed rules: a merged feed with prefixes and one copy of each event"
+# examples/recipes/merged-feed.yaml, with its paths made absolute, served on its own.
+mkdir -p "$WORK/rules-feeds"
+sed "s|file: \.\./|file: $ROOT/examples/|" examples/recipes/merged-feed.yaml > "$WORK/rules-feeds/school-year.yaml"
+RULES_PORT=$($PYTHON -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$TMINUS" serve --port "$RULES_PORT" --db "$WORK/rules.sqlite" --feeds "$WORK/rules-feeds" --admin-token-file "$WORK/admin-token" \
+  --log-level info > "$ART/rules-server.log" 2>&1 &
+RULES_SERVER=$!
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$RULES_PORT/healthz" >/dev/null && break; sleep 0.2; done
+curl -sf "http://127.0.0.1:$RULES_PORT/feeds/school-year.ics" > "$WORK/school-year.ics"
+kill "$RULES_SERVER" 2>/dev/null; wait "$RULES_SERVER" 2>/dev/null
+"$TMINUS" rules test school-year --feeds "$WORK/rules-feeds" > "$ART/rules-test.txt" 2>&1
+expect "tminus rules test says the portal's Maths final is a duplicate the exams calendar wins" \
+  grep -q 'duplicate 2027-01-12 09:00  Maths Final → School: Maths Final  \[exams wins\]' "$ART/rules-test.txt"
+expect "and which rule dropped the tentative staff day" grep -q 'Staff training day (to be confirmed)  \[sources\[1\].exclude.status\]' "$ART/rules-test.txt"
+run_checks "merged feed read by icalendar and recurring-ical-events" $PYTHON - "$WORK/school-year.ics" <<'PY'
+import sys, datetime, icalendar, recurring_ical_events
+calendar = icalendar.Calendar.from_ical(open(sys.argv[1], "rb").read())
+events = list(calendar.walk("VEVENT"))
+def check(what, condition):
+    print(("ok: " if condition else "FAIL: ") + what)
+titles = sorted(str(event["SUMMARY"]) for event in events)
+check(f"icalendar reads 7 events: the 4 exams and 3 of the portal's 5 ({titles})", len(events) == 7)
+portal = [event for event in events if str(event["UID"]).endswith("@school.example")]
+check("every portal event is marked 'School: '", len(portal) == 3 and all(str(e["SUMMARY"]).startswith("School: ") for e in portal))
+check("no exam is marked", all(not str(e["SUMMARY"]).startswith("School: ") for e in events if e not in portal))
+check("the tentative staff day is left out", not any("Staff training" in t for t in titles))
+check("the portal's attendee lists and notes are stripped",
+      not any("ATTENDEE" in e or "DESCRIPTION" in e for e in portal))
+window = recurring_ical_events.of(calendar).between(datetime.date(2027, 1, 1), datetime.date(2027, 2, 1))
+maths = [o for o in window if "maths final" in str(o["SUMMARY"]).lower()]
+check(f"recurring-ical-events sees one Maths final in January, the exams calendar's ({[str(o['UID']) for o in maths]})",
+      len(maths) == 1 and str(maths[0]["UID"]) == "exam-maths@tminus.example")
+choir = [o for o in recurring_ical_events.of(calendar).between(datetime.date(2026, 12, 1), datetime.date(2027, 1, 15))
+         if str(o["SUMMARY"]) == "School: Choir rehearsal"]
+days = [o["DTSTART"].dt.date().isoformat() for o in choir]
+check(f"the weekly choir keeps its rule and its exceptions: {days}",
+      days == ["2026-12-02", "2026-12-09", "2026-12-16", "2027-01-06", "2027-01-13"])
+PY
+
 echo "== a source behind a login: Radicale with htpasswd"
 RADICALE=$(command -v radicale || true)
 if [ -z "$RADICALE" ]; then fail "radicale is not installed (make interop installs it)"; else

@@ -86,7 +86,7 @@ public enum RulesDryRun {
                 let calendar = try ICalendarParser.parse(data: bytes).calendar
                 var seen = Set<String>()
                 for countdown in CountdownReader.countdowns(in: calendar, source: source.location).countdowns {
-                    var line = Line(source: source.name, uid: countdown.uid, start: countdown.target.description, title: countdown.title, result: "kept",
+                    var line = Line(source: source.name, uid: countdown.uid, start: Self.start(countdown.target), title: countdown.title, result: "kept",
                                     because: [])
                     let (passing, verdict) = source.rules.apply(countdown, in: context)
                     switch verdict {
@@ -114,6 +114,16 @@ public enum RulesDryRun {
         }
         settleDuplicates(in: &reports, passed: passed, sources: definition.sources)
         return Report(feed: slug, dedupe: definition.sources.first?.duplicates?.key.rawValue, sources: reports)
+    }
+
+    /// The start as the dry run prints it: `2027-01-12`, `2027-01-12 09:00`
+    /// (on the wall clock of its zone), `2027-02-03 08:00Z`.
+    static func start(_ value: DateTimeValue) -> String {
+        switch value {
+        case .date(let date): return date.iso
+        case .floating(let local), .zoned(let local, _): return String(local.iso.replacingOccurrences(of: "T", with: " ").prefix(16))
+        case .utc(let local): return String(local.iso.replacingOccurrences(of: "T", with: " ").prefix(16)) + "Z"
+        }
     }
 
     /// Marks the copies the preferred sources' win over: sources in preference
@@ -155,7 +165,7 @@ extension RulesDryRun.Report {
             if let error = source.error { out += "  cannot be read: \(error)\n"; continue }
             if source.lines.isEmpty { out += "  (no events)\n" }
             for line in source.lines {
-                var row = "  " + line.result.padding(toLength: 10, withPad: " ", startingAt: 0) + line.start.padding(toLength: 21, withPad: " ", startingAt: 0)
+                var row = "  " + line.result.padding(toLength: 10, withPad: " ", startingAt: 0) + line.start.padding(toLength: 18, withPad: " ", startingAt: 0)
                     + SafeText.clean(line.newTitle.map { "\(line.title) → \($0)" } ?? line.title)
                 if !line.because.isEmpty { row += "  [\(line.because.joined(separator: ", "))]" }
                 out += row + "\n"

@@ -48,16 +48,17 @@ public struct DuplicatePolicy: Sendable, Equatable {
     public func rank(of location: String) -> Int? { preference.firstIndex(of: location) }
 
     /// What two events from different sources must share to be the same
-    /// beyond their UID: the title (without the source's prefix and suffix,
-    /// in lower case, spaces collapsed) and the start (an instant for UTC and
-    /// zoned times, so `…Z` and `TZID=Europe/Berlin` of one moment agree).
+    /// beyond their UID: the title's letters and digits (without the source's
+    /// prefix and suffix, in lower case: "📐 Maths final" and "Maths Final!"
+    /// agree) and the start (an instant for UTC and zoned times, so `…Z` and
+    /// `TZID=Europe/Berlin` of one moment agree).
     public func titleAndStart(of countdown: Countdown, from location: String) -> String {
         var title = Substring(countdown.title)
         if let decoration = decorations[location] {
             if !decoration.prefix.isEmpty, title.hasPrefix(decoration.prefix) { title = title.dropFirst(decoration.prefix.count) }
             if !decoration.suffix.isEmpty, title.hasSuffix(decoration.suffix) { title = title.dropLast(decoration.suffix.count) }
         }
-        let words = title.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let words = String(title.lowercased().filter { $0.isLetter || $0.isNumber })
         let start: String
         switch countdown.target {
         case .date(let date): start = "D\(date)"
