@@ -44,6 +44,12 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // MQTT for notices and Home Assistant sensors (Debian's libmosquitto-dev), bridged like libical.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
         .target(name: "ICalendar", dependencies: ["CLibical"]),
         // Each language's words and plural rules: one table per language (Language/Tables/*.json).
         .target(name: "Countdowns", dependencies: ["ICalendar"], resources: [.copy("Language/Tables")]),
@@ -69,7 +75,7 @@ let package = Package(
         .target(
             name: "FeedServer",
             dependencies: [
-                "CountdownStore", "Services", "PostgresStore", "CQREncode",
+                "CountdownStore", "Services", "PostgresStore", "CQREncode", "CMosquitto",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -11,4 +11,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case csrfKey
     /// The admin API token's hash (PostgreSQL replicas share it).
     case adminTokenHash
+    /// The last notice of each kind sent for each feed (JSON: `{"changes:exams": "12", "milestones:exams": "2026-11-25"}`),
+    /// so that replicas and restarts send each one once.
+    case noticeClaims
 }

@@ -45,19 +45,27 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
     await loader.reload()
     await catalog.refresh(force: true)
     health.update(sources: (try? await store.sources()) ?? [])
+    let sender = NoticeSender(policy: AddressPolicy(allowPrivate: configuration.allowPrivateSources), userAgent: "tminus/\(configuration.build)",
+                              clock: configuration.clock)
+    let outbox = NoticeOutbox(backoff: configuration.noticeBackoff, clock: configuration.clock, logger: logger) { notice, target throws(NoticeSender.Failed) in
+        try await sender.send(notice, to: target)
+    }
+    let notices = NoticeWatcher(loader: loader, catalog: catalog, renderer: renderer, service: service, outbox: outbox, version: configuration.build,
+                                clock: configuration.clock, logger: logger)
 
     let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: RequestLogMiddleware())
     PublicRoutes(catalog: catalog, renderer: renderer, images: ImageRoute(store: store, cache: cache),
-                 health: { health.status(definitionErrors: loader.definitionErrors, catalogRead: catalog.isRead) }).register(on: router)
+                 health: { health.status(definitionErrors: loader.definitionErrors, catalogRead: catalog.isRead, noticesFailing: notices.anyFailing) })
+        .register(on: router)
     let csrf = CSRFToken(key: try await WebAppKeys.csrfKey(service))
     let sessions = StorePersistDriver(service: service, logger: logger)
     let parts = ServerParts(service: service, catalog: catalog, renderer: renderer, settings: settings, clock: configuration.clock, loader: loader,
                             fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
     WebApp(parts: parts, pages: settings.pages, csrf: csrf, throttle: SignInThrottle(), trustForwardedFor: configuration.trustForwardedFor)
         .register(on: router, sessions: sessions)
-    AdminRoutes(parts: parts, health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors) })
+    AdminRoutes(parts: parts, health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors, notices: notices) })
         .register(on: router, token: token)
     // Prometheus text, behind the admin token (a scrape config sends it as a bearer token).
     router.group("metrics").add(middleware: AdminAuthMiddleware(token: token)).get { _, _ in
@@ -72,6 +80,7 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
         poll.revisionTicks = 30
     }
     services.append(poll)
+    services.append(NoticeService(watcher: notices, interval: configuration.noticeInterval))
     if let deadline = configuration.shutdownDeadline { services.append(ShutdownDeadline(limit: deadline, logger: logger)) }
     if configuration.refreshSources { services.append(SourceRefreshService(loader: loader, catalog: catalog, clock: configuration.clock)) }
     let limits = configuration.connections

@@ -44,3 +44,22 @@ extension CountdownService {
         try await transaction { tx in try await tx.recordTokenUse(uses) }
     }
 }
+
+extension CountdownService {
+    /// Claims the sending of a notice: true, and `mark` recorded for
+    /// `subject`, when nothing was claimed for it yet or `newer(mark, held)`;
+    /// false when this or another server already sent it (a replica, or this
+    /// one before a restart). `subject` is `changes:{feed}` or
+    /// `milestones:{feed}`; `mark` the revision or the day.
+    public func claimNotice(subject: String, mark: String, newer: @escaping @Sendable (String, String) -> Bool) async throws -> Bool {
+        try await transaction { tx in
+            var claims = (try await tx.setting(.noticeClaims)).flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+            if let held = claims[subject], !newer(mark, held) { return false }
+            claims[subject] = mark
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            try await tx.setSetting(.noticeClaims, to: String(decoding: try encoder.encode(claims), as: UTF8.self))
+            return true
+        }
+    }
+}

@@ -107,19 +107,50 @@ struct FeedDefinition: Decodable, Sendable {
         var headers: [String: Value]?
     }
 
+    /// One `notify:` entry: exactly one of `webhook:`, `ntfy:` or `mqtt:` (a
+    /// URL), with its secrets named as a source's are (`NoticeTarget`).
+    struct Notify: Decodable, Sendable {
+        var webhook: String?
+        var ntfy: String?
+        var mqtt: String?
+        /// The webhook's HMAC key.
+        var secret: String?
+        var secretFile: String?
+        var secretEnv: String?
+        /// ntfy's access token.
+        var token: String?
+        var tokenFile: String?
+        var tokenEnv: String?
+        /// The broker's login.
+        var username: String?
+        var password: String?
+        var passwordFile: String?
+        var passwordEnv: String?
+        /// `milestones`, `changes` (both by default; an MQTT target keeps sensors instead).
+        var on: [String]?
+        /// Days left that are milestones (the feed's `countdown.milestones`, else 7, 3, 1, 0).
+        var milestones: [Int]?
+        /// MQTT: the topics' root (`tminus`), and Home Assistant discovery (on, under `homeassistant`).
+        var topic: String?
+        var homeAssistant: Bool?
+        var discoveryPrefix: String?
+    }
+
     var slug: String?
     /// Name, zone, colour, countdown calendar …: the same document the admin API takes.
     var settings: FeedSettingsDocument
     var sources: [Source]?
     var rules: Rules?
+    var notify: [Notify]?
 
-    enum CodingKeys: String, CodingKey { case slug, sources, rules }
+    enum CodingKeys: String, CodingKey { case slug, sources, rules, notify }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         slug = try container.decodeIfPresent(String.self, forKey: .slug)
         sources = try container.decodeIfPresent([Source].self, forKey: .sources)
         rules = try container.decodeIfPresent(Rules.self, forKey: .rules)
+        notify = try container.decodeIfPresent([Notify].self, forKey: .notify)
         settings = try FeedSettingsDocument(from: decoder)
     }
 }
@@ -145,6 +176,8 @@ struct LoadedFeedDefinition: Sendable {
     var sources: [Source]
     /// Old spellings that still work, to log.
     var warnings: [String] = []
+    /// Where the feed's notices go (`notify:`).
+    var notices: [NoticeTarget] = []
     /// Feeds this file makes for itself: `holidays: https://…` becomes a private
     /// feed `{slug}-holidays` with that URL as its source.
     var companions: [LoadedFeedDefinition] = []
@@ -246,8 +279,11 @@ enum FeedDefinitionLoader {
             }
         }
         try Self.settleDuplicates(raw.rules?.dedupe, of: &sources, fail: fail)
+        let notices = try (raw.notify ?? []).enumerated().map { index, entry in
+            try Self.noticeTarget(entry, label: "notify[\(index)]", feed: feed, file: file, fail: fail)
+        }
         let warnings = raw.settings.deprecatedKeys.map { "\(path): '\($0)' is an old spelling; write 'timeZone'" }
-        return LoadedFeedDefinition(file: path, feed: feed, sources: sources, warnings: warnings, companions: companions)
+        return LoadedFeedDefinition(file: path, feed: feed, sources: sources, warnings: warnings, notices: notices, companions: companions)
     }
 }
 
@@ -291,21 +327,28 @@ extension FeedDefinitionLoader {
 
     /// `auth:` checked: one place for each secret, never the secret itself,
     /// and each named file or variable there now (it is read again at each fetch).
+    /// The one place a secret is named: a file (relative to the definition)
+    /// or an environment variable, checked now; `keys` are its two spellings
+    /// in the file. Written inline, it is refused.
+    static func secret(_ inline: String?, file path: String?, env: String?, at place: String, keys: (file: String, env: String), definition file: URL,
+                       fail: (String) -> FeedDefinitionError) throws -> SourceCredentials.Secret {
+        guard inline == nil else {
+            throw fail("\(place): a secret is never written in a feed file; name a file (\(keys.file)) or an environment variable (\(keys.env))")
+        }
+        let secret: SourceCredentials.Secret
+        switch (path, env) {
+        case (let path?, nil): secret = .file(URL(fileURLWithPath: path, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path)
+        case (nil, let name?): secret = .environment(name)
+        default: throw fail("\(place) needs exactly one of \(keys.file) or \(keys.env)")
+        }
+        do { _ = try secret.read() } catch { throw fail("\(place): \(error)") }
+        return secret
+    }
+
     static func credentials(_ auth: FeedDefinition.Auth, label: String, file: URL,
                             fail: (String) -> FeedDefinitionError) throws -> SourceCredentials {
-        /// The one place a secret is read from; `keys` are its two spellings in the file.
         func secret(_ inline: String?, file path: String?, env: String?, at place: String, keys: (file: String, env: String)) throws -> SourceCredentials.Secret {
-            guard inline == nil else {
-                throw fail("\(place): a secret is never written in a feed file; name a file (\(keys.file)) or an environment variable (\(keys.env))")
-            }
-            let secret: SourceCredentials.Secret
-            switch (path, env) {
-            case (let path?, nil): secret = .file(URL(fileURLWithPath: path, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path)
-            case (nil, let name?): secret = .environment(name)
-            default: throw fail("\(place) needs exactly one of \(keys.file) or \(keys.env)")
-            }
-            do { _ = try secret.read() } catch { throw fail("\(place): \(error)") }
-            return secret
+            try Self.secret(inline, file: path, env: env, at: place, keys: keys, definition: file, fail: fail)
         }
         var credentials = SourceCredentials()
         if let basic = auth.basic {
@@ -332,6 +375,66 @@ extension FeedDefinitionLoader {
         }
         guard credentials != SourceCredentials() else { throw fail("\(label) is empty: give basic:, bearer: or headers:") }
         return credentials
+    }
+}
+
+extension FeedDefinitionLoader {
+    /// A `notify:` entry checked: one URL of a known kind, its secrets named,
+    /// its events and milestone days known.
+    static func noticeTarget(_ entry: FeedDefinition.Notify, label: String, feed: Feed, file: URL,
+                             fail: (String) -> FeedDefinitionError) throws -> NoticeTarget {
+        let given = [("webhook", entry.webhook), ("ntfy", entry.ntfy), ("mqtt", entry.mqtt)].compactMap { key, value in value.map { (key, $0) } }
+        guard given.count == 1, let (kind, raw) = given.first else { throw fail("\(label) needs exactly one of webhook:, ntfy: or mqtt:") }
+        guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+            throw fail("\(label).\(kind) '\(raw)' is not a URL")
+        }
+        guard url.user == nil, url.password == nil else { throw fail("\(label).\(kind) holds a login: name its secret instead (passwordFile, tokenFile …)") }
+        var events = Set(NoticeTarget.Event.allCases)
+        if let on = entry.on {
+            events = Set(try on.map { name in
+                guard let event = NoticeTarget.Event(rawValue: name) else { throw fail("\(label).on: '\(name)' is not milestones or changes") }
+                return event
+            })
+        }
+        var milestones = NoticeTarget.defaultMilestones
+        if case .milestones(let marks) = feed.countdownMode { milestones = Set(marks) }
+        if let days = entry.milestones {
+            guard !days.isEmpty, days.allSatisfy({ (0...3650).contains($0) }) else { throw fail("\(label).milestones: days from 0 to 3650") }
+            milestones = Set(days)
+        }
+        func secret(_ inline: String?, _ path: String?, _ env: String?, _ keys: (String, String)) throws -> SourceCredentials.Secret {
+            try Self.secret(inline, file: path, env: env, at: label, keys: (file: keys.0, env: keys.1), definition: file, fail: fail)
+        }
+        let target: NoticeTarget.Kind
+        switch kind {
+        case "webhook":
+            guard ["http", "https"].contains(scheme) else { throw fail("\(label).webhook must be an http(s) URL") }
+            target = .webhook(url: raw, secret: try secret(entry.secret, entry.secretFile, entry.secretEnv, ("secretFile", "secretEnv")))
+        case "ntfy":
+            guard ["http", "https"].contains(scheme), url.pathComponents.count >= 2 else {
+                throw fail("\(label).ntfy must be a topic's http(s) URL, such as https://ntfy.sh/my-countdowns")
+            }
+            let token = entry.token != nil || entry.tokenFile != nil || entry.tokenEnv != nil
+                ? try secret(entry.token, entry.tokenFile, entry.tokenEnv, ("tokenFile", "tokenEnv")) : nil
+            target = .ntfy(url: raw, token: token)
+        default:
+            guard ["mqtt", "mqtts"].contains(scheme) else { throw fail("\(label).mqtt must be an mqtt:// or mqtts:// URL") }
+            let password = entry.password != nil || entry.passwordFile != nil || entry.passwordEnv != nil
+                ? try secret(entry.password, entry.passwordFile, entry.passwordEnv, ("passwordFile", "passwordEnv")) : nil
+            guard password == nil || entry.username != nil else { throw fail("\(label): a broker password needs a username:") }
+            let topic = entry.topic ?? "tminus"
+            let topicCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-/")
+            guard !topic.isEmpty, topic.unicodeScalars.allSatisfy(topicCharacters.contains), !topic.hasPrefix("/"), !topic.hasSuffix("/") else {
+                throw fail("\(label).topic '\(topic)' must be letters, digits, _, - and inner /")
+            }
+            let prefix = entry.homeAssistant == false ? nil : (entry.discoveryPrefix ?? "homeassistant")
+            if let prefix, prefix.isEmpty || !prefix.unicodeScalars.allSatisfy(topicCharacters.contains) {
+                throw fail("\(label).discoveryPrefix '\(prefix)' must be letters, digits, _, - and /")
+            }
+            target = .mqtt(MQTTSettings(host: host, port: url.port ?? (scheme == "mqtts" ? 8883 : 1883), tls: scheme == "mqtts",
+                                        username: entry.username, password: password, topic: topic, discoveryPrefix: prefix))
+        }
+        return NoticeTarget(kind: target, events: events, milestones: milestones, label: NoticeTarget.label(kind, url))
     }
 }
 

@@ -50,6 +50,10 @@ public struct ServerConfiguration: Sendable {
     /// The build serving (`tminus --version`): exports kept in the store by
     /// another build are rendered again, since its writer may differ.
     public var build = "dev"
+    /// How often feeds with `notify:` are looked at for changes, a new day, a broker to bring in step.
+    public var noticeInterval: Duration = .seconds(15)
+    /// The first wait before a failed webhook or ntfy notice is tried again (then three times longer each time, at most an hour).
+    public var noticeBackoff: Duration = .seconds(10)
     /// Injected clock: rendering and caching depend on "now" only through this.
     public var clock: @Sendable () -> Date
 

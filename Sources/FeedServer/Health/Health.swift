@@ -32,6 +32,10 @@ struct Health: ResponseEncodable, Sendable {
     var compiledFeeds: FeedCatalog.Statistics
     /// Each feed's served calendars: sizes, event counts, and client limits passed.
     var outputs: [OutputBudget] = []
+    /// Each feed's webhook and ntfy targets: pending, failing, the last deliveries.
+    var notices: [NoticeOutbox.LaneStatus] = []
+    /// Each MQTT broker: connected or not, the topics kept.
+    var brokers: [MQTTPublisher.Status] = []
 }
 
 /// Keeps the parts of `Health` that need the store (source states, a quick
@@ -63,20 +67,22 @@ final class HealthMonitor: Sendable {
     var databaseHadAProblem: Bool { state.withLock { $0.database != "ok" && $0.database != "not checked yet" } }
 
     /// `/healthz`: "starting" until the catalog was first read from the store.
-    func status(definitionErrors: [String], catalogRead: Bool = true) -> PublicHealth {
+    func status(definitionErrors: [String], catalogRead: Bool = true, noticesFailing: Bool = false) -> PublicHealth {
         let (sources, database) = state.withLock { ($0.sources, $0.database) }
         guard catalogRead else { return PublicHealth(status: "starting") }
-        return PublicHealth(status: Self.isHealthy(sources: sources, database: database, definitionErrors: definitionErrors) ? "ok" : "degraded")
+        let healthy = Self.isHealthy(sources: sources, database: database, definitionErrors: definitionErrors) && !noticesFailing
+        return PublicHealth(status: healthy ? "ok" : "degraded")
     }
 
     private static func isHealthy(sources: [Health.Source], database: String, definitionErrors: [String]) -> Bool {
         sources.allSatisfy(\.ok) && definitionErrors.isEmpty && (database == "ok" || database == "not checked yet")
     }
 
-    func snapshot(catalog: FeedCatalog, cache: RenderCache, definitionErrors: [String]) -> Health {
+    func snapshot(catalog: FeedCatalog, cache: RenderCache, definitionErrors: [String], notices: NoticeWatcher? = nil) -> Health {
         let (sources, database) = state.withLock { ($0.sources, $0.database) }
-        let healthy = Self.isHealthy(sources: sources, database: database, definitionErrors: definitionErrors)
+        let healthy = Self.isHealthy(sources: sources, database: database, definitionErrors: definitionErrors) && !(notices?.anyFailing ?? false)
         return Health(status: healthy ? "ok" : "degraded", database: database, feeds: catalog.feedCount, sources: sources,
-                      definitionErrors: definitionErrors, renderCache: cache.statistics, compiledFeeds: catalog.statistics)
+                      definitionErrors: definitionErrors, renderCache: cache.statistics, compiledFeeds: catalog.statistics,
+                      notices: notices?.outbox.statuses ?? [], brokers: notices?.mqttStatuses ?? [])
     }
 }

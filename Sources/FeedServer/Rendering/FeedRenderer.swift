@@ -56,6 +56,13 @@ struct FeedRenderer: Sendable {
         RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: settings.maxOccurrences, workingDays: compiled.workingDays, language: language)
     }
 
+    /// Every countdown of the feed as `/feeds/{slug}.json` shows it at `now`,
+    /// in the feed's zone and language: what notices and MQTT sensors say.
+    func snapshots(_ compiled: CompiledFeed, at now: Date) -> [CountdownSnapshot] {
+        let calculator = calculator(at: now, compiled.feed.zone, compiled, compiled.feed.language ?? .english)
+        return compiled.series.map { CountdownSnapshot(countdown: $0.countdown, remaining: calculator.remaining(for: $0), imageURL: { settings.imageURL($0) }) }
+    }
+
     /// The countdown calendar, rendered again when the day changes in the feed's zone.
     func countdownCalendar(_ compiled: CompiledFeed, language: Language? = nil) async throws -> Representation {
         let zone = compiled.feed.zone

@@ -108,3 +108,18 @@ struct ShutdownDeadline: Service {
         }
     }
 }
+
+/// Looks for notices to send (`NoticeWatcher`) every `interval`: feeds that
+/// changed, days that began, brokers to bring in step.
+struct NoticeService: Service {
+    let watcher: NoticeWatcher
+    let interval: Duration
+
+    func run() async throws {
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            await watcher.tick()
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
+        watcher.stop()
+    }
+}

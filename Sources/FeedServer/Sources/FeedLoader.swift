@@ -41,6 +41,11 @@ final class FeedLoader: Sendable {
 
     var definitionErrors: [String] { state.withLock { $0.errors } }
 
+    /// Each defined feed's notice targets (`notify:`), for feeds that have some.
+    var noticeTargets: [(slug: String, targets: [NoticeTarget])] {
+        state.withLock { $0.definitions.filter { !$0.notices.isEmpty }.map { ($0.feed.slug, $0.notices) } }
+    }
+
     /// The zone of a defined feed, where its rules' days are counted (UTC for others).
     func zone(of slug: String) -> Zone {
         let name = state.withLock { $0.definitions.first { $0.feed.slug == slug }?.feed.timeZone }

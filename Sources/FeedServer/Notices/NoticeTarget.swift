@@ -1,0 +1,57 @@
+import Foundation
+
+/// Where a feed's notices go (`notify:` in its definition): a signed webhook,
+/// an ntfy topic, or an MQTT broker (with Home Assistant discovery). Secrets
+/// are named (a file or an environment variable) and read at each delivery,
+/// as a source's login is.
+struct NoticeTarget: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        /// POSTs JSON signed with HMAC-SHA256 under `secret`.
+        case webhook(url: String, secret: SourceCredentials.Secret)
+        /// Publishes to an ntfy topic (`https://ntfy.sh/my-topic`), with an optional access token.
+        case ntfy(url: String, token: SourceCredentials.Secret?)
+        /// Keeps one retained sensor per countdown on a broker.
+        case mqtt(MQTTSettings)
+    }
+
+    /// What a target is told about.
+    enum Event: String, Sendable, CaseIterable, Codable {
+        /// A countdown reached one of the milestone days ("3 days to Maths final").
+        case milestones
+        /// The feed's countdowns were added, changed or removed.
+        case changes
+    }
+
+    var kind: Kind
+    var events: Set<Event>
+    /// Days left that count as milestones; the feed's own (`countdown.milestones`) or 7, 3, 1 and 0.
+    var milestones: Set<Int>
+    /// What logs, `/api/health` and the web app call it: the scheme, host and
+    /// path, never a secret or a query string.
+    var label: String
+
+    static let defaultMilestones: Set<Int> = [7, 3, 1, 0]
+
+    /// `https://hooks.example.org/a/b?key=…` → `webhook https://hooks.example.org/a/b`.
+    static func label(_ kind: String, _ url: URL) -> String {
+        var components = URLComponents()
+        components.scheme = url.scheme
+        components.host = url.host
+        components.port = url.port
+        components.path = url.path
+        return "\(kind) \(components.string ?? url.host ?? "?")"
+    }
+}
+
+/// An MQTT broker and what tminus keeps on it.
+struct MQTTSettings: Sendable, Equatable {
+    var host: String
+    var port: Int
+    var tls: Bool
+    var username: String?
+    var password: SourceCredentials.Secret?
+    /// The topics' root: `{topic}/{feed}/{id}/state`, `…/attributes`, `{topic}/status`.
+    var topic: String
+    /// Home Assistant's discovery prefix (`homeassistant`), nil for no discovery.
+    var discoveryPrefix: String?
+}

@@ -1,0 +1,149 @@
+import Countdowns
+import Foundation
+import ICalendar
+import Logging
+import Services
+import Synchronization
+
+/// Decides what to tell each feed's notice targets, once per tick
+/// (`NoticeService`), from what the server already holds in memory:
+///
+/// - **changes**: the compiled feed's revision moved; the countdowns added,
+///   changed (a new SEQUENCE or title) and removed since the last tick;
+/// - **milestones**: the feed's day began (midnight in its zone); the
+///   countdowns whose days left are one of the target's milestone days;
+/// - **MQTT**: after either, or a reconnect, the broker is brought in step.
+///
+/// Each notice is claimed in the store first (`claimNotice`), so replicas and
+/// restarts send it once. The first tick after a start takes the feed as it is
+/// (changes while the server was down are not reported) and sends the day's
+/// milestones unless they were already sent.
+final class NoticeWatcher: Sendable {
+    struct Tracked: Sendable, Equatable {
+        var item: Notice.Item
+        var sequence: Int
+    }
+
+    private struct FeedState: Sendable {
+        var revision: Int64
+        var items: [String: Tracked]
+        var day: CivilDate
+    }
+
+    let loader: FeedLoader
+    let catalog: FeedCatalog
+    let renderer: FeedRenderer
+    let service: CountdownService
+    let outbox: NoticeOutbox
+    let version: String
+    let clock: @Sendable () -> Date
+    let logger: Logger
+    private let feeds = Mutex<[String: FeedState]>([:])
+    private let publishers = Mutex<[String: MQTTPublisher]>([:])
+    /// Which feeds each broker keeps sensors for, to forget a feed whose notify: went away.
+    private let brokerFeeds = Mutex<[String: Set<String>]>([:])
+
+    init(loader: FeedLoader, catalog: FeedCatalog, renderer: FeedRenderer, service: CountdownService, outbox: NoticeOutbox, version: String,
+         clock: @escaping @Sendable () -> Date, logger: Logger) {
+        self.loader = loader
+        self.catalog = catalog
+        self.renderer = renderer
+        self.service = service
+        self.outbox = outbox
+        self.version = version
+        self.clock = clock
+        self.logger = logger
+    }
+
+    var mqttStatuses: [MQTTPublisher.Status] { publishers.withLock { $0 }.values.map(\.status).sorted { $0.target < $1.target } }
+
+    /// True when a webhook or ntfy lane's last attempt failed, or a broker is not connected.
+    var anyFailing: Bool { outbox.anyFailing || mqttStatuses.contains { !$0.connected } }
+
+    func stop() {
+        outbox.stop()
+        for publisher in publishers.withLock({ $0 }).values { publisher.stop() }
+    }
+
+    func tick() async {
+        let now = clock()
+        var kept: [String: Set<String>] = [:]
+        for (slug, targets) in loader.noticeTargets {
+            guard catalog.stored(slug: slug) != nil, let compiled = await catalog.feed(slug: slug) else { continue }
+            let feed = compiled.feed
+            let today = feed.zone.local(of: now).date
+            let items = Dictionary(compiled.series.map { ($0.countdown.uid, Tracked(item: .init(id: $0.countdown.id, uid: $0.countdown.uid,
+                                                                                               title: $0.countdown.title),
+                                                                                   sequence: $0.countdown.sequence)) }) { first, _ in first }
+            let previous = feeds.withLock { $0[slug] }
+            let revisionMoved = previous.map { $0.revision != compiled.revision } ?? false
+            let dayBegan = previous?.day != today
+            feeds.withLock { $0[slug] = FeedState(revision: compiled.revision, items: items, day: today) }
+            let messaging = targets.filter { if case .mqtt = $0.kind { false } else { true } }
+
+            if let previous, revisionMoved {
+                let added = items.filter { previous.items[$0.key] == nil }.map(\.value.item)
+                let changed = items.filter { uid, now in previous.items[uid].map { $0 != now } ?? false }.map(\.value.item)
+                let removed = previous.items.filter { items[$0.key] == nil }.map(\.value.item)
+                let listening = messaging.filter { $0.events.contains(.changes) }
+                if !(added.isEmpty && changed.isEmpty && removed.isEmpty), !listening.isEmpty,
+                   await claim("changes:\(slug)", String(compiled.revision), newer: { (Int64($0) ?? 0) > (Int64($1) ?? 0) }) {
+                    let byTitle = { (a: Notice.Item, b: Notice.Item) in (a.title, a.uid) < (b.title, b.uid) }
+                    let notice = Notice.changes(feed: feed, revision: compiled.revision, added: added.sorted(by: byTitle),
+                                                changed: changed.sorted(by: byTitle), removed: removed.sorted(by: byTitle))
+                    for target in listening { outbox.post(notice, feed: slug, to: target) }
+                }
+            }
+
+            var snapshots: [CountdownSnapshot]?
+            let counting = messaging.filter { $0.events.contains(.milestones) }
+            if dayBegan, !counting.isEmpty, await claim("milestones:\(slug)", today.iso, newer: { $0 > $1 }) {
+                let all = renderer.snapshots(compiled, at: now)
+                snapshots = all
+                let ahead = all.filter { $0.state == "upcoming" || $0.state == "today" }.sorted { ($0.days, $0.title) < ($1.days, $1.title) }
+                for target in counting {
+                    for snapshot in ahead where target.milestones.contains(snapshot.days) {
+                        outbox.post(Notice.milestone(feed: feed, countdown: snapshot, day: today.iso), feed: slug, to: target)
+                    }
+                }
+            }
+
+            for target in targets {
+                guard case .mqtt(let settings) = target.kind, let publisher = publisher(for: target, settings) else { continue }
+                kept[target.label, default: []].insert(slug)
+                let known = brokerFeeds.withLock { $0[target.label]?.contains(slug) ?? false }
+                if revisionMoved || dayBegan || !known {
+                    publisher.sync(feed: feed, snapshots: snapshots ?? renderer.snapshots(compiled, at: now))
+                }
+            }
+        }
+        // A feed whose mqtt: entry went away (a reload) loses its sensors; a broker no feed names is closed.
+        let (forget, close) = brokerFeeds.withLock { known -> ([(String, String)], [String]) in
+            let forget = known.flatMap { label, slugs in slugs.subtracting(kept[label] ?? []).map { (label, $0) } }
+            let close = known.keys.filter { kept[$0] == nil }
+            known = kept
+            return (forget, close)
+        }
+        for (label, slug) in forget { publishers.withLock { $0[label] }?.forget(feed: slug) }
+        for label in close { publishers.withLock { $0.removeValue(forKey: label) }?.stop() }
+    }
+
+    private func publisher(for target: NoticeTarget, _ settings: MQTTSettings) -> MQTTPublisher? {
+        if let publisher = publishers.withLock({ $0[target.label] }) { return publisher }
+        do {
+            let publisher = try MQTTPublisher(label: target.label, settings: settings, version: version, logger: logger)
+            publishers.withLock { $0[target.label] = publisher }
+            return publisher
+        } catch {
+            logger.error("cannot start the MQTT client", metadata: ["target": "\(target.label)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    private func claim(_ subject: String, _ mark: String, newer: @escaping @Sendable (String, String) -> Bool) async -> Bool {
+        do { return try await service.claimNotice(subject: subject, mark: mark, newer: newer) } catch {
+            logger.warning("cannot claim a notice; it is not sent", metadata: ["subject": "\(subject)", "error": "\(error)"])
+            return false
+        }
+    }
+}

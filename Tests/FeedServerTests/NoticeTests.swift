@@ -1,0 +1,198 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
+import Testing
+@testable import FeedServer
+
+/// Issue #26: a feed tells webhooks and ntfy when a countdown reaches a
+/// milestone day and when its content changes; deliveries are signed,
+/// retried, logged, and never block a request.
+struct NoticeTests {
+    /// What a receiver saw: path, headers and body of each POST.
+    final class Received: Sendable {
+        struct Request: Sendable {
+            var path: String
+            var headers: HTTPFields
+            var body: [UInt8]
+        }
+
+        let requests = Mutex<[Request]>([])
+        /// How many POSTs to /flaky still fail with 503.
+        let failures = Mutex(2)
+
+        var all: [Request] { requests.withLock { $0 } }
+    }
+
+    static func receiver(_ received: Received) -> some ApplicationProtocol {
+        let router = Router()
+        let record: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let path = request.uri.path
+            if path == "/flaky", received.failures.withLock({ count in defer { count -= 1 }; return count > 0 }) {
+                return Response(status: .serviceUnavailable)
+            }
+            received.requests.withLock { $0.append(.init(path: path, headers: request.headers, body: Array(buffer: body))) }
+            return Response(status: path == "/gone" ? .gone : .ok)
+        }
+        router.post("/", use: record)
+        router.post("**", use: record)
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    /// 2026-11-22 is the fixture's today: an exam in 3 days and a trip in 7 are milestones, the concert in 5 is not.
+    static let calendar = """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//tminus tests//notices//EN\r
+        BEGIN:VEVENT\r
+        UID:exam@notice.test\r
+        DTSTAMP:20260101T000000Z\r
+        DTSTART;VALUE=DATE:20261125\r
+        SUMMARY:Maths final\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:concert@notice.test\r
+        DTSTAMP:20260101T000000Z\r
+        DTSTART;VALUE=DATE:20261127\r
+        SUMMARY:Concert\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:trip@notice.test\r
+        DTSTAMP:20260101T000000Z\r
+        DTSTART;VALUE=DATE:20261129\r
+        SUMMARY:Trip\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+
+    static func waitFor(_ what: String, seconds: Double = 20, _ condition: () async throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("timed out waiting for \(what)")
+    }
+
+    @Test func webhooksAreSignedAndToldOfMilestonesAndChangesAndNtfyGetsTheText() async throws {
+        let received = Received()
+        try await Self.receiver(received).test(.live) { receiver in
+            let port = try #require(receiver.port)
+            let fixture = try ServerFixture(transport: .live, backend: .sqlite)
+            let secret = "webhook-secret-\(UInt32.random(in: 0...UInt32.max))"
+            try Data((secret + "\n").utf8).write(to: fixture.directory.appendingPathComponent("hook.secret"))
+            try fixture.feed("exams", calendar: Self.calendar, yaml: """
+                timeZone: Europe/Budapest
+                notify:
+                  - webhook: http://127.0.0.1:\(port)/hook?key=not-in-logs
+                    secretFile: ../hook.secret
+                  - ntfy: http://127.0.0.1:\(port)/exams-7f3k
+                    on: [milestones]
+                    milestones: [3]
+                """)
+            try await fixture.withServer(adjust: { $0.noticeInterval = .milliseconds(100); $0.noticeBackoff = .milliseconds(50) }) { client, _ in
+                try await Self.waitFor("two milestone webhooks and one ntfy message") {
+                    received.all.filter { $0.path == "/hook" }.count >= 2 && received.all.contains { $0.path == "/" }
+                }
+                let hooks = received.all.filter { $0.path == "/hook" }
+                let bodies = try hooks.map { try #require(try JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any]) }
+                #expect(Set(bodies.compactMap { $0["message"] as? String }) == ["Maths final: 3 days", "Trip: 7 days"])
+                #expect(bodies.allSatisfy { $0["type"] as? String == "milestone" && $0["feed"] as? String == "exams" && $0["day"] as? String == "2026-11-22" })
+                for hook in hooks {
+                    let timestamp = try #require(hook.headers[HTTPField.Name("Tminus-Timestamp")!])
+                    var signed = Array("\(timestamp).".utf8)
+                    signed += hook.body
+                    let expected = "sha256=" + HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: Data(secret.utf8)))
+                        .map { String(format: "%02x", $0) }.joined()
+                    #expect(hook.headers[HTTPField.Name("Tminus-Signature")!] == expected, "the HMAC of the timestamp and the body, under the secret")
+                    #expect(hook.headers[HTTPField.Name("Tminus-Event")!] == "milestones")
+                    #expect(hook.headers[HTTPField.Name("Tminus-Delivery")!]?.count == 64)
+                }
+                // ntfy: JSON to the server's root naming the topic; only the 3-day milestone.
+                let ntfy = try #require(received.all.first { $0.path == "/" })
+                let message = try #require(try JSONSerialization.jsonObject(with: Data(ntfy.body)) as? [String: Any])
+                #expect(message["topic"] as? String == "exams-7f3k" && message["message"] as? String == "Maths final: 3 days"
+                        && message["title"] as? String == "Maths final")
+                #expect(received.all.filter { $0.path == "/" }.count == 1, "the 7-day one is not one of ntfy's milestones")
+
+                // A change: one countdown added through the API, one notice naming it.
+                var json = fixture.admin
+                json[.contentType] = "application/json"
+                let added = try await client.execute(uri: "/api/feeds/exams/countdowns", method: .post, headers: json,
+                                                     body: ByteBuffer(string: #"{"title":"Physics oral","date":"2027-01-19"}"#))
+                #expect(added.status == .created)
+                try await Self.waitFor("a changes webhook") { received.all.contains { $0.headers[HTTPField.Name("Tminus-Event")!] == "changes" } }
+                let change = try #require(received.all.first { $0.headers[HTTPField.Name("Tminus-Event")!] == "changes" })
+                let body = try #require(try JSONSerialization.jsonObject(with: Data(change.body)) as? [String: Any])
+                #expect(body["message"] as? String == "Exams: 1 added")
+                #expect((body["added"] as? [[String: Any]])?.first?["title"] as? String == "Physics oral")
+                #expect(received.all.filter { $0.path == "/" }.count == 1, "ntfy listens to milestones only")
+
+                let health = try await client.text("/api/health", headers: fixture.admin).1
+                let lanes = try #require((try JSONSerialization.jsonObject(with: Data(health.utf8)) as? [String: Any])?["notices"] as? [[String: Any]])
+                #expect(Set(lanes.compactMap { $0["target"] as? String }) == ["webhook http://127.0.0.1:\(port)/hook", "ntfy http://127.0.0.1:\(port)/exams-7f3k"])
+                #expect(!health.contains("not-in-logs"), "a target is named without its query string")
+                #expect(lanes.allSatisfy { ($0["log"] as? [[String: Any]])?.allSatisfy { $0["outcome"] as? String == "delivered" } == true })
+            }
+            // A restart sends today's milestones again to no one: they were claimed in the store.
+            let before = received.all.count
+            try await fixture.withServer(adjust: { $0.noticeInterval = .milliseconds(100) }) { _, _ in
+                try await Task.sleep(for: .milliseconds(600))
+            }
+            #expect(received.all.count == before, "each notice is sent once, across restarts")
+        }
+    }
+
+    @Test func aFailingTargetIsRetriedReportedAndGivenUpWhenItSaysGone() async throws {
+        let received = Received()
+        try await Self.receiver(received).test(.live) { receiver in
+            let port = try #require(receiver.port)
+            let fixture = try ServerFixture(transport: .live)
+            try Data("s3cret\n".utf8).write(to: fixture.directory.appendingPathComponent("hook.secret"))
+            try fixture.feed("exams", calendar: Self.calendar, yaml: """
+                notify:
+                  - webhook: http://127.0.0.1:\(port)/flaky
+                    secretFile: ../hook.secret
+                    milestones: [3]
+                  - webhook: http://127.0.0.1:\(port)/gone
+                    secretFile: ../hook.secret
+                    milestones: [3]
+                """)
+            try await fixture.withServer(adjust: { $0.noticeInterval = .milliseconds(100); $0.noticeBackoff = .milliseconds(50) }) { client, _ in
+                try await Self.waitFor("the flaky hook to get through on the third attempt") { received.all.contains { $0.path == "/flaky" } }
+                try await Self.waitFor("the gone hook to be given up") {
+                    try await client.text("/api/health", headers: fixture.admin).1.contains("\"outcome\":\"gave up\"")
+                }
+                let health = try #require(try JSONSerialization.jsonObject(with: Data(try await client.text("/api/health", headers: fixture.admin).1.utf8))
+                    as? [String: Any])
+                let lanes = try #require(health["notices"] as? [[String: Any]])
+                let flaky = try #require(lanes.first { ($0["target"] as? String)?.hasSuffix("/flaky") == true })
+                let outcomes = (flaky["log"] as? [[String: Any]])?.compactMap { $0["outcome"] as? String }
+                #expect(outcomes == ["retrying", "retrying", "delivered"] && flaky["failing"] as? Bool == false)
+                let gone = try #require(lanes.first { ($0["target"] as? String)?.hasSuffix("/gone") == true })
+                #expect(gone["failing"] as? Bool == true && (gone["lastError"] as? String)?.contains("410") == true)
+                #expect((gone["log"] as? [[String: Any]])?.count == 1, "a 410 is not retried")
+                #expect(health["status"] as? String == "degraded")
+                #expect(try await client.text("/healthz").1.contains("degraded"))
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("- webhook: https://example.org/hook\n    secret: abc", "a secret is never written in a feed file"),
+        ("- webhook: https://example.org/hook", "needs exactly one of secretFile or secretEnv"),
+        ("- ntfy: https://ntfy.sh/\n    on: [milestones]", "must be a topic's http(s) URL"),
+        ("- mqtt: http://broker.local", "must be an mqtt:// or mqtts:// URL"),
+        ("- mqtt: mqtt://broker.local\n    topic: /bad", "must be letters, digits"),
+        ("- webhook: https://example.org/hook\n    ntfy: https://ntfy.sh/x", "needs exactly one of webhook:, ntfy: or mqtt:"),
+        ("- ntfy: https://ntfy.sh/x\n    on: [sometimes]", "'sometimes' is not milestones or changes"),
+    ])
+    func aNoticeTargetThatCannotWorkIsADefinitionError(entry: String, message: String) {
+        let problem = FeedDefinitionCheck.problem(in: "notify:\n  \(entry)\n")
+        #expect(problem?.contains(message) == true, "\(problem ?? "accepted")")
+    }
+}
