@@ -10,7 +10,7 @@ SWIFT_FLAGS ?=
 
 export TMINUS_PYTHON := $(abspath $(VENV))/bin/python3
 
-.PHONY: all deps pydeps clients build release test test-postgres valgrind interop browser bench soak fuzz tsan run clean dist deb image test-package
+.PHONY: all deps pydeps clients build release test test-postgres test-mqtt valgrind interop browser bench soak fuzz tsan run clean dist deb image test-package
 
 all: build
 
@@ -52,6 +52,14 @@ test-postgres: deps pydeps
 	@$(call install-missing,postgresql,PostgreSQL)
 	swift build --product tminus $(SWIFT_FLAGS)
 	bash Tests/postgres/run.sh
+
+# Notices over MQTT against a real broker: Debian's mosquitto, started by the
+# tests on loopback (the package's own service is not used), and mosquitto_sub
+# reading what Home Assistant would read.
+MQTT_PACKAGES := mosquitto mosquitto-clients
+test-mqtt: deps
+	@$(call install-missing,$(MQTT_PACKAGES),MQTT broker and clients)
+	swift test $(SWIFT_FLAGS) --filter 'MQTTSensorTests|NoticeTests'
 
 # Real clients for `make interop`, from Debian's packages when missing.
 CLIENT_PACKAGES := vdirsyncer khal calcurse chromium fonts-noto-color-emoji curl radicale

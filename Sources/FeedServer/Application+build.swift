@@ -62,7 +62,7 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
     let csrf = CSRFToken(key: try await WebAppKeys.csrfKey(service))
     let sessions = StorePersistDriver(service: service, logger: logger)
     let parts = ServerParts(service: service, catalog: catalog, renderer: renderer, settings: settings, clock: configuration.clock, loader: loader,
-                            fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
+                            fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes, logger: logger, notices: notices)
     WebApp(parts: parts, pages: settings.pages, csrf: csrf, throttle: SignInThrottle(), trustForwardedFor: configuration.trustForwardedFor)
         .register(on: router, sessions: sessions)
     AdminRoutes(parts: parts, health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors, notices: notices) })

@@ -18,6 +18,8 @@ struct ServerParts: Sendable {
     /// Largest request body accepted (imports).
     let maxBodyBytes: Int
     let logger: Logger
+    /// The feeds' notice targets and their delivery logs (the web app shows them).
+    var notices: NoticeWatcher? = nil
 
     /// For reads; every write goes through `service`.
     var store: any CountdownStore { service.store }

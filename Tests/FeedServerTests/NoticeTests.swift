@@ -162,7 +162,7 @@ struct NoticeTests {
                     secretFile: ../hook.secret
                     milestones: [3]
                 """)
-            try await fixture.withServer(adjust: { $0.noticeInterval = .milliseconds(100); $0.noticeBackoff = .milliseconds(50) }) { client, _ in
+            try await fixture.withServer(adjust: { $0.noticeInterval = .milliseconds(100); $0.noticeBackoff = .milliseconds(50) }) { client, parts in
                 try await Self.waitFor("the flaky hook to get through on the third attempt") { received.all.contains { $0.path == "/flaky" } }
                 try await Self.waitFor("the gone hook to be given up") {
                     try await client.text("/api/health", headers: fixture.admin).1.contains("\"outcome\":\"gave up\"")
@@ -178,6 +178,16 @@ struct NoticeTests {
                 #expect((gone["log"] as? [[String: Any]])?.count == 1, "a 410 is not retried")
                 #expect(health["status"] as? String == "degraded")
                 #expect(try await client.text("/healthz").1.contains("degraded"))
+
+                // The web app's feed page shows each target, the failing one's error, and the delivery log.
+                try await WebAppTests.setPassword(parts.store)
+                var browser = Browser(client: client)
+                try await browser.signIn(WebAppTests.password)
+                let page = try await browser.get("/app/feeds/exams")
+                #expect(page.status == .ok && page.text.contains("id=\"notices-heading\">Notices</h2>"))
+                #expect(page.text.contains("<code>webhook http://127.0.0.1:\(port)/gone</code>") && page.text.contains("Failing: it answered 410"))
+                let notices = String(page.text.drop { _ in false }.components(separatedBy: "id=\"notices\"").last ?? "")
+                #expect(notices.contains("<td>gave up</td>") && notices.contains("<td>delivered</td>") && notices.contains("1 delivered"), "\(notices.prefix(3000))")
             }
         }
     }

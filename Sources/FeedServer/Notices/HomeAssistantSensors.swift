@@ -29,7 +29,7 @@ struct HomeAssistantSensors: Sendable {
             messages[base + "/state"] = Array(String(snapshot.days).utf8)
             messages[base + "/attributes"] = Self.json([
                 "title": snapshot.title, "date": snapshot.date, "start": snapshot.start, "days": snapshot.days, "workdays": snapshot.workdays,
-                "progress": snapshot.progress.map { ($0 * 1000).rounded() / 1000 }, "state": snapshot.state, "text": snapshot.text,
+                "progress": snapshot.progress.map { ($0 * 1000).rounded() / 1000 } ?? NSNull(), "state": snapshot.state, "text": snapshot.text,
                 "uid": snapshot.uid, "feed": feed.slug, "categories": snapshot.categories,
             ])
             guard let prefix = settings.discoveryPrefix else { continue }

@@ -69,9 +69,12 @@ final class MQTTConnection: @unchecked Sendable {
     /// Says "offline", disconnects and frees the client.
     func stop() {
         guard let handle else { return }
-        if isConnected { try? publish(statusTopic, Array("offline".utf8), retain: true) }
+        let connected = isConnected
+        if connected { try? publish(statusTopic, Array("offline".utf8), retain: true) }
         mosquitto_disconnect(handle)
-        mosquitto_loop_stop(handle, false)
+        // Connected, the loop ends with the disconnect; otherwise it may be sleeping before a
+        // reconnect (up to a minute), and is cancelled.
+        mosquitto_loop_stop(handle, !connected)
         mosquitto_destroy(handle)
         self.handle = nil
     }
@@ -115,7 +118,11 @@ final class MQTTConnection: @unchecked Sendable {
     }
 
     private func disconnected(_ code: Int32) {
-        state.withLock { $0.connected = false }
-        if code != 0 { record(error: "the connection was lost (\(Self.describe(code))); reconnecting") }
+        // A refused login is the reason to keep showing, not the disconnect that follows it.
+        let refused = state.withLock { state in
+            state.connected = false
+            return state.lastError?.hasPrefix("the broker refused") ?? false
+        }
+        if code != 0, !refused { record(error: "the connection was lost (\(Self.describe(code))); reconnecting") }
     }
 }

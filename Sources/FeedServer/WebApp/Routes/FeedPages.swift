@@ -149,7 +149,10 @@ struct FeedPages: Sendable {
                         webcal: compiled.feed.isPublic ? links.webcal : nil, google: compiled.feed.isPublic ? links.google : nil,
                         qr: compiled.feed.isPublic ? QRCode.svg(for: links.webcal, label: "QR code: subscribe to \(compiled.feed.name)") : nil,
                         countdowns: rows.map { CountdownRow(countdown: $0.0, remaining: $0.1, imageURL: { app.settings.imageURL($0) }) },
-                        tokens: tokens.map(FeedView.TokenRow.init), sources: sourceRows, hasURLSources: !urlSources.isEmpty, newToken: newToken, tasks: TaskCounts(rows: rows, now: calculator.now),
+                        tokens: tokens.map(FeedView.TokenRow.init), sources: sourceRows,
+                        notices: FeedView.NoticeRow.rows(feed: slug, notices: app.notices,
+                                                         targets: app.loader.noticeTargets.first { $0.slug == slug }?.targets ?? []),
+                        hasURLSources: !urlSources.isEmpty, newToken: newToken, tasks: TaskCounts(rows: rows, now: calculator.now),
                         budgetWarnings: try await OutputBudget.measure(compiled, renderer: app.renderer).warnings)
     }
 

@@ -29,6 +29,33 @@ struct FeedView: TemplateView {
         var lastError: String?
     }
 
+    /// Where the feed's notices go (`notify:`), and how the last deliveries went.
+    struct NoticeRow {
+        struct Attempt {
+            var at: String
+            var event: String
+            var outcome: String
+            var detail: String
+        }
+
+        var target: String
+        var events: String
+        var summary: String
+        var lastError: String?
+        var attempts: [Attempt]
+        /// Stored, not computed: the templates read a value's stored properties.
+        var hasAttempts: Bool
+
+        init(target: String, events: String, summary: String, lastError: String?, attempts: [Attempt]) {
+            self.target = target
+            self.events = events
+            self.summary = summary
+            self.lastError = lastError
+            self.attempts = attempts
+            hasAttempts = !attempts.isEmpty
+        }
+    }
+
     /// A token just made: shown on this page once, never again.
     struct NewToken {
         var label: String
@@ -51,12 +78,14 @@ struct FeedView: TemplateView {
     var countdowns: [CountdownRow]
     var tokens: [TokenRow]
     var sources: [SourceRow]
+    var notices: [NoticeRow] = []
     var hasURLSources: Bool
     var newToken: NewToken?
     var tasks: TaskCounts
     /// Client limits this feed's calendars pass (Google's 1 MB).
     var budgetWarnings: [String]
-    var templateValues: [String: Any] { ["isEmpty": countdowns.isEmpty, "hasTokens": !tokens.isEmpty, "hasTasks": tasks.open > 0, "hasSources": !sources.isEmpty] }
+    var templateValues: [String: Any] { ["isEmpty": countdowns.isEmpty, "hasTokens": !tokens.isEmpty, "hasTasks": tasks.open > 0, "hasSources": !sources.isEmpty,
+                                      "hasNotices": !notices.isEmpty] }
 }
 
 extension FeedView.TokenRow {
@@ -78,5 +107,34 @@ enum AppDates {
         let civil = CivilDate(daysSinceEpoch: day).iso
         let rest = seconds - day * 86_400
         return civil + String(format: " %02d:%02d UTC", rest / 3600, rest % 3600 / 60)
+    }
+}
+
+extension FeedView.NoticeRow {
+    /// The feed's notice targets as the web app lists them: the webhook and
+    /// ntfy lanes with their last attempts, and the MQTT brokers.
+    static func rows(feed slug: String, notices: NoticeWatcher?, targets: [NoticeTarget]) -> [FeedView.NoticeRow] {
+        guard let notices, !targets.isEmpty else { return [] }
+        let lanes = notices.outbox.statuses.filter { $0.feed == slug }
+        let brokers = notices.mqttStatuses
+        return targets.map { target in
+            let events = target.events.map(\.rawValue).sorted().joined(separator: " and ")
+            if case .mqtt = target.kind {
+                let broker = brokers.first { $0.target == target.label }
+                let summary = broker.map { $0.connected ? "connected, \($0.topics) topics kept" : "not connected" } ?? "not connected yet"
+                return .init(target: target.label, events: "Home Assistant sensors", summary: summary, lastError: broker?.lastError, attempts: [])
+            }
+            guard let lane = lanes.first(where: { $0.target == target.label }) else {
+                return .init(target: target.label, events: events, summary: "nothing sent yet", lastError: nil, attempts: [])
+            }
+            var summary = "\(lane.delivered) delivered"
+            if lane.pending > 0 { summary += ", \(lane.pending) waiting" }
+            if lane.dropped > 0 { summary += ", \(lane.dropped) dropped" }
+            let attempts = lane.log.reversed().map { entry in
+                Attempt(at: entry.at.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC"), event: entry.event,
+                        outcome: entry.outcome, detail: entry.detail ?? "")
+            }
+            return .init(target: target.label, events: events, summary: summary, lastError: lane.failing ? lane.lastError : nil, attempts: attempts)
+        }
     }
 }

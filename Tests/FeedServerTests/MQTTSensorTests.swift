@@ -1,0 +1,223 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TestSupport
+@testable import FeedServer
+
+/// Debian's mosquitto and its clients, where they are.
+enum Mosquitto {
+    static let broker = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let subscriber = ["/usr/bin/mosquitto_sub"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let passwd = ["/usr/bin/mosquitto_passwd"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static var installed: Bool { broker != nil && subscriber != nil && passwd != nil }
+}
+
+/// Issue #26: each countdown of a feed with `notify: - mqtt:` becomes a Home
+/// Assistant sensor on a real broker (Debian's mosquitto, started here on
+/// loopback with a password file), retained, removed with the countdown, and
+/// updated when the feed's day begins. `make test-mqtt` installs mosquitto
+/// and runs this suite; elsewhere it is skipped when mosquitto is missing.
+@Suite(.enabled(if: Mosquitto.installed, "mosquitto and mosquitto_sub are not installed (make test-mqtt installs them)"))
+struct MQTTSensorTests {
+
+    /// A broker on a free loopback port, with one user; stopped by PID.
+    final class Broker: Sendable {
+        let port: Int
+        let process: Process
+        let password: String
+
+        init(in directory: URL) throws {
+            port = Int.random(in: 20_000...40_000)
+            password = "broker-\(UInt32.random(in: 0...UInt32.max))"
+            let passwords = directory.appendingPathComponent("mosquitto.passwd")
+            try Data("ha:\(password)\n".utf8).write(to: passwords)
+            let hash = Process()
+            hash.executableURL = URL(fileURLWithPath: try #require(Mosquitto.passwd))
+            hash.arguments = ["-U", passwords.path]
+            try ChildProcesses.start(hash)
+            hash.waitUntilExit()
+            let config = directory.appendingPathComponent("mosquitto.conf")
+            try Data("""
+                listener \(port) 127.0.0.1
+                allow_anonymous false
+                password_file \(passwords.path)
+                persistence false
+                log_dest stderr
+
+                """.utf8).write(to: config)
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: try #require(Mosquitto.broker))
+            process.arguments = ["-c", config.path]
+            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+            try ChildProcesses.start(process)
+            for _ in 0..<100 {
+                if Self.listening(port) { break }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+
+        /// Whether something accepts connections on 127.0.0.1:`port`.
+        static func listening(_ port: Int) -> Bool {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            } == 0
+        }
+
+        /// SIGKILL: the test process blocks SIGTERM in its threads (service lifecycle's signal handling), and children inherit the mask.
+        func stop() {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
+        /// Every retained message under the topics now: topic → payload (mosquitto_sub, as a Home
+        /// Assistant would subscribe). On a thread of its own: a blocking read on Swift's cooperative
+        /// pool (two threads on a two-core machine) would stall the server under test.
+        func retained() async throws -> [String: String] {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread { continuation.resume(with: Result { try self.retainedNow() }) }.start()
+            }
+        }
+
+        private func retainedNow() throws -> [String: String] {
+            let sub = Process()
+            sub.executableURL = URL(fileURLWithPath: try #require(Mosquitto.subscriber))
+            sub.arguments = ["-h", "127.0.0.1", "-p", String(port), "-u", "ha", "-P", password, "-t", "homeassistant/#", "-t", "tminus/#",
+                             "--retained-only", "-F", "%t\t%p"]
+            let out = Pipe()
+            sub.standardOutput = out
+            sub.standardError = FileHandle(forWritingAtPath: "/dev/null")
+            try ChildProcesses.start(sub)
+            // Retained messages arrive at once. Stopped from here, by SIGKILL: its own -W uses SIGALRM,
+            // which the test process's threads block, as they block SIGTERM, and a child inherits that.
+            let pid = sub.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.7) { kill(pid, SIGKILL) }
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            sub.waitUntilExit()
+            var messages: [String: String] = [:]
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+                let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+                if parts.count == 2 { messages[String(parts[0])] = String(parts[1]) }
+            }
+            return messages
+        }
+    }
+
+    static func waitFor(_ what: String, _ condition: () async throws -> Bool) async throws {
+        for _ in 0..<200 {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("timed out waiting for \(what)")
+    }
+
+    /// What Home Assistant's MQTT discovery documents for a sensor's config:
+    /// the topic shape, the keys it needs, a unit the device class allows, one device.
+    static func problems(topic: String, config: [String: Any]) -> [String] {
+        var problems: [String] = []
+        let parts = topic.split(separator: "/").map(String.init)
+        let idCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+        if !(parts.count == 5 && parts[0] == "homeassistant" && parts[1] == "sensor" && parts[4] == "config"
+             && parts[2...3].allSatisfy { $0.unicodeScalars.allSatisfy(idCharacters.contains) }) {
+            problems.append("topic \(topic) is not <prefix>/sensor/<node_id>/<object_id>/config")
+        }
+        for key in ["name", "unique_id", "state_topic", "json_attributes_topic", "availability_topic"] where !(config[key] is String) {
+            problems.append("\(key) is missing")
+        }
+        if config["device_class"] as? String == "duration", !["d", "h", "min", "s", "ms"].contains(config["unit_of_measurement"] as? String ?? "") {
+            problems.append("a duration sensor's unit must be d, h, min, s or ms")
+        }
+        if ((config["device"] as? [String: Any])?["identifiers"] as? [String])?.isEmpty != false { problems.append("device.identifiers is missing") }
+        return problems
+    }
+
+    @Test func eachCountdownIsARetainedSensorRemovedWithItAndUpdatedAtMidnight() async throws {
+        let fixture = try ServerFixture(transport: .live)
+        let broker = try Broker(in: fixture.directory)
+        defer { broker.stop() }
+        try Data((broker.password + "\n").utf8).write(to: fixture.directory.appendingPathComponent("broker.secret"))
+        try fixture.feed("exams", calendar: NoticeTests.calendar, yaml: """
+            timeZone: Europe/Budapest
+            notify:
+              - mqtt: mqtt://127.0.0.1:\(broker.port)
+                username: ha
+                passwordFile: ../broker.secret
+            """)
+        try await fixture.withServer(adjust: { $0.noticeInterval = .milliseconds(100) }) { client, _ in
+            var messages: [String: String] = [:]
+            try await Self.waitFor("three sensors on the broker") {
+                messages = try await broker.retained()
+                return messages.keys.filter { $0.hasSuffix("/config") }.count == 3 && messages.keys.filter { $0.hasSuffix("/state") }.count == 3
+            }
+            #expect(messages["tminus/status"] == "online")
+            var byTitle: [String: (config: String, state: String, attributes: String)] = [:]
+            var uniqueIDs = Set<String>()
+            for (topic, payload) in messages where topic.hasSuffix("/config") {
+                let config = try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any])
+                #expect(Self.problems(topic: topic, config: config).isEmpty, "\(topic): \(Self.problems(topic: topic, config: config))")
+                uniqueIDs.insert(config["unique_id"] as? String ?? "")
+                let name = try #require(config["name"] as? String)
+                byTitle[name] = (topic, try #require(config["state_topic"] as? String), try #require(config["json_attributes_topic"] as? String))
+            }
+            #expect(uniqueIDs.count == 3)
+            let exam = try #require(byTitle["Maths final"])
+            let trip = try #require(byTitle["Trip"])
+            #expect(messages[exam.state] == "3" && messages[trip.state] == "7")
+            let attributes = try #require(try JSONSerialization.jsonObject(with: Data((messages[exam.attributes] ?? "").utf8)) as? [String: Any])
+            #expect(attributes["title"] as? String == "Maths final" && attributes["date"] as? String == "2026-11-25" && attributes["days"] as? Int == 3)
+            #expect(attributes["workdays"] is Int && attributes.keys.contains("progress"))
+
+            // The day begins in Budapest: every state moves on.
+            fixture.setClock(fixture.clockNow.addingTimeInterval(86_400))
+            try await Self.waitFor("the exam's state to become 2") { try await broker.retained()[exam.state] == "2" }
+
+            // The concert goes: its sensor is removed (the config topic no longer retained).
+            let concert = try #require(byTitle["Concert"])
+            let countdowns = try await client.text("/api/feeds/exams/countdowns", headers: fixture.admin).1
+            let list = try #require((try JSONSerialization.jsonObject(with: Data(countdowns.utf8)) as? [String: Any])?["countdowns"] as? [[String: Any]])
+            let id = try #require(list.first { $0["title"] as? String == "Concert" }?["id"] as? Int)
+            #expect(try await client.execute(uri: "/api/countdowns/\(id)", method: .delete, headers: fixture.admin).status == .noContent)
+            try await Self.waitFor("the concert's sensor to go") {
+                let now = try await broker.retained()
+                return now[concert.config] == nil && now[concert.state] == nil && now[exam.config] != nil
+            }
+            let health = try #require(try JSONSerialization.jsonObject(with: Data(try await client.text("/api/health", headers: fixture.admin).1.utf8))
+                as? [String: Any])
+            let brokers = try #require(health["brokers"] as? [[String: Any]])
+            #expect(brokers.count == 1 && brokers[0]["connected"] as? Bool == true && brokers[0]["topics"] as? Int == 6)
+        }
+        // The server stopped: the broker says the sensors are unavailable.
+        try await Self.waitFor("tminus/status to say offline") { try await broker.retained()["tminus/status"] == "offline" }
+    }
+
+    @Test func aWrongBrokerPasswordIsReportedInHealth() async throws {
+        let fixture = try ServerFixture(transport: .live)
+        let broker = try Broker(in: fixture.directory)
+        defer { broker.stop() }
+        try Data("not-the-password\n".utf8).write(to: fixture.directory.appendingPathComponent("broker.secret"))
+        try fixture.feed("exams", calendar: NoticeTests.calendar, yaml: """
+            notify:
+              - mqtt: mqtt://127.0.0.1:\(broker.port)
+                username: ha
+                passwordFile: ../broker.secret
+            """)
+        try await fixture.withServer(adjust: { $0.noticeInterval = .milliseconds(100) }) { client, _ in
+            var health = ""
+            try await Self.waitFor("the refused login in /api/health") {
+                health = try await client.text("/api/health", headers: fixture.admin).1
+                return health.contains("the broker refused the connection")
+            }
+            #expect(health.contains("\"status\":\"degraded\"") && !health.contains("not-the-password"))
+        }
+    }
+}
