@@ -245,4 +245,21 @@ struct FeedRulesTests {
         #expect(FeedDefinitionCheck.problem(in: "sources:\n  - {file: a.ics}\nrules: {dedupe: {by: title}}\n")?
             .contains("'title' is not one of uid, title-and-start") == true)
     }
+
+    @Test func theAdminAPIAndTheWebAppPreviewTheRules() async throws {
+        let fixture = try ServerFixture(transport: .live)
+        try writeMerged(into: fixture)
+        try await WebAppTests.withSignedInBrowser(fixture) { browser, _, client in
+            let (response, body) = try await client.text("/api/feeds/everything/rules", headers: fixture.admin)
+            #expect(response.status == .ok)
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+            let lines = (report["sources"] as? [[String: Any]])?.flatMap { ($0["lines"] as? [[String: Any]]) ?? [] } ?? []
+            #expect(lines.first { $0["uid"] as? String == "concert@school.test" }?["result"] as? String == "duplicate")
+            #expect(try await client.text("/api/feeds/everything/rules").0.status == .unauthorized)
+            let page = try await browser.get("/app/feeds/everything/rules")
+            #expect(page.status == .ok && page.text.contains("3 changed, 3 dropped, 1 duplicate"))
+            #expect(page.text.contains("<td>Maths final → School: Maths final</td>") && page.text.contains("<td>sources[0].exclude.status</td>"))
+            #expect(try await browser.get("/app/feeds/everything").text.contains("href=\"/app/feeds/everything/rules\""))
+        }
+    }
 }

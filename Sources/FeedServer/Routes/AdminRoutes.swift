@@ -68,6 +68,18 @@ struct AdminRoutes: Sendable {
             return download
         }
         api.post("feeds/{slug}/refresh") { _, context in try await self.refresh(context) }
+        // What the feed's rules do to each event of its sources, read now (`tminus rules test`); nothing is imported.
+        api.get("feeds/{slug}/rules") { _, context in
+            let slug = try await self.stored(context).feed.slug
+            guard let directory = self.loader.directory else {
+                throw HTTPError(.notFound, message: "the server has no feeds folder (--feeds): feed '\(slug)' has no definition, so no rules")
+            }
+            do {
+                return try AdminJSON.encode(try await RulesDryRun.run(feed: slug, directory: directory, now: self.clock(), fetcher: self.fetcher))
+            } catch let failure as RulesDryRun.Failure {
+                throw HTTPError(.notFound, message: failure.description)
+            }
+        }
         api.get("feeds/{slug}/tokens") { _, context in
             let slug = try await self.stored(context).feed.slug
             return try AdminJSON.encode(try await self.store.feedTokens(feed: slug))

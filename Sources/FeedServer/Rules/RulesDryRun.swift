@@ -54,6 +54,12 @@ public enum RulesDryRun {
     /// Runs the feed `slug` of the definitions in `directory`, as at `now`.
     public static func run(feed slug: String, directory: URL, now: Date, allowPrivate: Bool = false,
                            fetchTimeout: Duration = .seconds(60)) async throws -> Report {
+        try await run(feed: slug, directory: directory, now: now,
+                      fetcher: CalendarFetcher(maxBytes: StoreLimits().maxInputBytes, timeout: fetchTimeout, allowPrivate: allowPrivate))
+    }
+
+    /// The same with the server's fetcher (its address policy and deadline): the web app's and the API's preview.
+    static func run(feed slug: String, directory: URL, now: Date, fetcher: CalendarFetcher) async throws -> Report {
         let (definitions, errors) = FeedDefinitionLoader.load(directory: directory)
         guard let definition = definitions.first(where: { $0.feed.slug == slug }) else {
             let fileName = directory.appendingPathComponent(slug + ".yaml").path
@@ -64,7 +70,6 @@ public enum RulesDryRun {
                 + (errors.isEmpty ? "" : "; rejected: " + errors.map(\.description).joined(separator: "; ")))
         }
         let limits = StoreLimits()
-        let fetcher = CalendarFetcher(maxBytes: limits.maxInputBytes, timeout: fetchTimeout, allowPrivate: allowPrivate)
         let context = RuleContext(now: now, zone: Zone.named(definition.feed.timeZone) ?? .utc)
         var reports: [SourceReport] = []
         var passed: [[(index: Int, countdown: Countdown)]] = []

@@ -95,6 +95,7 @@ struct FeedPages: Sendable {
             await self.app.catalog.refresh()
             return self.app.redirect("/app/feeds/\(compiled.slug)#sources", flash: "Fetched the feed’s addresses again.", context: context)
         }
+        app.get("feeds/{slug}/rules") { request, context in try await self.rules(context).response(from: request, context: context) }
         app.post("feeds/{slug}/unsubscribe") { request, context in
             let compiled = try await self.app.compiled(context)
             let form = try await WebForm.decode(SourceForm.self, request, limit: 8 << 10)
@@ -154,6 +155,22 @@ struct FeedPages: Sendable {
                                                          targets: app.loader.noticeTargets.first { $0.slug == slug }?.targets ?? []),
                         hasURLSources: !urlSources.isEmpty, newToken: newToken, tasks: TaskCounts(rows: rows, now: calculator.now),
                         budgetWarnings: try await OutputBudget.measure(compiled, renderer: app.renderer).warnings)
+    }
+
+    /// The rules' preview: what `tminus rules test` prints, as a page.
+    private func rules(_ context: WebAppContext) async throws -> HTMLPage {
+        let compiled = try await app.compiled(context)
+        var view = RulesView(slug: compiled.slug, name: compiled.feed.name)
+        if let directory = app.loader.directory {
+            do {
+                view.fill(try await RulesDryRun.run(feed: compiled.slug, directory: directory, now: app.clock(), fetcher: app.fetcher))
+            } catch {
+                view.problem = "\(error)"
+            }
+        } else {
+            view.problem = "The server was started without a feeds folder (--feeds): this feed has no definition, so no rules."
+        }
+        return app.render("rules", title: "Rules of \(compiled.feed.name) — tminus", view, context: context)
     }
 
     private func show(_ context: WebAppContext) async throws -> HTMLPage {

@@ -1,0 +1,37 @@
+/// `/app/feeds/{slug}/rules`: each event of the feed's sources and what its
+/// rules did to it (`RulesDryRun`), before an import does it.
+struct RulesView: TemplateView {
+    struct Line {
+        var result: String
+        var start: String
+        var title: String
+        var newTitle: String?
+        var because: String
+    }
+
+    struct Source {
+        var name: String
+        var location: String
+        var error: String?
+        var lines: [Line]
+        /// Stored, not computed: the templates read a value's stored properties.
+        var hasLines: Bool
+    }
+
+    var slug: String
+    var name: String
+    var summary = ""
+    var sources: [Source] = []
+    /// Why there is nothing to show (no definition, a rejected one).
+    var problem: String?
+
+    mutating func fill(_ report: RulesDryRun.Report) {
+        let counts = report.counts
+        summary = ["kept", "changed", "dropped", "duplicate"].map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
+            + (report.sources.count > 1 ? " (duplicates by \(report.dedupe ?? "uid"))" : "")
+        sources = report.sources.map { source in
+            let lines = source.lines.map { Line(result: $0.result, start: $0.start, title: $0.title, newTitle: $0.newTitle, because: $0.because.joined(separator: ", ")) }
+            return Source(name: source.name, location: source.location, error: source.error, lines: lines, hasLines: !lines.isEmpty)
+        }
+    }
+}
