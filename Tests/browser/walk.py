@@ -336,6 +336,12 @@ def main():
         walk.open("/app/feeds/summer-2027")
         check(link not in driver.page_source, "the token is shown only once")
 
+        # The rules' preview: the private bills feed leaves out its income.
+        walk.open("/app/feeds/bills/rules")
+        check("sources[0].exclude.categories" in driver.page_source and "Payday" in driver.page_source,
+              "the rules' preview says which rule dropped the payday")
+        walk.audit("rules preview")
+
         # Tick off a task: the counts in the JSON follow.
         walk.open("/app/feeds/tasks")
         counts_before = json.loads(fetch(base + "/feeds/tasks.json")[1])["tasks"]

@@ -57,8 +57,9 @@ final class NoticeWatcher: Sendable {
 
     var mqttStatuses: [MQTTPublisher.Status] { publishers.withLock { $0 }.values.map(\.status).sorted { $0.target < $1.target } }
 
-    /// True when a webhook or ntfy lane's last attempt failed, or a broker is not connected.
-    var anyFailing: Bool { outbox.anyFailing || mqttStatuses.contains { !$0.connected } }
+    /// True when a webhook or ntfy lane's last attempt failed, or a broker refused or lost the connection
+    /// (one still connecting for the first time is not failing yet).
+    var anyFailing: Bool { outbox.anyFailing || mqttStatuses.contains { !$0.connected && $0.lastError != nil } }
 
     func stop() {
         outbox.stop()
