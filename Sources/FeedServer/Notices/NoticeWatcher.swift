@@ -73,12 +73,21 @@ final class NoticeWatcher: Sendable {
             guard catalog.stored(slug: slug) != nil, let compiled = await catalog.feed(slug: slug) else { continue }
             let feed = compiled.feed
             let today = feed.zone.local(of: now).date
-            let items = Dictionary(compiled.series.map { ($0.countdown.uid, Tracked(item: .init(id: $0.countdown.id, uid: $0.countdown.uid,
-                                                                                               title: $0.countdown.title),
-                                                                                   sequence: $0.countdown.sequence)) }) { first, _ in first }
             let previous = feeds.withLock { $0[slug] }
             let revisionMoved = previous.map { $0.revision != compiled.revision } ?? false
             let dayBegan = previous?.day != today
+            guard previous == nil || revisionMoved || dayBegan || !targets.allSatisfy({ target in
+                if case .mqtt = target.kind { return brokerFeeds.withLock { $0[target.label]?.contains(slug) ?? false } }
+                return true
+            }) else {
+                // Nothing moved: the usual tick costs a lookup, not a pass over the countdowns.
+                for target in targets { if case .mqtt = target.kind { kept[target.label, default: []].insert(slug) } }
+                continue
+            }
+            let items = revisionMoved || previous == nil
+                ? Dictionary(compiled.series.map { ($0.countdown.uid, Tracked(item: .init(id: $0.countdown.id, uid: $0.countdown.uid, title: $0.countdown.title),
+                                                                              sequence: $0.countdown.sequence)) }) { first, _ in first }
+                : previous!.items
             feeds.withLock { $0[slug] = FeedState(revision: compiled.revision, items: items, day: today) }
             let messaging = targets.filter { if case .mqtt = $0.kind { false } else { true } }
 
