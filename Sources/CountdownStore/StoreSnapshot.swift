@@ -14,6 +14,22 @@ public struct StoreSnapshot: Sendable {
 }
 
 /// One cell.
+extension StoreSnapshot {
+    /// Sets a column of every row of a table to NULL (`tminus copy` without
+    /// `--with-logins`); returns how many rows had a value there.
+    public mutating func blank(_ column: String, in table: String) -> Int {
+        guard let index = StoreTable.all.first(where: { $0.name == table })?.columns.firstIndex(where: { $0.name == column }),
+              var rows = tables[table] else { return 0 }
+        var blanked = 0
+        for row in rows.indices where rows[row][index] != .null {
+            rows[row][index] = .null
+            blanked += 1
+        }
+        tables[table] = rows
+        return blanked
+    }
+}
+
 public enum StoreValue: Sendable, Equatable {
     case null
     case integer(Int64)
@@ -45,6 +61,7 @@ public struct StoreTable: Sendable {
         StoreTable(name: "source", columns: [
             ("id", .integer), ("feedId", .integer), ("location", .text), ("etag", .text), ("lastModifiedHeader", .text),
             ("lastFetchedAt", .date), ("lastSuccessAt", .date), ("lastError", .text), ("subscribed", .boolean), ("leaseUntil", .date),
+            ("login", .text),
         ], key: "id"),
         StoreTable(name: "countdown", columns: [
             ("id", .integer), ("feedId", .integer), ("sourceId", .integer), ("uid", .text), ("title", .text), ("kind", .text),

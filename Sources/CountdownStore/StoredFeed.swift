@@ -50,9 +50,12 @@ public struct ActiveToken: Sendable, Hashable {
 public struct SourceSubscription: Sendable, Hashable {
     public var feed: String
     public var location: String
+    /// Its login, sealed; only the server holding the key can open it.
+    public var login: String?
 
-    public init(feed: String, location: String) {
+    public init(feed: String, location: String, login: String? = nil) {
         self.feed = feed
         self.location = location
+        self.login = login
     }
 }

@@ -40,8 +40,10 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
                                   allowPrivate: configuration.allowPrivateSources)
     let health = HealthMonitor()
     let metrics = ServerMetrics()
+    let secrets = try SecretKeeper(configured: configuration.secretsKeyFile, database: configuration.database, logger: logger)
     let loader = FeedLoader(service: service, fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
-                            logger: logger, health: health, metrics: metrics, clock: configuration.clock)
+                            logger: logger, health: health, metrics: metrics, clock: configuration.clock,
+                            secrets: secrets)
     await loader.reload()
     await catalog.refresh(force: true)
     health.update(sources: (try? await store.sources()) ?? [])
@@ -62,7 +64,7 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
     let csrf = CSRFToken(key: try await WebAppKeys.csrfKey(service))
     let sessions = StorePersistDriver(service: service, logger: logger)
     let parts = ServerParts(service: service, catalog: catalog, renderer: renderer, settings: settings, clock: configuration.clock, loader: loader,
-                            fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes, logger: logger, notices: notices)
+                            fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes, logger: logger, notices: notices, secrets: secrets)
     WebApp(parts: parts, pages: settings.pages, csrf: csrf, throttle: SignInThrottle(), trustForwardedFor: configuration.trustForwardedFor)
         .register(on: router, sessions: sessions)
     AdminRoutes(parts: parts, health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors, notices: notices) })

@@ -20,6 +20,8 @@ struct ServerParts: Sendable {
     let logger: Logger
     /// The feeds' notice targets and their delivery logs (the web app shows them).
     var notices: NoticeWatcher? = nil
+    /// Seals the logins saved with web-app subscriptions.
+    var secrets: SecretKeeper? = nil
 
     /// For reads; every write goes through `service`.
     var store: any CountdownStore { service.store }

@@ -146,6 +146,7 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        Migration(name: "v10: source logins", statements: ["ALTER TABLE source ADD COLUMN login TEXT"]),
     ]
 }
 

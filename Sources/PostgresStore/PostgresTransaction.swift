@@ -162,8 +162,8 @@ struct PostgresTransaction: StoreTransaction {
             """, logger: logger).collect(Int64.self).isEmpty
     }
 
-    func setSubscribed(sourceId: Int64, _ subscribed: Bool) async throws {
-        try await connection.query("UPDATE source SET subscribed = \(subscribed) WHERE id = \(sourceId)", logger: logger)
+    func setSubscribed(sourceId: Int64, _ subscribed: Bool, login: String?) async throws {
+        try await connection.query("UPDATE source SET subscribed = \(subscribed), login = \(login) WHERE id = \(sourceId)", logger: logger)
     }
 
     func markSourceImported(id: Int64) async throws {

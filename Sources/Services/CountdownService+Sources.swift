@@ -28,19 +28,21 @@ extension CountdownService {
     public func unsubscribe(feed slug: String, location: String) async throws {
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            if let id = try await tx.existingSourceId(feedId: feed.id!, location: location) { try await tx.setSubscribed(sourceId: id, false) }
+            if let id = try await tx.existingSourceId(feedId: feed.id!, location: location) { try await tx.setSubscribed(sourceId: id, false, login: nil) }
         }
     }
 
     /// Imports a calendar fetched from `location`, and keeps fetching it in the
     /// background (the web app's "keep it up to date"), in one transaction:
-    /// a refused import subscribes nothing.
-    public func importAndSubscribe(_ data: [UInt8], intoFeed slug: String, options: ImportOptions, location: String) async throws -> ImportReport {
+    /// a refused import subscribes nothing. `login` is the source's login,
+    /// already sealed by the caller (the service never sees it in the clear).
+    public func importAndSubscribe(_ data: [UInt8], intoFeed slug: String, options: ImportOptions, location: String,
+                                   login: String? = nil) async throws -> ImportReport {
         let batch = try await read(data, intoFeed: slug, options: options)
         return try await transaction { tx in
             let report = try await apply(batch, intoFeed: slug, options: options, progress: nil, tx)
             let feed = try await tx.requireFeed(slug)
-            try await tx.setSubscribed(sourceId: try await tx.sourceId(feedId: feed.id!, location: location), true)
+            try await tx.setSubscribed(sourceId: try await tx.sourceId(feedId: feed.id!, location: location), true, login: login)
             return report
         }
     }

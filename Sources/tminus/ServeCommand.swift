@@ -19,6 +19,8 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @Option(help: .init(ServeEnvironment.help("Folder of feed definitions (*.yaml).", "feeds"))) var feeds: String?
     @Option(help: .init(ServeEnvironment.help("File with the admin bearer token.", "admin-token-file"))) var adminTokenFile: String?
+    @Option(help: .init(ServeEnvironment.help("File with the key that seals logins saved in the web app (default: tminus-secrets-key beside the SQLite file; replicas on PostgreSQL share one).", "secrets-key-file")))
+    var secretsKeyFile: String?
     @Option(help: .init(ServeEnvironment.help("Public base URL for links, e.g. https://countdowns.example.org (default http://HOST:PORT).", "base-url"))) var baseURL: String?
     @Option(help: .init(ServeEnvironment.help("Log level: trace, debug, info, notice, warning, error.", "log-level"))) var logLevel: Logger.Level = .info
     @Option(help: .init(ServeEnvironment.help("Log format: text, or json (one object a line, for log shippers).", "log-format"))) var logFormat: LogFormat = .text
@@ -74,6 +76,7 @@ struct ServeCommand: ParsableCommand {
                                                 database: try store.location(), feedsDirectory: feeds, adminTokenFile: adminTokenFile,
                                                 baseURL: baseURL, gzip: gzip, cacheBytes: cacheMb << 20)
         configuration.compiledBytes = compiledMb << 20
+        configuration.secretsKeyFile = secretsKeyFile
         configuration.build = Version.full
         configuration.allowPrivateSources = allowPrivateSources
         configuration.trustForwardedFor = trustForwardedFor

@@ -10,7 +10,7 @@ enum ServeEnvironment {
     /// The options that a variable may set, and whether each is a flag.
     /// `--db` reads `TMINUS_DB` on every command (`StoreOptions`).
     static let options: [(name: String, isFlag: Bool)] = [
-        ("host", false), ("port", false), ("feeds", false), ("admin-token-file", false), ("base-url", false),
+        ("host", false), ("port", false), ("feeds", false), ("admin-token-file", false), ("secrets-key-file", false), ("base-url", false),
         ("log-level", false), ("log-format", false), ("cache-mb", false), ("compiled-mb", false), ("gzip", true), ("allow-private-sources", true),
         ("trust-forwarded-for", true), ("max-connections", false), ("idle-timeout", false), ("request-timeout", false),
         ("min-body-rate", false),

@@ -42,6 +42,12 @@ import Services
         try await store.keepExport(KeptExport(revision: revision, variant: "upgrade", bytes: KeptExport.Bytes(body: Data("BEGIN:VCALENDAR".utf8), etag: "\"e\"")),
                                    slug: "family", view: .none)
         try await store.service.setPersistedValue(Data("{\"signedInAt\":0}".utf8), for: "session:upgrade", expiresIn: nil, onlyIfAbsent: false)
+        // A subscribed address with a sealed login (v10).
+        try await store.transaction { tx in
+            let feed = try #require(try await tx.feedRow(slug: "family", lock: false))
+            let source = try await tx.sourceId(feedId: feed.id!, location: "https://cloud.example.org/family.ics")
+            try await tx.setSubscribed(sourceId: source, true, login: "v1.sealed-upgrade-fixture")
+        }
         try await store.close()
     }
 
@@ -76,7 +82,7 @@ import Services
         try source.close()
     }
 
-    @Test(arguments: 0..<9)
+    @Test(arguments: 0..<10)
     func aDatabaseOfEachVersionOpensMigratedWithEverythingInIt(_ index: Int) async throws {
         let fixture = Self.fixture(index)
         try #require(FileManager.default.fileExists(atPath: fixture), "missing fixture \(fixture)")
@@ -99,6 +105,7 @@ import Services
         if index >= 1 { #expect(try await upgraded.activeTokens().count == 1, "the feed token (v2 on)") }
         if index >= 4 { #expect(try await upgraded.persistedValue(for: "session:upgrade") != nil, "the session (v5 on)") }
         if index >= 8 { #expect(try await upgraded.keptExport(slug: "family", view: .none)?.variant == "upgrade", "the kept export (v9 on)") }
+        if index >= 9 { #expect(try await upgraded.subscriptions().first?.login == "v1.sealed-upgrade-fixture", "the sealed login (v10 on)") }
         let image = try await upgraded.image(StoredImage.scheme + SHA256Hex.of(Self.png))
         #expect(image?.bytes == Self.png)
         // Served byte for byte as a database made today serves it.

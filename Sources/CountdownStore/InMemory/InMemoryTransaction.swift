@@ -183,7 +183,12 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func setSubscribed(sourceId: Int64, _ subscribed: Bool) async throws { with { $0.sources[sourceId]?.subscribed = subscribed } }
+    func setSubscribed(sourceId: Int64, _ subscribed: Bool, login: String?) async throws {
+        with {
+            $0.sources[sourceId]?.subscribed = subscribed
+            $0.sources[sourceId]?.login = login
+        }
+    }
 
     // MARK: tokens and settings
 

@@ -75,7 +75,8 @@ public protocol StoreTransaction: Sendable {
     func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?) async throws
     /// Takes the source's lease until `until`, unless someone holds it now; true when taken.
     func leaseSource(id: Int64, until: Date) async throws -> Bool
-    func setSubscribed(sourceId: Int64, _ subscribed: Bool) async throws
+    /// Starts or stops fetching the source in the background, with its sealed login (nil: none, and any old one goes).
+    func setSubscribed(sourceId: Int64, _ subscribed: Bool, login: String?) async throws
 
     // MARK: tokens and settings
 

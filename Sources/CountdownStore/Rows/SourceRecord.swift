@@ -14,6 +14,9 @@ public struct SourceRecord: Codable, Sendable {
     public var lastError: String?
     /// Fetched again in the background (a URL added from the web app).
     public var subscribed = false
+    /// The login a source added in the web app sends, sealed (AES-GCM) under a
+    /// key kept outside the database (`SecretBox`); nil for none (v10).
+    public var login: String?
     /// Until when one process (a replica) may fetch it; nil when nobody holds it.
     public var leaseUntil: Date?
 

@@ -13,8 +13,11 @@ extension SQLiteCountdownStore {
 
     public func subscriptions() async throws -> [SourceSubscription] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT feed.slug, source.location FROM source JOIN feed ON feed.id = source.feedId WHERE source.subscribed = 1 ORDER BY feed.slug, location")
-                .map { SourceSubscription(feed: $0["slug"], location: $0["location"]) }
+            try Row.fetchAll(db, sql: """
+                SELECT feed.slug, source.location, source.login FROM source JOIN feed ON feed.id = source.feedId WHERE source.subscribed = 1
+                ORDER BY feed.slug, location
+                """)
+                .map { SourceSubscription(feed: $0["slug"], location: $0["location"], login: $0["login"]) }
         }
     }
 }

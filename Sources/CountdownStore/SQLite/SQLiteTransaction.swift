@@ -163,8 +163,10 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func setSubscribed(sourceId: Int64, _ subscribed: Bool) async throws {
-        try await on { db in try db.execute(sql: "UPDATE source SET subscribed = ? WHERE id = ?", arguments: [subscribed, sourceId]) }
+    func setSubscribed(sourceId: Int64, _ subscribed: Bool, login: String?) async throws {
+        try await on { db in
+            try db.execute(sql: "UPDATE source SET subscribed = ?, login = ? WHERE id = ?", arguments: [subscribed, login, sourceId])
+        }
     }
 
     func markSourceImported(id: Int64) async throws {

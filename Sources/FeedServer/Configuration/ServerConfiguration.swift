@@ -12,6 +12,9 @@ public struct ServerConfiguration: Sendable {
     /// the SQLite file (on PostgreSQL: the one the database already holds, or a
     /// new one in the working directory).
     public var adminTokenFile: String?
+    /// The key that seals logins saved in the web app (`SecretBox`): default
+    /// `tminus-secrets-key` beside the SQLite file, made when the first is saved.
+    public var secretsKeyFile: String?
     /// Public origin for links (https://countdowns.example.org); default http://host:port.
     public var baseURL: String?
     /// Largest request body accepted (imports), in bytes.

@@ -27,10 +27,13 @@ final class FeedLoader: Sendable {
 
     /// The instant rules with relative windows (`from: -7d`) are read at.
     let clock: @Sendable () -> Date
+    /// Opens the logins saved with web-app subscriptions.
+    let secrets: SecretKeeper?
 
     init(service: CountdownService, fetcher: CalendarFetcher, directory: URL?, logger: Logger, health: HealthMonitor,
-         metrics: ServerMetrics? = nil, clock: @escaping @Sendable () -> Date = Date.init) {
+         metrics: ServerMetrics? = nil, clock: @escaping @Sendable () -> Date = Date.init, secrets: SecretKeeper? = nil) {
         self.clock = clock
+        self.secrets = secrets
         self.metrics = metrics
         self.service = service
         self.health = health
@@ -54,7 +57,10 @@ final class FeedLoader: Sendable {
     var urlSources: [(feed: String, source: LoadedFeedDefinition.Source)] {
         let defined = state.withLock { $0.definitions.flatMap { definition in definition.sources.filter(\.isURL).map { (definition.feed.slug, $0) } } }
         let added = subscribed.withLock { $0 }.filter { subscription in !defined.contains { $0.0 == subscription.feed && $0.1.location == subscription.location } }
-        return defined + added.map { ($0.feed, LoadedFeedDefinition.Source(location: $0.location, isURL: true, refresh: Self.subscriptionRefresh, rules: .none)) }
+        return defined + added.map { subscription in
+            (subscription.feed, LoadedFeedDefinition.Source(location: subscription.location, isURL: true, refresh: Self.subscriptionRefresh, rules: .none,
+                                                            credentials: subscription.login.map { SavedLogin.credentials(sealed: $0, secrets: secrets) }))
+        }
     }
 
     /// How often a source added from the web app is fetched again.

@@ -12,11 +12,16 @@ struct SourceCredentials: Sendable, Equatable {
     enum Secret: Sendable, Equatable, CustomStringConvertible {
         case file(String)
         case environment(String)
+        /// A login entered in the web app, opened from its sealed row (`SecretBox`) and held in memory only.
+        case saved(String)
+        /// A saved login that could not be opened, and why: reading it fails with that.
+        case unopenable(String)
 
         var description: String {
             switch self {
             case .file(let path): "file \(path)"
             case .environment(let name): "environment variable \(name)"
+            case .saved, .unopenable: "the login saved in the web app"
             }
         }
 
@@ -32,6 +37,8 @@ struct SourceCredentials: Sendable, Equatable {
                 }
                 value = try? String(contentsOfFile: path, encoding: .utf8)
             case .environment(let name): value = environment[name]
+            case .saved(let secret): value = secret
+            case .unopenable(let reason): throw CalendarFetcher.Failure(description: reason)
             }
             let trimmed = value?.trimmingCharacters(in: .newlines) ?? ""
             guard !trimmed.isEmpty else { throw CalendarFetcher.Failure(description: "the source's secret (\(self)) cannot be read or is empty") }

@@ -152,6 +152,10 @@ enum StoreMigrations {
                 t.primaryKey(["feedId", "view"])
             }
         }
+        migrator.registerMigration("v10: source logins") { db in
+            // A login entered in the web app, sealed under a key outside the database.
+            try db.alter(table: "source") { t in t.add(column: "login", .text) }
+        }
         return migrator
     }
 }

@@ -17,6 +17,10 @@ struct ImportPage: Sendable {
         var url: String?
         var keep: String?
         var strict: String?
+        /// A login for the address: written, never shown again (the page does not fill them back in).
+        var username: String?
+        var password: String?
+        var token: String?
     }
 
     struct ImportView: TemplateView {
@@ -61,6 +65,7 @@ struct ImportPage: Sendable {
         }
         let bytes: [UInt8]
         var source: String?
+        var login: SavedLogin?
         if let file = form.file, !file.isEmpty {
             bytes = Array(file)
         } else if let url = form.url.nonEmpty {
@@ -68,8 +73,18 @@ struct ImportPage: Sendable {
                 view.error = "The address must start with http:// or https:// (webcal:// works too, written as https://)."
                 return try page(.unprocessableContent)
             }
+            guard parsed.user == nil, parsed.password == nil else {
+                view.error = "Give the login in the user name and password fields, not in the address: the address is shown and logged."
+                return try page(.unprocessableContent)
+            }
             do {
-                guard case .fetched(let fetched, _, _) = try await app.fetcher.fetch(url) else {
+                login = try SavedLogin.from(username: form.username, password: form.password, token: form.token)
+            } catch {
+                view.error = "\(error)"
+                return try page(.unprocessableContent)
+            }
+            do {
+                guard case .fetched(let fetched, _, _) = try await app.fetcher.fetch(url, credentials: login?.credentials) else {
                     view.error = "\(url) sent nothing."
                     return try page(.badGateway)
                 }
@@ -85,11 +100,21 @@ struct ImportPage: Sendable {
         }
         let keep = source != nil && form.keep.isChecked
         let subscription = keep ? source : nil
+        // A login kept with the subscription is sealed before it leaves this function.
+        var sealed: String?
+        if keep, let login {
+            do { sealed = try login.sealed(with: try app.secrets?.forSealing() ?? { throw SecretBox.Failure(description: "this server keeps no logins") }()) } catch {
+                view.error = "Nothing was imported: the login cannot be kept: \(error)"
+                return try page(.unprocessableContent)
+            }
+        }
         let options = ImportOptions(strict: form.strict.isChecked, source: source, sync: keep, createFeed: false)
         let report: ImportReport
         do {
-            report = try await app.catalog.write { service in
-                if let subscription { return try await service.importAndSubscribe(bytes, intoFeed: slug, options: options, location: subscription) }
+            report = try await app.catalog.write { [sealed] service in
+                if let subscription {
+                    return try await service.importAndSubscribe(bytes, intoFeed: slug, options: options, location: subscription, login: sealed)
+                }
                 return try await service.importCalendar(bytes, intoFeed: slug, options: options)
             }
             app.loader.metrics?.imported(via: "app", ok: true)

@@ -1,0 +1,56 @@
+import Foundation
+
+/// A login entered in the web app for an address it keeps fetching: a user
+/// name and password (HTTP Basic) or a token (Bearer). Stored only sealed
+/// (`SecretBox`), as JSON inside the seal; opened when the subscriptions are read.
+struct SavedLogin: Codable, Sendable, Equatable {
+    var username: String?
+    var password: String?
+    var token: String?
+
+    /// The form's fields: nil when all are empty; an error names what is missing or wrong.
+    static func from(username: String?, password: String?, token: String?) throws -> SavedLogin? {
+        let username = username?.trimmingCharacters(in: .whitespaces).nonEmptyText
+        let password = password?.nonEmptyText
+        let token = token?.trimmingCharacters(in: .whitespaces).nonEmptyText
+        guard username != nil || password != nil || token != nil else { return nil }
+        if token != nil, username != nil || password != nil {
+            throw SecretBox.Failure(description: "give either a user name and password or a token, not both")
+        }
+        if token == nil, username == nil || password == nil { throw SecretBox.Failure(description: "a login needs both a user name and a password") }
+        for value in [username, password, token].compactMap({ $0 }) where value.count > 4_096 || value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw SecretBox.Failure(description: "a user name, password or token must be one line of at most 4,096 characters")
+        }
+        if let username, username.contains(":") { throw SecretBox.Failure(description: "a user name cannot contain ':' (HTTP Basic)") }
+        return SavedLogin(username: username, password: password, token: token)
+    }
+
+    var credentials: SourceCredentials {
+        var credentials = SourceCredentials()
+        if let username, let password { credentials.basic = .init(username: username, password: .saved(password)) }
+        if let token { credentials.bearer = .saved(token) }
+        return credentials
+    }
+
+    func sealed(with box: SecretBox) throws -> String {
+        try box.seal(String(decoding: try JSONEncoder().encode(self), as: UTF8.self))
+    }
+
+    /// The credentials of a sealed login; when it cannot be opened (the key is
+    /// missing or another), credentials whose reading fails with that reason,
+    /// so the source's error says so instead of "HTTP 401".
+    static func credentials(sealed: String, secrets: SecretKeeper?) -> SourceCredentials {
+        do {
+            guard let box = secrets?.current else { throw SecretBox.Failure(description: "the server has no key to open the saved login (--secrets-key-file)") }
+            return try JSONDecoder().decode(SavedLogin.self, from: Data(try box.open(sealed).utf8)).credentials
+        } catch {
+            var credentials = SourceCredentials()
+            credentials.bearer = .unopenable("\(error)")
+            return credentials
+        }
+    }
+}
+
+private extension String {
+    var nonEmptyText: String? { isEmpty ? nil : self }
+}
