@@ -32,7 +32,7 @@ struct MQTTSensorTests {
         let password: String
 
         init(in directory: URL) throws {
-            port = Self.freePort()
+            port = Loopback.freePort()
             password = "broker-\(UInt32.random(in: 0...UInt32.max))"
             let passwords = directory.appendingPathComponent("mosquitto.passwd")
             try Data("ha:\(password)\n".utf8).write(to: passwords)
@@ -58,7 +58,7 @@ struct MQTTSensorTests {
             process.standardError = FileHandle(forWritingAtPath: log.path)
             try ChildProcesses.start(process)
             for _ in 0..<200 {
-                if Self.listening(port) { return }
+                if Loopback.isListening(port: port) { return }
                 Thread.sleep(forTimeInterval: 0.05)
             }
             let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -70,36 +70,6 @@ struct MQTTSensorTests {
             var description: String
         }
 
-        /// A port nothing listens on now, from the kernel (bind to port 0): a random pick
-        /// could land on a port an outgoing connection holds, where the broker cannot listen.
-        static func freePort() -> Int {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = 0
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                    bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
-                }
-            }
-            return Int(UInt16(bigEndian: address.sin_port))
-        }
-
-        /// Whether something accepts connections on 127.0.0.1:`port`.
-        static func listening(_ port: Int) -> Bool {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            return withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            } == 0
-        }
 
         /// SIGKILL: the test process blocks SIGTERM in its threads (service lifecycle's signal handling), and children inherit the mask.
         func stop() {

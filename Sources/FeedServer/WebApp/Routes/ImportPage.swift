@@ -103,7 +103,10 @@ struct ImportPage: Sendable {
         // A login kept with the subscription is sealed before it leaves this function.
         var sealed: String?
         if keep, let login {
-            do { sealed = try login.sealed(with: try app.secrets?.forSealing() ?? { throw SecretBox.Failure(description: "this server keeps no logins") }()) } catch {
+            do {
+                guard let secrets = app.secrets else { throw SecretBox.Failure(description: "this server keeps no logins") }
+                sealed = try login.sealed(with: try secrets.forSealing())
+            } catch {
                 view.error = "Nothing was imported: the login cannot be kept: \(error)"
                 return try page(.unprocessableContent)
             }
