@@ -97,7 +97,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             // The web app's Mustache templates and its stylesheet and script.
-            resources: [.copy("WebApp/Templates"), .copy("WebApp/Static")]
+            resources: [.copy("WebApp/Templates"), .copy("WebApp/Static"), .copy("WebApp/Words")]
         ),
         .executableTarget(
             name: "tminus",

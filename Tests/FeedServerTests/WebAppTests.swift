@@ -504,7 +504,7 @@ import Testing
             #expect(stats.text.contains("period=month&amp;at=2026-10-01") && stats.text.contains("period=month&amp;at=2026-12-01"))
             #expect(try await browser.get("/app/stats?period=fortnight").status == .badRequest)
             let gone = try await browser.get("/app/feeds/no-such-feed")
-            #expect(gone.status == .notFound && gone.text.contains("Not found") && gone.text.contains("no feed &#39;no-such-feed&#39;"))
+            #expect(gone.status == .notFound && gone.text.contains("Not found") && gone.text.contains("There is no feed “no-such-feed”."))
         }
     }
 }

@@ -109,6 +109,6 @@ enum FeedPage {
         let scriptWords = (try? JSONSerialization.data(withJSONObject: language.scriptWords, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let view = View(name: feed.name, description: feed.description, links: links, cards: cards, isEmpty: cards.isEmpty, more: more,
                         lang: language.code, dir: language.isRightToLeft ? "rtl" : "ltr", words: words, scriptWords: scriptWords)
-        return pages.library.render(view, withTemplate: "public-feed") ?? ""
+        return pages.english.library.render(view, withTemplate: "public-feed") ?? ""
     }
 }

@@ -37,7 +37,7 @@ enum IndexPage {
     static func render(feeds: [(feed: Feed, count: Int, links: FeedPage.Links)], pages: WebPages) -> String {
         let entries = feeds.map { Entry(slug: $0.feed.slug, name: $0.feed.name, count: $0.count, plural: $0.count != 1,
                                         webcal: $0.links.webcal, https: $0.links.https) }
-        return pages.library.render(View(feeds: entries, isEmpty: entries.isEmpty), withTemplate: "public-index") ?? ""
+        return pages.english.library.render(View(feeds: entries, isEmpty: entries.isEmpty), withTemplate: "public-index") ?? ""
     }
 
     /// The page as served, for the public feeds among `feeds`; Last-Modified is their latest change.

@@ -32,12 +32,14 @@ struct WebApp: Sendable {
         app.add(middleware: SessionMiddleware<WebAppContext>(
             storage: sessions, configuration: .init(sessionCookieParameters: cookie, keyPrefix: "session:", defaultSessionExpiration: Self.sessionLifetime)))
         app.add(middleware: SessionEpochMiddleware(store: self.store))
+        app.add(middleware: AppLanguageMiddleware())
         app.add(middleware: CSRFCookieMiddleware(secure: secureCookies))
         app.add(middleware: WebErrorMiddleware(app: self))
-        app.add(middleware: SameOriginMiddleware(baseURL: self.settings.baseURL))
-        app.add(middleware: CSRFCheckMiddleware(csrf: csrf, maxMultipartBytes: max(self.maxBodyBytes, self.store.limits.maxImageBytes) + (64 << 10)))
+        app.add(middleware: SameOriginMiddleware(baseURL: self.settings.baseURL, pages: pages))
+        app.add(middleware: CSRFCheckMiddleware(csrf: csrf, pages: pages, maxMultipartBytes: max(self.maxBodyBytes, self.store.limits.maxImageBytes) + (64 << 10)))
         StaticFiles.register(on: app)
         SignInPages(app: self).register(on: app)
+        AppLanguageSwitch(app: self).register(on: app)
         let signedIn = app.group().add(middleware: RequireSignInMiddleware())
         FeedPages(app: self).register(on: signedIn)
         CountdownPages(app: self).register(on: signedIn)
@@ -47,7 +49,13 @@ struct WebApp: Sendable {
 
     // MARK: helpers every page uses
 
-    /// Renders `template` inside the layout, with the flash message shown once.
+    /// The words of the request's language (`AppLanguageMiddleware`).
+    func words(_ context: WebAppContext) -> WebWords {
+        pages.localized(context.language).words
+    }
+
+    /// Renders `template` inside the layout in the request's language, with
+    /// the flash message shown once. `title` is the page's own part (" — tminus" follows).
     func render(_ template: String, title: String, section: String = "feeds", _ page: Any, context: WebAppContext,
                 status: HTTPResponse.Status = .ok) -> HTMLPage {
         var flash: String?
@@ -59,8 +67,9 @@ struct WebApp: Sendable {
             data?.flash = nil
         }
         let chrome = PageContext(title: title, csrf: csrf.token(for: context.csrfCookie, session: context.boundSession), signedIn: context.isSignedIn,
-                                 flash: flash, undo: undo, section: section, page: page)
-        return pages.render(template, chrome, status: status)
+                                 flash: flash, undo: undo, section: section, back: context.path,
+                                 languages: LanguageChoice.all(current: context.language), page: page)
+        return pages.render(template, chrome, in: pages.localized(context.language), status: status)
     }
 
     /// A 303 to `location`, with a line for the next page.
@@ -69,14 +78,16 @@ struct WebApp: Sendable {
         return .redirect(to: location, type: .normal)
     }
 
-    func compiled(_ slug: String) async throws -> CompiledFeed {
-        guard Feed.isValidSlug(slug), let compiled = try await self.catalog.readable(slug: slug) else { throw HTTPError(.notFound, message: "no feed '\(slug)'") }
+    func compiled(_ slug: String, _ context: WebAppContext) async throws -> CompiledFeed {
+        guard Feed.isValidSlug(slug), let compiled = try await self.catalog.readable(slug: slug) else {
+            throw HTTPError(.notFound, message: words(context)["error.noFeed", ["slug": String(slug.prefix(64))]])
+        }
         return compiled
     }
 
     /// The feed named by the route's `{slug}`.
     func compiled(_ context: WebAppContext) async throws -> CompiledFeed {
-        try await compiled(context.parameters.get("slug") ?? "")
+        try await compiled(context.parameters.get("slug") ?? "", context)
     }
 
     func calculator(_ zone: Zone) -> RemainingTimeCalculator {
@@ -84,7 +95,7 @@ struct WebApp: Sendable {
     }
 
     func id(_ context: WebAppContext) throws -> Int64 {
-        guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound, message: "no such countdown") }
+        guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound, message: words(context)["error.noCountdown"]) }
         return id
     }
 }

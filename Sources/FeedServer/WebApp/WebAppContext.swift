@@ -1,3 +1,4 @@
+import Countdowns
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -15,6 +16,10 @@ struct WebAppContext: ChildRequestContext, SessionRequestContext, RemoteAddressR
     var csrfCookie = ""
     /// The session cookie the request came with (set by `CSRFCookieMiddleware`).
     var sessionCookie: String?
+    /// The language pages are written in (`AppLanguageMiddleware`: the switch's cookie, else Accept-Language).
+    var language: Language = .english
+    /// This page's path, for the language switch to come back to (`AppLanguageMiddleware`).
+    var path = "/app"
 
     /// What a form's CSRF token is bound to besides the CSRF cookie: the session, while signed in.
     var boundSession: String? { isSignedIn ? sessionCookie : nil }

@@ -33,11 +33,12 @@ struct CSRFCookieMiddleware: RouterMiddleware {
 struct SameOriginMiddleware: RouterMiddleware {
     typealias Context = WebAppContext
     let baseURL: String
+    let pages: WebPages
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post else { return try await next(request, context) }
         if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased(), site != "same-origin", site != "none" {
-            throw HTTPError(.forbidden, message: "the form came from another site (Sec-Fetch-Site: \(site.prefix(20))); open the app and send it from there")
+            throw HTTPError(.forbidden, message: pages.localized(context.language).words["error.otherSite"] + " (Sec-Fetch-Site: \(site.prefix(20)))")
         }
         // `Origin: null` is what Chromium sends from the app's own pages, which
         // set `Referrer-Policy: no-referrer`: it names no site, so it proves nothing
@@ -45,7 +46,7 @@ struct SameOriginMiddleware: RouterMiddleware {
         if let origin = request.headers[HTTPField.Name("Origin")!], origin != "null" {
             let own = [Self.origin(of: baseURL)] + ["http", "https"].map { "\($0)://\(request.head.authority ?? "")" }
             guard own.contains(origin.lowercased()) else {
-                throw HTTPError(.forbidden, message: "the form came from another site (Origin: \(origin.prefix(80))); open the app and send it from there")
+                throw HTTPError(.forbidden, message: pages.localized(context.language).words["error.otherSite"] + " (Origin: \(origin.prefix(80)))")
             }
         }
         return try await next(request, context)
@@ -67,6 +68,7 @@ struct SameOriginMiddleware: RouterMiddleware {
 struct CSRFCheckMiddleware: RouterMiddleware {
     typealias Context = WebAppContext
     let csrf: CSRFToken
+    let pages: WebPages
     let maxMultipartBytes: Int
     static let maxFormBytes = 64 << 10
 
@@ -79,11 +81,11 @@ struct CSRFCheckMiddleware: RouterMiddleware {
         let limit = contentType.lowercased().hasPrefix("multipart/form-data") ? maxMultipartBytes : Self.maxFormBytes
         let body: ByteBuffer
         do { body = try await request.collectBody(upTo: limit) } catch {
-            throw HTTPError(.contentTooLarge, message: "the form is over the limit of \(limit >> 10) KB")
+            throw HTTPError(.contentTooLarge, message: pages.localized(context.language).words["error.tooLarge", ["kb": String(limit >> 10)]])
         }
         let token = try WebForm.decode(Token.self, body: body, contentType: contentType).csrf
         guard csrf.accepts(token, cookie: request.cookies[CSRFToken.cookieName].map { String($0.value) }, session: context.boundSession) else {
-            throw HTTPError(.forbidden, message: "the form has expired or came from another site; reload the page and send it again")
+            throw HTTPError(.forbidden, message: pages.localized(context.language).words["error.expired"])
         }
         return try await next(request, context)
     }
@@ -132,8 +134,9 @@ struct WebErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as any HTTPResponseError {
             let message = (error as? HTTPError)?.body ?? String(describing: error)
-            let heading = error.status == .notFound ? "Not found" : error.status == .forbidden ? "Refused" : "That did not work"
-            var response = try app.render("error", title: heading + " — tminus", View(heading: heading, message: message), context: context,
+            let words = app.words(context)
+            let heading = words[error.status == .notFound ? "error.notFound" : error.status == .forbidden ? "error.refused" : "error.failed"]
+            var response = try app.render("error", title: heading, View(heading: heading, message: message), context: context,
                                           status: error.status).response(from: request, context: context)
             for field in (error as? HTTPError)?.headers ?? [:] where field.name != .contentType { response.headers.append(field) }
             return response

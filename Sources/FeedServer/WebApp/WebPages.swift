@@ -3,31 +3,79 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Mustache
+import Synchronization
 
-/// The web app's Mustache templates (resources in `WebApp/Templates`), read
-/// once at start. Every page extends `layout`; values are HTML-escaped by
-/// Mustache unless a template asks otherwise (only the server-made QR SVG does).
-struct WebPages: Sendable {
-    let library: MustacheLibrary
+/// The web app's Mustache templates (resources in `WebApp/Templates`) in each
+/// language (`WebWords`, from `WebApp/Words`). The template files are read once
+/// at start and English is compiled then, so a broken template or a missing
+/// English text stops the server at start; another language is compiled the
+/// first time a page is asked for in it, and kept: a server whose users speak
+/// one language holds one set. Every page extends `layout`; values are
+/// HTML-escaped by Mustache unless a template asks otherwise (only the
+/// server-made QR SVG and chart do).
+final class WebPages: Sendable {
+    /// One language's words and its compiled templates.
+    struct Localized: Sendable {
+        let words: WebWords
+        let library: MustacheLibrary
+    }
+
+    /// Template name → text, with its `{{t.key}}` markers.
+    private let templates: [String: String]
+    private let wordsFolder: String
+    let english: Localized
+    private let compiled: Mutex<[String: Localized]>
 
     struct Missing: Error, CustomStringConvertible {
         var description: String
     }
 
-    /// Loads every `.mustache` file of the FeedServer resource bundle. A missing
+    private init(templates: [String: String], wordsFolder: String) throws {
+        self.templates = templates
+        self.wordsFolder = wordsFolder
+        english = try Self.compile(templates, words: try WebWords.load(.english, from: wordsFolder, over: nil))
+        compiled = Mutex([Language.english.code: english])
+    }
+
+    /// Reads every `.mustache` file of the FeedServer resource bundle. A missing
     /// bundle (the binary copied without `tminus_FeedServer.resources`) is an error
     /// at start, never a crash at the first page.
     static func load() throws -> WebPages {
-        guard let folder = resourceFolder("Templates") else {
+        guard let folder = resourceFolder("Templates"), let words = resourceFolder("Words") else {
             throw Missing(description: "the web app's templates were not found: install them in /usr/share/tminus/tminus_FeedServer.resources, or keep tminus_FeedServer.resources next to the tminus binary")
         }
-        var library = MustacheLibrary()
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".mustache") }.sorted()
-        for file in files {
-            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
-            try library.register(text, named: String(file.dropLast(".mustache".count)))
+        var templates: [String: String] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasSuffix(".mustache") {
+            templates[String(file.dropLast(".mustache".count))] = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
         }
-        return WebPages(library: library)
+        return try WebPages(templates: templates, wordsFolder: words)
+    }
+
+    private static func compile(_ templates: [String: String], words: WebWords) throws -> Localized {
+        var library = MustacheLibrary()
+        for (name, text) in templates.sorted(by: { $0.key < $1.key }) {
+            try library.register(try words.localize(text, named: name), named: name)
+        }
+        return Localized(words: words, library: library)
+    }
+
+    /// The pages in `language`, compiled on first use. A table that cannot be
+    /// read (a broken install) shows that language in English rather than failing the page.
+    func localized(_ language: Language) -> Localized {
+        if let ready = compiled.withLock({ $0[language.code] }) { return ready }
+        let made = (try? Self.compile(templates, words: try WebWords.load(language, from: wordsFolder, over: english.words))) ?? english
+        return compiled.withLock { cache in
+            if let raced = cache[language.code] { return raced }
+            cache[language.code] = made
+            return made
+        }
+    }
+
+    /// Every language compiled, as a test checks them.
+    func compileAll() throws {
+        for language in Language.all where language != .english {
+            _ = try Self.compile(templates, words: try WebWords.load(language, from: wordsFolder, over: english.words))
+        }
     }
 
     /// A folder of FeedServer's resources (`ResourceFolder`: the install prefix's
@@ -36,8 +84,8 @@ struct WebPages: Sendable {
         ResourceFolder.find(name, in: "tminus_FeedServer.resources")
     }
 
-    func render(_ template: String, _ page: PageContext, status: HTTPResponse.Status = .ok) -> HTMLPage {
-        HTMLPage(html: library.render(page, withTemplate: template) ?? "template \(template) is missing", status: status)
+    func render(_ template: String, _ page: PageContext, in pages: Localized, status: HTTPResponse.Status = .ok) -> HTMLPage {
+        HTMLPage(html: pages.library.render(page, withTemplate: template) ?? "template \(template) is missing", status: status)
     }
 }
 
@@ -50,10 +98,24 @@ struct PageContext: TemplateView {
     var undo: String?
     /// Which navigation entry is current: "feeds", "timeline", "tasks" or "stats".
     var section: String
+    /// Where the language switch sends the browser back to: this page.
+    var back: String
+    var languages: [LanguageChoice]
     var page: Any
 
     var templateValues: [String: Any] {
         ["navFeeds": section == "feeds", "navTimeline": section == "timeline", "navTasks": section == "tasks", "navStats": section == "stats"]
+    }
+}
+
+/// One entry of the language switch, in its own language ("Deutsch").
+struct LanguageChoice {
+    var code: String
+    var name: String
+    var selected: Bool
+
+    static func all(current: Language) -> [LanguageChoice] {
+        Language.all.map { LanguageChoice(code: $0.code, name: $0.name, selected: $0 == current) }
     }
 }
 

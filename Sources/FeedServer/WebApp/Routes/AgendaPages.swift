@@ -55,8 +55,9 @@ struct AgendaPages: Sendable {
         }
         var open: [Task]
         var done: [Task]
-        var templateValues: [String: Any] { ["hasOpen": !open.isEmpty, "hasDone": !done.isEmpty, "hasOverdue": counts.overdue > 0] }
-        var counts: TaskCounts
+        var templateValues: [String: Any] { ["hasOpen": !open.isEmpty, "hasDone": !done.isEmpty, "hasOverdue": tasks.overdue > 0] }
+        /// Named as the feed pages name theirs: the count texts read `tasks.overdue`.
+        var tasks: TaskCounts
     }
 
     struct StatsView: TemplateView {
@@ -67,7 +68,6 @@ struct AgendaPages: Sendable {
             var countUp: String?
         }
         var label: String
-        var period: String
         var choices: [PeriodChoice]
         var previous: String
         var next: String
@@ -78,6 +78,7 @@ struct AgendaPages: Sendable {
 
     struct PeriodChoice {
         var value: String
+        var label: String
         var selected: Bool
     }
 
@@ -104,9 +105,10 @@ struct AgendaPages: Sendable {
         let zone = try zone(request)
         let weeks = min(12, max(1, request.uri.queryParameters.get("weeks", as: Int.self) ?? 4))
         let today = zone.local(of: app.clock()).date
+        let words = app.words(context)
         let agenda = Agenda(feeds: await feedSeries(), from: today, dayCount: weeks * 7, zone: zone, now: app.clock())
         let days = agenda.days.map { day in
-            TimelineView.Day(label: (day.isToday ? "Today, " : "") + CardFace.format(day.date), iso: day.date.iso, isToday: day.isToday,
+            TimelineView.Day(label: day.isToday ? words["timeline.today", ["date": words.language.format(day.date)]] : words.language.format(day.date), iso: day.date.iso, isToday: day.isToday,
                              entries: day.entries.map { entry in
                                  TimelineView.Entry(time: entry.time, title: entry.title, feedName: entry.feedName, color: entry.color,
                                                     cancelled: entry.cancelled, done: entry.done, isAlarm: entry.kind == .alarm,
@@ -115,7 +117,7 @@ struct AgendaPages: Sendable {
         }
         let view = TimelineView(days: days, weeks: weeks, zone: zone.identifier, truncated: agenda.truncated,
                                 choices: [1, 2, 4, 8, 12].map { WeeksChoice(weeks: $0, selected: $0 == weeks) })
-        return app.render("timeline", title: "Timeline — tminus", section: "timeline", view, context: context)
+        return app.render("timeline", title: words["nav.timeline"], section: "timeline", view, context: context)
     }
 
     private func tasks(_ context: WebAppContext) async -> HTMLPage {
@@ -123,6 +125,7 @@ struct AgendaPages: Sendable {
         var done: [TasksView.Task] = []
         var all: [(Countdown, RemainingTime)] = []
         let now = app.clock()
+        let words = app.words(context)
         for compiled in await app.catalog.feedsToSum().feeds {
             let calculator = app.calculator(compiled.feed.zone)
             for series in compiled.series where series.countdown.kind == .task {
@@ -130,17 +133,17 @@ struct AgendaPages: Sendable {
                 all.append((series.countdown, remaining))
                 let due = TaskCounts.due(series.countdown, remaining, now: now)
                 let task = TasksView.Task(id: series.countdown.id ?? 0, title: remaining.title, feedName: compiled.feed.name, due: remaining.date.iso,
-                                          dueText: CardFace.format(remaining.date) + (remaining.occurrence.map { $0.isAllDay ? "" : " " + Self.time($0, compiled.feed.zone) } ?? ""),
+                                          dueText: words.language.format(remaining.date) + (remaining.occurrence.map { $0.isAllDay ? "" : " " + Self.time($0, compiled.feed.zone) } ?? ""),
                                           priority: series.countdown.priority.flatMap { $0 > 0 ? $0 : nil },
-                                          group: due.map { ["overdue": "Overdue", "today": "Due today", "thisWeek": "This week", "later": "Later"][$0.rawValue]! } ?? "",
+                                          group: due.map { words["group.\($0.rawValue)"] } ?? "",
                                           done: series.countdown.status == .completed, overdue: due == .overdue)
                 if series.countdown.status == .active { open.append(task) } else if series.countdown.status == .completed { done.append(task) }
             }
         }
         open.sort { ($0.due, $0.priority ?? 10, $0.title) < ($1.due, $1.priority ?? 10, $1.title) }
         done.sort { $0.due > $1.due }
-        let view = TasksView(open: open, done: Array(done.prefix(50)), counts: TaskCounts(rows: all, now: now))
-        return app.render("tasks", title: "Tasks — tminus", section: "tasks", view, context: context)
+        let view = TasksView(open: open, done: Array(done.prefix(50)), tasks: TaskCounts(rows: all, now: now))
+        return app.render("tasks", title: words["nav.tasks"], section: "tasks", view, context: context)
     }
 
     static func time(_ occurrence: Occurrence, _ zone: Zone) -> String {
@@ -150,29 +153,32 @@ struct AgendaPages: Sendable {
 
     private func stats(_ request: Request, _ context: WebAppContext) async throws -> HTMLPage {
         let zone = try zone(request)
+        let words = app.words(context)
         guard let period = CategoryStatistics.Period(rawValue: request.uri.queryParameters.get("period") ?? "month") else {
-            throw HTTPError(.badRequest, message: "period must be day, week, month or year")
+            throw HTTPError(.badRequest, message: words["error.period"])
         }
         let at = request.uri.queryParameters.get("at").flatMap { CivilDate(parsing: String($0)) } ?? zone.local(of: app.clock()).date
-        guard (1900...2200).contains(at.year) else { throw HTTPError(.badRequest, message: "at must be a date between 1900 and 2200") }
+        guard (1900...2200).contains(at.year) else { throw HTTPError(.badRequest, message: words["error.at"]) }
         let span = CategoryStatistics.Span(period, containing: at)
         let statistics = CategoryStatistics(feeds: await feedSeries(), span: span, zone: zone, now: app.clock())
         let label: String
         switch period {
-        case .day: label = CardFace.format(span.start)
-        case .week: label = "Week of \(CardFace.format(span.start))"
-        case .month: label = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"][span.start.month - 1] + " \(span.start.year)"
+        case .day: label = words.language.format(span.start)
+        case .week: label = words["stats.weekOf", ["date": words.language.format(span.start)]]
+        case .month: label = AppDates.month(span.start, in: words.language)
         case .year: label = String(span.start.year)
         }
         let link = { (moved: CategoryStatistics.Span) in "/app/stats?period=\(period.rawValue)&at=\(moved.start.iso)" }
-        let view = StatsView(label: label, period: period.rawValue,
-                             choices: CategoryStatistics.Period.allCases.map { PeriodChoice(value: $0.rawValue, selected: $0 == period) },
+        let view = StatsView(label: label,
+                             choices: CategoryStatistics.Period.allCases.map {
+                                 PeriodChoice(value: $0.rawValue, label: words["period.\($0.rawValue)"], selected: $0 == period)
+                             },
                              previous: link(span.moved(by: -1)), next: link(span.moved(by: 1)),
                              rows: statistics.categories.map {
                                  StatsView.Row(name: $0.name, color: $0.color, occurrences: $0.occurrences,
-                                               countUp: $0.longestCountUp.map { "\($0.title): \($0.days.formatted()) days" })
+                                               countUp: $0.longestCountUp.map { words["stats.countUp", ["title": $0.title, "days": $0.days.formatted(.number.locale(words.language.locale))]] })
                              },
-                             chart: StatisticsChart.svg(statistics))
-        return app.render("stats", title: "Statistics — tminus", section: "stats", view, context: context)
+                             chart: StatisticsChart.svg(statistics, words: words))
+        return app.render("stats", title: words["nav.stats"], section: "stats", view, context: context)
     }
 }

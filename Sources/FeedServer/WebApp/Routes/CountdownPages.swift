@@ -46,16 +46,19 @@ struct CountdownPages: Sendable {
             form.feed = compiled.slug
             form.date = compiled.feed.zone.local(of: self.app.clock()).date.adding(days: 30).iso
             if request.uri.queryParameters.get("kind") == "task" { form.kind = "task" }
-            return self.app.render("countdown-form", title: "New countdown — tminus",
-                                   self.formView(form, isNew: true, action: "/app/feeds/\(compiled.slug)/countdowns", compiled: compiled), context: context)
+            let words = self.app.words(context)
+            return self.app.render("countdown-form", title: words["countdown.new"],
+                                   self.formView(form, isNew: true, action: "/app/feeds/\(compiled.slug)/countdowns", compiled: compiled, words: words),
+                                   context: context)
         }
         app.post("feeds/{slug}/countdowns") { request, context in try await self.save(request, context, id: nil) }
         app.get("countdowns/{id}/edit") { _, context in
             let (countdown, slug) = try await self.load(context)
-            let compiled = try await self.app.compiled(slug)
-            return self.app.render("countdown-form", title: "Edit \(countdown.title) — tminus",
+            let compiled = try await self.app.compiled(slug, context)
+            let words = self.app.words(context)
+            return self.app.render("countdown-form", title: words["countdown.editTitle", ["title": countdown.title]],
                                    self.formView(CountdownForm(countdown, feed: slug), isNew: false, action: "/app/countdowns/\(countdown.id!)/edit",
-                                                 compiled: compiled, countdown: countdown), context: context)
+                                                 compiled: compiled, countdown: countdown, words: words), context: context)
         }
         app.post("countdowns/{id}/edit") { request, context in try await self.save(request, context, id: try self.app.id(context)) }
         app.post("countdowns/{id}/duplicate") { request, context in
@@ -68,7 +71,8 @@ struct CountdownPages: Sendable {
             copy.source = nil
             copy.overrides = []
             let saved = try await self.app.catalog.write { [copy] in try await $0.add(copy, toFeed: slug) }
-            return self.app.redirect("/app/countdowns/\(saved.id!)/edit", flash: "Duplicated “\(original.title)”: this is the copy.", context: context)
+            return self.app.redirect("/app/countdowns/\(saved.id!)/edit", flash: self.app.words(context)["flash.duplicated", ["title": original.title]],
+                                     context: context)
         }
         app.post("countdowns/{id}/delete") { request, context in
             let (countdown, slug) = try await self.load(context)
@@ -78,17 +82,18 @@ struct CountdownPages: Sendable {
                                                  calendar: CountdownArchive.text(of: countdown))
             }
             self.app.logger.info("countdown deleted", metadata: ["feed": "\(slug)", "id": "\(countdown.id!)"])
-            return self.app.redirect("/app/feeds/\(slug)", flash: "Deleted “\(countdown.title)”.", context: context)
+            return self.app.redirect("/app/feeds/\(slug)", flash: self.app.words(context)["flash.deleted", ["title": countdown.title]], context: context)
         }
         app.post("undo") { request, context in
             guard let deleted = context.sessions.session?.undo,
                   var countdown = try CountdownArchive.countdown(from: deleted.calendar) else {
-                return self.app.redirect("/app", flash: "There is nothing to undo.", context: context)
+                return self.app.redirect("/app", flash: self.app.words(context)["flash.nothingToUndo"], context: context)
             }
             countdown.sequence = deleted.sequence
             let restored = try await self.app.catalog.write { [countdown] in try await $0.restore(countdown, toFeed: deleted.feed) }
             context.sessions.withLockedSession { $0?.undo = nil }
-            return self.app.redirect("/app/feeds/\(deleted.feed)#countdown-\(restored.id!)", flash: "Brought back “\(deleted.title)”.", context: context)
+            return self.app.redirect("/app/feeds/\(deleted.feed)#countdown-\(restored.id!)", flash: self.app.words(context)["flash.restored", ["title": deleted.title]],
+                                     context: context)
         }
         app.post("countdowns/{id}/complete") { request, context in try await self.setDone(true, request, context) }
         app.post("countdowns/{id}/reopen") { request, context in try await self.setDone(false, request, context) }
@@ -108,11 +113,11 @@ struct CountdownPages: Sendable {
     }
 
     func formView(_ form: CountdownForm, isNew: Bool, action: String, compiled: CompiledFeed, countdown: Countdown? = nil,
-                  error: CountdownDraft.Invalid? = nil) -> FormView {
+                  error: CountdownDraft.Invalid? = nil, words: WebWords) -> FormView {
         let feeds = app.catalog.storedFeeds.map { FormView.Choice(value: $0.feed.slug, label: $0.feed.name, selected: $0.feed.slug == (form.feed ?? compiled.slug)) }
-        let units = DisplayUnit.allCases.map { FormView.Choice(value: $0.rawValue, label: $0.rawValue, selected: $0.rawValue == (form.unit ?? "dynamic")) }
-        let alarmChoices = [("", "No alarm"), ("-PT15M", "15 minutes before"), ("-PT1H", "1 hour before"), ("-P1D", "1 day before"),
-                            ("-P2D", "2 days before"), ("-P1W", "1 week before")]
+        let units = DisplayUnit.allCases.map { FormView.Choice(value: $0.rawValue, label: words["unit.\($0.rawValue)"], selected: $0.rawValue == (form.unit ?? "dynamic")) }
+        let alarmChoices = [("", words["alarm.none"]), ("-PT15M", words["alarm.15m"]), ("-PT1H", words["alarm.1h"]), ("-P1D", words["alarm.1d"]),
+                            ("-P2D", words["alarm.2d"]), ("-P1W", words["alarm.1w"])]
         var alarms = alarmChoices.map { FormView.Choice(value: $0.0, label: $0.1, selected: $0.0 == (form.alarm ?? "")) }
         if let alarm = form.alarm.nonEmpty, !alarmChoices.contains(where: { $0.0 == alarm }) { alarms.append(.init(value: alarm, label: alarm, selected: true)) }
         var reading: String?
@@ -127,20 +132,19 @@ struct CountdownPages: Sendable {
         func choices(_ pairs: [(String, String)], _ current: String?, _ fallback: String) -> [FormView.Choice] {
             pairs.map { FormView.Choice(value: $0.0, label: $0.1, selected: $0.0 == (current ?? fallback)) }
         }
-        let repeats = choices([("none", "Does not repeat"), ("daily", "Every day"), ("weekly", "Every week"), ("monthly", "Every month"),
-                               ("yearly", "Every year"), ("every", "Every N days, weeks, months or years"), ("nth", "A weekday of the month (“last Friday”)"),
-                               ("lastday", "The last day of every month"), ("yearly chinese", "Every year, Chinese calendar (lunar birthdays, New Year)"),
-                               ("yearly hebrew", "Every year, Hebrew calendar"), ("yearly islamic", "Every year, Islamic calendar"),
-                               ("custom", "Custom rule (RRULE)")], form.repeat, "none")
-        let everyUnits = choices([("days", "days"), ("weeks", "weeks"), ("months", "months"), ("years", "years")], form.everyUnit, "weeks")
-        let ordinals = choices([("1", "first"), ("2", "second"), ("3", "third"), ("4", "fourth"), ("-1", "last")], form.nthOrdinal, "-1")
-        let weekdays = choices(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map { ($0, $0.prefix(1).uppercased() + $0.dropFirst()) },
-                               form.nthWeekday, "friday")
-        let directions = choices([("down", "Count down to it"), ("up", "Count up from it")], form.direction, "down")
-        let kinds = choices([("event", "Event"), ("task", "Task (with a due date)")], form.kind, "event")
+        let repeatKeys = ["none": "none", "daily": "daily", "weekly": "weekly", "monthly": "monthly", "yearly": "yearly", "every": "every", "nth": "nth",
+                          "lastday": "lastday", "yearly chinese": "chinese", "yearly hebrew": "hebrew", "yearly islamic": "islamic", "custom": "custom"]
+        let repeats = choices(["none", "daily", "weekly", "monthly", "yearly", "every", "nth", "lastday", "yearly chinese", "yearly hebrew", "yearly islamic",
+                               "custom"].map { ($0, words["repeat.\(repeatKeys[$0]!)"]) }, form.repeat, "none")
+        let everyUnits = choices(["days", "weeks", "months", "years"].map { ($0, words["every.\($0)"]) }, form.everyUnit, "weeks")
+        let ordinals = choices([("1", words["ordinal.1"]), ("2", words["ordinal.2"]), ("3", words["ordinal.3"]), ("4", words["ordinal.4"]),
+                                ("-1", words["ordinal.last"])], form.nthOrdinal, "-1")
+        let weekdays = choices(Self.weekdayNames(words.language), form.nthWeekday, "friday")
+        let directions = choices([("down", words["direction.down"]), ("up", words["direction.up"])], form.direction, "down")
+        let kinds = choices([("event", words["kind.event"]), ("task", words["kind.task"])], form.kind, "event")
         return FormView(form: form, isNew: isNew, action: action, feedName: compiled.feed.name, feeds: feeds, units: units, alarms: alarms,
                         kinds: kinds, repeats: repeats, everyUnits: everyUnits, ordinals: ordinals, weekdays: weekdays, directions: directions,
-                        error: error?.description, errorField: error?.field, ruleReading: reading, zones: TimeZoneChoices.all, preview: preview,
+                        error: error.map { Self.text(of: $0, words) }, errorField: error?.field, ruleReading: reading, zones: TimeZoneChoices.all, preview: preview,
                         cancel: "/app/feeds/\(compiled.slug)", id: countdown?.id)
     }
 
@@ -148,16 +152,17 @@ struct CountdownPages: Sendable {
         var existing: Countdown?
         var slug = context.parameters.get("slug") ?? ""
         if let id { (existing, slug) = try await app.store.countdown(id: id) }
-        let compiled = try await app.compiled(slug)
+        let compiled = try await app.compiled(slug, context)
+        let words = app.words(context)
         let form = try await WebForm.decode(CountdownForm.self, request, limit: app.store.limits.maxImageBytes + (64 << 10))
         let action = id.map { "/app/countdowns/\($0)/edit" } ?? "/app/feeds/\(slug)/countdowns"
         func failed(_ error: CountdownDraft.Invalid) throws -> Response {
-            try app.render("countdown-form", title: (id == nil ? "New countdown" : "Edit countdown") + " — tminus",
-                           formView(form, isNew: id == nil, action: action, compiled: compiled, countdown: existing, error: error),
+            try app.render("countdown-form", title: words[id == nil ? "countdown.new" : "countdown.edit"],
+                           formView(form, isNew: id == nil, action: action, compiled: compiled, countdown: existing, error: error, words: words),
                            context: context, status: .unprocessableContent).response(from: request, context: context)
         }
         let countdown: Countdown
-        switch Self.countdown(from: form, existing: existing, feedZone: compiled.feed.timeZone) {
+        switch Self.countdown(from: form, existing: existing, feedZone: compiled.feed.timeZone, words: words) {
         case .success(let built): countdown = built
         case .failure(let error): return try failed(error)
         }
@@ -166,7 +171,7 @@ struct CountdownPages: Sendable {
         var image: ImageUpload?
         if let bytes = form.imageBytes {
             guard let type = StoredImage.type(of: bytes) else {
-                return try failed(.init(field: "image", message: "the file is not a png, jpeg, gif, webp or svg image"))
+                return try failed(.init(field: "image", message: words["countdown.notImage"]))
             }
             do { image = try ImageUpload(bytes, mimeType: type, limits: app.store.limits) } catch let error as StoreError {
                 return try failed(.init(field: "image", message: error.description))
@@ -177,14 +182,14 @@ struct CountdownPages: Sendable {
             try await $0.save(countdown, inFeed: slug, image: image, moveTo: target)
         }
         app.logger.info(existing == nil ? "countdown added" : "countdown saved", metadata: ["feed": "\(target)", "id": "\(saved.id ?? 0)"])
-        let moved = target != slug ? " and moved it" : ""
-        return app.redirect("/app/feeds/\(target)#countdown-\(saved.id ?? 0)", flash: "Saved “\(saved.title)”\(moved).", context: context)
+        return app.redirect("/app/feeds/\(target)#countdown-\(saved.id ?? 0)",
+                            flash: words[target != slug ? "flash.savedMoved" : "flash.saved", ["title": saved.title]], context: context)
     }
 
     /// The countdown a valid form stands for (edited or new), or the field that is wrong.
-    static func countdown(from form: CountdownForm, existing: Countdown?, feedZone: String) -> Result<Countdown, CountdownDraft.Invalid> {
+    static func countdown(from form: CountdownForm, existing: Countdown?, feedZone: String, words: WebWords) -> Result<Countdown, CountdownDraft.Invalid> {
         Result { () throws(CountdownDraft.Invalid) -> Countdown in
-            let draft = try form.draft()
+            let draft = try form.draft(words)
             if var edited = existing {
                 try draft.apply(to: &edited, feedZone: feedZone)
                 return edited
@@ -196,11 +201,30 @@ struct CountdownPages: Sendable {
 
     private func setDone(_ done: Bool, _ request: Request, _ context: WebAppContext) async throws -> Response {
         let (loaded, slug) = try await load(context)
-        guard loaded.kind == .task else { throw HTTPError(.unprocessableContent, message: "only tasks can be ticked off") }
+        guard loaded.kind == .task else { throw HTTPError(.unprocessableContent, message: app.words(context)["error.onlyTasks"]) }
         var countdown = loaded
         if done { countdown.complete(at: app.clock()) } else { countdown.reopen() }
         try await app.catalog.write { [countdown] in try await $0.update(countdown) }
         let back = request.uri.queryParameters.get("back") == "tasks" ? "/app/tasks" : "/app/feeds/\(slug)#countdown-\(loaded.id!)"
-        return app.redirect(back, flash: done ? "Done: “\(loaded.title)”." : "Reopened “\(loaded.title)”.", context: context)
+        return app.redirect(back, flash: app.words(context)[done ? "flash.done" : "flash.reopened", ["title": loaded.title]],
+                            context: context)
+    }
+
+    /// A form's error as the page shows it: the field's name in the page's
+    /// language, then the message (the shared model's messages, which the API
+    /// and the command line print too, are English).
+    static func text(of error: CountdownDraft.Invalid, _ words: WebWords) -> String {
+        let field = words["field.\(error.field)"]
+        return field.hasPrefix("field.") ? error.message : words["error.field", ["field": field, "message": error.message]]
+    }
+
+    /// The weekdays, Monday first, in `language` ("Montag"), by their form values.
+    static func weekdayNames(_ language: Language) -> [(String, String)] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = language.locale
+        let names = calendar.standaloneWeekdaySymbols  // Sunday first
+        return ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].enumerated().map { index, value in
+            (value, Language.capitalized(names[(index + 1) % 7]))
+        }
     }
 }

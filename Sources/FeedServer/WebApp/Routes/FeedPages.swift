@@ -57,28 +57,29 @@ struct FeedPages: Sendable {
     func register(on app: RouterGroup<WebAppContext>) {
         app.get("") { request, context in try await self.list(context).response(from: request, context: context) }
         app.get("feeds/new") { _, context in
-            self.app.render("feed-form", title: "New feed — tminus",
+            self.app.render("feed-form", title: self.app.words(context)["feedForm.new"],
                             FormView(form: FeedForm(), isNew: true, action: "/app/feeds", zones: TimeZoneChoices.all), context: context)
         }
         app.post("feeds") { request, context in try await self.create(request, context) }
         app.get("feeds/{slug}") { request, context in try await self.show(context).response(from: request, context: context) }
         app.get("feeds/{slug}/edit") { _, context in
             let compiled = try await self.app.compiled(context)
-            return self.app.render("feed-form", title: "Edit \(compiled.feed.name) — tminus",
+            return self.app.render("feed-form", title: self.app.words(context)["feedForm.editTitle", ["name": compiled.feed.name]],
                                    FormView(form: FeedForm(compiled.feed), isNew: false, action: "/app/feeds/\(compiled.slug)/edit",
                                             zones: TimeZoneChoices.all), context: context)
         }
         app.post("feeds/{slug}/edit") { request, context in try await self.update(request, context) }
         app.get("feeds/{slug}/delete") { _, context in
             let compiled = try await self.app.compiled(context)
-            return self.app.render("feed-delete", title: "Delete \(compiled.feed.name) — tminus",
+            return self.app.render("feed-delete", title: self.app.words(context)["feedDelete.title", ["name": compiled.feed.name]],
                                    DeleteView(slug: compiled.slug, name: compiled.feed.name, count: compiled.series.count), context: context)
         }
         app.post("feeds/{slug}/delete") { request, context in
             let compiled = try await self.app.compiled(context)
             try await self.app.catalog.write { [slug = compiled.slug] in try await $0.deleteFeed(slug: slug) }
             self.app.logger.info("feed deleted", metadata: ["feed": "\(compiled.slug)"])
-            return self.app.redirect("/app", flash: "Deleted the feed “\(compiled.feed.name)”.", context: context)
+            return self.app.redirect("/app", flash: self.app.words(context)["flash.feedDeleted", ["name": compiled.feed.name]],
+                                     context: context)
         }
         app.post("feeds/{slug}/tokens") { request, context in try await self.createToken(request, context) }
         app.get("feeds/{slug}/export") { _, context in
@@ -93,7 +94,7 @@ struct FeedPages: Sendable {
             let compiled = try await self.app.compiled(context)
             for (feed, source) in self.app.loader.urlSources where feed == compiled.slug { await self.app.loader.refresh(feed: feed, source: source) }
             await self.app.catalog.refresh()
-            return self.app.redirect("/app/feeds/\(compiled.slug)#sources", flash: "Fetched the feed’s addresses again.", context: context)
+            return self.app.redirect("/app/feeds/\(compiled.slug)#sources", flash: self.app.words(context)["flash.fetched"], context: context)
         }
         app.get("feeds/{slug}/rules") { request, context in try await self.rules(context).response(from: request, context: context) }
         app.post("feeds/{slug}/unsubscribe") { request, context in
@@ -101,14 +102,13 @@ struct FeedPages: Sendable {
             let form = try await WebForm.decode(SourceForm.self, request, limit: 8 << 10)
             try await self.app.service.unsubscribe(feed: compiled.slug, location: form.location ?? "")
             await self.app.loader.reloadSubscriptions()
-            return self.app.redirect("/app/feeds/\(compiled.slug)#sources", flash: "The feed no longer fetches that address; what it brought stays.",
-                                     context: context)
+            return self.app.redirect("/app/feeds/\(compiled.slug)#sources", flash: self.app.words(context)["flash.unsubscribed"], context: context)
         }
         app.post("feeds/{slug}/tokens/{id}/revoke") { request, context in
             let compiled = try await self.app.compiled(context)
             let id = try self.app.id(context)
             try await self.app.catalog.write { [slug = compiled.slug] in try await $0.revokeFeedToken(feed: slug, id: id) }
-            return self.app.redirect("/app/feeds/\(compiled.slug)#tokens", flash: "Token revoked: links with it stop working now.", context: context)
+            return self.app.redirect("/app/feeds/\(compiled.slug)#tokens", flash: self.app.words(context)["flash.revoked"], context: context)
         }
     }
 
@@ -122,10 +122,10 @@ struct FeedPages: Sendable {
             return FeedsView.Row(slug: stored.feed.slug, name: stored.feed.name, count: stored.countdownCount, isPublic: stored.feed.isPublic,
                                  color: stored.feed.color ?? "#8E8E93", tasks: tasks ?? TaskCounts())
         }
-        return app.render("feeds", title: "Feeds — tminus", FeedsView(feeds: rows), context: context)
+        return app.render("feeds", title: app.words(context)["nav.feeds"], FeedsView(feeds: rows), context: context)
     }
 
-    func view(_ compiled: CompiledFeed, newToken: FeedView.NewToken? = nil) async throws -> FeedView {
+    func view(_ compiled: CompiledFeed, newToken: FeedView.NewToken? = nil, words: WebWords) async throws -> FeedView {
         let calculator = app.calculator(compiled.feed.zone)
         let rows = FeedSnapshot.rows(compiled.series, calculator: calculator)
         let base = app.settings.baseURL
@@ -138,21 +138,21 @@ struct FeedPages: Sendable {
         let sourceRows = sources.map { source in
             FeedView.SourceRow(location: source.location, isURL: urlSources.contains(source.location),
                                subscribed: subscriptions.contains { $0.location == source.location },
-                               lastSuccess: source.lastSuccessAt.map(AppDates.text) ?? "never", lastError: source.lastError)
+                               lastSuccess: source.lastSuccessAt.map(AppDates.text) ?? words["common.never"], lastError: source.lastError)
         }
         var shown: [FeedView.Link] = []
         if compiled.feed.isPublic {
-            shown = [.init(label: "Calendar (https)", url: links.https), .init(label: "Countdown calendar", url: links.countdown),
-                     .init(label: "JSON for widgets", url: links.json), .init(label: "Public page", url: base + "/feeds/\(compiled.slug)")]
+            shown = [.init(label: words["feed.linkHTTPS"], url: links.https), .init(label: words["feed.linkCountdown"], url: links.countdown),
+                     .init(label: words["feed.linkJSON"], url: links.json), .init(label: words["feed.linkPage"], url: base + "/feeds/\(compiled.slug)")]
         }
         return FeedView(slug: compiled.slug, name: compiled.feed.name, description: compiled.feed.description, timeZone: compiled.feed.timeZone,
                         isPublic: compiled.feed.isPublic, color: compiled.feed.color ?? "#8E8E93", links: shown,
                         webcal: compiled.feed.isPublic ? links.webcal : nil, google: compiled.feed.isPublic ? links.google : nil,
-                        qr: compiled.feed.isPublic ? QRCode.svg(for: links.webcal, label: "QR code: subscribe to \(compiled.feed.name)") : nil,
+                        qr: compiled.feed.isPublic ? QRCode.svg(for: links.webcal, label: words["feed.qrFeed", ["name": compiled.feed.name]]) : nil,
                         countdowns: rows.map { CountdownRow(countdown: $0.0, remaining: $0.1, imageURL: { app.settings.imageURL($0) }) },
-                        tokens: tokens.map(FeedView.TokenRow.init), sources: sourceRows,
+                        tokens: tokens.map { FeedView.TokenRow($0, words) }, sources: sourceRows,
                         notices: FeedView.NoticeRow.rows(feed: slug, notices: app.notices,
-                                                         targets: app.loader.noticeTargets.first { $0.slug == slug }?.targets ?? []),
+                                                         targets: app.loader.noticeTargets.first { $0.slug == slug }?.targets ?? [], words: words),
                         hasURLSources: !urlSources.isEmpty, newToken: newToken, tasks: TaskCounts(rows: rows, now: calculator.now),
                         budgetWarnings: try await OutputBudget.measure(compiled, renderer: app.renderer).warnings)
     }
@@ -160,40 +160,42 @@ struct FeedPages: Sendable {
     /// The rules' preview: what `tminus rules test` prints, as a page.
     private func rules(_ context: WebAppContext) async throws -> HTMLPage {
         let compiled = try await app.compiled(context)
+        let words = app.words(context)
         var view = RulesView(slug: compiled.slug, name: compiled.feed.name)
         if let directory = app.loader.directory {
             do {
-                view.fill(try await RulesDryRun.run(feed: compiled.slug, directory: directory, now: app.clock(), fetcher: app.fetcher))
+                view.fill(try await RulesDryRun.run(feed: compiled.slug, directory: directory, now: app.clock(), fetcher: app.fetcher), words)
             } catch {
                 view.problem = "\(error)"
             }
         } else {
-            view.problem = "The server was started without a feeds folder (--feeds): this feed has no definition, so no rules."
+            view.problem = words["rules.noFolder"]
         }
-        return app.render("rules", title: "Rules of \(compiled.feed.name) — tminus", view, context: context)
+        return app.render("rules", title: words["rules.title", ["name": compiled.feed.name]], view, context: context)
     }
 
     private func show(_ context: WebAppContext) async throws -> HTMLPage {
         let compiled = try await app.compiled(context)
-        return app.render("feed", title: "\(compiled.feed.name) — tminus", try await view(compiled), context: context)
+        return app.render("feed", title: compiled.feed.name, try await view(compiled, words: app.words(context)), context: context)
     }
 
     private func create(_ request: Request, _ context: WebAppContext) async throws -> Response {
         let form = try await WebForm.decode(FeedForm.self, request, limit: 16 << 10)
         let slug = (form.slug.nonEmpty ?? Slug.make(from: form.name ?? "")).lowercased()
+        let words = app.words(context)
         func failed(_ message: String) throws -> Response {
-            try app.render("feed-form", title: "New feed — tminus",
+            try app.render("feed-form", title: words["feedForm.new"],
                            FormView(form: form, isNew: true, action: "/app/feeds", error: message, zones: TimeZoneChoices.all),
                            context: context, status: .unprocessableContent).response(from: request, context: context)
         }
         guard Feed.isValidSlug(slug) else { return try failed(StoreError.invalidSlug(slug).description) }
         var feed = Feed(slug: slug)
-        do { try form.document().apply(to: &feed) } catch { return try failed(error.message) }
+        do { try form.document(words).apply(to: &feed) } catch { return try failed(error.message) }
         do {
             try await app.catalog.write { [feed] in try await $0.createFeed(feed) }
         } catch let error as StoreError where error == .feedExists(slug) { return try failed(error.description) }
         app.logger.info("feed created", metadata: ["feed": "\(slug)"])
-        return app.redirect("/app/feeds/\(slug)", flash: "Created the feed “\(feed.name)”.", context: context)
+        return app.redirect("/app/feeds/\(slug)", flash: words["flash.feedCreated", ["name": feed.name]], context: context)
     }
 
     private func update(_ request: Request, _ context: WebAppContext) async throws -> Response {
@@ -201,17 +203,19 @@ struct FeedPages: Sendable {
         var form = try await WebForm.decode(FeedForm.self, request, limit: 16 << 10)
         form.slug = compiled.slug
         var feed = compiled.feed
-        do { try form.document().apply(to: &feed) } catch {
-            return try app.render("feed-form", title: "Edit \(compiled.feed.name) — tminus",
+        let words = app.words(context)
+        do { try form.document(words).apply(to: &feed) } catch {
+            return try app.render("feed-form", title: words["feedForm.editTitle", ["name": compiled.feed.name]],
                                   FormView(form: form, isNew: false, action: "/app/feeds/\(compiled.slug)/edit", error: error.message,
                                            zones: TimeZoneChoices.all), context: context, status: .unprocessableContent).response(from: request, context: context)
         }
         try await app.catalog.write { [feed] in try await $0.saveFeed(feed) }
-        return app.redirect("/app/feeds/\(compiled.slug)", flash: "Saved the feed’s settings.", context: context)
+        return app.redirect("/app/feeds/\(compiled.slug)", flash: words["flash.feedSaved"], context: context)
     }
 
     private func createToken(_ request: Request, _ context: WebAppContext) async throws -> Response {
         let compiled = try await app.compiled(context)
+        let words = app.words(context)
         let form = try await WebForm.decode(TokenForm.self, request, limit: 4 << 10)
         let label = String(SafeText.clean(form.label.nonEmpty ?? "link").prefix(80))
         let visibility = try Visibility(naming: form.visibility.nonEmpty)
@@ -221,9 +225,9 @@ struct FeedPages: Sendable {
         let path = "/t/\(secret)/feeds/\(compiled.slug)"
         let links = FeedPage.links(baseURL: app.settings.baseURL, path: path)
         let made = FeedView.NewToken(label: label, https: links.https, webcal: links.webcal, page: app.settings.baseURL + path,
-                                     qr: QRCode.svg(for: links.webcal, label: "QR code: subscribe with the link “\(label)”"))
+                                     qr: QRCode.svg(for: links.webcal, label: words["feed.qrToken", ["label": label]]))
         app.logger.info("feed token created", metadata: ["feed": "\(compiled.slug)", "visibility": "\(visibility.rawValue)"])
-        return try app.render("feed", title: "\(compiled.feed.name) — tminus", try await view(compiled, newToken: made), context: context,
+        return try app.render("feed", title: compiled.feed.name, try await view(compiled, newToken: made, words: words), context: context,
                               status: .created).response(from: request, context: context)
     }
 }

@@ -48,7 +48,7 @@ struct ImportPage: Sendable {
     func register(on app: RouterGroup<WebAppContext>) {
         app.get("feeds/{slug}/import") { _, context in
             let compiled = try await self.app.compiled(context)
-            return self.app.render("import", title: "Import into \(compiled.feed.name) — tminus",
+            return self.app.render("import", title: self.app.words(context)["import.title", ["name": compiled.feed.name]],
                                    ImportView(slug: compiled.slug, name: compiled.feed.name, problems: []), context: context)
         }
         app.post("feeds/{slug}/import") { request, context in try await self.importCalendar(request, context) }
@@ -59,8 +59,9 @@ struct ImportPage: Sendable {
         let slug = compiled.slug
         let form = try await WebForm.decode(ImportForm.self, request, limit: app.maxBodyBytes + (64 << 10))
         var view = ImportView(slug: slug, name: compiled.feed.name, problems: [], url: form.url)
+        let words = app.words(context)
         func page(_ status: HTTPResponse.Status) throws -> Response {
-            try app.render("import", title: "Import into \(compiled.feed.name) — tminus", view, context: context, status: status)
+            try app.render("import", title: words["import.title", ["name": compiled.feed.name]], view, context: context, status: status)
                 .response(from: request, context: context)
         }
         let bytes: [UInt8]
@@ -70,11 +71,11 @@ struct ImportPage: Sendable {
             bytes = Array(file)
         } else if let url = form.url.nonEmpty {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
-                view.error = "The address must start with http:// or https:// (webcal:// works too, written as https://)."
+                view.error = words["import.badScheme"]
                 return try page(.unprocessableContent)
             }
             guard parsed.user == nil, parsed.password == nil else {
-                view.error = "Give the login in the user name and password fields, not in the address: the address is shown and logged."
+                view.error = words["import.loginInAddress"]
                 return try page(.unprocessableContent)
             }
             do {
@@ -85,17 +86,17 @@ struct ImportPage: Sendable {
             }
             do {
                 guard case .fetched(let fetched, _, _) = try await app.fetcher.fetch(url, credentials: login?.credentials) else {
-                    view.error = "\(url) sent nothing."
+                    view.error = words["import.sentNothing", ["url": url]]
                     return try page(.badGateway)
                 }
                 bytes = fetched
             } catch let error as CalendarFetcher.Failure {
-                view.error = "Could not fetch it: \(error.description)"
+                view.error = words["import.fetchFailed", ["error": error.description]]
                 return try page(error.refused ? .unprocessableContent : .badGateway)
             }
             source = url
         } else {
-            view.error = "Choose an .ics file, drop one here, or give an address."
+            view.error = words["import.nothingChosen"]
             return try page(.unprocessableContent)
         }
         let keep = source != nil && form.keep.isChecked
@@ -107,7 +108,7 @@ struct ImportPage: Sendable {
                 guard let secrets = app.secrets else { throw SecretBox.Failure(description: "this server keeps no logins") }
                 sealed = try login.sealed(with: try secrets.forSealing())
             } catch {
-                view.error = "Nothing was imported: the login cannot be kept: \(error)"
+                view.error = words["import.loginNotKept", ["error": "\(error)"]]
                 return try page(.unprocessableContent)
             }
         }
@@ -123,7 +124,7 @@ struct ImportPage: Sendable {
             app.loader.metrics?.imported(via: "app", ok: true)
         } catch let error as StoreError {
             app.loader.metrics?.imported(via: "app", ok: false)
-            view.error = "Nothing was imported: " + Self.headline(error)
+            view.error = words["import.failed", ["error": Self.headline(error)]]
             view.problems = Self.problems(error)
             return try page(error.status)
         }

@@ -35,7 +35,7 @@ struct SignInPages: Sendable {
         app.get("signin") { request, context in
             if context.isSignedIn { return Response.redirect(to: "/app", type: .normal) }
             let needsSetup = try await !OwnerPassword.isSet(in: self.app.store)
-            return try self.app.render("signin", title: "Sign in — tminus", SignInView(needsSetup: needsSetup), context: context)
+            return try self.app.render("signin", title: self.app.words(context)["signin.title"], SignInView(needsSetup: needsSetup), context: context)
                 .response(from: request, context: context)
         }
         app.post("signin") { request, context in try await self.signIn(request, context) }
@@ -47,15 +47,15 @@ struct SignInPages: Sendable {
             guard context.isSignedIn else { return Response.redirect(to: "/app/signin", type: .normal) }
             let epoch = try await self.app.service.renewSessionEpoch()
             self.app.logger.notice("signed out everywhere: every other session has ended")
-            self.startSession(context, epoch: epoch, flash: "Every other session has ended; this one goes on.")
+            self.startSession(context, epoch: epoch, flash: self.app.words(context)["signin.everywhere"])
             return Response.redirect(to: "/app", type: .normal)
         }
         app.get("setup/{token}") { _, context in
             let token = context.parameters.get("token") ?? ""
             guard try await OwnerPassword.acceptsSetupToken(token, in: self.app.store) else {
-                throw HTTPError(.notFound, message: "this setup link has been used or replaced; run `tminus password` to set the password")
+                throw HTTPError(.notFound, message: self.app.words(context)["error.setupUsed"])
             }
-            return self.app.render("setup", title: "Choose a password — tminus", SetupView(action: "/app/setup/\(token)"), context: context)
+            return self.app.render("setup", title: self.app.words(context)["setup.title"], SetupView(action: "/app/setup/\(token)"), context: context)
         }
         app.post("setup/{token}") { request, context in try await self.setUp(request, context) }
     }
@@ -63,19 +63,19 @@ struct SignInPages: Sendable {
     private func signIn(_ request: Request, _ context: WebAppContext) async throws -> Response {
         let now = app.clock()
         let client = context.clientKey(request, trustForwardedFor: app.trustForwardedFor)
+        let words = app.words(context)
         if let wait = app.throttle.admit(client: client, now: now) {
             app.logger.notice("sign-in throttled", metadata: ["client": "\(client)", "retryAfter": "\(wait)"])
-            var response = try app.render("signin", title: "Sign in — tminus",
-                                          SignInView(error: "Too many failed attempts. Try again in \(wait) seconds.", needsSetup: false),
+            var response = try app.render("signin", title: words["signin.title"],
+                                          SignInView(error: words["signin.throttled", ["seconds": String(wait)]], needsSetup: false),
                                           context: context, status: .tooManyRequests).response(from: request, context: context)
             response.headers[.retryAfter] = String(wait)
             return response
         }
         let form = try await WebForm.decode(SignInForm.self, request, limit: 4 << 10)
         let verified: Bool
-        do { verified = try await OwnerPassword.verify(form.password ?? "", in: app.store) } catch let busy as PasswordHashing.Busy {
-            var response = try app.render("signin", title: "Sign in — tminus", SignInView(error: busy.description.prefix(1).uppercased()
-                                          + busy.description.dropFirst() + ".", needsSetup: false),
+        do { verified = try await OwnerPassword.verify(form.password ?? "", in: app.store) } catch is PasswordHashing.Busy {
+            var response = try app.render("signin", title: words["signin.title"], SignInView(error: words["signin.busy"], needsSetup: false),
                                           context: context, status: .serviceUnavailable).response(from: request, context: context)
             response.headers[.retryAfter] = "5"
             return response
@@ -83,39 +83,41 @@ struct SignInPages: Sendable {
         guard verified else {
             app.logger.notice("sign-in failed", metadata: ["client": "\(client)"])
             let needsSetup = try await !OwnerPassword.isSet(in: app.store)
-            return try app.render("signin", title: "Sign in — tminus",
-                                  SignInView(error: needsSetup ? "No password is set yet: use the setup link that `tminus serve` printed, or run `tminus password`."
-                                                               : "That password is not right.", needsSetup: needsSetup),
+            return try app.render("signin", title: words["signin.title"],
+                                  SignInView(error: words[needsSetup ? "signin.noPassword" : "signin.wrong"], needsSetup: needsSetup),
                                   context: context, status: .unauthorized).response(from: request, context: context)
         }
         app.throttle.recordSuccess(client: client)
-        startSession(context, epoch: try await SessionEpoch.current(in: app.store))
+        startSession(context, epoch: try await SessionEpoch.current(in: app.store), flash: words["signin.signedIn"])
         app.logger.info("signed in", metadata: ["client": "\(client)"])
         return .redirect(to: "/app", type: .normal)
     }
 
     private func setUp(_ request: Request, _ context: WebAppContext) async throws -> Response {
         let token = context.parameters.get("token") ?? ""
+        let words = app.words(context)
         guard try await OwnerPassword.acceptsSetupToken(token, in: app.store) else {
-            throw HTTPError(.notFound, message: "this setup link has been used or replaced; run `tminus password` to set the password")
+            throw HTTPError(.notFound, message: words["error.setupUsed"])
         }
         let form = try await WebForm.decode(SetupForm.self, request, limit: 4 << 10)
         let password = form.password ?? ""
         var problem: String?
-        do { try OwnerPassword.check(password) } catch { problem = error.description.prefix(1).uppercased() + error.description.dropFirst() + "." }
-        if problem == nil, password != form.confirm { problem = "The two passwords differ." }
+        do { try OwnerPassword.check(password) } catch {
+            problem = words[password.count < OwnerPassword.minCharacters ? "setup.tooShort" : "setup.tooLong"]
+        }
+        if problem == nil, password != form.confirm { problem = words["setup.differ"] }
         if let problem {
-            return try app.render("setup", title: "Choose a password — tminus", SetupView(error: problem, action: "/app/setup/\(token)"),
+            return try app.render("setup", title: words["setup.title"], SetupView(error: problem, action: "/app/setup/\(token)"),
                                   context: context, status: .unprocessableContent).response(from: request, context: context)
         }
         try await OwnerPassword.set(password, in: app.service)
         app.logger.notice("owner password set through the setup link")
-        startSession(context, epoch: try await SessionEpoch.current(in: app.store))
+        startSession(context, epoch: try await SessionEpoch.current(in: app.store), flash: words["signin.signedIn"])
         return .redirect(to: "/app", type: .normal)
     }
 
     /// A new session (a new id, so none chosen before sign-in survives it) in the current epoch.
-    private func startSession(_ context: WebAppContext, epoch: String?, flash: String = "Signed in.") {
+    private func startSession(_ context: WebAppContext, epoch: String?, flash: String) {
         context.sessions.setSession(WebSession(signedInAt: app.clock(), epoch: epoch, flash: flash), expiresIn: WebApp.sessionLifetime)
     }
 }

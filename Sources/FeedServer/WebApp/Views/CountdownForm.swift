@@ -92,19 +92,19 @@ struct CountdownForm: PostedForm, TemplateView {
     }
 
     /// The repeat phrase or rule the picker stands for.
-    func repeatChoice() throws(CountdownDraft.Invalid) -> (phrase: String?, rrule: String?) {
+    func repeatChoice(_ words: WebWords) throws(CountdownDraft.Invalid) -> (phrase: String?, rrule: String?) {
         switch `repeat` ?? "none" {
         case "none", "daily", "weekly", "monthly", "yearly": return (`repeat` ?? "none", nil)
         case "every":
             guard let count = everyCount.nonEmpty.flatMap({ Int($0) }), (1...1000).contains(count) else {
-                throw .init(field: "repeat", message: "“every N” needs N from 1 to 1000")
+                throw .init(field: "repeat", message: words["countdown.everyRange"])
             }
             return ("every \(count) \(everyUnit.nonEmpty ?? "weeks")", nil)
         case "nth": return ("\(nthOrdinal.nonEmpty ?? "1") \(nthWeekday.nonEmpty ?? "friday")".replacingOccurrences(of: "-1 ", with: "last "), nil)
         case "lastday": return ("last day", nil)
         case "yearly chinese", "yearly hebrew", "yearly islamic": return (`repeat`, nil)
         case "custom":
-            guard let rule = rrule.nonEmpty else { throw .init(field: "rrule", message: "write a rule, such as FREQ=WEEKLY;BYDAY=MO,WE") }
+            guard let rule = rrule.nonEmpty else { throw .init(field: "rrule", message: words["countdown.writeRule"]) }
             return (nil, rule.hasPrefix("RRULE:") ? String(rule.dropFirst(6)) : rule)
         case let other: throw .init(field: "repeat", message: "'\(other)' is not a repeat choice")
         }
@@ -112,7 +112,7 @@ struct CountdownForm: PostedForm, TemplateView {
 
     /// The draft every field of the form stands for (a full replacement: empty
     /// fields clear what they hold). The image is handled by the caller.
-    func draft() throws(CountdownDraft.Invalid) -> CountdownDraft {
+    func draft(_ words: WebWords) throws(CountdownDraft.Invalid) -> CountdownDraft {
         var draft = CountdownDraft()
         draft.title = title ?? ""
         draft.date = date.nonEmpty ?? ""
@@ -123,7 +123,7 @@ struct CountdownForm: PostedForm, TemplateView {
         } else {
             draft.allDay = true
         }
-        let (phrase, rule) = try repeatChoice()
+        let (phrase, rule) = try repeatChoice(words)
         if let rule { draft.rrule = rule } else { draft.repeat = phrase }
         draft.clamp = clamp.isChecked
         draft.direction = direction == "up" ? .up : .down
@@ -144,7 +144,7 @@ struct CountdownForm: PostedForm, TemplateView {
         draft.location = location ?? ""
         draft.alarms = alarm.nonEmpty.map { [$0] } ?? []
         if let priority = priority.nonEmpty {
-            guard let value = Int(priority) else { throw .init(field: "priority", message: "must be a number from 0 to 9") }
+            guard let value = Int(priority) else { throw .init(field: "priority", message: words["countdown.priorityRange"]) }
             draft.priority = value
         } else if kind == "task" {
             draft.priority = 0

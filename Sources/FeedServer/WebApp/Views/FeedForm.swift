@@ -65,9 +65,9 @@ struct FeedForm: PostedForm, TemplateView {
     }
 
     /// The settings document, or the field that is wrong and why.
-    func document() throws(Feed.InvalidSetting) -> FeedSettingsDocument {
+    func document(_ words: WebWords) throws(Feed.InvalidSetting) -> FeedSettingsDocument {
         var document = FeedSettingsDocument()
-        guard let name = name.nonEmpty else { throw Feed.InvalidSetting(message: "the feed needs a name") }
+        guard let name = name.nonEmpty else { throw Feed.InvalidSetting(message: words["feedForm.needsName"]) }
         document.name = SafeText.clean(name)
         document.description = description.map(SafeText.clean) ?? ""
         document.timeZone = timeZone.nonEmpty ?? "UTC"
@@ -82,18 +82,18 @@ struct FeedForm: PostedForm, TemplateView {
         }
         var countdown = FeedSettingsDocument.CountdownSettings(mode: mode.nonEmpty ?? "daily")
         if let days = days.nonEmpty {
-            guard let value = Int(days) else { throw Feed.InvalidSetting(message: "countdown days must be a whole number") }
+            guard let value = Int(days) else { throw Feed.InvalidSetting(message: words["feedForm.wholeDays"]) }
             countdown.days = value
         }
         if countdown.mode == "milestones", let text = milestones.nonEmpty {
             let marks = text.split(whereSeparator: { $0 == "," || $0 == " " }).map { Int($0) }
             guard !marks.isEmpty, marks.allSatisfy({ $0 != nil }) else {
-                throw Feed.InvalidSetting(message: "milestones must be whole numbers of days, separated by commas")
+                throw Feed.InvalidSetting(message: words["feedForm.badMilestones"])
             }
             countdown.milestones = marks.compactMap { $0 }
         }
         if let maxEvents = maxEvents.nonEmpty {
-            guard let value = Int(maxEvents) else { throw Feed.InvalidSetting(message: "most events must be a whole number") }
+            guard let value = Int(maxEvents) else { throw Feed.InvalidSetting(message: words["feedForm.badMaxEvents"]) }
             countdown.maxEvents = value
         }
         document.countdown = countdown
@@ -109,7 +109,7 @@ struct FeedForm: PostedForm, TemplateView {
         }
         if !colors.isEmpty { document.categories = colors }
         let counts = (celebrateDays ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map { Int($0) }
-        guard counts.allSatisfy({ $0 != nil }) else { throw Feed.InvalidSetting(message: "celebrated day counts must be whole numbers, separated by commas") }
+        guard counts.allSatisfy({ $0 != nil }) else { throw Feed.InvalidSetting(message: words["feedForm.badCelebrate"]) }
         document.celebrate = .init(halfBirthdays: halfBirthdays.isChecked, days: counts.compactMap { $0 })
         document.language = language ?? ""
         if let weekend = weekend.nonEmpty {
@@ -123,7 +123,7 @@ struct FeedForm: PostedForm, TemplateView {
     var templateValues: [String: Any] {
         ["isDaily": (mode ?? "daily") == "daily", "isMilestones": mode == "milestones", "publicChecked": isPublic.isChecked,
          "alarmsChecked": alarms.isChecked, "sortByTitle": sort == FeedSnapshot.Sort.title.rawValue, "colorValue": color.nonEmpty ?? "#007AFF", "halfChecked": halfBirthdays.isChecked,
-         "languages": [["value": "", "label": "Each viewer’s (the browser’s language; English for calendars and JSON)", "selected": language.nonEmpty == nil]]
-            + Language.all.map { ["value": $0.code, "label": "\($0.name) (\($0.code))", "selected": $0.code == language] }]
+         "viewerLanguage": language.nonEmpty == nil,
+         "languages": Language.all.map { ["value": $0.code, "label": "\($0.name) (\($0.code))", "selected": $0.code == language] }]
     }
 }

@@ -89,47 +89,37 @@ struct FeedView: TemplateView {
 }
 
 extension FeedView.TokenRow {
-    init(_ token: FeedToken) {
+    init(_ token: FeedToken, _ words: WebWords) {
         id = token.id
         label = token.label
-        visibility = token.visibility.rawValue
+        visibility = words["visibility.\(token.visibility.rawValue)"]
         created = AppDates.text(token.createdAt)
-        lastUsed = token.lastUsedAt.map(AppDates.text) ?? "never"
+        lastUsed = token.lastUsedAt.map(AppDates.text) ?? words["common.never"]
         revoked = token.revokedAt != nil
-    }
-}
-
-/// How the app writes instants: `2026-11-23 14:05 UTC`, unambiguous in any locale.
-enum AppDates {
-    static func text(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let day = Int((Double(seconds) / 86_400).rounded(.down))
-        let civil = CivilDate(daysSinceEpoch: day).iso
-        let rest = seconds - day * 86_400
-        return civil + String(format: " %02d:%02d UTC", rest / 3600, rest % 3600 / 60)
     }
 }
 
 extension FeedView.NoticeRow {
     /// The feed's notice targets as the web app lists them: the webhook and
     /// ntfy lanes with their last attempts, and the MQTT brokers.
-    static func rows(feed slug: String, notices: NoticeWatcher?, targets: [NoticeTarget]) -> [FeedView.NoticeRow] {
+    static func rows(feed slug: String, notices: NoticeWatcher?, targets: [NoticeTarget], words: WebWords) -> [FeedView.NoticeRow] {
         guard let notices, !targets.isEmpty else { return [] }
         let lanes = notices.outbox.statuses.filter { $0.feed == slug }
         let brokers = notices.mqttStatuses
         return targets.map { target in
-            let events = target.events.map(\.rawValue).sorted().joined(separator: " and ")
+            let events = target.events.map(\.rawValue).sorted().map { words["notice.\($0)"] }.joined(separator: ", ")
             if case .mqtt = target.kind {
                 let broker = brokers.first { $0.target == target.label }
-                let summary = broker.map { $0.connected ? "connected, \($0.topics) topics kept" : "not connected" } ?? "not connected yet"
-                return .init(target: target.label, events: "Home Assistant sensors", summary: summary, lastError: broker?.lastError, attempts: [])
+                let summary = broker.map { $0.connected ? words["notice.connected", ["topics": String($0.topics)]] : words["notice.notConnected"] }
+                    ?? words["notice.notConnectedYet"]
+                return .init(target: target.label, events: words["notice.sensors"], summary: summary, lastError: broker?.lastError, attempts: [])
             }
             guard let lane = lanes.first(where: { $0.target == target.label }) else {
-                return .init(target: target.label, events: events, summary: "nothing sent yet", lastError: nil, attempts: [])
+                return .init(target: target.label, events: events, summary: words["notice.nothingSent"], lastError: nil, attempts: [])
             }
-            var summary = "\(lane.delivered) delivered"
-            if lane.pending > 0 { summary += ", \(lane.pending) waiting" }
-            if lane.dropped > 0 { summary += ", \(lane.dropped) dropped" }
+            var summary = words["notice.delivered", ["count": String(lane.delivered)]]
+            if lane.pending > 0 { summary += ", " + words["notice.waiting", ["count": String(lane.pending)]] }
+            if lane.dropped > 0 { summary += ", " + words["notice.dropped", ["count": String(lane.dropped)]] }
             let attempts = lane.log.reversed().map { entry in
                 Attempt(at: entry.at.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC"), event: entry.event,
                         outcome: entry.outcome, detail: entry.detail ?? "")

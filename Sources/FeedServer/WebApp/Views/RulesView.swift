@@ -25,12 +25,12 @@ struct RulesView: TemplateView {
     /// Why there is nothing to show (no definition, a rejected one).
     var problem: String?
 
-    mutating func fill(_ report: RulesDryRun.Report) {
+    mutating func fill(_ report: RulesDryRun.Report, _ words: WebWords) {
         let counts = report.counts
-        summary = ["kept", "changed", "dropped", "duplicate"].map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
-            + (report.sources.count > 1 ? " (duplicates by \(report.dedupe ?? "uid"))" : "")
+        summary = words["rules.summary", Dictionary(uniqueKeysWithValues: ["kept", "changed", "dropped", "duplicate"].map { ($0, String(counts[$0] ?? 0)) })]
+            + (report.sources.count > 1 ? " " + words["rules.dedupe", ["by": report.dedupe ?? "uid"]] : "")
         sources = report.sources.map { source in
-            let lines = source.lines.map { Line(result: $0.result, start: $0.start, title: $0.title, newTitle: $0.newTitle, because: $0.because.joined(separator: ", ")) }
+            let lines = source.lines.map { Line(result: words["rules.\($0.result)"], start: $0.start, title: $0.title, newTitle: $0.newTitle, because: $0.because.joined(separator: ", ")) }
             return Source(name: source.name, location: source.location, error: source.error, lines: lines, hasLines: !lines.isEmpty)
         }
     }

@@ -4,8 +4,9 @@ import Countdowns
 /// bars per month, week or day of the span, one colour per category, with the
 /// numbers written on the bars so that the chart reads without colour too.
 enum StatisticsChart {
-    static func svg(_ statistics: CategoryStatistics) -> String {
-        let buckets = statistics.span.buckets
+    static func svg(_ statistics: CategoryStatistics, words: WebWords) -> String {
+        let buckets = statistics.span.buckets.map { (label: AppDates.bucketLabel($0.start, period: statistics.span.period, in: words.language, fallback: $0.label),
+                                                     start: $0.start) }
         let categories = statistics.categories.filter { $0.occurrences > 0 }
         let maximum = max(1, categories.flatMap(\.perBucket).max() ?? 1)
         let groupWidth = 44, barGap = 2, height = 180, top = 12, bottom = 28
@@ -28,7 +29,7 @@ enum StatisticsChart {
         let summary = categories.map { "\($0.name): \($0.occurrences)" }.joined(separator: ", ")
         return """
             <svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 \(width) \(height)" role="img" aria-labelledby="chart-title chart-desc">\
-            <title id="chart-title">Occurrences per category</title><desc id="chart-desc">\(HTMLEscape.text(summary.isEmpty ? "No occurrences" : summary))</desc>\
+            <title id="chart-title">\(HTMLEscape.text(words["stats.chartTitle"]))</title><desc id="chart-desc">\(HTMLEscape.text(summary.isEmpty ? words["stats.noOccurrences"] : summary))</desc>\
             <line x1="8" y1="\(height - bottom)" x2="\(width - 8)" y2="\(height - bottom)" stroke="currentColor" stroke-opacity=".3"/>\(bars)</svg>
             """
     }
