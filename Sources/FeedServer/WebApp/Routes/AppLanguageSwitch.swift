@@ -31,9 +31,9 @@ struct AppLanguageSwitch: Sendable {
     }
 
     /// A path of the app to go back to: only `/app` and what is under it, so
-    /// the switch cannot send a browser elsewhere (`//evil.example`, `https:`).
+    /// the switch cannot send a browser elsewhere (`//evil.example`, `https:`, `/app/../`).
     static func safeBack(_ path: String) -> String {
-        guard path == "/app" || path.hasPrefix("/app/"), !path.contains("//"), !path.contains("\\"), path.utf8.count <= 512,
+        guard path == "/app" || path.hasPrefix("/app/"), !path.contains("//"), !path.contains("\\"), !path.contains(".."), path.utf8.count <= 512,
               !path.hasPrefix("/app/language") else { return "/app" }
         return path
     }
