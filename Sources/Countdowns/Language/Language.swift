@@ -143,6 +143,11 @@ public struct Language: Sendable, Hashable, CustomStringConvertible {
         return words
     }
 
+    /// `scriptWords` as the JSON a page carries in its `data-words` attribute.
+    public var scriptWordsJSON: String {
+        (try? JSONSerialization.data(withJSONObject: scriptWords, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
     /// "days" → "Days": a card's unit line starts with a capital, in scripts that have them.
     public static func capitalized(_ word: String) -> String { word.prefix(1).uppercased() + word.dropFirst() }
 

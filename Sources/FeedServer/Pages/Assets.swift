@@ -65,8 +65,9 @@ enum Assets {
             return Math.max(0, m);
           }
           // The page's unit words by plural category (FeedPage puts them on
-          // main.cards), chosen with the browser's CLDR rules for the page's language.
-          var holder = document.querySelector("main.cards[data-words]");
+          // main.cards, the web app on its preview card), chosen with the
+          // browser's CLDR rules for the page's language.
+          var holder = document.querySelector("[data-words]");
           var words = holder ? JSON.parse(holder.dataset.words) : null;
           var rules = null;
           try { rules = new Intl.PluralRules(document.documentElement.lang || "en"); } catch (e) { rules = null; }

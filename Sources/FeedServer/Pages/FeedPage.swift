@@ -106,7 +106,7 @@ enum FeedPage {
         var words: [String: String] = [:]
         for key in ["subscribe", "google", "https", "countdownCalendar", "json", "svgCard", "empty"] { words[key] = language.page(key) }
         words["footer"] = language.page("footer", ["zone": feed.timeZone])
-        let scriptWords = (try? JSONSerialization.data(withJSONObject: language.scriptWords, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let scriptWords = language.scriptWordsJSON
         let view = View(name: feed.name, description: feed.description, links: links, cards: cards, isEmpty: cards.isEmpty, more: more,
                         lang: language.code, dir: language.isRightToLeft ? "rtl" : "ltr", words: words, scriptWords: scriptWords)
         return pages.english.library.render(view, withTemplate: "public-feed") ?? ""

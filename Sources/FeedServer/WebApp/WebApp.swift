@@ -90,8 +90,9 @@ struct WebApp: Sendable {
         try await compiled(context.parameters.get("slug") ?? "", context)
     }
 
-    func calculator(_ zone: Zone) -> RemainingTimeCalculator {
-        RemainingTimeCalculator(now: self.clock(), zone: zone, maxOccurrences: self.settings.maxOccurrences)
+    /// Remaining time now in `zone`, its words ("Today", "3 Tage") in `language`.
+    func calculator(_ zone: Zone, language: Language = .english) -> RemainingTimeCalculator {
+        RemainingTimeCalculator(now: self.clock(), zone: zone, maxOccurrences: self.settings.maxOccurrences, language: language)
     }
 
     func id(_ context: WebAppContext) throws -> Int64 {

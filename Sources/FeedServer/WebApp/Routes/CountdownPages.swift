@@ -34,6 +34,8 @@ struct CountdownPages: Sendable {
         var ruleReading: String?
         var zones: [String]
         var preview: CountdownRow?
+        /// The unit words the preview's script counts in, in the page's language.
+        var scriptWords: String
         var cancel: String
         var id: Int64?
     }
@@ -126,8 +128,8 @@ struct CountdownPages: Sendable {
         }
         var preview: CountdownRow?
         if let countdown {
-            preview = CountdownRow(countdown: countdown, remaining: app.calculator(compiled.feed.zone).remaining(for: countdown),
-                                   imageURL: { app.settings.imageURL($0) })
+            preview = CountdownRow(countdown: countdown, remaining: app.calculator(compiled.feed.zone, language: words.language).remaining(for: countdown),
+                                   imageURL: { app.settings.imageURL($0) }, words: words)
         }
         func choices(_ pairs: [(String, String)], _ current: String?, _ fallback: String) -> [FormView.Choice] {
             pairs.map { FormView.Choice(value: $0.0, label: $0.1, selected: $0.0 == (current ?? fallback)) }
@@ -145,7 +147,7 @@ struct CountdownPages: Sendable {
         return FormView(form: form, isNew: isNew, action: action, feedName: compiled.feed.name, feeds: feeds, units: units, alarms: alarms,
                         kinds: kinds, repeats: repeats, everyUnits: everyUnits, ordinals: ordinals, weekdays: weekdays, directions: directions,
                         error: error.map { Self.text(of: $0, words) }, errorField: error?.field, ruleReading: reading, zones: TimeZoneChoices.all, preview: preview,
-                        cancel: "/app/feeds/\(compiled.slug)", id: countdown?.id)
+                        scriptWords: words.language.scriptWordsJSON, cancel: "/app/feeds/\(compiled.slug)", id: countdown?.id)
     }
 
     private func save(_ request: Request, _ context: WebAppContext, id: Int64?) async throws -> Response {

@@ -126,7 +126,7 @@ struct FeedPages: Sendable {
     }
 
     func view(_ compiled: CompiledFeed, newToken: FeedView.NewToken? = nil, words: WebWords) async throws -> FeedView {
-        let calculator = app.calculator(compiled.feed.zone)
+        let calculator = app.calculator(compiled.feed.zone, language: words.language)
         let rows = FeedSnapshot.rows(compiled.series, calculator: calculator)
         let base = app.settings.baseURL
         let links = FeedPage.links(baseURL: base, path: "/feeds/\(compiled.slug)")
@@ -149,7 +149,7 @@ struct FeedPages: Sendable {
                         isPublic: compiled.feed.isPublic, color: compiled.feed.color ?? "#8E8E93", links: shown,
                         webcal: compiled.feed.isPublic ? links.webcal : nil, google: compiled.feed.isPublic ? links.google : nil,
                         qr: compiled.feed.isPublic ? QRCode.svg(for: links.webcal, label: words["feed.qrFeed", ["name": compiled.feed.name]]) : nil,
-                        countdowns: rows.map { CountdownRow(countdown: $0.0, remaining: $0.1, imageURL: { app.settings.imageURL($0) }) },
+                        countdowns: rows.map { CountdownRow(countdown: $0.0, remaining: $0.1, imageURL: { app.settings.imageURL($0) }, words: words) },
                         tokens: tokens.map { FeedView.TokenRow($0, words) }, sources: sourceRows,
                         notices: FeedView.NoticeRow.rows(feed: slug, notices: app.notices,
                                                          targets: app.loader.noticeTargets.first { $0.slug == slug }?.targets ?? [], words: words),

@@ -38,7 +38,7 @@
       card.style.setProperty("--to", $("color2").value);
       card.style.setProperty("--ink", $("textColor").value);
     }
-    var title = $("title").value || "Untitled";
+    var title = $("title").value || "…";
     card.querySelector(".preview-title").textContent = title.replace("{n}", "n");
     var date = $("date").value, time = $("time").value;
     var number = card.querySelector(".number"), unit = card.querySelector(".unit");
@@ -47,7 +47,7 @@
       var shown = window.tminus.face(time ? date + "T" + time : date, $("unit").value);
       if (shown) {
         number.textContent = shown.number; unit.textContent = shown.unit;
-        number.classList.toggle("word", shown.number === "Today");
+        number.classList.toggle("word", !/^[0-9]+$/.test(shown.number));
       }
     }
     var dateLine = card.querySelector(".preview-date");

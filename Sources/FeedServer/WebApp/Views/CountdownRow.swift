@@ -23,14 +23,15 @@ struct CountdownRow {
     var priority: Int?
     var state: String
 
-    init(countdown: Countdown, remaining: RemainingTime, imageURL: (String) -> String?) {
-        let face = CardFace(countdown: countdown, remaining: remaining)
+    /// `remaining` is already in the words' language (the calculator was made with it).
+    init(countdown: Countdown, remaining: RemainingTime, imageURL: (String) -> String?, words: WebWords) {
+        let face = CardFace(countdown: countdown, remaining: remaining, language: words.language)
         id = countdown.id ?? 0
         title = face.title
         big = face.big
         unit = face.unit
         dateLine = face.dateLine
-        repeats = countdown.isRepeating ? RepeatPhrase.describe(countdown.repeatRule) : nil
+        repeats = countdown.isRepeating ? RepeatText.text(countdown.repeatRule, words) : nil
         (from, to) = face.gradient
         ink = face.textColor
         image = countdown.presentation.image.flatMap(imageURL)
