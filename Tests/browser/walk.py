@@ -407,6 +407,12 @@ def main():
                  "/app/tasks", "/app/stats?period=year"]
         english_words = ("Add countdown", "Settings", "Private links", "Subscribe and share", "What and when", "Time zone",
                          "Import into", "Cancel", "Statistics", "Timeline", "Sign out", "Delete “", "Category", "Result")
+        driver.set_window_size(360, 900)
+        for path in ("/app/feeds/summer-2027", "/app/stats?period=year"):
+            walk.open(path)
+            wide = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+            check(wide <= 1, f"en {path}: nothing wider than a 360 px screen ({wide} px over)")
+        driver.set_window_size(1280, 900)
         for lang, heading, direction in (("de", "Feeds", "ltr"), ("ar", "الخلاصات", "rtl"), ("ja", "フィード", "ltr")):
             walk.open("/app/timeline")
             Select(walk.by_id("language-switch")).select_by_value(lang)
