@@ -49,7 +49,7 @@ import Testing
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/FeedServer/WebApp").standardized
         let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
         #expect(files.count > 20)
-        let families = "layout|nav|common|count|error|signin|setup|feeds|feed|visibility|notice|feedDelete|feedForm|flash|countdown|kind|repeat|every|ordinal|direction|unit|alarm|field|import|rules|timeline|tasks|group|stats|period"
+        let families = "outcome|layout|nav|common|count|error|signin|setup|feeds|feed|visibility|notice|feedDelete|feedForm|flash|countdown|kind|repeat|every|ordinal|direction|unit|alarm|field|import|rules|timeline|tasks|group|stats|period"
         let literal = try Regex("\"((?:\(families))\\.[A-Za-z0-9]+)\"")
         var asked: Set<String> = []
         for file in files {
@@ -63,6 +63,7 @@ import Testing
         asked.formUnion(NoticeTarget.Event.allCases.map { "notice.\($0.rawValue)" })
         asked.formUnion(["overdue", "today", "thisWeek", "later"].map { "group.\($0)" })
         asked.formUnion(["kept", "changed", "dropped", "duplicate"].map { "rules.\($0)" })
+        asked.formUnion(["delivered", "retrying", "gaveUp", "dropped"].map { "outcome.\($0)" })
         asked.formUnion(["days", "weeks", "months", "years"].map { "every.\($0)" })
         asked.formUnion(["none", "daily", "weekly", "monthly", "yearly", "every", "nth", "lastday", "chinese", "hebrew", "islamic", "custom"].map { "repeat.\($0)" })
         let missing = asked.subtracting(english.keys).sorted()
