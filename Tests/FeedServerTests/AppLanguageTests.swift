@@ -49,7 +49,7 @@ import Testing
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/FeedServer/WebApp").standardized
         let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
         #expect(files.count > 20)
-        let families = "outcome|layout|nav|common|count|error|signin|setup|feeds|feed|visibility|notice|feedDelete|feedForm|flash|countdown|kind|repeat|every|ordinal|direction|unit|alarm|field|import|rules|timeline|tasks|group|stats|period"
+        let families = "invalid|outcome|layout|nav|common|count|error|signin|setup|feeds|feed|visibility|notice|feedDelete|feedForm|flash|countdown|kind|repeat|every|ordinal|direction|unit|alarm|field|import|rules|timeline|tasks|group|stats|period"
         let literal = try Regex("\"((?:\(families))\\.[A-Za-z0-9]+)\"")
         var asked: Set<String> = []
         for file in files {
@@ -92,6 +92,9 @@ import Testing
             // Days and months are named by the locale.
             let form = try await browser.get("/app/feeds/family/countdowns/new")
             #expect(form.text.contains(">Freitag</option>") && form.text.contains("Neuer Countdown"))
+            // The model's reasons, typed, in the page's language; the value as typed.
+            let refused = try await browser.postMultipart("/app/feeds/family/countdowns", WebAppTests.countdownFields(["timeZone": "Mars/Olympus"]))
+            #expect(refused.status == .unprocessableContent && refused.text.contains("Zeitzone: Mars/Olympus ist keine bekannte Zeitzone"))
             let stats = try await browser.get("/app/stats?period=month&at=2026-11-22")
             #expect(stats.text.contains("<h2>November 2026</h2>") && stats.text.contains("Vorkommen pro Kategorie"))
 

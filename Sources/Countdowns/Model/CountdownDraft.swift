@@ -41,12 +41,65 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
 
     public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
         public var field: String
+        /// English, as the API and the command line print it.
         public var message: String
+        /// What is wrong, typed, so that the web app can say it in the page's language.
+        public var reason: Reason
         public var description: String { "\(field): \(message)" }
 
+        /// A reason the other layers name themselves (a rule's parse error, a link's problem): shown as written.
         public init(field: String, message: String) {
             self.field = field
             self.message = message
+            reason = .other
+        }
+
+        init(field: String, _ reason: Reason) {
+            self.field = field
+            self.reason = reason
+            message = reason.english
+        }
+    }
+
+    /// Why a draft's field was refused. The values are the text as it was typed.
+    public enum Reason: Sendable, Equatable {
+        case required
+        case requiredDate
+        case empty
+        case titleTooLong(count: Int, limit: Int)
+        case notADate(String)
+        case notATime(String)
+        case unknownZone(String)
+        case endBeforeStart(String)
+        case endNotAfterStart(String)
+        case endFormat
+        case fromNotBefore(String, date: String)
+        case colors
+        case notAColor(String)
+        case notADuration(String)
+        case priorityRange
+        /// Named in `message` only.
+        case other
+
+        var english: String {
+            switch self {
+            case .required: "is required"
+            case .requiredDate: "is required, as YYYY-MM-DD"
+            case .empty: "is empty"
+            case .titleTooLong(let count, let limit): "is \(count) characters; at most \(limit) are kept (put the rest in the notes)"
+            case .notADate(let text): CivilDate.problem(with: text) ?? "is not a date"
+            case .notATime(let text): "'\(text)' is not HH:MM"
+            case .unknownZone(let text): "'\(text)' is not a known time zone"
+            case .endBeforeStart(let text): "\(text) is before the start"
+            case .endNotAfterStart(let text): "\(text) is not after the start time"
+            case .endFormat: "must be a date (YYYY-MM-DD) for all-day countdowns, or a time (HH:MM) for timed ones"
+            case .fromNotBefore(let text, let date): "\(text) must be before the countdown's date (\(date))"
+            case .colors: "must be one or two #RRGGBB colours, or none for the palette's"
+            case .notAColor(let text): "'\(text)' is not #RRGGBB"
+            case .notADuration(let text): "'\(text)' is not a duration like -P2D"
+            case .priorityRange: "must be 0 to 9"
+            case .other: ""
+            }
         }
     }
 
@@ -58,22 +111,22 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
 
     /// A new countdown from a draft that has at least a title and a date.
     public func makeCountdown(uid: String, feedZone: String) throws(Invalid) -> Countdown {
-        guard let title, !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: "title", message: "is required") }
+        guard let title, !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: "title", .required) }
         guard title.count <= SafeText.maxTitleCharacters else { throw Self.tooLong(title) }
-        guard let date else { throw Invalid(field: "date", message: "is required, as YYYY-MM-DD") }
-        guard let day = CivilDate(parsing: date) else { throw Invalid(field: "date", message: CivilDate.problem(with: date) ?? "is not a date") }
+        guard let date else { throw Invalid(field: "date", .requiredDate) }
+        guard let day = CivilDate(parsing: date) else { throw Invalid(field: "date", .notADate(date)) }
         var countdown = Countdown(uid: uid, title: SafeText.clean(title), target: .date(day), kind: kind ?? .event)
         try apply(to: &countdown, feedZone: feedZone)
         return countdown
     }
 
     static func tooLong(_ title: String) -> Invalid {
-        Invalid(field: "title", message: "is \(title.count) characters; at most \(SafeText.maxTitleCharacters) are kept (put the rest in the notes)")
+        Invalid(field: "title", .titleTooLong(count: title.count, limit: SafeText.maxTitleCharacters))
     }
 
     public func apply(to countdown: inout Countdown, feedZone: String) throws(Invalid) {
         if let title {
-            guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: "title", message: "is empty") }
+            guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: "title", .empty) }
             guard title.count <= SafeText.maxTitleCharacters else { throw Self.tooLong(title) }
             countdown.title = SafeText.clean(title)
         }
@@ -82,19 +135,19 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
             let wasAllDay = countdown.isAllDay
             var day = countdown.target.civilDate
             if let date {
-                guard let parsed = CivilDate(parsing: date) else { throw Invalid(field: "date", message: CivilDate.problem(with: date) ?? "is not a date") }
+                guard let parsed = CivilDate(parsing: date) else { throw Invalid(field: "date", .notADate(date)) }
                 day = parsed
             }
             var clock: (Int, Int)? = countdown.isAllDay || allDay == true ? nil : (countdown.target.local.hour, countdown.target.local.minute)
             if let time {
-                guard let parsed = Self.parseTime(time) else { throw Invalid(field: "time", message: "'\(time)' is not HH:MM") }
+                guard let parsed = Self.parseTime(time) else { throw Invalid(field: "time", .notATime(time)) }
                 clock = parsed
             }
             if let (hour, minute) = clock {
                 let local = LocalDateTime(date: day, hour: hour, minute: minute)
                 let name = timeZone ?? countdown.target.tzid ?? feedZone
                 if name == "floating" { countdown.target = .floating(local) } else {
-                    guard let zone = Zone.named(name) else { throw Invalid(field: "timeZone", message: "'\(name)' is not a known time zone") }
+                    guard let zone = Zone.named(name) else { throw Invalid(field: "timeZone", .unknownZone(name)) }
                     countdown.target = zone.isUTC ? .utc(local) : .zoned(local, tzid: zone.identifier)
                 }
             } else {
@@ -108,14 +161,14 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
         }
         if let end {
             if let endDate = CivilDate(parsing: end), countdown.isAllDay {
-                guard endDate >= countdown.target.civilDate else { throw Invalid(field: "end", message: "\(end) is before the start") }
+                guard endDate >= countdown.target.civilDate else { throw Invalid(field: "end", .endBeforeStart(end)) }
                 countdown.end = .date(endDate.adding(days: 1))
             } else if let (hour, minute) = Self.parseTime(end), !countdown.isAllDay {
                 let local = LocalDateTime(date: countdown.target.civilDate, hour: hour, minute: minute)
-                guard local > countdown.target.local else { throw Invalid(field: "end", message: "\(end) is not after the start time") }
+                guard local > countdown.target.local else { throw Invalid(field: "end", .endNotAfterStart(end)) }
                 countdown.end = countdown.target.with(local: local)
             } else {
-                throw Invalid(field: "end", message: "must be a date (YYYY-MM-DD) for all-day countdowns, or a time (HH:MM) for timed ones")
+                throw Invalid(field: "end", .endFormat)
             }
             countdown.duration = nil
         }
@@ -131,9 +184,9 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
         }
         if let from {
             if from.isEmpty { countdown.countsFrom = nil } else {
-                guard let day = CivilDate(parsing: from) else { throw Invalid(field: "from", message: CivilDate.problem(with: from) ?? "is not a date") }
+                guard let day = CivilDate(parsing: from) else { throw Invalid(field: "from", .notADate(from)) }
                 guard day < countdown.target.civilDate else {
-                    throw Invalid(field: "from", message: "\(from) must be before the countdown's date (\(countdown.target.civilDate.iso))")
+                    throw Invalid(field: "from", .fromNotBefore(from, date: countdown.target.civilDate.iso))
                 }
                 countdown.countsFrom = day
             }
@@ -142,14 +195,14 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
             // No colours means the palette's, as an unticked "Use my colours" says (an empty list clears them).
             let parsed = colors.compactMap(Presentation.normalizeHex)
             guard (0...2).contains(colors.count), parsed.count == colors.count else {
-                throw Invalid(field: "colors", message: "must be one or two #RRGGBB colours, or none for the palette's")
+                throw Invalid(field: "colors", .colors)
             }
             countdown.presentation.gradient = parsed
         }
         if let textColor, textColor.isEmpty {
             countdown.presentation.textColor = nil
         } else if let textColor {
-            guard let hex = Presentation.normalizeHex(textColor) else { throw Invalid(field: "textColor", message: "'\(textColor)' is not #RRGGBB") }
+            guard let hex = Presentation.normalizeHex(textColor) else { throw Invalid(field: "textColor", .notAColor(textColor)) }
             countdown.presentation.textColor = hex
         }
         if let image {
@@ -162,7 +215,7 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
         if let alarms {
             var offsets: [ICalDuration] = []
             for alarm in alarms {
-                guard let offset = ICalDuration(parsing: alarm) else { throw Invalid(field: "alarms", message: "'\(alarm)' is not a duration like -P2D") }
+                guard let offset = ICalDuration(parsing: alarm) else { throw Invalid(field: "alarms", .notADuration(alarm)) }
                 offsets.append(offset)
             }
             countdown.alarms = offsets
@@ -176,7 +229,7 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
         }
         if let location { countdown.location = location.isEmpty ? nil : SafeText.clean(location) }
         if let priority {
-            guard (0...9).contains(priority) else { throw Invalid(field: "priority", message: "must be 0 to 9") }
+            guard (0...9).contains(priority) else { throw Invalid(field: "priority", .priorityRange) }
             countdown.priority = priority
         }
         if let status { countdown.status = status }

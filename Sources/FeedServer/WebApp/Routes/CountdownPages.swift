@@ -212,12 +212,35 @@ struct CountdownPages: Sendable {
                             context: context)
     }
 
-    /// A form's error as the page shows it: the field's name in the page's
-    /// language, then the message (the shared model's messages, which the API
-    /// and the command line print too, are English).
+    /// A form's error as the page shows it: the field's name and what is wrong
+    /// with it in the page's language. A reason the model only names in English
+    /// (a rule's parse error, a link's problem, which the API and the command
+    /// line print the same) is shown as written.
     static func text(of error: CountdownDraft.Invalid, _ words: WebWords) -> String {
         let field = words["field.\(error.field)"]
-        return field.hasPrefix("field.") ? error.message : words["error.field", ["field": field, "message": error.message]]
+        let message = Self.reason(error, words)
+        return field.hasPrefix("field.") ? message : words["error.field", ["field": field, "message": message]]
+    }
+
+    private static func reason(_ error: CountdownDraft.Invalid, _ words: WebWords) -> String {
+        switch error.reason {
+        case .required: words["invalid.required"]
+        case .requiredDate: words["invalid.requiredDate"]
+        case .empty: words["invalid.empty"]
+        case .titleTooLong(let count, let limit): words["invalid.titleTooLong", ["count": String(count), "limit": String(limit)]]
+        case .notADate(let text): words["invalid.notADate", ["text": String(text.prefix(40))]]
+        case .notATime(let text): words["invalid.notATime", ["text": String(text.prefix(40))]]
+        case .unknownZone(let text): words["invalid.unknownZone", ["text": String(text.prefix(64))]]
+        case .endBeforeStart(let text): words["invalid.endBeforeStart", ["text": String(text.prefix(40))]]
+        case .endNotAfterStart(let text): words["invalid.endNotAfterStart", ["text": String(text.prefix(40))]]
+        case .endFormat: words["invalid.endFormat"]
+        case .fromNotBefore(let text, let date): words["invalid.fromNotBefore", ["text": String(text.prefix(40)), "date": date]]
+        case .colors: words["invalid.colors"]
+        case .notAColor(let text): words["invalid.notAColor", ["text": String(text.prefix(40))]]
+        case .notADuration(let text): words["invalid.notADuration", ["text": String(text.prefix(40))]]
+        case .priorityRange: words["invalid.priorityRange"]
+        case .other: error.message
+        }
     }
 
     /// The weekdays, Monday first, in `language` ("Montag"), by their form values.
