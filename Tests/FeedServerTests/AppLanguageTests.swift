@@ -49,7 +49,7 @@ import Testing
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/FeedServer/WebApp").standardized
         let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
         #expect(files.count > 20)
-        let families = "invalid|outcome|layout|nav|common|count|error|signin|setup|feeds|feed|visibility|notice|feedDelete|feedForm|flash|countdown|kind|repeat|every|ordinal|direction|unit|alarm|field|import|rules|timeline|tasks|group|stats|period"
+        let families = "setting|invalid|outcome|layout|nav|common|count|error|signin|setup|feeds|feed|visibility|notice|feedDelete|feedForm|flash|countdown|kind|repeat|every|ordinal|direction|unit|alarm|field|import|rules|timeline|tasks|group|stats|period"
         let literal = try Regex("\"((?:\(families))\\.[A-Za-z0-9]+)\"")
         var asked: Set<String> = []
         for file in files {
@@ -95,6 +95,10 @@ import Testing
             // The model's reasons, typed, in the page's language; the value as typed.
             let refused = try await browser.postMultipart("/app/feeds/family/countdowns", WebAppTests.countdownFields(["timeZone": "Mars/Olympus"]))
             #expect(refused.status == .unprocessableContent && refused.text.contains("Zeitzone: Mars/Olympus ist keine bekannte Zeitzone"))
+            let taken = try await browser.post("/app/feeds", ["name": "Family", "slug": "family", "timeZone": "Europe/Berlin"])
+            #expect(taken.status == .unprocessableContent && taken.text.contains("Einen Feed mit dem Adressnamen family gibt es schon."))
+            let zone = try await browser.post("/app/feeds", ["name": "Mars", "timeZone": "Mars/Olympus"])
+            #expect(zone.status == .unprocessableContent && zone.text.contains("Zeitzone Mars/Olympus ist unbekannt"))
             let stats = try await browser.get("/app/stats?period=month&at=2026-11-22")
             #expect(stats.text.contains("<h2>November 2026</h2>") && stats.text.contains("Vorkommen pro Kategorie"))
 

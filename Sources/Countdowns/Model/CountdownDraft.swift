@@ -59,6 +59,9 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
             self.reason = reason
             message = reason.english
         }
+
+        /// Two refusals are the same when they say the same: the reason only types what the message says.
+        public static func == (lhs: Invalid, rhs: Invalid) -> Bool { lhs.field == rhs.field && lhs.message == rhs.message }
     }
 
     /// Why a draft's field was refused. The values are the text as it was typed.

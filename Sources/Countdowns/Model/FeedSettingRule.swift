@@ -36,7 +36,7 @@ extension FeedSettingsDocument {
             },
             FeedSettingRule(\.holidays, read: \.holidays) { (value, feed) throws(Feed.InvalidSetting) in
                 guard value.isEmpty || Feed.isValidSlug(value), value != feed.slug else {
-                    throw Feed.InvalidSetting(message: "holidays: '\(value)' must be the slug of another feed (lower-case letters, digits and dashes); "
+                    throw Feed.InvalidSetting(.holidays(value), message: "holidays: '\(value)' must be the slug of another feed (lower-case letters, digits and dashes); "
                                               + "a feed file in feeds/ may also name an http(s) calendar")
                 }
                 feed.holidays = value.isEmpty ? nil : value
@@ -74,7 +74,7 @@ extension FeedSettingsDocument {
                 if let half = value.halfBirthdays { feed.celebrations.halfBirthdays = half }
                 if let days = value.days {
                     guard days.count <= 20, days.allSatisfy({ (1...100_000).contains($0) }) else {
-                        throw Feed.InvalidSetting(message: "celebrate days must be at most 20 day counts from 1 to 100000")
+                        throw Feed.InvalidSetting(.celebrateRange, message: "celebrate days must be at most 20 day counts from 1 to 100000")
                     }
                     feed.celebrations = Celebrations(halfBirthdays: feed.celebrations.halfBirthdays, dayCounts: days)
                 }
@@ -82,7 +82,7 @@ extension FeedSettingsDocument {
             FeedSettingRule(\.categories, read: { $0.categoryColors.isEmpty ? nil : $0.categoryColors }) { (value, feed) throws(Feed.InvalidSetting) in
                 for (name, color) in value {
                     let name = SafeText.clean(name).trimmingCharacters(in: .whitespaces)
-                    guard !name.isEmpty, name.count <= 100 else { throw Feed.InvalidSetting(message: "a category name must have 1 to 100 characters") }
+                    guard !name.isEmpty, name.count <= 100 else { throw Feed.InvalidSetting(.categoryName, message: "a category name must have 1 to 100 characters") }
                     feed.categoryColors[name] = try Feed.validColor(color)
                 }
             },

@@ -5,22 +5,50 @@ import ICalendar
 /// defined (feeds/*.yaml and the admin API). Messages name the setting's value.
 extension Feed {
     public struct InvalidSetting: Error, Sendable, Equatable, CustomStringConvertible {
+        /// English, as the API, the feed files' errors and the command line print it.
         public var message: String
+        /// What is wrong, typed, so that the web app can say it in the page's language.
+        public var reason: Reason
         public var description: String { message }
 
-        public init(message: String) { self.message = message }
+        /// A reason only `message` names (shown as written).
+        public init(message: String) {
+            self.message = message
+            reason = .other
+        }
+
+        init(_ reason: Reason, message: String) {
+            self.message = message
+            self.reason = reason
+        }
+
+        /// Two refusals are the same when they say the same: the reason only types what the message says.
+        public static func == (lhs: InvalidSetting, rhs: InvalidSetting) -> Bool { lhs.message == rhs.message }
+
+        /// The settings a person types in the web app's feed form; the values as typed.
+        public enum Reason: Sendable, Equatable {
+            case unknownZone(String)
+            case notAColor(String)
+            case maxEventsRange(Int)
+            case daysRange(Int)
+            case milestonesRange
+            case holidays(String)
+            case celebrateRange
+            case categoryName
+            case other
+        }
     }
 
     /// An Olson name (Windows and prefixed names are accepted and normalised).
     public static func validTimeZone(_ raw: String) throws(InvalidSetting) -> String {
         guard let zone = Zone.named(raw) else {
-            throw InvalidSetting(message: "time zone '\(raw)' is not a known zone (use an Olson name such as Europe/London)")
+            throw InvalidSetting(.unknownZone(raw), message: "time zone '\(raw)' is not a known zone (use an Olson name such as Europe/London)")
         }
         return zone.identifier
     }
 
     public static func validColor(_ raw: String) throws(InvalidSetting) -> String {
-        guard let hex = Presentation.normalizeHex(raw) else { throw InvalidSetting(message: "color '\(raw)' is not #RRGGBB") }
+        guard let hex = Presentation.normalizeHex(raw) else { throw InvalidSetting(.notAColor(raw), message: "color '\(raw)' is not #RRGGBB") }
         return hex
     }
 
@@ -47,7 +75,7 @@ extension Feed {
     /// 1…100,000 events in the countdown calendar.
     public static func validMaxEvents(_ raw: Int?) throws(InvalidSetting) -> Int {
         let value = raw ?? CountdownCalendar.defaultMaxEvents
-        guard (1...100_000).contains(value) else { throw InvalidSetting(message: "countdown maxEvents must be 1 to 100000, not \(value)") }
+        guard (1...100_000).contains(value) else { throw InvalidSetting(.maxEventsRange(value), message: "countdown maxEvents must be 1 to 100000, not \(value)") }
         return value
     }
 
@@ -56,12 +84,12 @@ extension Feed {
         switch mode ?? "daily" {
         case "daily":
             let days = days ?? 60
-            guard (1...366).contains(days) else { throw InvalidSetting(message: "countdown days must be 1 to 366, not \(days)") }
+            guard (1...366).contains(days) else { throw InvalidSetting(.daysRange(days), message: "countdown days must be 1 to 366, not \(days)") }
             return .daily(days: days)
         case "milestones":
             let marks = milestones ?? CountdownMode.defaultMilestones
             guard !marks.isEmpty, marks.allSatisfy({ (0...3650).contains($0) }) else {
-                throw InvalidSetting(message: "countdown milestones must be days from 0 to 3650")
+                throw InvalidSetting(.milestonesRange, message: "countdown milestones must be days from 0 to 3650")
             }
             return .milestones(marks)
         case let other:

@@ -188,12 +188,12 @@ struct FeedPages: Sendable {
                            FormView(form: form, isNew: true, action: "/app/feeds", error: message, zones: TimeZoneChoices.all),
                            context: context, status: .unprocessableContent).response(from: request, context: context)
         }
-        guard Feed.isValidSlug(slug) else { return try failed(StoreError.invalidSlug(slug).description) }
+        guard Feed.isValidSlug(slug) else { return try failed(words["feedForm.badSlug", ["slug": String(slug.prefix(64))]]) }
         var feed = Feed(slug: slug)
-        do { try form.document(words).apply(to: &feed) } catch { return try failed(error.message) }
+        do { try form.document(words).apply(to: &feed) } catch { return try failed(Self.text(of: error, words)) }
         do {
             try await app.catalog.write { [feed] in try await $0.createFeed(feed) }
-        } catch let error as StoreError where error == .feedExists(slug) { return try failed(error.description) }
+        } catch let error as StoreError where error == .feedExists(slug) { return try failed(words["feedForm.exists", ["slug": slug]]) }
         app.logger.info("feed created", metadata: ["feed": "\(slug)"])
         return app.redirect("/app/feeds/\(slug)", flash: words["flash.feedCreated", ["name": feed.name]], context: context)
     }
@@ -206,7 +206,7 @@ struct FeedPages: Sendable {
         let words = app.words(context)
         do { try form.document(words).apply(to: &feed) } catch {
             return try app.render("feed-form", title: words["feedForm.editTitle", ["name": compiled.feed.name]],
-                                  FormView(form: form, isNew: false, action: "/app/feeds/\(compiled.slug)/edit", error: error.message,
+                                  FormView(form: form, isNew: false, action: "/app/feeds/\(compiled.slug)/edit", error: Self.text(of: error, words),
                                            zones: TimeZoneChoices.all), context: context, status: .unprocessableContent).response(from: request, context: context)
         }
         try await app.catalog.write { [feed] in try await $0.saveFeed(feed) }
@@ -229,6 +229,22 @@ struct FeedPages: Sendable {
         app.logger.info("feed token created", metadata: ["feed": "\(compiled.slug)", "visibility": "\(visibility.rawValue)"])
         return try app.render("feed", title: compiled.feed.name, try await view(compiled, newToken: made, words: words), context: context,
                               status: .created).response(from: request, context: context)
+    }
+
+    /// A refused setting as the feed form shows it, in the page's language; a
+    /// reason only the model names (in English, as the API prints it) as written.
+    static func text(of error: Feed.InvalidSetting, _ words: WebWords) -> String {
+        switch error.reason {
+        case .unknownZone(let text): words["setting.unknownZone", ["text": String(text.prefix(64))]]
+        case .notAColor(let text): words["setting.notAColor", ["text": String(text.prefix(40))]]
+        case .maxEventsRange(let value): words["setting.maxEventsRange", ["value": String(value)]]
+        case .daysRange(let value): words["setting.daysRange", ["value": String(value)]]
+        case .milestonesRange: words["setting.milestonesRange"]
+        case .holidays(let text): words["setting.holidays", ["text": String(text.prefix(64))]]
+        case .celebrateRange: words["setting.celebrateRange"]
+        case .categoryName: words["setting.categoryName"]
+        case .other: error.message
+        }
     }
 }
 
