@@ -33,15 +33,23 @@ struct LanguageTests {
     @Test func everyCategoryHasEveryUnit() {
         for language in Language.all {
             let used = Set(Self.numbers.map(language.category))
-            for unit in ["day", "week", "month", "year", "workday"] {
+            for unit in ["day", "week", "month", "year", "workday", "countdown"] {
                 let forms = language.table.units[unit] ?? [:]
                 #expect(used.isSubset(of: Set(forms.keys)), "\(language.code) \(unit) lacks \(used.subtracting(forms.keys))")
             }
             for key in ["subscribe", "google", "https", "countdownCalendar", "json", "svgCard", "empty", "footer", "progress", "calendarName",
-                        "calendarDescription", "calendarReduced", "calendarFull", "calendarMilestones", "calendarTargetDay", "calendarLeftOut"] {
+                        "calendarDescription", "calendarReduced", "calendarFull", "calendarMilestones", "calendarTargetDay", "calendarLeftOut",
+                        "indexTagline", "indexEmpty"] {
                 #expect(language.table.page[key] != nil, "\(language.code) page lacks \(key)")
             }
         }
+    }
+
+    /// The public index counts each feed's countdowns in the viewer's language.
+    @Test(arguments: [("en", 1, "1 countdown"), ("en", 4, "4 countdowns"), ("ru", 2, "2 отсчёта"), ("ru", 5, "5 отсчётов"),
+                      ("pl", 22, "22 odliczania"), ("pl", 25, "25 odliczań"), ("ar", 2, "عدّان تنازليان"), ("ja", 3, "カウントダウン 3件")])
+    func countdownsAreCountedInEachLanguage(code: String, n: Int, text: String) throws {
+        #expect(try #require(Language.named(code)).countdowns(n) == text)
     }
 
     @Test(arguments: [

@@ -72,6 +72,28 @@ import Testing
         }
     }
 
+    /// The public index (`/`) was English whatever the browser asked for. It
+    /// follows `?lang=` and `Accept-Language` like the pages, counts each feed's
+    /// countdowns with the language's plural rules, and is rendered once per
+    /// language and change.
+    @Test func theIndexSpeaksTheViewersLanguageOnceARenderPerLanguage() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("plain", calendar: Self.calendar)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let (response, russian) = try await client.text("/", headers: [.acceptLanguage: "ru-RU, en;q=0.5"])
+            #expect(russian.contains("<html lang=\"ru\" dir=\"ltr\">") && russian.contains("2 отсчёта") && russian.contains("Отсчёты из календарей"))
+            #expect(response.headers[.vary]?.contains("Accept-Language") == true)
+            let arabic = try await client.text("/?lang=ar", headers: [.acceptLanguage: "ru"]).1
+            #expect(arabic.contains("<html lang=\"ar\" dir=\"rtl\">") && arabic.contains("عدّان تنازليان"), "?lang= wins")
+            let english = try await client.text("/").1
+            #expect(english.contains("<html lang=\"en\" dir=\"ltr\">") && english.contains("2 countdowns") && english.contains("Subscribe (webcal)"))
+            #expect(parts.catalog.indexRenderCount == 3)
+            _ = try await client.text("/", headers: [.acceptLanguage: "ru"])
+            #expect(parts.catalog.indexRenderCount == 3, "each language is rendered once per change")
+            #expect(try await client.text("/?lang=xx").0.status == .badRequest)
+        }
+    }
+
     /// The SVG card's progress ring says how much time has passed in the card's language (it was English in every language).
     @Test func theCardsProgressIsSaidInItsLanguage() async throws {
         let fixture = try ServerFixture()

@@ -99,6 +99,11 @@ public struct Language: Sendable, Hashable, CustomStringConvertible {
         pattern(Self.key(unit), n).replacingOccurrences(of: "{n}", with: grouped ? groupedDigits(n) : String(n))
     }
 
+    /// "1 countdown", "5 отсчётов", "عدّان تنازليان": how many countdowns a feed has, for the public index.
+    public func countdowns(_ n: Int) -> String {
+        pattern("countdown", n).replacingOccurrences(of: "{n}", with: String(n))
+    }
+
     /// Kept apart from `quantity` so that plain counts never touch Foundation's
     /// number formatting (whose first use valgrind reports inside the Swift runtime).
     private func groupedDigits(_ n: Int) -> String { n.formatted(.number.locale(locale)) }

@@ -3,7 +3,8 @@ import CountdownStore
 import Foundation
 import Mustache
 
-/// `/`: the public feeds, each with its subscribe links (template `public-index`).
+/// `/`: the public feeds, each with its subscribe links (template `public-index`),
+/// in the viewer's language (`?lang=`, else `Accept-Language`).
 enum IndexPage {
     /// One feed as the template reads it, looked up by name (`MustacheParent`)
     /// rather than through Mirror: with 600 feeds, the Mirror lookups made
@@ -11,8 +12,8 @@ enum IndexPage {
     struct Entry: MustacheParent {
         var slug: String
         var name: String
-        var count: Int
-        var plural: Bool
+        /// "3 countdowns", "3 отсчёта".
+        var count: String
         var webcal: String
         var https: String
 
@@ -21,7 +22,6 @@ enum IndexPage {
             case "slug": slug
             case "name": self.name
             case "count": count
-            case "plural": plural
             case "webcal": webcal
             case "https": https
             default: nil
@@ -32,19 +32,26 @@ enum IndexPage {
     struct View {
         var feeds: [Entry]
         var isEmpty: Bool
+        var lang: String
+        var dir: String
+        var tagline: String
+        var subscribe: String
+        var empty: String
     }
 
-    static func render(feeds: [(feed: Feed, count: Int, links: FeedPage.Links)], pages: WebPages) -> String {
-        let entries = feeds.map { Entry(slug: $0.feed.slug, name: $0.feed.name, count: $0.count, plural: $0.count != 1,
+    static func render(feeds: [(feed: Feed, count: Int, links: FeedPage.Links)], pages: WebPages, language: Language) -> String {
+        let entries = feeds.map { Entry(slug: $0.feed.slug, name: $0.feed.name, count: language.countdowns($0.count),
                                         webcal: $0.links.webcal, https: $0.links.https) }
-        return pages.english.library.render(View(feeds: entries, isEmpty: entries.isEmpty), withTemplate: "public-index") ?? ""
+        let view = View(feeds: entries, isEmpty: entries.isEmpty, lang: language.code, dir: language.isRightToLeft ? "rtl" : "ltr",
+                        tagline: language.page("indexTagline"), subscribe: language.page("subscribe"), empty: language.page("indexEmpty"))
+        return pages.english.library.render(view, withTemplate: "public-index") ?? ""
     }
 
     /// The page as served, for the public feeds among `feeds`; Last-Modified is their latest change.
-    static func representation(of feeds: [StoredFeed], settings: RenderSettings) -> Representation {
+    static func representation(of feeds: [StoredFeed], settings: RenderSettings, language: Language) -> Representation {
         let shown = feeds.filter(\.feed.isPublic)
         let html = render(feeds: shown.map { ($0.feed, $0.countdownCount, FeedPage.links(baseURL: settings.baseURL, path: "/feeds/\($0.feed.slug)")) },
-                          pages: settings.pages)
+                          pages: settings.pages, language: language)
         return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8",
                               lastModified: shown.map(\.updatedAt).max() ?? Date(timeIntervalSince1970: 0),
                               cacheControl: "public, max-age=60", extraHeaders: PageHeaders.page)

@@ -17,7 +17,7 @@ struct PublicRoutes: Sendable {
     let health: @Sendable () -> PublicHealth
 
     func register(on router: Router<ServerContext>) {
-        router.get("/") { _, _ in self.catalog.index }
+        router.get("/") { request, _ in self.catalog.index(in: try ViewerLanguage.resolve(request, feedLanguage: nil, negotiating: true)) }
         router.get("/healthz") { _, _ in self.health() }
         router.get("/assets/tminus.css") { _, _ in Self.css }
         router.get("/assets/tminus.js") { _, _ in Self.js }

@@ -43,9 +43,10 @@ final class FeedCatalog: Sendable {
         var needed: [String: Set<Redaction>] = [:]
         /// Hash of a token's secret → the token and the feed it opens.
         var tokens: [String: ActiveToken] = [:]
-        /// `/`, rendered with the feeds it lists: nil until first asked for after
-        /// a change (`index`), so that a change costs no render of every feed.
-        var index: Representation?
+        /// `/` in each language asked for (by code), rendered with the feeds it
+        /// lists: empty after a change until first asked for (`index(in:)`), so
+        /// that a change costs no render of every feed.
+        var index: [String: Representation] = [:]
         /// Moves with every published change of the feeds, so that an index
         /// rendered from older feeds is not kept.
         var generation = 0
@@ -159,15 +160,16 @@ final class FeedCatalog: Sendable {
 
     var isRead: Bool { published.withLock(\.isRead) }
 
-    /// The index page of the public feeds, as of the last refresh: rendered on
-    /// the first request after a change, then kept. Rendering it on every change
-    /// instead made creating the 600th feed cost 40 ms instead of 12 (issue #27).
-    var index: Representation {
-        let (kept, feeds, generation) = published.withLock { ($0.index, $0.feeds, $0.generation) }
+    /// The index page of the public feeds in `language`, as of the last
+    /// refresh: rendered on the first request in that language after a change,
+    /// then kept. Rendering it on every change instead made creating the 600th
+    /// feed cost 40 ms instead of 12 (issue #27).
+    func index(in language: Language) -> Representation {
+        let (kept, feeds, generation) = published.withLock { ($0.index[language.code], $0.feeds, $0.generation) }
         if let kept { return kept }
-        let rendered = IndexPage.representation(of: feeds.values.sorted { $0.feed.slug < $1.feed.slug }, settings: settings)
+        let rendered = IndexPage.representation(of: feeds.values.sorted { $0.feed.slug < $1.feed.slug }, settings: settings, language: language)
         indexRenders.add(1, ordering: .relaxed)
-        published.withLock { if $0.generation == generation { $0.index = rendered } }
+        published.withLock { if $0.generation == generation { $0.index[language.code] = rendered } }
         return rendered
     }
 
@@ -509,7 +511,7 @@ final class FeedCatalog: Sendable {
             let needed = Self.redactions(feeds: feeds, tokens: tokens)
             let feedsMoved = force || !moved.isEmpty || !removed.isEmpty
             published.withLock {
-                $0 = Published(feeds: feeds, heads: feeds.mapValues(Head.init), needed: needed, tokens: tokenMap, index: feedsMoved ? nil : previousIndex,
+                $0 = Published(feeds: feeds, heads: feeds.mapValues(Head.init), needed: needed, tokens: tokenMap, index: feedsMoved ? [:] : previousIndex,
                                generation: generation + 1, isRead: true)
             }
             compiled.withLock { state in
