@@ -74,10 +74,12 @@ interop: build pydeps clients
 # The web app in headless Chromium (Selenium): sign in, feeds, countdowns with
 # a gradient and an image, edit, a broken import, token links, tasks, the timeline
 # and the statistics, with axe-core on every page (serious or critical fails) and
-# no console error allowed; screenshots at 1280 and 360 px, light and dark, land
-# in artifacts/browser/. Debian's chromium and chromium-driver are installed when
-# missing; selenium and axe-selenium-python go into .build/venv.
-BROWSER_PACKAGES := chromium chromium-driver fonts-noto-color-emoji
+# no console error allowed; then the app in German, Arabic and Japanese.
+# Screenshots at 1280 and 360 px, light and dark, land in artifacts/browser/.
+# Debian's chromium and chromium-driver are installed when missing, with a font
+# for Chinese and Japanese (fonts-droid-fallback, 3 MB) so that those screenshots
+# show text; selenium and axe-selenium-python go into .build/venv.
+BROWSER_PACKAGES := chromium chromium-driver fonts-noto-color-emoji fonts-droid-fallback
 browser: build pydeps
 	@$(call install-missing,$(BROWSER_PACKAGES),browser test packages)
 	@$(TMINUS_PYTHON) -c "import selenium, axe_selenium_python" 2>/dev/null || $(VENV)/bin/pip install -q selenium axe-selenium-python
