@@ -118,6 +118,6 @@ struct SignInPages: Sendable {
 
     /// A new session (a new id, so none chosen before sign-in survives it) in the current epoch.
     private func startSession(_ context: WebAppContext, epoch: String?, flash: String) {
-        context.sessions.setSession(WebSession(signedInAt: app.clock(), epoch: epoch, flash: flash), expiresIn: WebApp.sessionLifetime)
+        context.sessions.createSession(WebSession(signedInAt: app.clock(), epoch: epoch, flash: flash), expiresIn: WebApp.sessionLifetime)
     }
 }
