@@ -51,7 +51,7 @@ struct WebApp: Sendable {
 
     /// The words of the request's language (`AppLanguageMiddleware`).
     func words(_ context: WebAppContext) -> WebWords {
-        pages.localized(context.language).words
+        pages.words(context)
     }
 
     /// Renders `template` inside the layout in the request's language, with

@@ -38,7 +38,7 @@ struct SameOriginMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post else { return try await next(request, context) }
         if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased(), site != "same-origin", site != "none" {
-            throw HTTPError(.forbidden, message: pages.localized(context.language).words["error.otherSite"] + " (Sec-Fetch-Site: \(site.prefix(20)))")
+            throw HTTPError(.forbidden, message: pages.words(context)["error.otherSite"] + " (Sec-Fetch-Site: \(site.prefix(20)))")
         }
         // `Origin: null` is what Chromium sends from the app's own pages, which
         // set `Referrer-Policy: no-referrer`: it names no site, so it proves nothing
@@ -46,7 +46,7 @@ struct SameOriginMiddleware: RouterMiddleware {
         if let origin = request.headers[HTTPField.Name("Origin")!], origin != "null" {
             let own = [Self.origin(of: baseURL)] + ["http", "https"].map { "\($0)://\(request.head.authority ?? "")" }
             guard own.contains(origin.lowercased()) else {
-                throw HTTPError(.forbidden, message: pages.localized(context.language).words["error.otherSite"] + " (Origin: \(origin.prefix(80)))")
+                throw HTTPError(.forbidden, message: pages.words(context)["error.otherSite"] + " (Origin: \(origin.prefix(80)))")
             }
         }
         return try await next(request, context)
@@ -81,11 +81,11 @@ struct CSRFCheckMiddleware: RouterMiddleware {
         let limit = contentType.lowercased().hasPrefix("multipart/form-data") ? maxMultipartBytes : Self.maxFormBytes
         let body: ByteBuffer
         do { body = try await request.collectBody(upTo: limit) } catch {
-            throw HTTPError(.contentTooLarge, message: pages.localized(context.language).words["error.tooLarge", ["kb": String(limit >> 10)]])
+            throw HTTPError(.contentTooLarge, message: pages.words(context)["error.tooLarge", ["kb": String(limit >> 10)]])
         }
         let token = try WebForm.decode(Token.self, body: body, contentType: contentType).csrf
         guard csrf.accepts(token, cookie: request.cookies[CSRFToken.cookieName].map { String($0.value) }, session: context.boundSession) else {
-            throw HTTPError(.forbidden, message: pages.localized(context.language).words["error.expired"])
+            throw HTTPError(.forbidden, message: pages.words(context)["error.expired"])
         }
         return try await next(request, context)
     }

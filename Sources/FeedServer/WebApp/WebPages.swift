@@ -71,6 +71,11 @@ final class WebPages: Sendable {
         }
     }
 
+    /// The words of a request's language (`AppLanguageMiddleware`).
+    func words(_ context: WebAppContext) -> WebWords {
+        localized(context.language).words
+    }
+
     /// Every language compiled, as a test checks them.
     func compileAll() throws {
         for language in Language.all where language != .english {

@@ -245,9 +245,7 @@ struct CountdownPages: Sendable {
 
     /// The weekdays, Monday first, in `language` ("Montag"), by their form values.
     static func weekdayNames(_ language: Language) -> [(String, String)] {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.locale = language.locale
-        let names = calendar.standaloneWeekdaySymbols  // Sunday first
+        let names = AppDates.weekdayNames(in: language)
         return ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].enumerated().map { index, value in
             (value, Language.capitalized(names[(index + 1) % 7]))
         }

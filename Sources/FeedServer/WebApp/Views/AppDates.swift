@@ -31,6 +31,13 @@ enum AppDates {
         }
     }
 
+    /// The weekdays' names in `language`, Sunday first (as `Weekday`'s raw values): "Sonntag", "日曜日".
+    static func weekdayNames(in language: Language) -> [String] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = language.locale
+        return calendar.standaloneWeekdaySymbols
+    }
+
     private static func formatted(_ date: CivilDate, template: String, in language: Language) -> String {
         let formatter = DateFormatter()
         formatter.locale = language.locale

@@ -1,5 +1,4 @@
 import Countdowns
-import Foundation
 
 /// How the app names a countdown's repeat in the page's language ("alle 2
 /// Wochen", "毎月最終金曜日"). `RepeatPhrase.describe` stays the English phrase
@@ -16,9 +15,7 @@ enum RepeatText {
             return words["repeat.everyN", ["n": String(n), "unit": words["every.\(unit.rawValue)s"]]]
         case .nthWeekday(let ordinal, let weekday, _):
             let which = ordinal == -1 ? words["ordinal.last"] : (1...4).contains(ordinal) ? words["ordinal.\(ordinal)"] : "\(ordinal)."
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.locale = words.language.locale
-            return words["repeat.nthOf", ["ordinal": which, "weekday": calendar.standaloneWeekdaySymbols[weekday.rawValue]]]
+            return words["repeat.nthOf", ["ordinal": which, "weekday": AppDates.weekdayNames(in: words.language)[weekday.rawValue]]]
         case .lastDayOfMonth:
             return words["repeat.lastday"]
         case .calendarYearly(let calendar):
