@@ -52,10 +52,13 @@ public struct SourceSubscription: Sendable, Hashable {
     public var location: String
     /// Its login, sealed; only the server holding the key can open it.
     public var login: String?
+    /// Its rules as written (YAML: `include:`, `exclude:`, `change:`); nil for none.
+    public var rules: String?
 
-    public init(feed: String, location: String, login: String? = nil) {
+    public init(feed: String, location: String, login: String? = nil, rules: String? = nil) {
         self.feed = feed
         self.location = location
         self.login = login
+        self.rules = rules
     }
 }

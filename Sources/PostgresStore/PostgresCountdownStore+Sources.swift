@@ -31,11 +31,11 @@ extension PostgresCountdownStore {
     public func subscriptions() async throws -> [SourceSubscription] {
         try await read { connection in
             var list: [SourceSubscription] = []
-            for try await (slug, location, login) in try await connection.query("""
-                SELECT feed.slug, source.location, source.login FROM source JOIN feed ON feed.id = source.feedId WHERE source.subscribed
+            for try await (slug, location, login, rules) in try await connection.query("""
+                SELECT feed.slug, source.location, source.login, source.rules FROM source JOIN feed ON feed.id = source.feedId WHERE source.subscribed
                 ORDER BY feed.slug COLLATE "C", source.location COLLATE "C"
-                """, logger: self.logger).decode((String, String, String?).self) {
-                list.append(SourceSubscription(feed: slug, location: location, login: login))
+                """, logger: self.logger).decode((String, String, String?, String?).self) {
+                list.append(SourceSubscription(feed: slug, location: location, login: login, rules: rules))
             }
             return list
         }

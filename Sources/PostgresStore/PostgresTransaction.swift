@@ -162,6 +162,12 @@ struct PostgresTransaction: StoreTransaction {
             """, logger: logger).collect(Int64.self).isEmpty
     }
 
+    func setSourceRules(sourceId: Int64, rules: String?) async throws -> Bool {
+        try await !connection.query("""
+            UPDATE source SET rules = \(rules), etag = NULL, lastModifiedHeader = NULL WHERE id = \(sourceId) AND subscribed RETURNING id
+            """, logger: logger).collect(Int64.self).isEmpty
+    }
+
     func setSubscribed(sourceId: Int64, _ subscribed: Bool, login: String?) async throws {
         try await connection.query("UPDATE source SET subscribed = \(subscribed), login = \(login) WHERE id = \(sourceId)", logger: logger)
     }

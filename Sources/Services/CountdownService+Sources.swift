@@ -28,21 +28,38 @@ extension CountdownService {
     public func unsubscribe(feed slug: String, location: String) async throws {
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            if let id = try await tx.existingSourceId(feedId: feed.id!, location: location) { try await tx.setSubscribed(sourceId: id, false, login: nil) }
+            if let id = try await tx.existingSourceId(feedId: feed.id!, location: location) {
+                _ = try await tx.setSourceRules(sourceId: id, rules: nil)
+                try await tx.setSubscribed(sourceId: id, false, login: nil)
+            }
+        }
+    }
+
+    /// Sets the rules of a source the feed keeps fetching (nil: none), already
+    /// checked by the caller; false when the feed has no such subscription.
+    /// The source's validators go with the old rules: its next fetch is a full one.
+    public func setSubscriptionRules(feed slug: String, location: String, rules: String?) async throws -> Bool {
+        try await transaction { tx in
+            let feed = try await tx.requireFeed(slug)
+            guard let id = try await tx.existingSourceId(feedId: feed.id!, location: location) else { return false }
+            return try await tx.setSourceRules(sourceId: id, rules: rules)
         }
     }
 
     /// Imports a calendar fetched from `location`, and keeps fetching it in the
     /// background (the web app's "keep it up to date"), in one transaction:
     /// a refused import subscribes nothing. `login` is the source's login,
-    /// already sealed by the caller (the service never sees it in the clear).
+    /// already sealed by the caller (the service never sees it in the clear);
+    /// `rules`, when given, the source's rules, already checked (nil keeps any it has).
     public func importAndSubscribe(_ data: [UInt8], intoFeed slug: String, options: ImportOptions, location: String,
-                                   login: String? = nil) async throws -> ImportReport {
+                                   login: String? = nil, rules: String? = nil) async throws -> ImportReport {
         let batch = try await read(data, intoFeed: slug, options: options)
         return try await transaction { tx in
             let report = try await apply(batch, intoFeed: slug, options: options, progress: nil, tx)
             let feed = try await tx.requireFeed(slug)
-            try await tx.setSubscribed(sourceId: try await tx.sourceId(feedId: feed.id!, location: location), true, login: login)
+            let source = try await tx.sourceId(feedId: feed.id!, location: location)
+            try await tx.setSubscribed(sourceId: source, true, login: login)
+            if let rules { _ = try await tx.setSourceRules(sourceId: source, rules: rules) }
             return report
         }
     }

@@ -136,8 +136,19 @@ struct StoreContractTests {
         _ = try await store.service.importAndSubscribe(Array(calendar.utf8), intoFeed: "team", options: ImportOptions(source: url, sync: true),
                                                        location: url)
         #expect(try await store.subscriptions() == [SourceSubscription(feed: "team", location: url)])
+        // Rules: kept with the subscription, and the validators go with the old ones (a full fetch next).
+        try await store.service.recordFetch(feed: "team", location: url, etag: "\"v2\"", lastModified: nil, error: nil)
+        #expect(try await store.service.setSubscriptionRules(feed: "team", location: url, rules: "change:\n  prefix: 'Team: '\n"))
+        #expect(try await store.subscriptions().first?.rules == "change:\n  prefix: 'Team: '\n")
+        let forgotten = try #require(try await store.source(feed: "team", location: url))
+        #expect(forgotten.etag == nil && forgotten.lastModifiedHeader == nil)
+        #expect(try await !store.service.setSubscriptionRules(feed: "team", location: "https://example.org/other.ics", rules: "x"), "no such source")
         try await store.service.unsubscribe(feed: "team", location: url)
         #expect(try await store.subscriptions().isEmpty)
+        #expect(try await !store.service.setSubscriptionRules(feed: "team", location: url, rules: "x"), "a source no longer fetched has no rules")
+        _ = try await store.service.importAndSubscribe(Array(calendar.utf8), intoFeed: "team", options: ImportOptions(source: url, sync: true),
+                                                       location: url)
+        #expect(try await store.subscriptions().first?.rules == nil, "stopping dropped the rules")
     }
 
     /// `tminus copy`: a snapshot restored into an empty store of either kind

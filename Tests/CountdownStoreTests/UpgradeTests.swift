@@ -47,6 +47,8 @@ import Services
             let feed = try #require(try await tx.feedRow(slug: "family", lock: false))
             let source = try await tx.sourceId(feedId: feed.id!, location: "https://cloud.example.org/family.ics")
             try await tx.setSubscribed(sourceId: source, true, login: "v1.sealed-upgrade-fixture")
+            // Its rules (v11).
+            _ = try await tx.setSourceRules(sourceId: source, rules: "change:\n  prefix: 'Cloud: '\n")
         }
         try await store.close()
     }
@@ -82,7 +84,7 @@ import Services
         try source.close()
     }
 
-    @Test(arguments: 0..<10)
+    @Test(arguments: 0..<11)
     func aDatabaseOfEachVersionOpensMigratedWithEverythingInIt(_ index: Int) async throws {
         let fixture = Self.fixture(index)
         try #require(FileManager.default.fileExists(atPath: fixture), "missing fixture \(fixture)")
@@ -106,6 +108,7 @@ import Services
         if index >= 4 { #expect(try await upgraded.persistedValue(for: "session:upgrade") != nil, "the session (v5 on)") }
         if index >= 8 { #expect(try await upgraded.keptExport(slug: "family", view: .none)?.variant == "upgrade", "the kept export (v9 on)") }
         if index >= 9 { #expect(try await upgraded.subscriptions().first?.login == "v1.sealed-upgrade-fixture", "the sealed login (v10 on)") }
+        if index >= 10 { #expect(try await upgraded.subscriptions().first?.rules == "change:\n  prefix: 'Cloud: '\n", "the source's rules (v11 on)") }
         let image = try await upgraded.image(StoredImage.scheme + SHA256Hex.of(Self.png))
         #expect(image?.bytes == Self.png)
         // Served byte for byte as a database made today serves it.

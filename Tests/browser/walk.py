@@ -29,8 +29,12 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+import threading
 import zlib
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 from axe_selenium_python import Axe
 from selenium import webdriver
@@ -62,6 +66,12 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    """Serves a folder without a line per request on the walk's output."""
+    def log_message(self, *args):
+        pass
 
 
 def fetch(url):
@@ -104,6 +114,16 @@ class Walk:
 
     def by_id(self, element_id):
         return self.driver.find_element(By.ID, element_id)
+
+    def too_wide(self):
+        """The innermost elements that reach past the window's right edge, to name in a failure."""
+        names = self.driver.execute_script(
+            "var w = window.innerWidth; return Array.from(document.querySelectorAll('body *')).filter(function (e) {"
+            " var r = e.getBoundingClientRect(); return r.right > w + 1 && !Array.from(e.children).some(function (c) {"
+            " return c.getBoundingClientRect().right > w + 1; }); }).slice(0, 4).map(function (e) {"
+            " return e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ').join('.') : '') + ' “'"
+            " + (e.textContent || '').trim().slice(0, 40) + '”'; })")
+        return f"; {', '.join(names)}" if names else ""
 
     def fill(self, element_id, text):
         field = self.by_id(element_id)
@@ -201,7 +221,11 @@ def main():
     subprocess.run([TMINUS, "password", "--stdin", "--db", db], input=PASSWORD + "\n", text=True, check=True, capture_output=True)
     log = open(os.path.join(ART, "server.log"), "w")
     server = subprocess.Popen([TMINUS, "serve", "--port", str(port), "--db", db, "--feeds", os.path.join(ROOT, "feeds"),
-                               "--admin-token-file", token_file, "--base-url", base], stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+                               "--admin-token-file", token_file, "--base-url", base, "--allow-private-sources"],
+                              stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    # A school portal on loopback: examples/ served over HTTP, for a source kept up to date with its own rules.
+    portal = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=os.path.join(ROOT, "examples")))
+    threading.Thread(target=portal.serve_forever, daemon=True).start()
     driver = None
     try:
         for _ in range(100):
@@ -342,6 +366,31 @@ def main():
               "the rules' preview says which rule dropped the payday")
         walk.audit("rules preview")
 
+        # A source kept up to date from the import page takes its own rules.
+        portal_url = f"http://127.0.0.1:{portal.server_address[1]}/school-calendar.ics"
+        walk.open("/app/feeds/summer-2027/import")
+        walk.fill("url", portal_url)
+        walk.by_id("keep").click()
+        walk.submit("#import-form")
+        check("Staff training day" in fetch(link)[1], "the portal's calendar is imported and kept up to date")
+        walk.open("/app/feeds/summer-2027")
+        rules_link = driver.find_element(By.CSS_SELECTOR, "#sources a[href*='/sources/rules?location=']")
+        rules_link.click()
+        WebDriverWait(driver, 10).until(lambda d: "/sources/rules" in d.current_url)
+        walk.audit("a source's rules")
+        walk.screenshots("source-rules")
+        walk.fill("rules", "exlude:\n  status: [tentative]\n")
+        walk.submit()
+        check("exlude: is not a rule" in driver.find_element(By.CSS_SELECTOR, ".error").text, "a misspelt rule is refused and named")
+        walk.expect_refusal(422)
+        walk.fill("rules", "exclude:\n  status: [tentative]\nchange:\n  prefix: 'School: '\n")
+        walk.submit()
+        titles = fetch(link)[1]
+        check("Rules saved" in driver.page_source and "with its own rules" in driver.page_source, "the rules are saved and the source says so")
+        check("School: Maths Final" in titles and "Staff training day" not in titles,
+              "the source was fetched again through its rules (prefixed, the tentative day gone)")
+        walk.audit("rules saved")
+
         # Tick off a task: the counts in the JSON follow.
         walk.open("/app/feeds/tasks")
         counts_before = json.loads(fetch(base + "/feeds/tasks.json")[1])["tasks"]
@@ -409,14 +458,15 @@ def main():
         # none wider than a 360 px phone, and no English left on it.
         pages = ["/app", "/app/feeds/summer-2027", "/app/feeds/summer-2027/countdowns/new", "/app/feeds/summer-2027/edit",
                  "/app/feeds/summer-2027/import", "/app/feeds/bills/rules", "/app/feeds/summer-2027/delete", "/app/timeline",
-                 "/app/tasks", "/app/stats?period=year"]
+                 "/app/tasks", "/app/stats?period=year",
+                 "/app/feeds/summer-2027/sources/rules?location=" + urllib.parse.quote(portal_url, safe="")]
         english_words = ("Add countdown", "Settings", "Private links", "Subscribe and share", "What and when", "Time zone",
                          "Import into", "Cancel", "Statistics", "Timeline", "Sign out", "Delete “", "Category", "Result")
         driver.set_window_size(360, 900)
         for path in ("/app/feeds/summer-2027", "/app/stats?period=year"):
             walk.open(path)
             wide = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
-            check(wide <= 1, f"en {path}: nothing wider than a 360 px screen ({wide} px over)")
+            check(wide <= 1, f"en {path}: nothing wider than a 360 px screen ({wide} px over{walk.too_wide()})")
         driver.set_window_size(1280, 900)
         for lang, heading, direction in (("de", "Feeds", "ltr"), ("ar", "الخلاصات", "rtl"), ("ja", "フィード", "ltr")):
             walk.open("/app/timeline")
@@ -439,7 +489,7 @@ def main():
             for path in ("/app/feeds/summer-2027", "/app/feeds/summer-2027/countdowns/new", "/app/stats?period=year"):
                 walk.open(path)
                 wide = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
-                check(wide <= 1, f"{lang} {path}: nothing wider than a 360 px screen ({wide} px over)")
+                check(wide <= 1, f"{lang} {path}: nothing wider than a 360 px screen ({wide} px over{walk.too_wide()})")
             driver.set_window_size(1280, 900)
             if lang == "ar":
                 walk.open("/app")
@@ -467,6 +517,7 @@ def main():
     finally:
         if driver:
             driver.quit()
+        portal.shutdown()
         server.send_signal(signal.SIGTERM)
         try:
             server.wait(timeout=15)

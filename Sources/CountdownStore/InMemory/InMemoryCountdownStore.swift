@@ -152,7 +152,7 @@ public final class InMemoryCountdownStore: CountdownStore {
     public func subscriptions() async throws -> [SourceSubscription] {
         read { tables in
             tables.sources.values.filter(\.subscribed).compactMap { source in
-                tables.feeds[source.feedId].map { SourceSubscription(feed: $0.slug, location: source.location, login: source.login) }
+                tables.feeds[source.feedId].map { SourceSubscription(feed: $0.slug, location: source.location, login: source.login, rules: source.rules) }
             }.sorted { ($0.feed, $0.location) < ($1.feed, $1.location) }
         }
     }

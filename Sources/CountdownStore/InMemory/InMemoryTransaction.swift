@@ -183,6 +183,16 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
+    func setSourceRules(sourceId: Int64, rules: String?) async throws -> Bool {
+        with {
+            guard $0.sources[sourceId]?.subscribed == true else { return false }
+            $0.sources[sourceId]?.rules = rules
+            $0.sources[sourceId]?.etag = nil
+            $0.sources[sourceId]?.lastModifiedHeader = nil
+            return true
+        }
+    }
+
     func setSubscribed(sourceId: Int64, _ subscribed: Bool, login: String?) async throws {
         with {
             $0.sources[sourceId]?.subscribed = subscribed

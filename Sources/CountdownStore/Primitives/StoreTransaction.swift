@@ -77,6 +77,10 @@ public protocol StoreTransaction: Sendable {
     func leaseSource(id: Int64, until: Date) async throws -> Bool
     /// Starts or stops fetching the source in the background, with its sealed login (nil: none, and any old one goes).
     func setSubscribed(sourceId: Int64, _ subscribed: Bool, login: String?) async throws
+    /// Sets the source's rules (nil: none) and forgets its validators, so the
+    /// next fetch brings the whole calendar and the new rules see every event.
+    /// Only a subscribed source has rules here: false, and nothing changed, for another.
+    func setSourceRules(sourceId: Int64, rules: String?) async throws -> Bool
 
     // MARK: tokens and settings
 

@@ -17,6 +17,10 @@ public struct SourceRecord: Codable, Sendable {
     /// The login a source added in the web app sends, sealed (AES-GCM) under a
     /// key kept outside the database (`SecretBox`); nil for none (v10).
     public var login: String?
+    /// The rules a source added in the web app or the API goes through (v11):
+    /// YAML with the `include:`, `exclude:` and `change:` of a source in
+    /// `feeds/*.yaml`, checked when written and read by the server; nil for none.
+    public var rules: String?
     /// Until when one process (a replica) may fetch it; nil when nobody holds it.
     public var leaseUntil: Date?
 

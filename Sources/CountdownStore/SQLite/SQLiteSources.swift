@@ -14,10 +14,10 @@ extension SQLiteCountdownStore {
     public func subscriptions() async throws -> [SourceSubscription] {
         try await read { db in
             try Row.fetchAll(db, sql: """
-                SELECT feed.slug, source.location, source.login FROM source JOIN feed ON feed.id = source.feedId WHERE source.subscribed = 1
+                SELECT feed.slug, source.location, source.login, source.rules FROM source JOIN feed ON feed.id = source.feedId WHERE source.subscribed = 1
                 ORDER BY feed.slug, location
                 """)
-                .map { SourceSubscription(feed: $0["slug"], location: $0["location"], login: $0["login"]) }
+                .map { SourceSubscription(feed: $0["slug"], location: $0["location"], login: $0["login"], rules: $0["rules"]) }
         }
     }
 }

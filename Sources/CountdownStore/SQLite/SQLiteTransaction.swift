@@ -169,6 +169,14 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
+    func setSourceRules(sourceId: Int64, rules: String?) async throws -> Bool {
+        try await on { db in
+            try db.execute(sql: "UPDATE source SET rules = ?, etag = NULL, lastModifiedHeader = NULL WHERE id = ? AND subscribed",
+                           arguments: [rules, sourceId])
+            return db.changesCount > 0
+        }
+    }
+
     func markSourceImported(id: Int64) async throws {
         try await on { [now] db in
             try db.execute(sql: "UPDATE source SET lastFetchedAt = ?, lastSuccessAt = ?, lastError = NULL WHERE id = ?", arguments: [now, now, id])

@@ -169,6 +169,9 @@ struct LoadedFeedDefinition: Sendable {
         var name: String = ""
         /// Which of the feed's sources keeps an event several carry (nil with one source).
         var duplicates: DuplicatePolicy? = nil
+        /// Why it is not fetched: a subscription whose stored rules no longer
+        /// compile is reported as failing, never imported without its rules.
+        var problem: String? = nil
     }
 
     var file: String

@@ -71,15 +71,13 @@ struct AdminRoutes: Sendable {
         // What the feed's rules do to each event of its sources, read now (`tminus rules test`); nothing is imported.
         api.get("feeds/{slug}/rules") { _, context in
             let slug = try await self.stored(context).feed.slug
-            guard let directory = self.loader.directory else {
-                throw HTTPError(.notFound, message: "the server has no feeds folder (--feeds): feed '\(slug)' has no definition, so no rules")
-            }
             do {
-                return try AdminJSON.encode(try await RulesDryRun.run(feed: slug, directory: directory, now: self.clock(), fetcher: self.fetcher))
+                return try AdminJSON.encode(try await RulesDryRun.run(feed: slug, loader: self.loader, fetcher: self.fetcher))
             } catch let failure as RulesDryRun.Failure {
-                throw HTTPError(.notFound, message: failure.description)
+                throw HTTPError(.unprocessableContent, message: failure.description)
             }
         }
+        registerSources(on: api)
         api.get("feeds/{slug}/tokens") { _, context in
             let slug = try await self.stored(context).feed.slug
             return try AdminJSON.encode(try await self.store.feedTokens(feed: slug))
@@ -95,11 +93,11 @@ struct AdminRoutes: Sendable {
 
     /// A store write, then the catalog brought up to it, so that the next read sees the change.
     @discardableResult
-    private func write<T: Sendable>(_ body: @escaping @Sendable (CountdownService) async throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (CountdownService) async throws -> T) async throws -> T {
         try await self.catalog.write(body)
     }
 
-    private func stored(_ context: ServerContext) async throws -> StoredFeed {
+    func stored(_ context: ServerContext) async throws -> StoredFeed {
         let slug = context.parameters.get("slug") ?? ""
         guard let stored = try await self.store.feed(slug: slug) else { throw StoreError.feedNotFound(slug) }
         return stored

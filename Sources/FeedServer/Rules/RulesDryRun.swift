@@ -58,25 +58,46 @@ public enum RulesDryRun {
                       fetcher: CalendarFetcher(maxBytes: StoreLimits().maxInputBytes, timeout: fetchTimeout, allowPrivate: allowPrivate))
     }
 
-    /// The same with the server's fetcher (its address policy and deadline): the web app's and the API's preview.
+    /// The same with a given fetcher (the server's address policy and deadline).
     static func run(feed slug: String, directory: URL, now: Date, fetcher: CalendarFetcher) async throws -> Report {
-        let (definitions, errors) = FeedDefinitionLoader.load(directory: directory)
-        guard let definition = definitions.first(where: { $0.feed.slug == slug }) else {
-            let fileName = directory.appendingPathComponent(slug + ".yaml").path
-            if let error = errors.first(where: { $0.file == fileName || $0.file.hasSuffix("/\(slug).yml") }) { throw Failure(description: "\(error)") }
-            let known = definitions.map(\.feed.slug).sorted()
+        guard let definition = try definition(of: slug, in: directory) else {
+            let known = FeedDefinitionLoader.load(directory: directory).definitions.map(\.feed.slug).sorted()
             throw Failure(description: "no feed '\(slug)' is defined in \(directory.path)"
-                + (known.isEmpty ? "" : " (it defines \(known.joined(separator: ", ")))")
-                + (errors.isEmpty ? "" : "; rejected: " + errors.map(\.description).joined(separator: "; ")))
+                + (known.isEmpty ? "" : " (it defines \(known.joined(separator: ", ")))"))
         }
+        return await run(feed: slug, sources: definition.sources, context: RuleContext(now: now, zone: Zone.named(definition.feed.timeZone) ?? .utc),
+                         fetcher: fetcher)
+    }
+
+    /// The server's preview (the web app's and the API's): the feed's file read
+    /// again from disk, so an edit shows before the folder is reloaded, and the
+    /// sources added in the web app or the API, with their rules.
+    static func run(feed slug: String, loader: FeedLoader, fetcher: CalendarFetcher) async throws -> Report {
+        let definition = try loader.directory.flatMap { directory throws(Failure) in try Self.definition(of: slug, in: directory) }
+        let context = await loader.ruleContext(for: slug)
+        return await run(feed: slug, sources: loader.sources(of: slug, defined: definition?.sources ?? []), context: context, fetcher: fetcher)
+    }
+
+    /// The definition of `slug` in `directory`; nil when no file defines it;
+    /// the file's error when the file that would is rejected.
+    static func definition(of slug: String, in directory: URL) throws(Failure) -> LoadedFeedDefinition? {
+        let (definitions, errors) = FeedDefinitionLoader.load(directory: directory)
+        if let definition = definitions.first(where: { $0.feed.slug == slug }) { return definition }
+        let fileName = directory.appendingPathComponent(slug + ".yaml").path
+        if let error = errors.first(where: { $0.file == fileName || $0.file.hasSuffix("/\(slug).yml") }) { throw Failure(description: "\(error)") }
+        return nil
+    }
+
+    /// Each source read and run through its rules, then duplicates settled.
+    static func run(feed slug: String, sources: [LoadedFeedDefinition.Source], context: RuleContext, fetcher: CalendarFetcher) async -> Report {
         let limits = StoreLimits()
-        let context = RuleContext(now: now, zone: Zone.named(definition.feed.timeZone) ?? .utc)
         var reports: [SourceReport] = []
         var passed: [[(index: Int, countdown: Countdown)]] = []
-        for source in definition.sources {
+        for source in sources {
             var report = SourceReport(name: source.name, location: source.location, lines: [])
             var kept: [(Int, Countdown)] = []
             do {
+                if let problem = source.problem { throw Failure(description: problem) }
                 let bytes: [UInt8]
                 if source.isURL {
                     switch try await fetcher.fetch(source.location, credentials: source.credentials) {
@@ -117,8 +138,8 @@ public enum RulesDryRun {
             reports.append(report)
             passed.append(kept)
         }
-        settleDuplicates(in: &reports, passed: passed, sources: definition.sources)
-        return Report(feed: slug, dedupe: definition.sources.first?.duplicates?.key.rawValue, sources: reports)
+        settleDuplicates(in: &reports, passed: passed, sources: sources)
+        return Report(feed: slug, dedupe: sources.first?.duplicates?.key.rawValue, sources: reports)
     }
 
     /// The start as the dry run prints it: `2027-01-12`, `2027-01-12 09:00`

@@ -22,8 +22,9 @@ final class FeedLoader: Sendable {
     /// web app count their imports here too: the loader is what they share).
     let metrics: ServerMetrics?
     private let state = Mutex<(definitions: [LoadedFeedDefinition], errors: [String])>(([], []))
-    /// URL sources added from the web app, kept in the store (`source.subscribed`).
-    private let subscribed = Mutex<[SourceSubscription]>([])
+    /// URL sources added from the web app or the API, kept in the store
+    /// (`source.subscribed`), with their rules compiled when they were read.
+    private let subscribed = Mutex<[(subscription: SourceSubscription, rules: Result<SourceRules, SubscriptionRules.Invalid>)]>([])
 
     /// The instant rules with relative windows (`from: -7d`) are read at.
     let clock: @Sendable () -> Date
@@ -49,18 +50,43 @@ final class FeedLoader: Sendable {
         state.withLock { $0.definitions.filter { !$0.notices.isEmpty }.map { ($0.feed.slug, $0.notices) } }
     }
 
-    /// The zone of a defined feed, where its rules' days are counted (UTC for others).
-    func zone(of slug: String) -> Zone {
-        let name = state.withLock { $0.definitions.first { $0.feed.slug == slug }?.feed.timeZone }
-        return name.flatMap(Zone.named) ?? .utc
+    /// Where a feed's rules count their days (`from: -7d`): in the feed's zone,
+    /// as its file says, else as the store has it (a feed made in the web app).
+    func ruleContext(for slug: String) async -> RuleContext {
+        var name = state.withLock { $0.definitions.first { $0.feed.slug == slug }?.feed.timeZone }
+        if name == nil { name = try? await store.feed(slug: slug)?.feed.timeZone }
+        return RuleContext(now: clock(), zone: name.flatMap(Zone.named) ?? .utc)
     }
+
     var urlSources: [(feed: String, source: LoadedFeedDefinition.Source)] {
         let defined = state.withLock { $0.definitions.flatMap { definition in definition.sources.filter(\.isURL).map { (definition.feed.slug, $0) } } }
-        let added = subscribed.withLock { $0 }.filter { subscription in !defined.contains { $0.0 == subscription.feed && $0.1.location == subscription.location } }
-        return defined + added.map { subscription in
-            (subscription.feed, LoadedFeedDefinition.Source(location: subscription.location, isURL: true, refresh: Self.subscriptionRefresh, rules: .none,
-                                                            credentials: subscription.login.map { SavedLogin.credentials(sealed: $0, secrets: secrets) }))
-        }
+        return defined + subscribedSources(excluding: defined)
+    }
+
+    /// Whether `location` is a source of `slug` in its feed file (whose rules are written there).
+    func isDefined(feed slug: String, location: String) -> Bool {
+        state.withLock { $0.definitions.contains { $0.feed.slug == slug && $0.sources.contains { $0.location == location } } }
+    }
+
+    /// The web app's and the API's subscriptions as sources, but for those the feed files define too.
+    private func subscribedSources(excluding defined: [(String, LoadedFeedDefinition.Source)]) -> [(feed: String, source: LoadedFeedDefinition.Source)] {
+        subscribed.withLock { $0 }.filter { entry in !defined.contains { $0.0 == entry.subscription.feed && $0.1.location == entry.subscription.location } }
+            .map { entry in
+                let subscription = entry.subscription
+                var source = LoadedFeedDefinition.Source(location: subscription.location, isURL: true, refresh: Self.subscriptionRefresh, rules: .none,
+                                                         credentials: subscription.login.map { SavedLogin.credentials(sealed: $0, secrets: secrets) },
+                                                         name: URL(string: subscription.location)?.host ?? subscription.location)
+                switch entry.rules {
+                case .success(let rules): source.rules = rules
+                case .failure(let invalid): source.problem = "its rules cannot be used (\(invalid)); change them in the web app or the API"
+                }
+                return (subscription.feed, source)
+            }
+    }
+
+    /// Every source of a feed the server reads, defined or subscribed: what its rules' preview runs.
+    func sources(of slug: String, defined: [LoadedFeedDefinition.Source]) -> [LoadedFeedDefinition.Source] {
+        defined + subscribedSources(excluding: defined.map { (slug, $0) }).filter { $0.feed == slug }.map(\.source)
     }
 
     /// How often a source added from the web app is fetched again.
@@ -70,9 +96,43 @@ final class FeedLoader: Sendable {
     func reloadSubscriptions() async {
         do {
             let list = try await store.subscriptions()
-            subscribed.withLock { $0 = list }
+            let compiled = list.map { subscription in
+                (subscription, Result { () throws(SubscriptionRules.Invalid) -> SourceRules in
+                    try subscription.rules.flatMap(SubscriptionRules.compile).map { SourceRules(levels: [$0]) } ?? .none
+                })
+            }
+            for case let (subscription, .failure(invalid)) in compiled {
+                logger.error("a subscribed source's rules cannot be used; it is not fetched until they are changed",
+                             metadata: ["feed": "\(subscription.feed)", "source": "\(subscription.location)", "error": "\(invalid)"])
+            }
+            subscribed.withLock { $0 = compiled }
         } catch {
             logger.error("cannot read subscribed sources", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Where the rules of `location` in `slug` are kept.
+    enum RulesHome {
+        /// A subscription of the web app or the API: its rules are in the store.
+        case subscription(SourceSubscription)
+        /// A source of the feed file: its rules are written there.
+        case feedFile
+        /// The feed does not fetch it.
+        case none
+    }
+
+    func rulesHome(feed slug: String, location: String) async throws -> RulesHome {
+        if isDefined(feed: slug, location: location) { return .feedFile }
+        return try await store.subscriptions().first { $0.feed == slug && $0.location == location }.map(RulesHome.subscription) ?? .none
+    }
+
+    /// After a subscription's rules changed (and its validators were
+    /// forgotten with them): read the subscriptions again, and fetch that
+    /// source now, in full, so the feed shows the new rules' result.
+    func rulesChanged(feed slug: String, location: String) async {
+        await reloadSubscriptions()
+        if let source = urlSources.first(where: { $0.feed == slug && $0.source.location == location })?.source {
+            await refresh(feed: slug, source: source)
         }
     }
 
@@ -105,15 +165,27 @@ final class FeedLoader: Sendable {
         await importData([UInt8](data), source: source, into: slug)
     }
 
+    /// What an import into `slug` does to each event by `rules`, counted in
+    /// the feed's zone as of now; nil when there are none.
+    func apply(_ rules: SourceRules, into slug: String) async -> (@Sendable (Countdown) -> Countdown?)? {
+        guard !rules.isEmpty else { return nil }
+        let context = await ruleContext(for: slug)
+        return { countdown in rules.apply(countdown, in: context).0 }
+    }
+
+    /// The rules an import by hand of `location` into `slug` goes through: the
+    /// ones its feed file or its subscription gives it, so that importing an
+    /// address the feed fetches anyway does not bring back what they drop.
+    func rules(feed slug: String, location: String) async -> (@Sendable (Countdown) -> Countdown?)? {
+        guard let source = urlSources.first(where: { $0.feed == slug && $0.source.location == location })?.source else { return nil }
+        return await apply(source.rules, into: slug)
+    }
+
     private func importData(_ data: [UInt8], source: LoadedFeedDefinition.Source, into slug: String, etag: String? = nil,
                             lastModified: String? = nil) async {
         var options = ImportOptions(source: source.location, sync: true, createFeed: false)
         options.duplicates = source.duplicates
-        let rules = source.rules
-        if !rules.isEmpty {
-            let context = RuleContext(now: clock(), zone: zone(of: slug))
-            options.rules = { countdown in rules.apply(countdown, in: context).0 }
-        }
+        options.rules = await apply(source.rules, into: slug)
         do {
             let report = try await service.importCalendar(data, intoFeed: slug, options: options)
             metrics?.imported(via: "source", ok: true)
@@ -137,6 +209,10 @@ final class FeedLoader: Sendable {
     /// this one leaves it alone (the lease ends with that fetch, or after
     /// the fetch deadline and a margin, if that replica died).
     func refresh(feed slug: String, source: LoadedFeedDefinition.Source) async {
+        if let problem = source.problem {
+            await record(slug, source.location, error: problem)
+            return
+        }
         do {
             guard try await service.leaseRefresh(feed: slug, location: source.location, for: fetcher.timeoutSeconds + 30) else {
                 logger.debug("source is being fetched by another replica", metadata: ["feed": "\(slug)", "source": "\(source.location)"])

@@ -44,6 +44,7 @@ struct WebApp: Sendable {
         FeedPages(app: self).register(on: signedIn)
         CountdownPages(app: self).register(on: signedIn)
         ImportPage(app: self).register(on: signedIn)
+        SourceRulesPage(app: self).register(on: signedIn)
         AgendaPages(app: self).register(on: signedIn)
     }
 

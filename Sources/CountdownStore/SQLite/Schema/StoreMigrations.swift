@@ -156,6 +156,10 @@ enum StoreMigrations {
             // A login entered in the web app, sealed under a key outside the database.
             try db.alter(table: "source") { t in t.add(column: "login", .text) }
         }
+        migrator.registerMigration("v11: source rules") { db in
+            // The rules of a source added in the web app or the API (YAML, as under a source in feeds/*.yaml).
+            try db.alter(table: "source") { t in t.add(column: "rules", .text) }
+        }
         return migrator
     }
 }

@@ -136,9 +136,14 @@ struct FeedPages: Sendable {
         let subscriptions = try await app.store.subscriptions().filter { $0.feed == slug }
         let urlSources = Set(app.loader.urlSources.filter { $0.feed == compiled.slug }.map(\.source.location))
         let sourceRows = sources.map { source in
-            FeedView.SourceRow(location: source.location, isURL: urlSources.contains(source.location),
-                               subscribed: subscriptions.contains { $0.location == source.location },
-                               lastSuccess: source.lastSuccessAt.map(AppDates.text) ?? words["common.never"], lastError: source.lastError)
+            let subscription = subscriptions.first { $0.location == source.location }
+            // A source of the feed file has its rules there; a subscription has them here.
+            let ownRules = subscription != nil && !app.loader.isDefined(feed: slug, location: source.location)
+            return FeedView.SourceRow(location: source.location, isURL: urlSources.contains(source.location), subscribed: subscription != nil,
+                                      lastSuccess: source.lastSuccessAt.map(AppDates.text) ?? words["common.never"], lastError: source.lastError,
+                                      rulesLink: ownRules ? "/app/feeds/\(slug)/sources/rules?location="
+                                          + (source.location.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") : nil,
+                                      hasRules: subscription?.rules != nil)
         }
         var shown: [FeedView.Link] = []
         if compiled.feed.isPublic {
@@ -162,14 +167,11 @@ struct FeedPages: Sendable {
         let compiled = try await app.compiled(context)
         let words = app.words(context)
         var view = RulesView(slug: compiled.slug, name: compiled.feed.name)
-        if let directory = app.loader.directory {
-            do {
-                view.fill(try await RulesDryRun.run(feed: compiled.slug, directory: directory, now: app.clock(), fetcher: app.fetcher), words)
-            } catch {
-                view.problem = "\(error)"
-            }
-        } else {
-            view.problem = words["rules.noFolder"]
+        do {
+            let report = try await RulesDryRun.run(feed: compiled.slug, loader: app.loader, fetcher: app.fetcher)
+            if report.sources.isEmpty { view.problem = words["rules.noSources"] } else { view.fill(report, words) }
+        } catch {
+            view.problem = "\(error)"
         }
         return app.render("rules", title: words["rules.title", ["name": compiled.feed.name]], view, context: context)
     }

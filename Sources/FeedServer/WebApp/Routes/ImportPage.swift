@@ -112,10 +112,12 @@ struct ImportPage: Sendable {
                 return try page(.unprocessableContent)
             }
         }
-        let options = ImportOptions(strict: form.strict.isChecked, source: source, sync: keep, createFeed: false)
+        var options = ImportOptions(strict: form.strict.isChecked, source: source, sync: keep, createFeed: false)
+        // An address the feed already fetches keeps its rules when imported by hand.
+        if let source { options.rules = await app.loader.rules(feed: slug, location: source) }
         let report: ImportReport
         do {
-            report = try await app.catalog.write { [sealed] service in
+            report = try await app.catalog.write { [sealed, options] service in
                 if let subscription {
                     return try await service.importAndSubscribe(bytes, intoFeed: slug, options: options, location: subscription, login: sealed)
                 }

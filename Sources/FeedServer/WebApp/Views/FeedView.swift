@@ -27,6 +27,9 @@ struct FeedView: TemplateView {
         var subscribed: Bool
         var lastSuccess: String
         var lastError: String?
+        /// Where its rules are edited (a source added here, not one of the feed file).
+        var rulesLink: String?
+        var hasRules: Bool
     }
 
     /// Where the feed's notices go (`notify:`), and how the last deliveries went.

@@ -1,0 +1,164 @@
+import CountdownStore
+import Foundation
+import Hummingbird
+import Services
+
+/// `/api/feeds/{slug}/sources`: the addresses a feed keeps fetching, as the
+/// web app's "keep it up to date" adds them, with their logins (write-only)
+/// and their rules (`SubscriptionRules`, the YAML a source has in a feed
+/// file). Sources of a feed file are listed too, but they and their rules
+/// are changed in the file. A source is named by its address in the body
+/// (`url`), or in the query for DELETE, because an address does not fit a path.
+extension AdminRoutes {
+    struct SourceJSON: Encodable {
+        var url: String
+        /// Fetched in the background because it was added here or in the web app.
+        var subscribed: Bool
+        /// One of the feed file's sources: its rules and login are in the file.
+        var definedInFile: Bool
+        /// Whether a login is kept (never the login itself).
+        var hasLogin: Bool
+        var rules: String?
+        var lastFetchedAt: Date?
+        var lastSuccessAt: Date?
+        var lastError: String?
+    }
+
+    struct NewSource: Decodable {
+        var url: String
+        var rules: String?
+        var username: String?
+        var password: String?
+        var token: String?
+        var strict: Bool?
+    }
+
+    struct SourceRulesChange: Decodable {
+        var url: String
+        /// The new rules; null or empty removes them.
+        var rules: String?
+    }
+
+    func registerSources(on api: RouterGroup<ServerContext>) {
+        api.get("feeds/{slug}/sources") { _, context in
+            try AdminJSON.encode(try await self.sourceList(try await self.stored(context).feed.slug))
+        }
+        api.post("feeds/{slug}/sources") { request, context in try await self.subscribe(request, context) }
+        api.patch("feeds/{slug}/sources") { request, context in try await self.changeRules(request, context) }
+        api.delete("feeds/{slug}/sources") { request, context in
+            let slug = try await self.stored(context).feed.slug
+            let url = request.uri.queryParameters.get("url") ?? ""
+            _ = try await self.subscription(slug, url)
+            try await self.service.unsubscribe(feed: slug, location: url)
+            await self.loader.reloadSubscriptions()
+            self.logger.info("source unsubscribed", metadata: ["feed": "\(slug)", "source": "\(url)", "via": "api"])
+            return Response(status: .noContent)
+        }
+    }
+
+    private func sourceList(_ slug: String) async throws -> [SourceJSON] {
+        let subscriptions = try await self.store.subscriptions().filter { $0.feed == slug }
+        return try await self.store.sources().filter { $0.feed == slug }.map { status in
+            let subscription = subscriptions.first { $0.location == status.location }
+            return SourceJSON(url: status.location, subscribed: subscription != nil, definedInFile: self.loader.isDefined(feed: slug, location: status.location),
+                              hasLogin: subscription?.login != nil, rules: subscription?.rules, lastFetchedAt: status.lastFetchedAt,
+                              lastSuccessAt: status.lastSuccessAt, lastError: status.lastError)
+        }
+    }
+
+    private func source(_ slug: String, _ url: String) async throws -> SourceJSON {
+        guard let source = try await sourceList(slug).first(where: { $0.url == url }) else { throw HTTPError(.notFound, message: "feed '\(slug)' has no source \(url)") }
+        return source
+    }
+
+    /// Fetches `url`, imports it through its rules and keeps fetching it, in
+    /// one transaction: a refused import or bad rules subscribe nothing.
+    private func subscribe(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let slug = try await stored(context).feed.slug
+        let input = try await AdminJSON.decode(NewSource.self, request, limit: SubscriptionRules.maxBytes + (16 << 10))
+        guard let parsed = URL(string: input.url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
+            throw HTTPError(.badRequest, message: "url must be an http(s) URL")
+        }
+        guard parsed.user == nil, parsed.password == nil else {
+            throw HTTPError(.unprocessableContent, message: "url holds a user name or password: send them as username and password (or token)")
+        }
+        guard !self.loader.isDefined(feed: slug, location: input.url) else {
+            throw HTTPError(.conflict, message: "\(input.url) is a source of feed '\(slug)' in its feed file; change it there")
+        }
+        let rules = try Self.checked(input.rules)
+        let login: SavedLogin?
+        var sealed: String?
+        do {
+            login = try SavedLogin.from(username: input.username, password: input.password, token: input.token)
+            if let login {
+                guard let secrets = self.secrets else { throw SecretBox.Failure(description: "this server keeps no logins (--secrets-key-file)") }
+                sealed = try login.sealed(with: try secrets.forSealing())
+            }
+        } catch let failure as SecretBox.Failure {
+            throw HTTPError(.unprocessableContent, message: failure.description)
+        }
+        let bytes: [UInt8]
+        do {
+            guard case .fetched(let fetched, _, _) = try await self.fetcher.fetch(input.url, credentials: login?.credentials) else {
+                throw HTTPError(.badGateway, message: "\(input.url) sent nothing")
+            }
+            bytes = fetched
+        } catch let error as CalendarFetcher.Failure {
+            throw HTTPError(error.refused ? .unprocessableContent : .badGateway, message: error.description)
+        }
+        var options = ImportOptions(strict: input.strict ?? false, source: input.url, sync: true, createFeed: false)
+        if let rules, let compiled = try? SubscriptionRules.compile(rules) {
+            options.rules = await self.loader.apply(SourceRules(levels: [compiled]), into: slug)
+        } else {
+            options.rules = await self.loader.rules(feed: slug, location: input.url)
+        }
+        let report: ImportReport
+        do {
+            report = try await write { [options, sealed] in
+                try await $0.importAndSubscribe(bytes, intoFeed: slug, options: options, location: input.url, login: sealed, rules: rules)
+            }
+        } catch {
+            self.loader.metrics?.imported(via: "api", ok: false)
+            throw error
+        }
+        self.loader.metrics?.imported(via: "api", ok: true)
+        await self.loader.reloadSubscriptions()
+        self.logger.info("source subscribed", metadata: ["feed": "\(slug)", "source": "\(input.url)", "result": "\(report)",
+                                                        "rules": "\(rules == nil ? "none" : "set")", "via": "api"])
+        struct Subscribed: Encodable { var source: SourceJSON; var imported: ImportResult }
+        return try AdminJSON.encode(Subscribed(source: try await source(slug, input.url),
+                                               imported: ImportResult(added: report.added, updated: report.updated, unchanged: report.unchanged,
+                                                                      removed: report.removed, skipped: report.skipped, diagnostics: report.diagnostics)),
+                                    status: .created)
+    }
+
+    /// New rules for a subscription: saved, then the source is fetched again
+    /// in full so that they apply to every event before the answer.
+    private func changeRules(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let slug = try await stored(context).feed.slug
+        let input = try await AdminJSON.decode(SourceRulesChange.self, request, limit: SubscriptionRules.maxBytes + (4 << 10))
+        _ = try await subscription(slug, input.url)
+        let rules = try Self.checked(input.rules)
+        guard try await self.service.setSubscriptionRules(feed: slug, location: input.url, rules: rules) else {
+            throw HTTPError(.notFound, message: "feed '\(slug)' does not keep fetching \(input.url)")
+        }
+        self.logger.info("source rules saved", metadata: ["feed": "\(slug)", "source": "\(input.url)", "rules": "\(rules == nil ? "none" : "set")", "via": "api"])
+        await self.loader.rulesChanged(feed: slug, location: input.url)
+        await self.catalog.refresh()
+        return try AdminJSON.encode(try await source(slug, input.url))
+    }
+
+    /// The feed's subscription to `url`: a 409 for a source of the feed file, a 404 for an address it does not fetch.
+    private func subscription(_ slug: String, _ url: String) async throws -> SourceSubscription {
+        switch try await self.loader.rulesHome(feed: slug, location: url) {
+        case .subscription(let subscription): return subscription
+        case .feedFile: throw HTTPError(.conflict, message: "\(url) is a source of feed '\(slug)' in its feed file; its rules are written there")
+        case .none: throw HTTPError(.notFound, message: "feed '\(slug)' does not keep fetching \(url.prefix(300))")
+        }
+    }
+
+    /// Rules as they are kept, or a 422 that names the key.
+    private static func checked(_ rules: String?) throws -> String? {
+        do { return try SubscriptionRules.normalized(rules) } catch { throw HTTPError(.unprocessableContent, message: "rules: \(error.description)") }
+    }
+}

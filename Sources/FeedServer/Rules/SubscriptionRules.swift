@@ -1,0 +1,107 @@
+import Foundation
+import Yams
+
+/// The rules of a source added in the web app or the admin API: the
+/// `include:`, `exclude:` and `change:` a source has in `feeds/*.yaml`,
+/// written as YAML (a JSON object is YAML too) and compiled by the same code
+/// (`SourceFilter`, `RuleChange`), so a rule means the same wherever it was
+/// written. Checked when it is saved, and compiled once each time the
+/// server reads the subscriptions, never per import.
+///
+/// Unlike a feed file, which is read by a person who can look at it again,
+/// the text comes from a form: a misspelt key (`exlude:`) would be ignored
+/// silently by decoding, so every key is checked against the ones rules have.
+enum SubscriptionRules {
+    /// What the dry run and the import's verdicts call this level: `source.change.prefix`.
+    static let label = "source"
+    /// Longer rules than this are refused (a form's text, not a calendar).
+    static let maxBytes = 16 << 10
+
+    struct Invalid: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The rules, or nil for a text that says nothing (empty, or only comments).
+    static func compile(_ text: String) throws(Invalid) -> RuleSet? {
+        guard text.utf8.count <= maxBytes else { throw Invalid(description: "the rules are longer than \(maxBytes / 1024) KB") }
+        let node: Any?
+        do { node = try Yams.load(yaml: text) } catch { throw Invalid(description: "the rules are not valid YAML: \(Self.brief(error))") }
+        guard let node else { return nil }
+        guard let mapping = node as? [String: Any] else {
+            throw Invalid(description: "the rules are a mapping of include:, exclude: and change: (see the feed files' rules in the README)")
+        }
+        try check(mapping, against: Keys.top, at: nil)
+        for key in ["include", "exclude"] {
+            guard let value = mapping[key] else { continue }
+            guard let block = value as? [String: Any] else { throw Invalid(description: "\(key): is a mapping of conditions, such as status: [tentative]") }
+            try check(block, against: Keys.filter, at: key)
+            if let duration = block["duration"] {
+                guard let length = duration as? [String: Any] else { throw Invalid(description: "\(key).duration: is a mapping of atLeast: and atMost:") }
+                try check(length, against: ["atLeast", "atMost"], at: "\(key).duration")
+            }
+        }
+        if let value = mapping["change"] {
+            guard let change = value as? [String: Any] else { throw Invalid(description: "change: is a mapping, such as prefix: \"School: \"") }
+            try check(change, against: Keys.change, at: "change")
+            if let replace = change["replace"] as? [Any] {
+                for (index, entry) in replace.enumerated() {
+                    guard let item = entry as? [String: Any] else { throw Invalid(description: "change.replace[\(index)] is a mapping of pattern:, with: and field:") }
+                    try check(item, against: ["pattern", "with", "field"], at: "change.replace[\(index)]")
+                }
+            }
+        }
+        let document: Document
+        do { document = try YAMLDecoder().decode(Document.self, from: text) } catch { throw Invalid(description: Self.brief(error)) }
+        // Each block alone first, so that an error says which one it is in.
+        do { _ = try SourceFilter(include: document.include, exclude: nil) } catch { throw Invalid(description: "include.\(error)") }
+        do { _ = try SourceFilter(include: nil, exclude: document.exclude) } catch { throw Invalid(description: "exclude.\(error)") }
+        let rules: RuleSet
+        do {
+            rules = RuleSet(label: label, filter: try SourceFilter(include: document.include, exclude: document.exclude), change: try RuleChange(document.change))
+        } catch { throw Invalid(description: "\(error)") }
+        return rules.isEmpty ? nil : rules
+    }
+
+    /// The text to keep: trimmed, nil when it holds no rule. Throws what `compile` throws.
+    static func normalized(_ text: String?) throws(Invalid) -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        return try compile(text) == nil ? nil : text + "\n"
+    }
+
+    /// What a source's rules may say; the rest of a source's keys (`url:`, `auth:`) are the form's.
+    struct Document: Decodable {
+        var include: FeedDefinition.Filter?
+        var exclude: FeedDefinition.Filter?
+        var change: FeedDefinition.Change?
+    }
+
+    /// The keys each level knows, read from the types that decode them, so a
+    /// key added to a rule is known here too.
+    enum Keys {
+        static let top: Set<String> = ["include", "exclude", "change"]
+        static let filter = Set(Mirror(reflecting: FeedDefinition.Filter()).children.compactMap(\.label))
+        static let change = Set(Mirror(reflecting: FeedDefinition.Change()).children.compactMap(\.label))
+    }
+
+    private static func check(_ mapping: [String: Any], against known: Set<String>, at place: String?) throws(Invalid) {
+        guard let unknown = mapping.keys.sorted().first(where: { !known.contains($0) }) else { return }
+        let whereText = place.map { "\($0)." } ?? ""
+        throw Invalid(description: "\(whereText)\(unknown): is not a rule; \(place ?? "the rules") may say \(known.sorted().joined(separator: ", "))")
+    }
+
+    /// A decoding error in a sentence, with the key path where there is one.
+    private static func brief(_ error: Error) -> String {
+        switch error {
+        case DecodingError.typeMismatch(let type, let context), DecodingError.valueNotFound(let type, let context):
+            let path = String(context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined(separator: "").drop { $0 == "." })
+            return "\(path): expected \(type == String.self ? "text" : type == Bool.self ? "true or false" : "\(type)")"
+        case DecodingError.keyNotFound(let key, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "\(path.isEmpty ? "" : path + ".")\(key.stringValue): is missing"
+        case let error as YamlError:
+            return "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
+        default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
+import Testing
+@testable import CountdownStore
+@testable import FeedServer
+
+/// Issue #26, part 1, in the admin API and the web app: a source added there
+/// (not in a feed file) takes the rules a source has in `feeds/*.yaml`. They
+/// are checked when written (a misspelt key is named, not ignored), kept with
+/// the subscription, and saving them fetches the source again in full, so a
+/// 304 cannot leave the old rules' result in the feed.
+struct SubscriptionRulesTests {
+    static let calendar = """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//tminus tests//subscription rules//EN\r
+        BEGIN:VEVENT\r
+        UID:trip@rules.test\r
+        DTSTAMP:20260101T000000Z\r
+        SUMMARY:Museum trip\r
+        STATUS:CONFIRMED\r
+        DTSTART;VALUE=DATE:20270115\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:staff@rules.test\r
+        DTSTAMP:20260101T000000Z\r
+        SUMMARY:Staff training\r
+        STATUS:TENTATIVE\r
+        DTSTART;VALUE=DATE:20270110\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:concert@rules.test\r
+        DTSTAMP:20260101T000000Z\r
+        SUMMARY:Spring concert\r
+        DTSTART;VALUE=DATE:20270320\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+
+    /// The If-None-Match of every request the school's server saw.
+    final class Seen: Sendable {
+        let conditions = Mutex<[String?]>([])
+    }
+
+    /// A school portal's export with an ETag: 304 when the client has it.
+    static func school(_ seen: Seen) -> some ApplicationProtocol {
+        let router = Router()
+        router.get("school.ics") { request, _ -> Response in
+            seen.conditions.withLock { $0.append(request.headers[.ifNoneMatch]) }
+            if request.headers[.ifNoneMatch] == "\"s1\"" { return Response(status: .notModified, headers: [.eTag: "\"s1\""]) }
+            return Response(status: .ok, headers: [.contentType: "text/calendar", .eTag: "\"s1\""], body: .init(byteBuffer: ByteBuffer(string: calendar)))
+        }
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    static func titles(_ client: any TestClientProtocol, _ fixture: ServerFixture) async throws -> [String] {
+        let body = try await client.text("/api/feeds/school/countdowns", headers: fixture.admin).1
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        return try #require(json["countdowns"] as? [[String: Any]]).compactMap { $0["title"] as? String }.sorted()
+    }
+
+    static func send(_ client: any TestClientProtocol, _ fixture: ServerFixture, _ method: HTTPRequest.Method, _ uri: String,
+                     _ body: [String: Any?]) async throws -> (TestResponse, String) {
+        let data = try JSONSerialization.data(withJSONObject: body.mapValues { $0 ?? NSNull() })
+        let response = try await client.execute(uri: uri, method: method, headers: fixture.admin + [.contentType: "application/json"],
+                                                body: ByteBuffer(bytes: data))
+        return (response, String(buffer: response.body))
+    }
+
+    // MARK: the rules' text
+
+    @Test func rulesCompileAndSayNothingWhenEmpty() throws {
+        let rules = try #require(try SubscriptionRules.compile("exclude:\n  status: [tentative]\nchange:\n  prefix: 'School: '\n"))
+        #expect(rules.label == "source" && !rules.filter.isEmpty && rules.change.prefix == "School: ")
+        #expect(try SubscriptionRules.compile("") == nil)
+        #expect(try SubscriptionRules.compile("# nothing yet\n") == nil)
+        #expect(try SubscriptionRules.normalized("  \n") == nil)
+        #expect(try SubscriptionRules.normalized("{\"change\": {\"suffix\": \" (Anna)\"}}") == "{\"change\": {\"suffix\": \" (Anna)\"}}\n",
+                "a JSON object is YAML too")
+    }
+
+    @Test(arguments: [
+        ("exlude:\n  status: [tentative]\n", "exlude: is not a rule"),
+        ("include:\n  stauts: [confirmed]\n", "include.stauts: is not a rule"),
+        ("include:\n  duration: {atleast: PT1H}\n", "include.duration.atleast: is not a rule"),
+        ("change:\n  replace: [{pattern: a, whit: b}]\n", "change.replace[0].whit: is not a rule"),
+        ("exclude:\n  status: [maybe]\n", "exclude.status 'maybe' is not one of"),
+        ("change:\n  strip: [description]\n  keep: [location]\n", "strip: and keep:"),
+        ("include:\n  summary: '(a)\\1'\n", "summary pattern"),
+        ("- exclude\n", "a mapping of include:, exclude: and change:"),
+        ("include: [oops\n", "not valid YAML"),
+        ("exclude:\n  allDay: sometimes\n", "exclude.allDay: expected true or false"),
+    ])
+    func badRulesAreRefusedNamingTheKey(text: String, message: String) {
+        do {
+            _ = try SubscriptionRules.compile(text)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.description.contains(message), "\(error.description)")
+        }
+    }
+
+    @Test func overlongRulesAreRefused() {
+        #expect(throws: SubscriptionRules.Invalid.self) { try SubscriptionRules.compile("change:\n  prefix: '" + String(repeating: "x", count: 20_000) + "'\n") }
+    }
+
+    // MARK: the admin API
+
+    @Test func theAPISubscribesWithRulesChangesThemAndFetchesInFull() async throws {
+        let seen = Seen()
+        try await Self.school(seen).test(.live) { school in
+            let url = "http://127.0.0.1:\(try #require(school.port))/school.ics"
+            let fixture = try ServerFixture(backend: .sqlite)
+            try Data("name: School\ntimeZone: Europe/Budapest\n".utf8).write(to: fixture.feeds.appendingPathComponent("school.yaml"))
+            try await fixture.withServer { client in
+                // Bad rules subscribe nothing and fetch nothing.
+                let bad = try await Self.send(client, fixture, .post, "/api/feeds/school/sources", ["url": url, "rules": "exlude:\n  status: [tentative]\n"])
+                #expect(bad.0.status == .unprocessableContent && bad.1.contains("exlude: is not a rule"), "\(bad.1)")
+                #expect(seen.conditions.withLock { $0.isEmpty })
+                #expect(try await Self.titles(client, fixture).isEmpty)
+
+                let created = try await Self.send(client, fixture, .post, "/api/feeds/school/sources",
+                                                  ["url": url, "rules": "exclude:\n  status: [tentative]\nchange:\n  prefix: 'School: '\n"])
+                #expect(created.0.status == .created, "\(created.1)")
+                #expect(created.1.contains("\"subscribed\":true") && created.1.contains("\"added\":2"), "\(created.1)")
+                #expect(try await Self.titles(client, fixture) == ["School: Museum trip", "School: Spring concert"])
+
+                // New rules: refused ones change nothing; good ones fetch the whole calendar again.
+                let typo = try await Self.send(client, fixture, .patch, "/api/feeds/school/sources", ["url": url, "rules": "change:\n  sufix: ' (school)'\n"])
+                #expect(typo.0.status == .unprocessableContent && typo.1.contains("change.sufix: is not a rule"), "\(typo.1)")
+                // The first refresh keeps the ETag (the subscribing fetch is not conditional); the second is a 304.
+                _ = try await client.execute(uri: "/api/feeds/school/refresh", method: .post, headers: fixture.admin)
+                _ = try await client.execute(uri: "/api/feeds/school/refresh", method: .post, headers: fixture.admin)
+                #expect(seen.conditions.withLock { $0.last } == "\"s1\"", "a refresh is a conditional GET (304)")
+                let changed = try await Self.send(client, fixture, .patch, "/api/feeds/school/sources", ["url": url, "rules": "change:\n  suffix: ' (school)'\n"])
+                #expect(changed.0.status == .ok && changed.1.contains("suffix"), "\(changed.1)")
+                #expect(seen.conditions.withLock { $0.last } == .some(nil), "new rules fetch the calendar in full, not a 304")
+                #expect(try await Self.titles(client, fixture) == ["Museum trip (school)", "Spring concert (school)", "Staff training (school)"])
+
+                // The preview runs the subscription's rules, by the same code.
+                let preview = try await client.text("/api/feeds/school/rules", headers: fixture.admin)
+                #expect(preview.0.status == .ok && preview.1.contains("source.change.suffix"), "\(preview.1.prefix(400))")
+
+                let list = try await client.text("/api/feeds/school/sources", headers: fixture.admin).1
+                #expect(list.contains("\"hasLogin\":false") && list.contains("\"definedInFile\":false") && list.contains("(school)"), "\(list)")
+
+                // Removing the rules (null), an address it does not fetch, and stopping.
+                let cleared = try await Self.send(client, fixture, .patch, "/api/feeds/school/sources", ["url": url, "rules": nil])
+                #expect(cleared.0.status == .ok && !cleared.1.contains("\"rules\""), "\(cleared.1)")
+                #expect(try await Self.titles(client, fixture) == ["Museum trip", "Spring concert", "Staff training"])
+                let unknown = try await Self.send(client, fixture, .patch, "/api/feeds/school/sources", ["url": url + "?other", "rules": "change: {prefix: x}"])
+                #expect(unknown.0.status == .notFound)
+                let escaped = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                #expect(try await client.execute(uri: "/api/feeds/school/sources?url=\(escaped)", method: .delete, headers: fixture.admin).status == .noContent)
+                #expect(try await client.text("/api/feeds/school/sources", headers: fixture.admin).1.contains("\"subscribed\":false"))
+            }
+        }
+    }
+
+    @Test func aSourceOfTheFeedFileKeepsItsRulesThere() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try await fixture.withServer { client in
+            let location = fixture.directory.appendingPathComponent("family.ics").path
+            let answer = try await Self.send(client, fixture, .patch, "/api/feeds/family/sources", ["url": location, "rules": "change: {prefix: x}"])
+            #expect(answer.0.status == .conflict && answer.1.contains("feed file"), "\(answer.1)")
+        }
+    }
+
+    /// Rules stored by an older or a tampered database that no longer compile:
+    /// the source is reported as failing, and never imported without them.
+    @Test func storedRulesThatNoLongerCompileStopTheSourceWithAClearError() async throws {
+        let seen = Seen()
+        try await Self.school(seen).test(.live) { school in
+            let url = "http://127.0.0.1:\(try #require(school.port))/school.ics"
+            let fixture = try ServerFixture(backend: .sqlite)
+            try Data("name: School\n".utf8).write(to: fixture.feeds.appendingPathComponent("school.yaml"))
+            try await fixture.withServer { client in
+                let created = try await Self.send(client, fixture, .post, "/api/feeds/school/sources", ["url": url])
+                #expect(created.0.status == .created, "\(created.1)")
+            }
+            let store = try SQLiteCountdownStore(path: fixture.databasePath)
+            try await store.transaction { tx in
+                let feed = try #require(try await tx.feedRow(slug: "school", lock: false))
+                let source = try await tx.sourceId(feedId: feed.id!, location: url)
+                #expect(try await tx.setSourceRules(sourceId: source, rules: "exclude:\n  status: [someday]\n"))
+            }
+            try await store.close()
+            let before = seen.conditions.withLock { $0.count }
+            try await fixture.withServer { client in
+                _ = try await client.execute(uri: "/api/feeds/school/refresh", method: .post, headers: fixture.admin)
+                let health = try await client.text("/api/health", headers: fixture.admin).1
+                #expect(health.contains("its rules cannot be used") && health.contains("someday"), "\(health.prefix(600))")
+            }
+            #expect(seen.conditions.withLock { $0.count } == before, "not fetched without its rules")
+        }
+    }
+
+    // MARK: the web app
+
+    @Test func theWebAppEditsASubscriptionsRules() async throws {
+        let seen = Seen()
+        try await Self.school(seen).test(.live) { school in
+            let url = "http://127.0.0.1:\(try #require(school.port))/school.ics"
+            let fixture = try ServerFixture(transport: .live, backend: .sqlite)
+            try Data("name: School\n".utf8).write(to: fixture.feeds.appendingPathComponent("school.yaml"))
+            try await fixture.withServer(adjust: { _ in }) { client, parts in
+                try await WebAppTests.setPassword(parts.store)
+                var browser = Browser(client: client)
+                try await browser.signIn(WebAppTests.password)
+                _ = try await browser.get("/app/feeds/school/import")
+                let imported = try await browser.postMultipart("/app/feeds/school/import", [("url", .text(url)), ("keep", .text("on")), ("file", .file("", Data()))])
+                #expect(imported.status == .ok, "\(imported.text.prefix(300))")
+                let escaped = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                let feedPage = try await browser.get("/app/feeds/school")
+                #expect(feedPage.text.contains("/app/feeds/school/sources/rules?location=\(escaped)"), "the source links to its rules")
+
+                let form = try await browser.get("/app/feeds/school/sources/rules?location=\(escaped)")
+                #expect(form.status == .ok && form.text.contains("name=\"rules\""))
+                let refused = try await browser.post("/app/feeds/school/sources/rules", ["location": url, "rules": "exclude:\n  stat: [tentative]\n"])
+                #expect(refused.status == .unprocessableContent && refused.text.contains("exclude.stat: is not a rule"), "\(refused.text.prefix(300))")
+                #expect(refused.text.contains("stat: [tentative]"), "what was written is shown again")
+                #expect(try await parts.store.subscriptions().first?.rules == nil, "nothing saved")
+
+                let saved = try await browser.post("/app/feeds/school/sources/rules", ["location": url, "rules": "exclude:\n  status: [tentative]\n"])
+                #expect(saved.status == .seeOther)
+                #expect(try await Self.titles(client, fixture) == ["Museum trip", "Spring concert"], "fetched again with the rules")
+                let after = try await browser.get("/app/feeds/school")
+                #expect(after.text.contains("with its own rules") && after.text.contains("Rules saved"), "\(after.text.prefix(200))")
+
+                let notFetched = try await browser.get("/app/feeds/school/sources/rules?location=https%3A%2F%2Fexample.org%2Fx.ics")
+                #expect(notFetched.status == .notFound)
+            }
+            // Kept across a restart: the next refresh still applies them.
+            try await fixture.withServer(adjust: { _ in }) { client, _ in
+                _ = try await client.execute(uri: "/api/feeds/school/refresh", method: .post, headers: fixture.admin)
+                #expect(try await Self.titles(client, fixture) == ["Museum trip", "Spring concert"])
+            }
+        }
+    }
+}
