@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import HummingbirdTesting
 import Synchronization
 import Testing
@@ -196,6 +197,45 @@ struct SubscriptionRulesTests {
                 #expect(health.contains("its rules cannot be used") && health.contains("someday"), "\(health.prefix(600))")
             }
             #expect(seen.conditions.withLock { $0.count } == before, "not fetched without its rules")
+        }
+    }
+
+    // MARK: a feed file's rules
+
+    /// A reload (SIGHUP) that changes a URL source's rules in its feed file:
+    /// before, the source was asked with its ETag, answered 304, and the feed
+    /// kept the old rules' result until the calendar itself changed.
+    @Test func aReloadThatChangesAFileSourcesRulesFetchesItInFull() async throws {
+        let seen = Seen()
+        try await Self.school(seen).test(.live) { school in
+            let url = "http://127.0.0.1:\(try #require(school.port))/school.ics"
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-reload-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            func define(_ rules: String) throws {
+                try Data("name: School\nsources:\n  - url: \(url)\n\(rules)".utf8).write(to: folder.appendingPathComponent("school.yaml"))
+            }
+            let store = InMemoryCountdownStore()
+            let loader = FeedLoader(service: store.service, fetcher: CalendarFetcher(maxBytes: 1 << 20, timeout: .seconds(10), allowPrivate: true),
+                                    directory: folder, logger: Logger(label: "test"), health: HealthMonitor())
+            func titles() async throws -> [String] {
+                try await store.feedContents(slug: "school", reusing: [:])?.countdowns.map(\.title).sorted() ?? []
+            }
+            func refresh() async { for (slug, source) in loader.urlSources { await loader.refresh(feed: slug, source: source) } }
+            try define("    exclude:\n      status: [tentative]\n")
+            await loader.reload()
+            await refresh()
+            await refresh()
+            #expect(seen.conditions.withLock { $0 } == [nil, "\"s1\""], "a full fetch, then a conditional one")
+            #expect(try await titles() == ["Museum trip", "Spring concert"])
+
+            try define("    change:\n      prefix: 'School: '\n")
+            await loader.reload()
+            #expect(seen.conditions.withLock { $0.last } == .some(nil), "the new rules fetch in full")
+            #expect(try await titles() == ["School: Museum trip", "School: Spring concert", "School: Staff training"])
+            let count = seen.conditions.withLock { $0.count }
+            await loader.reload()
+            #expect(seen.conditions.withLock { $0.count } == count, "a reload with the same rules fetches nothing")
         }
     }
 

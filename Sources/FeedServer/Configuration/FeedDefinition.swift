@@ -8,7 +8,7 @@ import Yams
 /// decoded into these typed fields, so a string like `no` stays a string.
 struct FeedDefinition: Decodable, Sendable {
     /// `include:` / `exclude:` (`SourceFilter`).
-    struct Filter: Decodable, Sendable {
+    struct Filter: Codable, Sendable {
         var categories: [String]?
         /// Regular expressions (`LinearPattern`) matched against the summary, the description and the location.
         var summary: String?
@@ -24,15 +24,15 @@ struct FeedDefinition: Decodable, Sendable {
         var from: String?
         var to: String?
 
-        struct Length: Decodable, Sendable {
+        struct Length: Codable, Sendable {
             var atLeast: String?
             var atMost: String?
         }
     }
 
     /// `change:` (`RuleChange`).
-    struct Change: Decodable, Sendable {
-        struct Replace: Decodable, Sendable {
+    struct Change: Codable, Sendable {
+        struct Replace: Codable, Sendable {
             var field: String?
             var pattern: String
             var with: String?
@@ -50,7 +50,7 @@ struct FeedDefinition: Decodable, Sendable {
     }
 
     /// `rules:` of the whole feed: applied after each source's own, then duplicates are settled.
-    struct Rules: Decodable, Sendable {
+    struct Rules: Codable, Sendable {
         var include: Filter?
         var exclude: Filter?
         var change: Change?
@@ -58,7 +58,7 @@ struct FeedDefinition: Decodable, Sendable {
     }
 
     /// `dedupe:` — `by: uid | title-and-start`, and the sources in the order they win.
-    struct Dedupe: Decodable, Sendable {
+    struct Dedupe: Codable, Sendable {
         var by: String?
         var prefer: [String]?
     }
@@ -169,6 +169,10 @@ struct LoadedFeedDefinition: Sendable {
         var name: String = ""
         /// Which of the feed's sources keeps an event several carry (nil with one source).
         var duplicates: DuplicatePolicy? = nil
+        /// The rules as written (the source's and the feed's, as sorted JSON):
+        /// when a reload changes them, the source is fetched again in full, since
+        /// a 304 would leave the old rules' result in the feed.
+        var rulesFingerprint = ""
         /// Why it is not fetched: a subscription whose stored rules no longer
         /// compile is reported as failing, never imported without its rules.
         var problem: String? = nil
@@ -263,6 +267,7 @@ enum FeedDefinitionLoader {
                 own = RuleSet(label: label, filter: try SourceFilter(include: source.include, exclude: source.exclude), change: try RuleChange(source.change))
             } catch { throw fail("\(label): \(error)") }
             let rules = SourceRules(levels: [own, feedRules].filter { !$0.isEmpty })
+            let fingerprint = Self.fingerprint(source.include, source.exclude, source.change, raw.rules)
             let name = source.name ?? source.file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? source.url.flatMap { URL(string: $0)?.host } ?? label
             if let url = source.url {
                 guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
@@ -274,7 +279,7 @@ enum FeedDefinitionLoader {
                 }
                 let credentials = try source.auth.map { try Self.credentials($0, label: "\(label).auth", file: file, fail: fail) }
                 sources.append(.init(location: url, isURL: true, refresh: TimeInterval(every.days * 86_400 + every.seconds), rules: rules,
-                                     credentials: credentials, name: name))
+                                     credentials: credentials, name: name, rulesFingerprint: fingerprint))
             } else if let relative = source.file {
                 guard source.auth == nil else { throw fail("\(label).auth is for url: sources") }
                 let resolved = URL(fileURLWithPath: relative, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path
@@ -291,6 +296,20 @@ enum FeedDefinitionLoader {
 }
 
 extension FeedDefinitionLoader {
+    /// What a source's rules say, as one string to compare between reloads.
+    static func fingerprint(_ include: FeedDefinition.Filter?, _ exclude: FeedDefinition.Filter?, _ change: FeedDefinition.Change?,
+                            _ feed: FeedDefinition.Rules?) -> String {
+        struct All: Encodable {
+            var include: FeedDefinition.Filter?
+            var exclude: FeedDefinition.Filter?
+            var change: FeedDefinition.Change?
+            var feed: FeedDefinition.Rules?
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(All(include: include, exclude: exclude, change: change, feed: feed))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
     /// Gives every source of a feed with several the same `DuplicatePolicy`:
     /// by UID unless `dedupe.by` says otherwise, the sources named in
     /// `dedupe.prefer` first and the rest in file order. Names must be unique

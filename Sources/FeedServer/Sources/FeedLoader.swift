@@ -144,7 +144,11 @@ final class FeedLoader: Sendable {
         let (definitions, errors) = (try? await Offload.run { FeedDefinitionLoader.load(directory: directory) }) ?? ([], [])
         for error in errors { logger.error("feed definition rejected", metadata: ["error": "\(error)"]) }
         for warning in definitions.flatMap(\.warnings) { logger.warning("feed definition", metadata: ["warning": "\(warning)"]) }
-        state.withLock { $0 = (definitions, errors.map(\.description)) }
+        let before = state.withLock { current in
+            let old = current.definitions
+            current = (definitions, errors.map(\.description))
+            return old
+        }
         for definition in definitions {
             do {
                 try await service.saveFeed(definition.feed)
@@ -155,6 +159,23 @@ final class FeedLoader: Sendable {
             for source in definition.sources where !source.isURL { await importFile(source, into: definition.feed.slug) }
         }
         logger.info("feeds loaded", metadata: ["feeds": "\(definitions.count)", "rejected": "\(errors.count)", "directory": "\(directory.path)"])
+        // A URL source whose rules a reload changed: a conditional GET would be
+        // answered 304 and keep the old rules' result, so it is fetched in full now.
+        for (slug, source) in Self.rulesChanged(from: before, to: definitions) {
+            logger.info("source rules changed; fetching it in full", metadata: ["feed": "\(slug)", "source": "\(source.location)"])
+            await refresh(feed: slug, source: source, conditional: false)
+        }
+    }
+
+    /// The URL sources of `new` that `old` had with other rules.
+    static func rulesChanged(from old: [LoadedFeedDefinition], to new: [LoadedFeedDefinition]) -> [(String, LoadedFeedDefinition.Source)] {
+        var known: [String: String] = [:]
+        for definition in old { for source in definition.sources where source.isURL { known[definition.feed.slug + " " + source.location] = source.rulesFingerprint } }
+        return new.flatMap { definition in
+            definition.sources.filter { source in
+                source.isURL && known[definition.feed.slug + " " + source.location].map { $0 != source.rulesFingerprint } == true
+            }.map { (definition.feed.slug, $0) }
+        }
     }
 
     private func importFile(_ source: LoadedFeedDefinition.Source, into slug: String) async {
@@ -208,7 +229,8 @@ final class FeedLoader: Sendable {
     /// Another replica that holds the source's lease is fetching it right now:
     /// this one leaves it alone (the lease ends with that fetch, or after
     /// the fetch deadline and a margin, if that replica died).
-    func refresh(feed slug: String, source: LoadedFeedDefinition.Source) async {
+    /// `conditional: false` sends no validators (the source's rules changed).
+    func refresh(feed slug: String, source: LoadedFeedDefinition.Source, conditional: Bool = true) async {
         if let problem = source.problem {
             await record(slug, source.location, error: problem)
             return
@@ -222,7 +244,7 @@ final class FeedLoader: Sendable {
             logger.warning("cannot lease source for a fetch", metadata: ["feed": "\(slug)", "source": "\(source.location)", "error": "\(error)"])
             return
         }
-        let known = try? await store.source(feed: slug, location: source.location)
+        let known = conditional ? try? await store.source(feed: slug, location: source.location) : nil
         do {
             switch try await fetcher.fetch(source.location, etag: known?.etag, lastModified: known?.lastModifiedHeader, credentials: source.credentials) {
             case .notModified:
