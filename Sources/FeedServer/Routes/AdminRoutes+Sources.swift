@@ -76,35 +76,18 @@ extension AdminRoutes {
     private func subscribe(_ request: Request, _ context: ServerContext) async throws -> Response {
         let slug = try await stored(context).feed.slug
         let input = try await AdminJSON.decode(NewSource.self, request, limit: SubscriptionRules.maxBytes + (16 << 10))
-        guard let parsed = URL(string: input.url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
-            throw HTTPError(.badRequest, message: "url must be an http(s) URL")
-        }
-        guard parsed.user == nil, parsed.password == nil else {
-            throw HTTPError(.unprocessableContent, message: "url holds a user name or password: send them as username and password (or token)")
-        }
         guard !self.loader.isDefined(feed: slug, location: input.url) else {
             throw HTTPError(.conflict, message: "\(input.url) is a source of feed '\(slug)' in its feed file; change it there")
         }
         let rules = try Self.checked(input.rules)
-        let login: SavedLogin?
-        var sealed: String?
-        do {
-            login = try SavedLogin.from(username: input.username, password: input.password, token: input.token)
-            if let login {
-                guard let secrets = self.secrets else { throw SecretBox.Failure(description: "this server keeps no logins (--secrets-key-file)") }
-                sealed = try login.sealed(with: try secrets.forSealing())
-            }
-        } catch let failure as SecretBox.Failure {
-            throw HTTPError(.unprocessableContent, message: failure.description)
-        }
         let bytes: [UInt8]
+        let sealed: String?
         do {
-            guard case .fetched(let fetched, _, _) = try await self.fetcher.fetch(input.url, credentials: login?.credentials) else {
-                throw HTTPError(.badGateway, message: "\(input.url) sent nothing")
-            }
-            bytes = fetched
-        } catch let error as CalendarFetcher.Failure {
-            throw HTTPError(error.refused ? .unprocessableContent : .badGateway, message: error.description)
+            let remote = try RemoteCalendar(url: input.url, username: input.username, password: input.password, token: input.token)
+            sealed = try remote.sealedLogin(self.secrets)
+            bytes = try await remote.fetch(with: self.fetcher)
+        } catch {
+            throw HTTPError(error.status, message: error.description)
         }
         var options = ImportOptions(strict: input.strict ?? false, source: input.url, sync: true, createFeed: false)
         if let rules, let compiled = try? SubscriptionRules.compile(rules) {

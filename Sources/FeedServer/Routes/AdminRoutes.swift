@@ -206,14 +206,10 @@ struct AdminRoutes: Sendable {
         if type.hasPrefix("application/json") {
             struct URLImport: Decodable { var url: String }
             let input = try await AdminJSON.decode(URLImport.self, request, limit: 16 << 10)
-            guard let url = URL(string: input.url), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-                throw HTTPError(.badRequest, message: "url must be an http(s) URL")
-            }
             do {
-                guard case .fetched(let fetched, _, _) = try await self.fetcher.fetch(input.url) else { throw HTTPError(.badGateway, message: "\(input.url) sent nothing") }
-                bytes = fetched
-            } catch let error as CalendarFetcher.Failure {
-                throw HTTPError(error.refused ? .unprocessableContent : .badGateway, message: error.description)
+                bytes = try await RemoteCalendar(url: input.url, username: nil, password: nil, token: nil).fetch(with: self.fetcher)
+            } catch {
+                throw HTTPError(error.status, message: error.description)
             }
             source = input.url
         } else if type.hasPrefix("text/calendar") || type.isEmpty || type.hasPrefix("application/octet-stream") {

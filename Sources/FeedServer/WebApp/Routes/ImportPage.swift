@@ -66,52 +66,26 @@ struct ImportPage: Sendable {
         }
         let bytes: [UInt8]
         var source: String?
-        var login: SavedLogin?
+        var sealed: String?
+        let keep = form.keep.isChecked && (form.file ?? Data()).isEmpty && form.url.nonEmpty != nil
         if let file = form.file, !file.isEmpty {
             bytes = Array(file)
         } else if let url = form.url.nonEmpty {
-            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
-                view.error = words["import.badScheme"]
-                return try page(.unprocessableContent)
-            }
-            guard parsed.user == nil, parsed.password == nil else {
-                view.error = words["import.loginInAddress"]
-                return try page(.unprocessableContent)
-            }
             do {
-                login = try SavedLogin.from(username: form.username, password: form.password, token: form.token)
+                let remote = try RemoteCalendar(url: url, username: form.username, password: form.password, token: form.token)
+                bytes = try await remote.fetch(with: app.fetcher)
+                // A login kept with the subscription is sealed before it leaves this function.
+                if keep { sealed = try remote.sealedLogin(app.secrets) }
             } catch {
-                view.error = "\(error)"
-                return try page(.unprocessableContent)
-            }
-            do {
-                guard case .fetched(let fetched, _, _) = try await app.fetcher.fetch(url, credentials: login?.credentials) else {
-                    view.error = words["import.sentNothing", ["url": url]]
-                    return try page(.badGateway)
-                }
-                bytes = fetched
-            } catch let error as CalendarFetcher.Failure {
-                view.error = words["import.fetchFailed", ["error": error.description]]
-                return try page(error.refused ? .unprocessableContent : .badGateway)
+                view.error = Self.text(of: error, url: url, words)
+                return try page(error.status == .badRequest ? .unprocessableContent : error.status)
             }
             source = url
         } else {
             view.error = words["import.nothingChosen"]
             return try page(.unprocessableContent)
         }
-        let keep = source != nil && form.keep.isChecked
         let subscription = keep ? source : nil
-        // A login kept with the subscription is sealed before it leaves this function.
-        var sealed: String?
-        if keep, let login {
-            do {
-                guard let secrets = app.secrets else { throw SecretBox.Failure(description: "this server keeps no logins") }
-                sealed = try login.sealed(with: try secrets.forSealing())
-            } catch {
-                view.error = words["import.loginNotKept", ["error": "\(error)"]]
-                return try page(.unprocessableContent)
-            }
-        }
         var options = ImportOptions(strict: form.strict.isChecked, source: source, sync: keep, createFeed: false)
         // An address the feed already fetches keeps its rules when imported by hand.
         if let source { options.rules = await app.loader.rules(feed: slug, location: source) }
@@ -136,6 +110,18 @@ struct ImportPage: Sendable {
                             skipped: report.skipped, diagnostics: Array(report.diagnostics.prefix(200)),
                             subscribed: keep ? source : nil)
         return try page(.ok)
+    }
+
+    /// A refused address in the page's words.
+    static func text(of refusal: RemoteCalendar.Refusal, url: String, _ words: WebWords) -> String {
+        switch refusal {
+        case .notHTTP: words["import.badScheme"]
+        case .loginInAddress: words["import.loginInAddress"]
+        case .badLogin(let reason): reason
+        case .loginNotKept(let reason): words["import.loginNotKept", ["error": reason]]
+        case .sentNothing: words["import.sentNothing", ["url": url]]
+        case .fetchFailed(let failure): words["import.fetchFailed", ["error": failure.description]]
+        }
     }
 
     /// The first line of a refusal; a strict failure lists its problems below it.
