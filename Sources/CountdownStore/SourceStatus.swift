@@ -9,9 +9,12 @@ public struct SourceStatus: Sendable, Hashable, Codable {
     public var lastFetchedAt: Date?
     public var lastSuccessAt: Date?
     public var lastError: String?
+    /// A digest of the rules its last import went through (`SourceRecord.importedWith`).
+    public var importedWith: String?
 
     public init(feed: String, location: String, etag: String? = nil, lastModifiedHeader: String? = nil, lastFetchedAt: Date? = nil,
-                lastSuccessAt: Date? = nil, lastError: String? = nil) {
+                lastSuccessAt: Date? = nil, lastError: String? = nil, importedWith: String? = nil) {
+        self.importedWith = importedWith
         self.feed = feed
         self.location = location
         self.etag = etag

@@ -61,7 +61,7 @@ public struct StoreTable: Sendable {
         StoreTable(name: "source", columns: [
             ("id", .integer), ("feedId", .integer), ("location", .text), ("etag", .text), ("lastModifiedHeader", .text),
             ("lastFetchedAt", .date), ("lastSuccessAt", .date), ("lastError", .text), ("subscribed", .boolean), ("leaseUntil", .date),
-            ("login", .text), ("rules", .text),
+            ("login", .text), ("rules", .text), ("importedWith", .text),
         ], key: "id"),
         StoreTable(name: "countdown", columns: [
             ("id", .integer), ("feedId", .integer), ("sourceId", .integer), ("uid", .text), ("title", .text), ("kind", .text),

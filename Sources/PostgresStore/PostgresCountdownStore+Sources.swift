@@ -16,13 +16,13 @@ extension PostgresCountdownStore {
     public func sources() async throws -> [SourceStatus] {
         try await read { connection in
             var sources: [SourceStatus] = []
-            for try await (slug, location, etag, modified, fetched, success, error) in try await connection.query("""
+            for try await (slug, location, etag, modified, fetched, success, error, importedWith) in try await connection.query("""
                 SELECT feed.slug, source.location, source.etag, source.lastModifiedHeader, source.lastFetchedAt, source.lastSuccessAt,
-                       source.lastError
+                       source.lastError, source.importedWith
                 FROM source JOIN feed ON feed.id = source.feedId ORDER BY feed.slug COLLATE "C", source.location COLLATE "C"
-                """, logger: self.logger).decode((String, String, String?, String?, Date?, Date?, String?).self) {
+                """, logger: self.logger).decode((String, String, String?, String?, Date?, Date?, String?, String?).self) {
                 sources.append(SourceStatus(feed: slug, location: location, etag: etag, lastModifiedHeader: modified, lastFetchedAt: fetched,
-                                            lastSuccessAt: success, lastError: error))
+                                            lastSuccessAt: success, lastError: error, importedWith: importedWith))
             }
             return sources
         }

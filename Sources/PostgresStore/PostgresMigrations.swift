@@ -147,7 +147,7 @@ enum PostgresMigrations {
             """,
         ]),
         Migration(name: "v10: source logins", statements: ["ALTER TABLE source ADD COLUMN login TEXT"]),
-        Migration(name: "v11: source rules", statements: ["ALTER TABLE source ADD COLUMN rules TEXT"]),
+        Migration(name: "v11: source rules", statements: ["ALTER TABLE source ADD COLUMN rules TEXT", "ALTER TABLE source ADD COLUMN importedWith TEXT"]),
     ]
 }
 

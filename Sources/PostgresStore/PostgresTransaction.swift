@@ -140,14 +140,15 @@ struct PostgresTransaction: StoreTransaction {
             .collect(Int64.self).first
     }
 
-    func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?) async throws {
+    func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?, importedWith: String?) async throws {
         if let error {
             try await connection.query("UPDATE source SET lastFetchedAt = \(now), lastError = \(error), leaseUntil = NULL WHERE id = \(sourceId)",
                                        logger: logger)
         } else {
             try await connection.query("""
                 UPDATE source SET lastFetchedAt = \(now), lastSuccessAt = \(now), lastError = NULL, leaseUntil = NULL,
-                    etag = COALESCE(\(etag), etag), lastModifiedHeader = COALESCE(\(lastModified), lastModifiedHeader)
+                    etag = COALESCE(\(etag), etag), lastModifiedHeader = COALESCE(\(lastModified), lastModifiedHeader),
+                    importedWith = COALESCE(\(importedWith), importedWith)
                 WHERE id = \(sourceId)
                 """, logger: logger)
         }

@@ -5,11 +5,13 @@ extension CountdownService {
     /// Records a fetch of a feed's source: validators on success (200 or 304),
     /// the error otherwise; ends the caller's lease. The source row is made
     /// when new, so a source that never worked shows its error from the first try.
-    public func recordFetch(feed slug: String, location: String, etag: String?, lastModified: String?, error: String?) async throws {
+    /// `importedWith`: after an import, a digest of the rules it went through.
+    public func recordFetch(feed slug: String, location: String, etag: String?, lastModified: String?, error: String?,
+                            importedWith: String? = nil) async throws {
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
             let id = try await tx.sourceId(feedId: feed.id!, location: location)
-            try await tx.recordFetch(sourceId: id, etag: etag, lastModified: lastModified, error: error)
+            try await tx.recordFetch(sourceId: id, etag: etag, lastModified: lastModified, error: error, importedWith: importedWith)
         }
     }
 
@@ -50,9 +52,10 @@ extension CountdownService {
     /// background (the web app's "keep it up to date"), in one transaction:
     /// a refused import subscribes nothing. `login` is the source's login,
     /// already sealed by the caller (the service never sees it in the clear);
-    /// `rules`, when given, the source's rules, already checked (nil keeps any it has).
+    /// `rules`, when given, the source's rules, already checked (nil keeps any it has);
+    /// `importedWith`, the digest of the rules this import went through.
     public func importAndSubscribe(_ data: [UInt8], intoFeed slug: String, options: ImportOptions, location: String,
-                                   login: String? = nil, rules: String? = nil) async throws -> ImportReport {
+                                   login: String? = nil, rules: String? = nil, importedWith: String? = nil) async throws -> ImportReport {
         let batch = try await read(data, intoFeed: slug, options: options)
         return try await transaction { tx in
             let report = try await apply(batch, intoFeed: slug, options: options, progress: nil, tx)
@@ -60,6 +63,7 @@ extension CountdownService {
             let source = try await tx.sourceId(feedId: feed.id!, location: location)
             try await tx.setSubscribed(sourceId: source, true, login: login)
             if let rules { _ = try await tx.setSourceRules(sourceId: source, rules: rules) }
+            if let importedWith { try await tx.recordFetch(sourceId: source, etag: nil, lastModified: nil, error: nil, importedWith: importedWith) }
             return report
         }
     }

@@ -49,6 +49,7 @@ import Services
             try await tx.setSubscribed(sourceId: source, true, login: "v1.sealed-upgrade-fixture")
             // Its rules (v11).
             _ = try await tx.setSourceRules(sourceId: source, rules: "change:\n  prefix: 'Cloud: '\n")
+            try await tx.recordFetch(sourceId: source, etag: nil, lastModified: nil, error: nil, importedWith: "rules-digest-fixture")
         }
         try await store.close()
     }
@@ -109,6 +110,10 @@ import Services
         if index >= 8 { #expect(try await upgraded.keptExport(slug: "family", view: .none)?.variant == "upgrade", "the kept export (v9 on)") }
         if index >= 9 { #expect(try await upgraded.subscriptions().first?.login == "v1.sealed-upgrade-fixture", "the sealed login (v10 on)") }
         if index >= 10 { #expect(try await upgraded.subscriptions().first?.rules == "change:\n  prefix: 'Cloud: '\n", "the source's rules (v11 on)") }
+        if index >= 10 {
+            #expect(try await upgraded.source(feed: "family", location: "https://cloud.example.org/family.ics")?.importedWith == "rules-digest-fixture",
+                    "the digest of the rules its last import went through (v11 on)")
+        }
         let image = try await upgraded.image(StoredImage.scheme + SHA256Hex.of(Self.png))
         #expect(image?.bytes == Self.png)
         // Served byte for byte as a database made today serves it.

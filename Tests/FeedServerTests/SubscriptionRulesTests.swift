@@ -236,6 +236,17 @@ struct SubscriptionRulesTests {
             let count = seen.conditions.withLock { $0.count }
             await loader.reload()
             #expect(seen.conditions.withLock { $0.count } == count, "a reload with the same rules fetches nothing")
+
+            // Rules edited while the server was down: the restarted server knows
+            // from the store which rules the last import went through.
+            try define("    change:\n      suffix: ' (school)'\n")
+            let restarted = FeedLoader(service: store.service, fetcher: CalendarFetcher(maxBytes: 1 << 20, timeout: .seconds(10), allowPrivate: true),
+                                       directory: folder, logger: Logger(label: "test"), health: HealthMonitor())
+            await restarted.reload()
+            #expect(await restarted.refreshDueSources(now: Date()) == 1, "due at once, though fetched a moment ago")
+            #expect(seen.conditions.withLock { $0.last } == .some(nil), "and fetched in full")
+            #expect(try await titles() == ["Museum trip (school)", "Spring concert (school)", "Staff training (school)"])
+            #expect(await restarted.refreshDueSources(now: Date()) == 0, "then not due until its refresh interval")
         }
     }
 

@@ -143,7 +143,8 @@ public final class InMemoryCountdownStore: CountdownStore {
             tables.sources.values.compactMap { source -> SourceStatus? in
                 tables.feeds[source.feedId].map {
                     SourceStatus(feed: $0.slug, location: source.location, etag: source.etag, lastModifiedHeader: source.lastModifiedHeader,
-                                 lastFetchedAt: source.lastFetchedAt, lastSuccessAt: source.lastSuccessAt, lastError: source.lastError)
+                                 lastFetchedAt: source.lastFetchedAt, lastSuccessAt: source.lastSuccessAt, lastError: source.lastError,
+                                 importedWith: source.importedWith)
                 }
             }.sorted { ($0.feed, $0.location) < ($1.feed, $1.location) }
         }

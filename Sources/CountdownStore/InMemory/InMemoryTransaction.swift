@@ -160,7 +160,7 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?) async throws {
+    func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?, importedWith: String?) async throws {
         with { tables in
             guard var source = tables.sources[sourceId] else { return }
             source.lastFetchedAt = now
@@ -170,6 +170,7 @@ final class InMemoryTransaction: StoreTransaction {
                 source.lastSuccessAt = now
                 source.etag = etag ?? source.etag
                 source.lastModifiedHeader = lastModified ?? source.lastModifiedHeader
+                source.importedWith = importedWith ?? source.importedWith
             }
             tables.sources[sourceId] = source
         }

@@ -72,7 +72,8 @@ public protocol StoreTransaction: Sendable {
     func markSourceImported(id: Int64) async throws
     /// A fetch, now, which gives back the lease: on success (`error` nil) the
     /// validators given replace the old ones; on failure only the error is kept.
-    func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?) async throws
+    /// `importedWith`, on success, the digest of the rules an import went through (nil keeps the last).
+    func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?, importedWith: String?) async throws
     /// Takes the source's lease until `until`, unless someone holds it now; true when taken.
     func leaseSource(id: Int64, until: Date) async throws -> Bool
     /// Starts or stops fetching the source in the background, with its sealed login (nil: none, and any old one goes).

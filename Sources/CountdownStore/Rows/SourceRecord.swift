@@ -21,6 +21,10 @@ public struct SourceRecord: Codable, Sendable {
     /// YAML with the `include:`, `exclude:` and `change:` of a source in
     /// `feeds/*.yaml`, checked when written and read by the server; nil for none.
     public var rules: String?
+    /// A digest of the rules the last import from it went through (v11): when
+    /// the rules it has now differ, its next fetch is a full one, since a 304
+    /// would keep the old rules' result.
+    public var importedWith: String?
     /// Until when one process (a replica) may fetch it; nil when nobody holds it.
     public var leaseUntil: Date?
 

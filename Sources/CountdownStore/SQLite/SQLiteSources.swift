@@ -6,7 +6,8 @@ extension SQLiteCountdownStore {
         try await read { db in
             try Row.fetchAll(db, sql: "SELECT source.*, feed.slug FROM source JOIN feed ON feed.id = source.feedId ORDER BY feed.slug, location").map {
                 SourceStatus(feed: $0["slug"], location: $0["location"], etag: $0["etag"], lastModifiedHeader: $0["lastModifiedHeader"],
-                             lastFetchedAt: $0["lastFetchedAt"], lastSuccessAt: $0["lastSuccessAt"], lastError: $0["lastError"])
+                             lastFetchedAt: $0["lastFetchedAt"], lastSuccessAt: $0["lastSuccessAt"], lastError: $0["lastError"],
+                             importedWith: $0["importedWith"])
             }
         }
     }

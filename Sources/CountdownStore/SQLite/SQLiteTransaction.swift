@@ -141,7 +141,7 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?) async throws {
+    func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?, importedWith: String?) async throws {
         try await on { [now] db in
             if let error {
                 try db.execute(sql: "UPDATE source SET lastFetchedAt = ?, lastError = ?, leaseUntil = NULL WHERE id = ?",
@@ -149,8 +149,9 @@ struct SQLiteTransaction: StoreTransaction {
             } else {
                 try db.execute(sql: """
                     UPDATE source SET lastFetchedAt = ?, lastSuccessAt = ?, lastError = NULL, leaseUntil = NULL,
-                    etag = COALESCE(?, etag), lastModifiedHeader = COALESCE(?, lastModifiedHeader) WHERE id = ?
-                    """, arguments: [now, now, etag, lastModified, sourceId])
+                    etag = COALESCE(?, etag), lastModifiedHeader = COALESCE(?, lastModifiedHeader), importedWith = COALESCE(?, importedWith)
+                    WHERE id = ?
+                    """, arguments: [now, now, etag, lastModified, importedWith, sourceId])
             }
         }
     }

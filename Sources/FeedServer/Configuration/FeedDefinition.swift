@@ -1,4 +1,5 @@
 import Countdowns
+import CountdownStore
 import Foundation
 import Services
 import ICalendar
@@ -169,9 +170,10 @@ struct LoadedFeedDefinition: Sendable {
         var name: String = ""
         /// Which of the feed's sources keeps an event several carry (nil with one source).
         var duplicates: DuplicatePolicy? = nil
-        /// The rules as written (the source's and the feed's, as sorted JSON):
-        /// when a reload changes them, the source is fetched again in full, since
-        /// a 304 would leave the old rules' result in the feed.
+        /// A digest of the rules as written (the source's and the feed's, as
+        /// sorted JSON; a subscription's text): kept with each import
+        /// (`importedWith`), and when the rules differ from those, the source is
+        /// fetched again in full, since a 304 would keep the old rules' result.
         var rulesFingerprint = ""
         /// Why it is not fetched: a subscription whose stored rules no longer
         /// compile is reported as failing, never imported without its rules.
@@ -296,7 +298,7 @@ enum FeedDefinitionLoader {
 }
 
 extension FeedDefinitionLoader {
-    /// What a source's rules say, as one string to compare between reloads.
+    /// What a source's rules say, as one digest to compare with the last import's.
     static func fingerprint(_ include: FeedDefinition.Filter?, _ exclude: FeedDefinition.Filter?, _ change: FeedDefinition.Change?,
                             _ feed: FeedDefinition.Rules?) -> String {
         struct All: Encodable {
@@ -307,7 +309,7 @@ extension FeedDefinitionLoader {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return (try? encoder.encode(All(include: include, exclude: exclude, change: change, feed: feed))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return SHA256Hex.of((try? encoder.encode(All(include: include, exclude: exclude, change: change, feed: feed))) ?? Data())
     }
 
     /// Gives every source of a feed with several the same `DuplicatePolicy`:

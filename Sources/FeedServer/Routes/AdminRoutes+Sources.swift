@@ -90,15 +90,19 @@ extension AdminRoutes {
             throw HTTPError(error.status, message: error.description)
         }
         var options = ImportOptions(strict: input.strict ?? false, source: input.url, sync: true, createFeed: false)
+        let importedWith: String
         if let rules, let compiled = try? SubscriptionRules.compile(rules) {
             options.rules = await self.loader.apply(SourceRules(levels: [compiled]), into: slug)
+            importedWith = FeedLoader.fingerprint(subscriptionRules: rules)
         } else {
             options.rules = await self.loader.rules(feed: slug, location: input.url)
+            importedWith = self.loader.fingerprint(feed: slug, location: input.url)
         }
         let report: ImportReport
         do {
             report = try await write { [options, sealed] in
-                try await $0.importAndSubscribe(bytes, intoFeed: slug, options: options, location: input.url, login: sealed, rules: rules)
+                try await $0.importAndSubscribe(bytes, intoFeed: slug, options: options, location: input.url, login: sealed, rules: rules,
+                                                importedWith: importedWith)
             }
         } catch {
             self.loader.metrics?.imported(via: "api", ok: false)

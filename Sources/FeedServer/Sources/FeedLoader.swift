@@ -68,6 +68,16 @@ final class FeedLoader: Sendable {
         state.withLock { $0.definitions.contains { $0.feed.slug == slug && $0.sources.contains { $0.location == location } } }
     }
 
+    /// The digest of a subscription's rules (`LoadedFeedDefinition.Source.rulesFingerprint`).
+    static func fingerprint(subscriptionRules rules: String?) -> String {
+        SHA256Hex.of("subscription\n" + (rules ?? ""))
+    }
+
+    /// The digest of the rules an import of `location` into `slug` goes through now (`rules(feed:location:)`).
+    func fingerprint(feed slug: String, location: String) -> String {
+        urlSources.first { $0.feed == slug && $0.source.location == location }?.source.rulesFingerprint ?? Self.fingerprint(subscriptionRules: nil)
+    }
+
     /// The web app's and the API's subscriptions as sources, but for those the feed files define too.
     private func subscribedSources(excluding defined: [(String, LoadedFeedDefinition.Source)]) -> [(feed: String, source: LoadedFeedDefinition.Source)] {
         subscribed.withLock { $0 }.filter { entry in !defined.contains { $0.0 == entry.subscription.feed && $0.1.location == entry.subscription.location } }
@@ -75,7 +85,8 @@ final class FeedLoader: Sendable {
                 let subscription = entry.subscription
                 var source = LoadedFeedDefinition.Source(location: subscription.location, isURL: true, refresh: Self.subscriptionRefresh, rules: .none,
                                                          credentials: subscription.login.map { SavedLogin.credentials(sealed: $0, secrets: secrets) },
-                                                         name: URL(string: subscription.location)?.host ?? subscription.location)
+                                                         name: URL(string: subscription.location)?.host ?? subscription.location,
+                                                         rulesFingerprint: Self.fingerprint(subscriptionRules: subscription.rules))
                 switch entry.rules {
                 case .success(let rules): source.rules = rules
                 case .failure(let invalid): source.problem = "its rules cannot be used (\(invalid)); change them in the web app or the API"
@@ -210,7 +221,8 @@ final class FeedLoader: Sendable {
         do {
             let report = try await service.importCalendar(data, intoFeed: slug, options: options)
             metrics?.imported(via: "source", ok: true)
-            try await service.recordFetch(feed: slug, location: source.location, etag: etag, lastModified: lastModified, error: nil)
+            try await service.recordFetch(feed: slug, location: source.location, etag: etag, lastModified: lastModified, error: nil,
+                                          importedWith: source.rulesFingerprint)
             await sourcesChanged()
             logger.info("source imported", metadata: ["feed": "\(slug)", "source": "\(source.location)", "result": "\(report)"])
         } catch {
@@ -244,7 +256,9 @@ final class FeedLoader: Sendable {
             logger.warning("cannot lease source for a fetch", metadata: ["feed": "\(slug)", "source": "\(source.location)", "error": "\(error)"])
             return
         }
-        let known = conditional ? try? await store.source(feed: slug, location: source.location) : nil
+        // Validators only for the rules the last import went through: with other rules, a 304 would keep the old result.
+        let status = try? await store.source(feed: slug, location: source.location)
+        let known = conditional && status?.importedWith == source.rulesFingerprint ? status : nil
         do {
             switch try await fetcher.fetch(source.location, etag: known?.etag, lastModified: known?.lastModifiedHeader, credentials: source.credentials) {
             case .notModified:
@@ -271,8 +285,10 @@ final class FeedLoader: Sendable {
     func refreshDueSources(now: Date) async -> Int {
         var due: [(String, LoadedFeedDefinition.Source)] = []
         for (slug, source) in urlSources {
-            let last = (try? await store.source(feed: slug, location: source.location))??.lastFetchedAt
-            if let last, now.timeIntervalSince(last) < source.refresh { continue }
+            let status = (try? await store.source(feed: slug, location: source.location)) ?? nil
+            // Rules that changed since its last import (a restart with an edited feed file) make it due at once.
+            let rulesChanged = source.problem == nil && status?.lastSuccessAt != nil && status?.importedWith != source.rulesFingerprint
+            if let last = status?.lastFetchedAt, now.timeIntervalSince(last) < source.refresh, !rulesChanged { continue }
             due.append((slug, source))
         }
         await withTaskGroup(of: Void.self) { group in

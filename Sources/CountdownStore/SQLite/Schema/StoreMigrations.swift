@@ -158,7 +158,11 @@ enum StoreMigrations {
         }
         migrator.registerMigration("v11: source rules") { db in
             // The rules of a source added in the web app or the API (YAML, as under a source in feeds/*.yaml).
-            try db.alter(table: "source") { t in t.add(column: "rules", .text) }
+            try db.alter(table: "source") { t in
+                t.add(column: "rules", .text)
+                // A digest of the rules the last import from it went through: other rules now mean a full fetch.
+                t.add(column: "importedWith", .text)
+            }
         }
         return migrator
     }

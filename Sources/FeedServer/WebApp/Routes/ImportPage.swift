@@ -89,11 +89,13 @@ struct ImportPage: Sendable {
         var options = ImportOptions(strict: form.strict.isChecked, source: source, sync: keep, createFeed: false)
         // An address the feed already fetches keeps its rules when imported by hand.
         if let source { options.rules = await app.loader.rules(feed: slug, location: source) }
+        let importedWith = source.map { app.loader.fingerprint(feed: slug, location: $0) }
         let report: ImportReport
         do {
             report = try await app.catalog.write { [sealed, options] service in
                 if let subscription {
-                    return try await service.importAndSubscribe(bytes, intoFeed: slug, options: options, location: subscription, login: sealed)
+                    return try await service.importAndSubscribe(bytes, intoFeed: slug, options: options, location: subscription, login: sealed,
+                                                                importedWith: importedWith)
                 }
                 return try await service.importCalendar(bytes, intoFeed: slug, options: options)
             }
