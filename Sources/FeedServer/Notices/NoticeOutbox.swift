@@ -10,12 +10,27 @@ import Synchronization
 /// the last `logLength` attempts for `/api/health` and the web app.
 final class NoticeOutbox: Sendable {
     /// One line of a lane's delivery log.
+    /// What became of one attempt; in `/api/health` as `delivered`, `retrying`, `gave up` or `dropped`.
+    enum Outcome: String, Codable, Sendable {
+        case delivered, retrying, dropped
+        case gaveUp = "gave up"
+
+        /// Its text in the web app's words (`outcome.gaveUp`).
+        var wordKey: String {
+            switch self {
+            case .delivered: "outcome.delivered"
+            case .retrying: "outcome.retrying"
+            case .dropped: "outcome.dropped"
+            case .gaveUp: "outcome.gaveUp"
+            }
+        }
+    }
+
     struct LogEntry: Codable, Sendable, Equatable {
         var at: String
         var notice: String
         var event: String
-        /// `delivered`, `retrying`, `gave up` or `dropped`.
-        var outcome: String
+        var outcome: Outcome
         var attempt: Int
         var detail: String?
     }
@@ -82,7 +97,7 @@ final class NoticeOutbox: Sendable {
             if lane.queue.count >= Self.maxPending {
                 let oldest = lane.queue.removeFirst()
                 lane.dropped += 1
-                Self.append(LogEntry(at: UTCStamp.iso(clock()), notice: oldest.id, event: oldest.event.rawValue, outcome: "dropped", attempt: 0,
+                Self.append(LogEntry(at: UTCStamp.iso(clock()), notice: oldest.id, event: oldest.event.rawValue, outcome: .dropped, attempt: 0,
                                      detail: "more than \(Self.maxPending) notices were waiting"), to: &lane)
             }
             lane.queue.append(notice)
@@ -142,7 +157,7 @@ final class NoticeOutbox: Sendable {
                     lane.failing = false
                     lane.lastError = nil
                     lane.lastDelivered = clock()
-                    Self.append(LogEntry(at: UTCStamp.iso(clock()), notice: notice.id, event: notice.event.rawValue, outcome: "delivered",
+                    Self.append(LogEntry(at: UTCStamp.iso(clock()), notice: notice.id, event: notice.event.rawValue, outcome: .delivered,
                                          attempt: attempt), to: &lane)
                     lanes[key] = lane
                 }
@@ -158,7 +173,7 @@ final class NoticeOutbox: Sendable {
                         lane.attempts = 0
                     }
                     Self.append(LogEntry(at: UTCStamp.iso(clock()), notice: notice.id, event: notice.event.rawValue,
-                                         outcome: givingUp ? "gave up" : "retrying", attempt: attempt, detail: error.description), to: &lane)
+                                         outcome: givingUp ? .gaveUp : .retrying, attempt: attempt, detail: error.description), to: &lane)
                     lanes[key] = lane
                 }
                 logger.warning(givingUp ? "notice given up" : "notice failed; retrying", metadata: [

@@ -125,7 +125,7 @@ extension FeedView.NoticeRow {
             if lane.dropped > 0 { summary += ", " + words["notice.dropped", ["count": String(lane.dropped)]] }
             let attempts = lane.log.reversed().map { entry in
                 Attempt(at: entry.at.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC"), event: words["notice.\(entry.event)"],
-                        outcome: words["outcome.\(entry.outcome == "gave up" ? "gaveUp" : entry.outcome)"], detail: entry.detail ?? "")
+                        outcome: words[entry.outcome.wordKey], detail: entry.detail ?? "")
             }
             return .init(target: target.label, events: events, summary: summary, lastError: lane.failing ? lane.lastError : nil, attempts: attempts)
         }
