@@ -233,7 +233,10 @@ enum FeedDefinitionLoader {
         let path = file.path
         func fail(_ message: String) -> FeedDefinitionError { FeedDefinitionError(file: path, message: message) }
         let raw: FeedDefinition
-        do { raw = try YAMLDecoder().decode(FeedDefinition.self, from: text) } catch {
+        do {
+            // Composed with a ceiling first: a file of nested aliases could otherwise take the server's memory.
+            raw = try YAMLDecoder().decode(FeedDefinition.self, from: try BoundedYAML.compose(text) ?? "")
+        } catch {
             throw fail("not a valid feed definition: \(error)")
         }
         let slug = raw.slug ?? file.deletingPathExtension().lastPathComponent

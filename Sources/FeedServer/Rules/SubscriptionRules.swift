@@ -24,34 +24,34 @@ enum SubscriptionRules {
     /// The rules, or nil for a text that says nothing (empty, or only comments).
     static func compile(_ text: String) throws(Invalid) -> RuleSet? {
         guard text.utf8.count <= maxBytes else { throw Invalid(description: "the rules are longer than \(maxBytes / 1024) KB") }
-        let node: Any?
-        do { node = try Yams.load(yaml: text) } catch { throw Invalid(description: "the rules are not valid YAML: \(Self.brief(error))") }
-        guard let node else { return nil }
-        guard let mapping = node as? [String: Any] else {
+        let composed: Node?
+        do { composed = try BoundedYAML.compose(text) } catch let large as BoundedYAML.TooLarge {
+            throw Invalid(description: "the rules are too large: \(large)")
+        } catch { throw Invalid(description: "the rules are not valid YAML: \(Self.brief(error))") }
+        guard let node = composed else { return nil }
+        guard let mapping = node.mapping else {
             throw Invalid(description: "the rules are a mapping of include:, exclude: and change: (see the feed files' rules in the README)")
         }
         try check(mapping, against: Keys.top, at: nil)
         for key in ["include", "exclude"] {
             guard let value = mapping[key] else { continue }
-            guard let block = value as? [String: Any] else { throw Invalid(description: "\(key): is a mapping of conditions, such as status: [tentative]") }
+            guard let block = value.mapping else { throw Invalid(description: "\(key): is a mapping of conditions, such as status: [tentative]") }
             try check(block, against: Keys.filter, at: key)
             if let duration = block["duration"] {
-                guard let length = duration as? [String: Any] else { throw Invalid(description: "\(key).duration: is a mapping of atLeast: and atMost:") }
+                guard let length = duration.mapping else { throw Invalid(description: "\(key).duration: is a mapping of atLeast: and atMost:") }
                 try check(length, against: ["atLeast", "atMost"], at: "\(key).duration")
             }
         }
         if let value = mapping["change"] {
-            guard let change = value as? [String: Any] else { throw Invalid(description: "change: is a mapping, such as prefix: \"School: \"") }
+            guard let change = value.mapping else { throw Invalid(description: "change: is a mapping, such as prefix: \"School: \"") }
             try check(change, against: Keys.change, at: "change")
-            if let replace = change["replace"] as? [Any] {
-                for (index, entry) in replace.enumerated() {
-                    guard let item = entry as? [String: Any] else { throw Invalid(description: "change.replace[\(index)] is a mapping of pattern:, with: and field:") }
-                    try check(item, against: ["pattern", "with", "field"], at: "change.replace[\(index)]")
-                }
+            for (index, entry) in (change["replace"]?.sequence ?? []).enumerated() {
+                guard let item = entry.mapping else { throw Invalid(description: "change.replace[\(index)] is a mapping of pattern:, with: and field:") }
+                try check(item, against: ["pattern", "with", "field"], at: "change.replace[\(index)]")
             }
         }
         let document: Document
-        do { document = try YAMLDecoder().decode(Document.self, from: text) } catch { throw Invalid(description: Self.brief(error)) }
+        do { document = try YAMLDecoder().decode(Document.self, from: node) } catch { throw Invalid(description: Self.brief(error)) }
         // Each block alone first, so that an error says which one it is in.
         do { _ = try SourceFilter(include: document.include, exclude: nil) } catch { throw Invalid(description: "include.\(error)") }
         do { _ = try SourceFilter(include: nil, exclude: document.exclude) } catch { throw Invalid(description: "exclude.\(error)") }
@@ -83,8 +83,8 @@ enum SubscriptionRules {
         static let change = Set(Mirror(reflecting: FeedDefinition.Change()).children.compactMap(\.label))
     }
 
-    private static func check(_ mapping: [String: Any], against known: Set<String>, at place: String?) throws(Invalid) {
-        guard let unknown = mapping.keys.sorted().first(where: { !known.contains($0) }) else { return }
+    private static func check(_ mapping: Node.Mapping, against known: Set<String>, at place: String?) throws(Invalid) {
+        guard let unknown = mapping.keys.map({ $0.string ?? "\($0)" }).sorted().first(where: { !known.contains($0) }) else { return }
         let whereText = place.map { "\($0)." } ?? ""
         throw Invalid(description: "\(whereText)\(unknown): is not a rule; \(place ?? "the rules") may say \(known.sorted().joined(separator: ", "))")
     }
