@@ -1,6 +1,8 @@
+import Countdowns
 import Foundation
 import Hummingbird
 import Logging
+import Services
 import HummingbirdTesting
 import Synchronization
 import Testing
@@ -271,6 +273,35 @@ struct SubscriptionRulesTests {
             #expect(seen.conditions.withLock { $0.last } == .some(nil), "and fetched in full")
             #expect(try await titles() == ["Museum trip (school)", "Spring concert (school)", "Staff training (school)"])
             #expect(await restarted.refreshDueSources(now: Date()) == 0, "then not due until its refresh interval")
+        }
+    }
+
+    /// Two replicas on one store: rules saved through one must not be undone by
+    /// the other's view of the subscriptions, read before the change (it saw the
+    /// digest differ, fetched in full with the old rules, and the two took turns).
+    @Test func aReplicaWithAnOlderViewOfTheSubscriptionsDoesNotUndoNewRules() async throws {
+        let seen = Seen()
+        try await Self.school(seen).test(.live) { school in
+            let url = "http://127.0.0.1:\(try #require(school.port))/school.ics"
+            let store = InMemoryCountdownStore()
+            try await store.service.createFeed(Feed(slug: "school"))
+            func replica() -> FeedLoader {
+                FeedLoader(service: store.service, fetcher: CalendarFetcher(maxBytes: 1 << 20, timeout: .seconds(10), allowPrivate: true),
+                           directory: nil, logger: Logger(label: "test"), health: HealthMonitor())
+            }
+            let first = replica(), second = replica()
+            _ = try await store.service.importAndSubscribe(Array(Self.calendar.utf8), intoFeed: "school", options: ImportOptions(source: url, sync: true),
+                                                           location: url, importedWith: FeedLoader.fingerprint(subscriptionRules: nil))
+            await first.reloadSubscriptions()
+            await second.reloadSubscriptions()
+            #expect(try await store.service.setSubscriptionRules(feed: "school", location: url, rules: "exclude:\n  status: [tentative]\n"))
+            await first.rulesChanged(feed: "school", location: url)
+            let titles = try await store.feedContents(slug: "school", reusing: [:])?.countdowns.map(\.title).sorted()
+            #expect(titles == ["Museum trip", "Spring concert"])
+            let fetches = seen.conditions.withLock { $0.count }
+            #expect(await second.refreshDueSources(now: Date()) == 0, "the second replica reads the new rules first: nothing is due")
+            #expect(seen.conditions.withLock { $0.count } == fetches)
+            #expect(try await store.feedContents(slug: "school", reusing: [:])?.countdowns.map(\.title).sorted() == titles)
         }
     }
 

@@ -104,15 +104,19 @@ final class FeedLoader: Sendable {
     static let subscriptionRefresh: TimeInterval = 3600
 
     /// Reads the web app's subscriptions again (at start, and after one is added or removed).
+    /// Also before each round of refreshes: another replica may have added one,
+    /// or changed its login or rules. Unchanged ones keep their compiled rules.
     func reloadSubscriptions() async {
         do {
             let list = try await store.subscriptions()
+            let known = subscribed.withLock { $0 }
+            guard list != known.map(\.subscription) else { return }
             let compiled = list.map { subscription in
-                (subscription, Result { () throws(SubscriptionRules.Invalid) -> SourceRules in
+                known.first { $0.subscription == subscription } ?? (subscription, Result { () throws(SubscriptionRules.Invalid) -> SourceRules in
                     try subscription.rules.flatMap(SubscriptionRules.compile).map { SourceRules(levels: [$0]) } ?? .none
                 })
             }
-            for case let (subscription, .failure(invalid)) in compiled {
+            for case let (subscription, .failure(invalid)) in compiled where !known.contains(where: { $0.subscription == subscription }) {
                 logger.error("a subscribed source's rules cannot be used; it is not fetched until they are changed",
                              metadata: ["feed": "\(subscription.feed)", "source": "\(subscription.location)", "error": "\(invalid)"])
             }
@@ -283,6 +287,7 @@ final class FeedLoader: Sendable {
     /// Refreshes the URL sources that are due, a few at a time; returns how many were fetched.
     @discardableResult
     func refreshDueSources(now: Date) async -> Int {
+        await reloadSubscriptions()
         var due: [(String, LoadedFeedDefinition.Source)] = []
         for (slug, source) in urlSources {
             let status = (try? await store.source(feed: slug, location: source.location)) ?? nil
