@@ -307,6 +307,35 @@ struct SubscriptionRulesTests {
 
     // MARK: the web app
 
+    @Test func theImportPageTakesRulesWhenItSubscribes() async throws {
+        let seen = Seen()
+        try await Self.school(seen).test(.live) { school in
+            let url = "http://127.0.0.1:\(try #require(school.port))/school.ics"
+            let fixture = try ServerFixture(transport: .live)
+            try Data("name: School\n".utf8).write(to: fixture.feeds.appendingPathComponent("school.yaml"))
+            try await fixture.withServer(adjust: { _ in }) { client, parts in
+                try await WebAppTests.setPassword(parts.store)
+                var browser = Browser(client: client)
+                try await browser.signIn(WebAppTests.password)
+                _ = try await browser.get("/app/feeds/school/import")
+                let refused = try await browser.postMultipart("/app/feeds/school/import", [
+                    ("url", .text(url)), ("keep", .text("on")), ("rules", .text("change:\n  prefx: 'School: '\n")), ("file", .file("", Data())),
+                ])
+                #expect(refused.status == .unprocessableContent && refused.text.contains("change.prefx: is not a rule"), "\(refused.text.prefix(300))")
+                #expect(try await parts.store.subscriptions().isEmpty && seen.conditions.withLock { $0.isEmpty }, "nothing fetched, nothing kept")
+                let imported = try await browser.postMultipart("/app/feeds/school/import", [
+                    ("url", .text(url)), ("keep", .text("on")), ("rules", .text("exclude:\n  status: [tentative]\n")), ("file", .file("", Data())),
+                ])
+                #expect(imported.status == .ok && imported.text.contains("added"), "\(imported.text.prefix(300))")
+                #expect(try await Self.titles(client, fixture) == ["Museum trip", "Spring concert"], "the first import already went through them")
+                #expect(try await parts.store.subscriptions().first?.rules == "exclude:\n  status: [tentative]\n")
+                // The next refresh is an ordinary one: the import recorded the rules it went through.
+                _ = try await client.execute(uri: "/api/feeds/school/refresh", method: .post, headers: fixture.admin)
+                #expect(try await Self.titles(client, fixture) == ["Museum trip", "Spring concert"])
+            }
+        }
+    }
+
     @Test func theWebAppEditsASubscriptionsRules() async throws {
         let seen = Seen()
         try await Self.school(seen).test(.live) { school in

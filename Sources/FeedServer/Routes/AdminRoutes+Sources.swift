@@ -90,14 +90,8 @@ extension AdminRoutes {
             throw HTTPError(error.status, message: error.description)
         }
         var options = ImportOptions(strict: input.strict ?? false, source: input.url, sync: true, createFeed: false)
-        let importedWith: String
-        if let rules, let compiled = try? SubscriptionRules.compile(rules) {
-            options.rules = await self.loader.apply(SourceRules(levels: [compiled]), into: slug)
-            importedWith = FeedLoader.fingerprint(subscriptionRules: rules)
-        } else {
-            options.rules = await self.loader.rules(feed: slug, location: input.url)
-            importedWith = self.loader.fingerprint(feed: slug, location: input.url)
-        }
+        let (apply, importedWith) = await self.loader.importRules(feed: slug, location: input.url, text: rules)
+        options.rules = apply
         let report: ImportReport
         do {
             report = try await write { [options, sealed] in

@@ -73,11 +73,6 @@ final class FeedLoader: Sendable {
         SHA256Hex.of("subscription\n" + (rules ?? ""))
     }
 
-    /// The digest of the rules an import of `location` into `slug` goes through now (`rules(feed:location:)`).
-    func fingerprint(feed slug: String, location: String) -> String {
-        urlSources.first { $0.feed == slug && $0.source.location == location }?.source.rulesFingerprint ?? Self.fingerprint(subscriptionRules: nil)
-    }
-
     /// The web app's and the API's subscriptions as sources, but for those the feed files define too.
     private func subscribedSources(excluding defined: [(String, LoadedFeedDefinition.Source)]) -> [(feed: String, source: LoadedFeedDefinition.Source)] {
         subscribed.withLock { $0 }.filter { entry in !defined.contains { $0.0 == entry.subscription.feed && $0.1.location == entry.subscription.location } }
@@ -209,12 +204,19 @@ final class FeedLoader: Sendable {
         return { countdown in rules.apply(countdown, in: context).0 }
     }
 
-    /// The rules an import by hand of `location` into `slug` goes through: the
-    /// ones its feed file or its subscription gives it, so that importing an
-    /// address the feed fetches anyway does not bring back what they drop.
-    func rules(feed slug: String, location: String) async -> (@Sendable (Countdown) -> Countdown?)? {
-        guard let source = urlSources.first(where: { $0.feed == slug && $0.source.location == location })?.source else { return nil }
-        return await apply(source.rules, into: slug)
+    /// The rules an import by hand into `slug` goes through, and their digest
+    /// (`importedWith`): `text` when it gives some (already checked by
+    /// `SubscriptionRules.normalized`); else, for an address the feed fetches
+    /// anyway, the rules its feed file or its subscription gives it, so that
+    /// importing it by hand does not bring back what they drop.
+    func importRules(feed slug: String, location: String?, text: String?) async -> (apply: (@Sendable (Countdown) -> Countdown?)?, digest: String) {
+        if let text, let compiled = try? SubscriptionRules.compile(text) {
+            return (await apply(SourceRules(levels: [compiled]), into: slug), Self.fingerprint(subscriptionRules: text))
+        }
+        guard let location, let source = urlSources.first(where: { $0.feed == slug && $0.source.location == location })?.source else {
+            return (nil, Self.fingerprint(subscriptionRules: nil))
+        }
+        return (await apply(source.rules, into: slug), source.rulesFingerprint)
     }
 
     private func importData(_ data: [UInt8], source: LoadedFeedDefinition.Source, into slug: String, etag: String? = nil,

@@ -21,6 +21,8 @@ struct ImportPage: Sendable {
         var username: String?
         var password: String?
         var token: String?
+        /// Rules for what is imported (`SubscriptionRules`), kept with an address kept up to date.
+        var rules: String?
     }
 
     struct ImportView: TemplateView {
@@ -43,6 +45,7 @@ struct ImportPage: Sendable {
         var problems: [String]
         var templateValues: [String: Any] { ["hasProblems": !problems.isEmpty] }
         var url: String?
+        var rules: String?
     }
 
     func register(on app: RouterGroup<WebAppContext>) {
@@ -58,11 +61,16 @@ struct ImportPage: Sendable {
         let compiled = try await app.compiled(context)
         let slug = compiled.slug
         let form = try await WebForm.decode(ImportForm.self, request, limit: app.maxBodyBytes + (64 << 10))
-        var view = ImportView(slug: slug, name: compiled.feed.name, problems: [], url: form.url)
+        var view = ImportView(slug: slug, name: compiled.feed.name, problems: [], url: form.url, rules: form.rules)
         let words = app.words(context)
         func page(_ status: HTTPResponse.Status) throws -> Response {
             try app.render("import", title: words["import.title", ["name": compiled.feed.name]], view, context: context, status: status)
                 .response(from: request, context: context)
+        }
+        let rules: String?
+        do { rules = try SubscriptionRules.normalized(form.rules) } catch {
+            view.error = words["sourceRules.invalid", ["error": error.description]]
+            return try page(.unprocessableContent)
         }
         let bytes: [UInt8]
         var source: String?
@@ -87,15 +95,14 @@ struct ImportPage: Sendable {
         }
         let subscription = keep ? source : nil
         var options = ImportOptions(strict: form.strict.isChecked, source: source, sync: keep, createFeed: false)
-        // An address the feed already fetches keeps its rules when imported by hand.
-        if let source { options.rules = await app.loader.rules(feed: slug, location: source) }
-        let importedWith = source.map { app.loader.fingerprint(feed: slug, location: $0) }
+        let (apply, importedWith) = await app.loader.importRules(feed: slug, location: source, text: rules)
+        options.rules = apply
         let report: ImportReport
         do {
             report = try await app.catalog.write { [sealed, options] service in
                 if let subscription {
                     return try await service.importAndSubscribe(bytes, intoFeed: slug, options: options, location: subscription, login: sealed,
-                                                                importedWith: importedWith)
+                                                                rules: rules, importedWith: importedWith)
                 }
                 return try await service.importCalendar(bytes, intoFeed: slug, options: options)
             }
