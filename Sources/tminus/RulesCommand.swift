@@ -17,11 +17,14 @@ struct RulesCommand: ParsableCommand {
             abstract: "Show, for each event of a feed's sources, whether its rules kept, changed or dropped it, and which rule did.",
             discussion: """
                 Reads feeds/FEED.yaml (or the file that defines FEED), reads its file sources and fetches its URL sources \
-                with their logins, and runs every event through the same rules an import runs. Nothing is written.
+                with their logins, and runs every event through the same rules an import runs. With --db, the sources \
+                added in the web app or the API (kept in that database, with their own rules) are run too, and a feed \
+                made in the web app needs no file. Nothing is written.
                 Exits 1 when the definition is rejected or a source cannot be read.
 
-                Example:
+                Examples:
                   tminus rules test family --feeds feeds
+                  tminus rules test school --db /var/lib/tminus/tminus.sqlite
                 """
         )
 
@@ -31,12 +34,15 @@ struct RulesCommand: ParsableCommand {
         @Flag(help: "Allow URL sources on private and loopback addresses (as `serve --allow-private-sources`).")
         var allowPrivateSources = false
         @Flag(help: "Print JSON.") var json = false
+        @Option(help: "Also the sources added in the web app or the API, from this database (a SQLite file or a postgres:// URL).")
+        var db: String?
+        @Option(help: "With --db: the key file that opens saved logins (default: tminus-secrets-key beside the SQLite file).")
+        var secretsKeyFile: String?
 
         func run() throws {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: feeds, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("--feeds \(feeds) is not a folder")
-            }
+            let hasFolder = FileManager.default.fileExists(atPath: feeds, isDirectory: &isDirectory) && isDirectory.boolValue
+            guard hasFolder || db != nil else { throw ValidationError("--feeds \(feeds) is not a folder") }
             var now = Date()
             if let on {
                 let parser = ISO8601DateFormatter()
@@ -45,9 +51,19 @@ struct RulesCommand: ParsableCommand {
                 now = day.addingTimeInterval(12 * 3600)
             }
             let directory = URL(fileURLWithPath: feeds, isDirectory: true)
-            let (feed, json, allow) = (feed, json, allowPrivateSources)
+            let (feed, json, allow, keyFile) = (feed, json, allowPrivateSources, secretsKeyFile)
+            let database = try db.map { try StoreOptions.parse(["--db", $0]) }
             try reportingErrors {
-                let report = try await RulesDryRun.run(feed: feed, directory: directory, now: now, allowPrivate: allow)
+                let report: RulesDryRun.Report
+                if let database {
+                    let location = try database.location()
+                    report = try await database.withStore { store in
+                        try await RulesDryRun.run(feed: feed, directory: hasFolder ? directory : nil, store: store, database: location,
+                                                  secretsKeyFile: keyFile, now: now, allowPrivate: allow)
+                    }
+                } else {
+                    report = try await RulesDryRun.run(feed: feed, directory: directory, now: now, allowPrivate: allow)
+                }
                 if json {
                     print(String(decoding: try JSONEncoder.tminusPretty.encode(report), as: UTF8.self))
                 } else {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TestSupport
 
@@ -52,5 +55,66 @@ struct RulesCommandTests {
         let unknown = try tminus.run(["rules", "test", "family", "--feeds", "feeds"])
         #expect(unknown.status == 1 && unknown.err.contains("no feed 'family' is defined in") && unknown.err.contains("(it defines school)"),
                 "\(unknown.err)")
+    }
+
+    /// With `--db`, the sources added in the web app or the API run too, with
+    /// the rules kept in the database, and a feed made there needs no file.
+    @Test func withADatabaseTheSubscriptionsAndTheirRulesRunToo() throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        try Data("""
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//tminus tests//cli rules db//EN\r
+            BEGIN:VEVENT\r
+            UID:staff@cli.test\r
+            DTSTAMP:20260101T000000Z\r
+            DTSTART;VALUE=DATE:20270110\r
+            SUMMARY:Staff training\r
+            STATUS:TENTATIVE\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:concert@cli.test\r
+            DTSTAMP:20260101T000000Z\r
+            DTSTART;VALUE=DATE:20270320\r
+            SUMMARY:Spring concert\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """.utf8).write(to: URL(fileURLWithPath: tminus.path("school.ics")))
+        #expect(try tminus.run(["import", "school.ics", "--feed", "school", "--db", "t.sqlite"]).status == 0)
+        // A school portal on loopback, and the subscription the web app would have kept (written as the store keeps it).
+        let port = Loopback.freePort()
+        let portal = Process()
+        portal.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        portal.arguments = ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", tminus.folder.path]
+        portal.standardOutput = FileHandle.nullDevice
+        portal.standardError = FileHandle.nullDevice
+        try ChildProcesses.start(portal)
+        defer { kill(portal.processIdentifier, SIGKILL); portal.waitUntilExit() }
+        for _ in 0..<100 where !Loopback.isListening(port: port) { usleep(50_000) }
+        let url = "http://127.0.0.1:\(port)/school.ics"
+        let sql = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("INSERT INTO source (feedId, location, subscribed, rules) SELECT id, ?, 1, ? FROM feed WHERE slug = 'school'",
+                       (sys.argv[2], "exclude:\\n  status: [tentative]\\n"))
+            db.commit()
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", sql, tminus.path("t.sqlite"), url]
+        try ChildProcesses.start(python)
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+
+        let run = try tminus.run(["rules", "test", "school", "--db", "t.sqlite", "--allow-private-sources"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("feed school: 1 source, 2 events: 1 kept, 0 changed, 1 dropped"), "\(run.out)")
+        #expect(run.out.contains("Staff training  [source.exclude.status]"), "\(run.out)")
+        let refused = try tminus.run(["rules", "test", "school", "--db", "t.sqlite"])
+        #expect(refused.status == 1 && refused.out.contains("cannot be read"), "without --allow-private-sources the loopback portal is refused: \(refused.out)")
+        let unknown = try tminus.run(["rules", "test", "family", "--db", "t.sqlite"])
+        #expect(unknown.status == 1 && unknown.err.contains("no feed 'family' in the database"), "\(unknown.err)")
     }
 }

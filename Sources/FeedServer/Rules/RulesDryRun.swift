@@ -2,6 +2,7 @@ import CountdownStore
 import Countdowns
 import Foundation
 import ICalendar
+import Logging
 import Services
 
 /// `tminus rules test FEED`: reads every source of a feed definition as the
@@ -67,6 +68,25 @@ public enum RulesDryRun {
         }
         return await run(feed: slug, sources: definition.sources, context: RuleContext(now: now, zone: Zone.named(definition.feed.timeZone) ?? .utc),
                          fetcher: fetcher)
+    }
+
+    /// `tminus rules test FEED --db …`: the feed's file (when `directory` has
+    /// one) and the sources added in the web app or the API, as they are kept
+    /// in `store`, their logins opened with the server's key (`secretsKeyFile`,
+    /// else the one beside the SQLite file).
+    public static func run(feed slug: String, directory: URL?, store: any CountdownStore, database: DatabaseLocation, secretsKeyFile: String?,
+                           now: Date, allowPrivate: Bool = false, fetchTimeout: Duration = .seconds(60)) async throws -> Report {
+        let defined = try directory.flatMap { directory throws(Failure) in try definition(of: slug, in: directory) } != nil
+        guard try await store.feed(slug: slug) != nil || defined else {
+            throw Failure(description: "no feed '\(slug)' in the database" + (directory.map { " or in \($0.path)" } ?? ""))
+        }
+        var logger = Logger(label: "tminus")
+        logger.logLevel = .warning
+        let fetcher = CalendarFetcher(maxBytes: StoreLimits().maxInputBytes, timeout: fetchTimeout, allowPrivate: allowPrivate)
+        let loader = FeedLoader(service: CountdownService(store: store), fetcher: fetcher, directory: directory, logger: logger, health: HealthMonitor(),
+                                clock: { now }, secrets: try SecretKeeper(configured: secretsKeyFile, database: database, logger: logger))
+        await loader.reloadSubscriptions()
+        return try await run(feed: slug, loader: loader, fetcher: fetcher)
     }
 
     /// The server's preview (the web app's and the API's): the feed's file read
