@@ -92,7 +92,11 @@ struct RulesCommandTests {
         portal.standardError = FileHandle.nullDevice
         try ChildProcesses.start(portal)
         defer { kill(portal.processIdentifier, SIGKILL); portal.waitUntilExit() }
-        for _ in 0..<100 where !Loopback.isListening(port: port) { usleep(50_000) }
+        var tries = 0
+        while !Loopback.isListening(port: port), tries < 100 {
+            usleep(50_000)
+            tries += 1
+        }
         let url = "http://127.0.0.1:\(port)/school.ics"
         let sql = """
             import sqlite3, sys
