@@ -169,11 +169,13 @@ final class FeedLoader: Sendable {
             for source in definition.sources where !source.isURL { await importFile(source, into: definition.feed.slug) }
         }
         logger.info("feeds loaded", metadata: ["feeds": "\(definitions.count)", "rejected": "\(errors.count)", "directory": "\(directory.path)"])
-        // A URL source whose rules a reload changed: a conditional GET would be
-        // answered 304 and keep the old rules' result, so it is fetched in full now.
+        // A URL source whose rules a reload changed is fetched now, and in full
+        // (`refresh` sends no validators for rules other than the last import's).
+        // At start `before` is empty: those wait for the first round of refreshes,
+        // which finds them due, so that a slow source does not hold up the start.
         for (slug, source) in Self.rulesChanged(from: before, to: definitions) {
             logger.info("source rules changed; fetching it in full", metadata: ["feed": "\(slug)", "source": "\(source.location)"])
-            await refresh(feed: slug, source: source, conditional: false)
+            await refresh(feed: slug, source: source)
         }
     }
 
@@ -247,8 +249,7 @@ final class FeedLoader: Sendable {
     /// Another replica that holds the source's lease is fetching it right now:
     /// this one leaves it alone (the lease ends with that fetch, or after
     /// the fetch deadline and a margin, if that replica died).
-    /// `conditional: false` sends no validators (the source's rules changed).
-    func refresh(feed slug: String, source: LoadedFeedDefinition.Source, conditional: Bool = true) async {
+    func refresh(feed slug: String, source: LoadedFeedDefinition.Source) async {
         if let problem = source.problem {
             await record(slug, source.location, error: problem)
             return
@@ -264,7 +265,7 @@ final class FeedLoader: Sendable {
         }
         // Validators only for the rules the last import went through: with other rules, a 304 would keep the old result.
         let status = try? await store.source(feed: slug, location: source.location)
-        let known = conditional && status?.importedWith == source.rulesFingerprint ? status : nil
+        let known = status?.importedWith == source.rulesFingerprint ? status : nil
         do {
             switch try await fetcher.fetch(source.location, etag: known?.etag, lastModified: known?.lastModifiedHeader, credentials: source.credentials) {
             case .notModified:
