@@ -332,6 +332,11 @@ struct SubscriptionRulesTests {
                 // The next refresh is an ordinary one: the import recorded the rules it went through.
                 _ = try await client.execute(uri: "/api/feeds/school/refresh", method: .post, headers: fixture.admin)
                 #expect(try await Self.titles(client, fixture) == ["Museum trip", "Spring concert"])
+                // Imported again without rules (as to change its login): it keeps them, and so does what it shows.
+                let again = try await browser.postMultipart("/app/feeds/school/import", [("url", .text(url)), ("keep", .text("on")), ("file", .file("", Data()))])
+                #expect(again.status == .ok)
+                #expect(try await parts.store.subscriptions().first?.rules == "exclude:\n  status: [tentative]\n")
+                #expect(try await Self.titles(client, fixture) == ["Museum trip", "Spring concert"])
             }
         }
     }
