@@ -264,9 +264,32 @@ found = len(list(calendar.walk("VEVENT")))
 print(("ok: " if found == int(sys.argv[2]) else "FAIL: ") + f"icalendar reads {found} events from the feed made from Radicale")
 PY
   expect "a wrong password is a clear source error (HTTP 401, login refused)" grep -q 'answered HTTP 401: it refused the login' "$WORK/auth-health.json"
+  # The same calendar subscribed through the admin API, with a login (kept sealed) and rules of its own.
+  ABASE="http://127.0.0.1:$APORT"
+  api -X POST -d '{"slug":"cloud","name":"Cloud","public":true}' "$ABASE/api/feeds" > /dev/null
+  $PYTHON - "$RPORT" "$RPASS" > "$WORK/subscribe.json" <<'PY'
+import json, sys
+print(json.dumps({"url": f"http://127.0.0.1:{sys.argv[1]}/anna/exams/", "username": "anna", "password": sys.argv[2],
+                  "rules": "exclude:\n  summary: '(?i)maths'\nchange:\n  prefix: 'Cloud: '\n"}))
+PY
+  SUBSCRIBED=$(curl -s -o "$WORK/subscribed.json" -w '%{http_code}' -H "Authorization: Bearer $ADMIN" -H 'Content-Type: application/json' \
+    --data-binary @"$WORK/subscribe.json" "$ABASE/api/feeds/cloud/sources")
+  rm -f "$WORK/subscribe.json"
+  expect "the API subscribes to Radicale with a login and rules (201)" test "$SUBSCRIBED" = 201
+  curl -s "$ABASE/feeds/cloud.ics" > "$WORK/cloud.ics"
+  run_checks "the API's subscription read back by icalendar" $PYTHON - "$WORK/cloud.ics" "$WANT" <<'PY'
+import sys, icalendar
+events = list(icalendar.Calendar.from_ical(open(sys.argv[1], "rb").read()).walk("VEVENT"))
+titles = [str(e["SUMMARY"]) for e in events]
+def check(name, ok):
+    print(("ok: " if ok else "FAIL: ") + name)
+check(f"every event of the subscription is marked 'Cloud: ' ({len(titles)} events)", titles and all(t.startswith("Cloud: ") for t in titles))
+check(f"its rules left out the maths exams ({len(titles)} of {sys.argv[2]})", 0 < len(titles) < int(sys.argv[2]) and not any("maths" in t.lower() for t in titles))
+PY
+  expect "the API never answers the login" bash -c "! grep -qF -- '$RPASS' '$WORK/subscribed.json' && grep -q '\"hasLogin\":true' '$WORK/subscribed.json'"
   kill "$AUTH_SERVER" 2>/dev/null; wait "$AUTH_SERVER" 2>/dev/null
   kill "$RADICALE_PID" 2>/dev/null; wait "$RADICALE_PID" 2>/dev/null
-  expect "the password is in no log, health answer or feed" bash -c "! grep -rqF -- '$RPASS' '$ART/auth-server.log' '$WORK/auth-health.json' '$WORK/school.ics' '$WORK/auth.sqlite'"
+  expect "the password is in no log, health answer or feed" bash -c "! grep -rqF -- '$RPASS' '$ART/auth-server.log' '$WORK/auth-health.json' '$WORK/school.ics' '$WORK/cloud.ics' '$WORK/auth.sqlite'"
 fi
 
 echo
