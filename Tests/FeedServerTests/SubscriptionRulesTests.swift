@@ -80,8 +80,8 @@ struct SubscriptionRulesTests {
         #expect(rules.label == "source" && !rules.filter.isEmpty && rules.change.prefix == "School: ")
         #expect(try SubscriptionRules.compile("") == nil)
         #expect(try SubscriptionRules.compile("# nothing yet\n") == nil)
-        #expect(try SubscriptionRules.normalized("  \n") == nil)
-        #expect(try SubscriptionRules.normalized("{\"change\": {\"suffix\": \" (Anna)\"}}") == "{\"change\": {\"suffix\": \" (Anna)\"}}\n",
+        #expect(try SubscriptionRules.checked("  \n") == nil)
+        #expect(try SubscriptionRules.checked("{\"change\": {\"suffix\": \" (Anna)\"}}")?.text == "{\"change\": {\"suffix\": \" (Anna)\"}}\n",
                 "a JSON object is YAML too")
     }
 

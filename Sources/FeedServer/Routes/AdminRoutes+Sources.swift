@@ -90,12 +90,12 @@ extension AdminRoutes {
             throw HTTPError(error.status, message: error.description)
         }
         var options = ImportOptions(strict: input.strict ?? false, source: input.url, sync: true, createFeed: false)
-        let (apply, importedWith) = await self.loader.importRules(feed: slug, location: input.url, text: rules)
+        let (apply, importedWith) = await self.loader.importRules(feed: slug, location: input.url, given: rules)
         options.rules = apply
         let report: ImportReport
         do {
             report = try await write { [options, sealed] in
-                try await $0.importAndSubscribe(bytes, intoFeed: slug, options: options, location: input.url, login: sealed, rules: rules,
+                try await $0.importAndSubscribe(bytes, intoFeed: slug, options: options, location: input.url, login: sealed, rules: rules?.text,
                                                 importedWith: importedWith)
             }
         } catch {
@@ -120,7 +120,7 @@ extension AdminRoutes {
         let input = try await AdminJSON.decode(SourceRulesChange.self, request, limit: SubscriptionRules.maxBytes + (4 << 10))
         _ = try await subscription(slug, input.url)
         let rules = try Self.checked(input.rules)
-        guard try await self.service.setSubscriptionRules(feed: slug, location: input.url, rules: rules) else {
+        guard try await self.service.setSubscriptionRules(feed: slug, location: input.url, rules: rules?.text) else {
             throw HTTPError(.notFound, message: "feed '\(slug)' does not keep fetching \(input.url)")
         }
         self.logger.info("source rules saved", metadata: ["feed": "\(slug)", "source": "\(input.url)", "rules": "\(rules == nil ? "none" : "set")", "via": "api"])
@@ -139,7 +139,7 @@ extension AdminRoutes {
     }
 
     /// Rules as they are kept, or a 422 that names the key.
-    private static func checked(_ rules: String?) throws -> String? {
-        do { return try SubscriptionRules.normalized(rules) } catch { throw HTTPError(.unprocessableContent, message: "rules: \(error.description)") }
+    private static func checked(_ rules: String?) throws -> SubscriptionRules.Checked? {
+        do { return try SubscriptionRules.checked(rules) } catch { throw HTTPError(.unprocessableContent, message: "rules: \(error.description)") }
     }
 }

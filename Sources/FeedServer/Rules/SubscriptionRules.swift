@@ -39,7 +39,7 @@ enum SubscriptionRules {
             try check(block, against: Keys.filter, at: key)
             if let duration = block["duration"] {
                 guard let length = duration.mapping else { throw Invalid(description: "\(key).duration: is a mapping of atLeast: and atMost:") }
-                try check(length, against: ["atLeast", "atMost"], at: "\(key).duration")
+                try check(length, against: Keys.duration, at: "\(key).duration")
             }
         }
         if let value = mapping["change"] {
@@ -47,7 +47,7 @@ enum SubscriptionRules {
             try check(change, against: Keys.change, at: "change")
             for (index, entry) in (change["replace"]?.sequence ?? []).enumerated() {
                 guard let item = entry.mapping else { throw Invalid(description: "change.replace[\(index)] is a mapping of pattern:, with: and field:") }
-                try check(item, against: ["pattern", "with", "field"], at: "change.replace[\(index)]")
+                try check(item, against: Keys.replace, at: "change.replace[\(index)]")
             }
         }
         let document: Document
@@ -62,10 +62,18 @@ enum SubscriptionRules {
         return rules.isEmpty ? nil : rules
     }
 
-    /// The text to keep: trimmed, nil when it holds no rule. Throws what `compile` throws.
-    static func normalized(_ text: String?) throws(Invalid) -> String? {
-        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
-        return try compile(text) == nil ? nil : text + "\n"
+    /// Rules as a form or the API gave them, checked once: the text to keep
+    /// and what it compiled to, which the import that follows uses as it is.
+    struct Checked: Sendable {
+        /// Trimmed, ending in a newline: what the store keeps.
+        var text: String
+        var rules: RuleSet
+    }
+
+    /// The rules given, checked; nil when the text holds no rule. Throws what `compile` throws.
+    static func checked(_ text: String?) throws(Invalid) -> Checked? {
+        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty, let rules = try compile(text) else { return nil }
+        return Checked(text: text + "\n", rules: rules)
     }
 
     /// What a source's rules may say; the rest of a source's keys (`url:`, `auth:`) are the form's.
@@ -81,6 +89,8 @@ enum SubscriptionRules {
         static let top: Set<String> = ["include", "exclude", "change"]
         static let filter = Set(Mirror(reflecting: FeedDefinition.Filter()).children.compactMap(\.label))
         static let change = Set(Mirror(reflecting: FeedDefinition.Change()).children.compactMap(\.label))
+        static let duration = Set(Mirror(reflecting: FeedDefinition.Filter.Length()).children.compactMap(\.label))
+        static let replace = Set(Mirror(reflecting: FeedDefinition.Change.Replace(pattern: "")).children.compactMap(\.label))
     }
 
     private static func check(_ mapping: Node.Mapping, against known: Set<String>, at place: String?) throws(Invalid) {

@@ -207,13 +207,12 @@ final class FeedLoader: Sendable {
     }
 
     /// The rules an import by hand into `slug` goes through, and their digest
-    /// (`importedWith`): `text` when it gives some (already checked by
-    /// `SubscriptionRules.normalized`); else, for an address the feed fetches
-    /// anyway, the rules its feed file or its subscription gives it, so that
-    /// importing it by hand does not bring back what they drop.
-    func importRules(feed slug: String, location: String?, text: String?) async -> (apply: (@Sendable (Countdown) -> Countdown?)?, digest: String) {
-        if let text, let compiled = try? SubscriptionRules.compile(text) {
-            return (await apply(SourceRules(levels: [compiled]), into: slug), Self.fingerprint(subscriptionRules: text))
+    /// (`importedWith`): `given` when there are some; else, for an address the
+    /// feed fetches anyway, the rules its feed file or its subscription gives
+    /// it, so that importing it by hand does not bring back what they drop.
+    func importRules(feed slug: String, location: String?, given: SubscriptionRules.Checked?) async -> (apply: (@Sendable (Countdown) -> Countdown?)?, digest: String) {
+        if let given {
+            return (await apply(SourceRules(levels: [given.rules]), into: slug), Self.fingerprint(subscriptionRules: given.text))
         }
         guard let location, let source = urlSources.first(where: { $0.feed == slug && $0.source.location == location })?.source else {
             return (nil, Self.fingerprint(subscriptionRules: nil))

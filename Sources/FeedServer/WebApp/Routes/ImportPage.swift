@@ -67,8 +67,8 @@ struct ImportPage: Sendable {
             try app.render("import", title: words["import.title", ["name": compiled.feed.name]], view, context: context, status: status)
                 .response(from: request, context: context)
         }
-        let rules: String?
-        do { rules = try SubscriptionRules.normalized(form.rules) } catch {
+        let rules: SubscriptionRules.Checked?
+        do { rules = try SubscriptionRules.checked(form.rules) } catch {
             view.error = words["sourceRules.invalid", ["error": error.description]]
             return try page(.unprocessableContent)
         }
@@ -95,14 +95,14 @@ struct ImportPage: Sendable {
         }
         let subscription = keep ? source : nil
         var options = ImportOptions(strict: form.strict.isChecked, source: source, sync: keep, createFeed: false)
-        let (apply, importedWith) = await app.loader.importRules(feed: slug, location: source, text: rules)
+        let (apply, importedWith) = await app.loader.importRules(feed: slug, location: source, given: rules)
         options.rules = apply
         let report: ImportReport
         do {
             report = try await app.catalog.write { [sealed, options] service in
                 if let subscription {
                     return try await service.importAndSubscribe(bytes, intoFeed: slug, options: options, location: subscription, login: sealed,
-                                                                rules: rules, importedWith: importedWith)
+                                                                rules: rules?.text, importedWith: importedWith)
                 }
                 return try await service.importCalendar(bytes, intoFeed: slug, options: options)
             }

@@ -52,7 +52,7 @@ struct SourceRulesPage: Sendable {
         let words = app.words(context)
         let rules: String?
         do {
-            rules = try SubscriptionRules.normalized(form.rules)
+            rules = try SubscriptionRules.checked(form.rules)?.text
         } catch {
             var view = RulesView(slug: compiled.slug, name: compiled.feed.name, location: location, rules: form.rules ?? "")
             view.error = words["sourceRules.invalid", ["error": error.description]]
