@@ -132,6 +132,7 @@ let package = Package(
             name: "FeedServerTests",
             dependencies: [
                 "FeedServer", "Services", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -31,8 +31,7 @@ public enum Secret {
     public static func generate(bytes: Int = 16) -> String {
         var generator = SystemRandomNumberGenerator()
         let raw = (0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(raw).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(raw)
     }
 
     public static func hash(_ secret: String) -> String {
@@ -41,7 +40,12 @@ public enum Secret {
 
     /// Compares two equal-length strings without an early exit.
     public static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        constantTimeEquals(Array(a.utf8), Array(b.utf8))
+    }
+
+    /// Compares two byte strings in time that depends on their length only: a
+    /// forged MAC learns nothing from how long the comparison took.
+    public static func constantTimeEquals(_ x: [UInt8], _ y: [UInt8]) -> Bool {
         guard x.count == y.count else { return false }
         var difference: UInt8 = 0
         for index in x.indices { difference |= x[index] ^ y[index] }

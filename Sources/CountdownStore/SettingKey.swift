@@ -11,6 +11,9 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case csrfKey
     /// The admin API token's hash (PostgreSQL replicas share it).
     case adminTokenHash
+    /// The key `?cursor=` texts are signed with (HMAC-SHA256): made at first
+    /// start and shared by replicas, so a walk may continue on another one.
+    case cursorKey
     /// The last notice of each kind sent for each feed (JSON: `{"changes:exams": "12", "milestones:exams": "2026-11-25"}`),
     /// so that replicas and restarts send each one once.
     case noticeClaims

@@ -22,6 +22,7 @@ struct Server {
     var catalog: FeedCatalog
     var cache: RenderCache
     var metrics: ServerMetrics
+    var renderer: FeedRenderer
 }
 
 func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore, logger: Logger) async throws -> Server {
@@ -32,7 +33,7 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
     let settings = RenderSettings(baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", gzip: configuration.gzip,
                                   maxOccurrences: store.limits.maxOccurrences, pages: pages, build: configuration.build)
     let cache = RenderCache(budgetBytes: configuration.cacheBytes)
-    let renderer = FeedRenderer(cache: cache, settings: settings, clock: configuration.clock, logger: logger)
+    let renderer = FeedRenderer(cache: cache, settings: settings, cursorKey: try await ServerKeys.cursorKey(service), clock: configuration.clock, logger: logger)
     let purges = PurgeNotifier(baseURL: settings.baseURL, logger: logger, policy: AddressPolicy(allowPrivate: configuration.allowPrivateSources))
     let catalog = FeedCatalog(service: service, settings: settings, clock: configuration.clock, logger: logger, cache: cache,
                               budgetBytes: configuration.compiledBytes, changed: purges.changed)
@@ -41,6 +42,7 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
     let health = HealthMonitor()
     let metrics = ServerMetrics()
     let secrets = try SecretKeeper(configured: configuration.secretsKeyFile, database: configuration.database, logger: logger)
+    try await secrets.resealUnbound(service)
     let loader = FeedLoader(service: service, fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
                             logger: logger, health: health, metrics: metrics, clock: configuration.clock,
                             secrets: secrets)
@@ -61,7 +63,7 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
     PublicRoutes(catalog: catalog, renderer: renderer, images: ImageRoute(store: store, cache: cache),
                  health: { health.status(definitionErrors: loader.definitionErrors, catalogRead: catalog.isRead, noticesFailing: notices.anyFailing) })
         .register(on: router)
-    let csrf = CSRFToken(key: try await WebAppKeys.csrfKey(service))
+    let csrf = CSRFToken(key: try await ServerKeys.csrfKey(service))
     let sessions = StorePersistDriver(service: service, logger: logger)
     let parts = ServerParts(service: service, catalog: catalog, renderer: renderer, settings: settings, clock: configuration.clock, loader: loader,
                             fetcher: fetcher, maxBodyBytes: configuration.maxBodyBytes, logger: logger, notices: notices, secrets: secrets)
@@ -104,5 +106,5 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
                                   configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tminus",
                                                        availableConnectionsDelegate: .maximum(maxConnections, logger: logger)),
                                   services: services, logger: logger)
-    return Server(application: application, store: store, catalog: catalog, cache: cache, metrics: metrics)
+    return Server(application: application, store: store, catalog: catalog, cache: cache, metrics: metrics, renderer: renderer)
 }

@@ -8,6 +8,18 @@ extension CountdownService {
         try await transaction { tx in try await tx.setSetting(key, to: value) }
     }
 
+    /// The setting's value if it holds a usable one, else `make()`'s, kept in
+    /// the same transaction: two replicas starting at once agree on one value.
+    public func keptSetting(_ key: SettingKey, usable: @escaping @Sendable (String) -> Bool,
+                            make: @escaping @Sendable () -> String) async throws -> String {
+        try await transaction { tx in
+            if let stored = try await tx.setting(key), usable(stored) { return stored }
+            let made = make()
+            try await tx.setSetting(key, to: made)
+            return made
+        }
+    }
+
     /// Sets the owner's password (its bcrypt hash), in one transaction: any
     /// setup link stops working, and every signed-in session ends.
     public func setOwnerPassword(hash: String) async throws {

@@ -48,6 +48,19 @@ extension CountdownService {
         }
     }
 
+    /// Replaces the sealed logins of subscriptions, in one transaction: all of
+    /// them or none (the server re-seals logins of an older format at start).
+    /// A subscription stopped meanwhile is left as it is.
+    public func replaceSealedLogins(_ logins: [SourceSubscription]) async throws {
+        try await transaction { tx in
+            for login in logins {
+                guard let feed = try await tx.feedRow(slug: login.feed, lock: true), let feedId = feed.id,
+                      let id = try await tx.existingSourceId(feedId: feedId, location: login.location) else { continue }
+                try await tx.setSubscribed(sourceId: id, true, login: login.login)
+            }
+        }
+    }
+
     /// Imports a calendar fetched from `location`, and keeps fetching it in the
     /// background (the web app's "keep it up to date"), in one transaction:
     /// a refused import subscribes nothing. `login` is the source's login,

@@ -17,6 +17,7 @@ struct NoticeTests {
             var path: String
             var headers: HTTPFields
             var body: [UInt8]
+            var query: String? = nil
         }
 
         let requests = Mutex<[Request]>([])
@@ -34,7 +35,7 @@ struct NoticeTests {
             if path == "/flaky", received.failures.withLock({ count in defer { count -= 1 }; return count > 0 }) {
                 return Response(status: .serviceUnavailable)
             }
-            received.requests.withLock { $0.append(.init(path: path, headers: request.headers, body: Array(buffer: body))) }
+            received.requests.withLock { $0.append(.init(path: path, headers: request.headers, body: Array(buffer: body), query: request.uri.query)) }
             return Response(status: path == "/gone" ? .gone : .ok)
         }
         router.post("/", use: record)
@@ -144,6 +145,47 @@ struct NoticeTests {
                 try await Task.sleep(for: .milliseconds(600))
             }
             #expect(received.all.count == before, "each notice is sent once, across restarts")
+        }
+    }
+
+    /// The second audit: lanes were keyed by the label, which drops the query
+    /// string, so `/hook?who=A` and `/hook?who=B` made one lane: B got every
+    /// notice twice, signed with B's secret, and A nothing.
+    @Test func twoWebhooksThatDifferOnlyInTheirQueryEachGetTheirOwnNotices() async throws {
+        let received = Received()
+        try await Self.receiver(received).test(.live) { receiver in
+            let port = try #require(receiver.port)
+            let fixture = try ServerFixture(transport: .live, backend: .sqlite)
+            for who in ["a", "b"] { try Data("secret-of-\(who)\n".utf8).write(to: fixture.directory.appendingPathComponent("\(who).secret")) }
+            try fixture.feed("exams", calendar: Self.calendar, yaml: """
+                timeZone: Europe/Budapest
+                notify:
+                  - webhook: http://127.0.0.1:\(port)/hook?who=A
+                    secretFile: ../a.secret
+                    on: [milestones]
+                    milestones: [3]
+                  - webhook: http://127.0.0.1:\(port)/hook?who=B
+                    secretFile: ../b.secret
+                    on: [milestones]
+                    milestones: [3]
+                """)
+            try await fixture.withServer(adjust: { $0.noticeInterval = .milliseconds(100); $0.noticeBackoff = .milliseconds(50) }) { client, _ in
+                try await Self.waitFor("one milestone for each webhook") { received.all.count >= 2 }
+                let health = try await client.text("/api/health", headers: fixture.admin).1
+                let lanes = try #require((try JSONSerialization.jsonObject(with: Data(health.utf8)) as? [String: Any])?["notices"] as? [[String: Any]])
+                #expect(lanes.compactMap { $0["target"] as? String }.sorted()
+                        == ["webhook http://127.0.0.1:\(port)/hook", "webhook http://127.0.0.1:\(port)/hook #2"], "two lanes, told apart by a number")
+                #expect(!health.contains("who="), "no query string in health")
+            }
+            #expect(received.all.count == 2, "one notice each, not two to one of them")
+            for (who, query) in [("a", "who=A"), ("b", "who=B")] {
+                let hook = try #require(received.all.first { $0.query == query }, "\(query) got its notice")
+                let timestamp = try #require(hook.headers[HTTPField.Name("Tminus-Timestamp")!])
+                let expected = "sha256=" + HMAC<SHA256>.authenticationCode(for: Array("\(timestamp).".utf8) + hook.body,
+                                                                            using: SymmetricKey(data: Data("secret-of-\(who)".utf8)))
+                    .map { String(format: "%02x", $0) }.joined()
+                #expect(hook.headers[HTTPField.Name("Tminus-Signature")!] == expected, "signed with \(who)'s own secret")
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GRDB
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -12,15 +13,37 @@ import Testing
 struct SavedLoginTests {
     @Test func aSealedLoginOpensOnlyWithItsKeyAndUntouched() throws {
         let box = SecretBox(key: SymmetricKey(size: .bits256), file: "test")
-        let first = try box.seal("hunter2"), second = try box.seal("hunter2")
-        #expect(first.hasPrefix("v1.") && first != second, "a fresh nonce each time")
+        let binding = SecretBox.Binding(feed: "cloud", location: "https://cloud.example.org/a.ics")
+        let first = try box.seal("hunter2", for: binding), second = try box.seal("hunter2", for: binding)
+        #expect(first.hasPrefix("v2.") && first != second, "a fresh nonce each time")
         #expect(!first.contains("hunter2"))
-        #expect(try box.open(first) == "hunter2")
+        #expect(try box.open(first, for: binding) == "hunter2")
         let other = SecretBox(key: SymmetricKey(size: .bits256), file: "other-key")
-        #expect(throws: SecretBox.Failure.self) { try other.open(first) }
+        #expect(throws: SecretBox.Failure.self) { try other.open(first, for: binding) }
         var tampered = Array(first)
-        tampered[10] = tampered[10] == "A" ? "B" : "A"
-        #expect(throws: SecretBox.Failure.self) { try box.open(String(tampered)) }
+        tampered[30] = tampered[30] == "A" ? "B" : "A"
+        #expect(throws: SecretBox.Failure.self) { try box.open(String(tampered), for: binding) }
+    }
+
+    /// The second audit: the seal had no associated data, so whoever could
+    /// write the database could point a kept login at a server of theirs.
+    @Test func aSealedLoginIsBoundToItsFeedAndSource() throws {
+        let box = SecretBox(key: SymmetricKey(size: .bits256), file: "test")
+        let sealed = try box.seal("hunter2", for: .init(feed: "cloud", location: "https://cloud.example.org/a.ics"))
+        for elsewhere in [SecretBox.Binding(feed: "cloud", location: "https://evil.example/a.ics"), .init(feed: "other", location: "https://cloud.example.org/a.ics")] {
+            #expect(throws: SecretBox.Failure.self) { try box.open(sealed, for: elsewhere) }
+            do { _ = try box.open(sealed, for: elsewhere) } catch { #expect("\(error)".contains("sealed for another source"), "\(error)") }
+            // A forged tag (copied from the target's) still does not open: the seal checks the binding itself.
+            let forged = sealed.replacingOccurrences(of: SecretBox.Binding(feed: "cloud", location: "https://cloud.example.org/a.ics").tag, with: elsewhere.tag)
+            do { _ = try box.open(forged, for: elsewhere); Issue.record("a forged tag opened the login") } catch {
+                #expect("\(error)".contains("cannot be opened"), "\(error)")
+            }
+        }
+        let unbound = "v1." + (try AES.GCM.seal(Data("hunter2".utf8), using: box.key).combined ?? Data()).base64EncodedString()
+        #expect(throws: SecretBox.Failure.self, "the first format is refused once re-sealing exists") {
+            try box.open(unbound, for: .init(feed: "cloud", location: "https://cloud.example.org/a.ics"))
+        }
+        #expect(try box.openUnbound(unbound) == "hunter2")
     }
 
     @Test(arguments: [
@@ -62,7 +85,7 @@ struct SavedLoginTests {
                 #expect(imported.status == .ok && imported.text.contains("added"), "\(imported.text.prefix(300))")
                 #expect(!imported.text.contains(SourceLoginTests.password))
                 let subscription = try #require(try await parts.store.subscriptions().first)
-                #expect(subscription.location == url && subscription.login?.hasPrefix("v1.") == true)
+                #expect(subscription.location == url && subscription.login?.hasPrefix("v2.") == true)
                 #expect(!PrivateFile.isReadableByOthers(keyFile), "the key file is private (\(PrivateFile.mode(keyFile)))")
 
                 // "Fetch now" logs in with the saved login.
@@ -81,6 +104,37 @@ struct SavedLoginTests {
                 let bytes = FileManager.default.contents(atPath: fixture.databasePath + suffix) ?? Data()
                 #expect(bytes.range(of: Data(SourceLoginTests.password.utf8)) == nil, "tminus.sqlite\(suffix)")
             }
+            let key = try #require(try SecretBox.read(keyFile, logger: .init(label: "test")))
+            let sealedLogin = #"{"username":"anna","password":"\#(SourceLoginTests.password)"}"#
+            // A login of the first format (no binding) is sealed again at start, bound, and still used.
+            let unbound = "v1." + (try AES.GCM.seal(Data(sealedLogin.utf8), using: key.key).combined ?? Data()).base64EncodedString()
+            try await Self.sql(fixture, "UPDATE source SET login = ? WHERE location = ?", [unbound, url])
+            try await fixture.withServer(adjust: { _ in }) { client, parts in
+                #expect(try await parts.store.subscriptions().first?.login?.hasPrefix("v2.") == true, "re-sealed at start")
+                let before = seen.headers.withLock { $0.count }
+                _ = try await client.execute(uri: "/api/feeds/cloud/refresh", method: .post, headers: fixture.admin)
+                #expect(seen.headers.withLock { Array($0.dropFirst(before)) } == ["Basic " + Data("anna:\(SourceLoginTests.password)".utf8).base64EncodedString()])
+            }
+            // Whoever can write the database points the kept login at another address: it is not sent there.
+            let stolen = url + "?to=someone-else"
+            try await Self.sql(fixture, "UPDATE source SET location = ? WHERE location = ?", [stolen, url])
+            try await fixture.withServer(adjust: { _ in }) { client, _ in
+                let before = seen.headers.withLock { $0.count }
+                _ = try await client.execute(uri: "/api/feeds/cloud/refresh", method: .post, headers: fixture.admin)
+                #expect(seen.headers.withLock { $0.dropFirst(before).compactMap { $0 } }.isEmpty, "no login reached the other address")
+                let health = try await client.text("/api/health", headers: fixture.admin).1
+                #expect(health.contains("sealed for another source"), "\(health.prefix(600))")
+            }
+            try await Self.sql(fixture, "UPDATE source SET location = ? WHERE location = ?", [url, stolen])
+            // A damaged key file does not stop the server: only the kept logins fail, and say why.
+            try Data("not a key\n".utf8).write(to: URL(fileURLWithPath: keyFile))
+            try await fixture.withServer(adjust: { _ in }) { client, _ in
+                #expect(try await client.text("/feeds/cloud.json").0.status == .ok, "the feeds are served")
+                _ = try await client.execute(uri: "/api/feeds/cloud/refresh", method: .post, headers: fixture.admin)
+                let health = try await client.text("/api/health", headers: fixture.admin).1
+                #expect(health.contains("secrets key must be 32 bytes"), "\(health.prefix(600))")
+            }
+            #expect(String(decoding: FileManager.default.contents(atPath: keyFile) ?? Data(), as: UTF8.self) == "not a key\n", "never replaced")
             // Without the key, the saved login is a clear source error, not a 401.
             try FileManager.default.removeItem(atPath: keyFile)
             try await fixture.withServer(adjust: { _ in }) { client, _ in
@@ -89,5 +143,11 @@ struct SavedLoginTests {
                 #expect(health.contains("no key to open the saved login"), "\(health.prefix(600))")
             }
         }
+    }
+
+    /// Writes the fixture's SQLite file as someone with access to it would, between two runs of the server.
+    static func sql(_ fixture: ServerFixture, _ statement: String, _ arguments: StatementArguments) async throws {
+        let queue = try DatabaseQueue(path: fixture.databasePath)
+        try await queue.write { db in try db.execute(sql: statement, arguments: arguments) }
     }
 }

@@ -75,6 +75,7 @@ final class ServerFixture: Sendable {
         var catalog: FeedCatalog
         var cache: RenderCache
         var metrics: ServerMetrics
+        var renderer: FeedRenderer
         /// The store as SQLite, for tests of what only SQLite has (statement counts, a full disk).
         var sqlite: SQLiteCountdownStore { store as! SQLiteCountdownStore }
     }
@@ -88,7 +89,7 @@ final class ServerFixture: Sendable {
         adjust(&configuration)
         return try await configuration.database.withStore(clock: configuration.clock) { store in
             let server = try await buildServer(configuration, store: store, logger: logger)
-            let parts = Parts(store: server.store, catalog: server.catalog, cache: server.cache, metrics: server.metrics)
+            let parts = Parts(store: server.store, catalog: server.catalog, cache: server.cache, metrics: server.metrics, renderer: server.renderer)
             return try await server.application.test(testingSetup) { client in try await body(client, parts) }
         }
     }

@@ -119,6 +119,24 @@ struct SourceLoginTests {
         }
     }
 
+    /// The second audit: a `passwordFile` that is a symlink (how Kubernetes
+    /// and Docker mount secrets: a link to `..data/…`, itself a link) was
+    /// refused as "not a readable file". Links to a device stay refused.
+    @Test func aSymlinkedPasswordFileIsFollowed() throws {
+        let fixture = try ServerFixture()
+        let data = fixture.directory.appendingPathComponent("..2026_11_26/password")
+        try FileManager.default.createDirectory(at: data.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("hunter2\n".utf8).write(to: data)
+        let dataLink = fixture.directory.appendingPathComponent("..data")
+        try FileManager.default.createSymbolicLink(atPath: dataLink.path, withDestinationPath: "..2026_11_26")
+        let mounted = fixture.directory.appendingPathComponent("password")
+        try FileManager.default.createSymbolicLink(atPath: mounted.path, withDestinationPath: "..data/password")
+        #expect(try SourceCredentials.Secret.file(mounted.path).read() == "hunter2")
+        let device = fixture.directory.appendingPathComponent("zero")
+        try FileManager.default.createSymbolicLink(atPath: device.path, withDestinationPath: "/dev/zero")
+        #expect(throws: CalendarFetcher.Failure.self) { try SourceCredentials.Secret.file(device.path).read() }
+    }
+
     @Test func aPasswordInTheURLIsRefused() throws {
         let problem = FeedDefinitionCheck.problem(in: "sources:\n  - url: https://anna:hunter2@cloud.example.org/calendar.ics\n")
         #expect(problem?.contains("holds a user name or password") == true && problem?.contains("hunter2") == false, "\(problem ?? "")")
@@ -131,6 +149,10 @@ struct SourceLoginTests {
         ("https://cloud.example.org/a", "https://cdn.example.org/b", false),
         ("https://cloud.example.org/a", "https://cloud.example.org:8443/b", false),
         ("https://cloud.example.org/a", "https://CLOUD.example.org:443/b", true),
+        ("http://cloud.example.org:8080/a", "https://cloud.example.org:8080/b", true),
+        // The second audit: an upgrade to https went to any port of the host.
+        ("http://cloud.example.org/a", "https://cloud.example.org:9999/b", false),
+        ("http://cloud.example.org:8080/a", "https://cloud.example.org:9999/b", false),
     ])
     func theLoginFollowsRedirectsOnlyOnItsOwnHost(from: String, to: String, follows: Bool) throws {
         #expect(SourceCredentials.mayFollow(from: try #require(URL(string: from)), to: try #require(URL(string: to))) == follows)

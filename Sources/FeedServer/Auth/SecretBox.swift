@@ -2,6 +2,7 @@
 import CountdownStore
 import Foundation
 import Logging
+import Services
 import Synchronization
 
 /// Seals the logins entered in the web app before they reach the database
@@ -19,20 +20,56 @@ struct SecretBox: Sendable {
     /// Where the key was read from (for logs; never the key).
     let file: String
 
-    /// "v1." and the base64 of nonce, ciphertext and tag.
-    func seal(_ secret: String) throws -> String {
-        let box = try AES.GCM.seal(Data(secret.utf8), using: key)
-        guard let combined = box.combined else { throw Failure(description: "cannot seal the login") }
-        return "v1." + combined.base64EncodedString()
+    /// What a sealed login belongs to: the feed and the source's address. It is
+    /// the seal's associated data, so whoever can write the database but has
+    /// no key cannot move a kept login to a source of their own (their server
+    /// would receive it): the seal no longer opens there.
+    struct Binding: Sendable, Equatable {
+        var feed: String
+        var location: String
+
+        var associatedData: Data { Data("tminus-login\u{0}\(feed)\u{0}\(location)".utf8) }
+        /// Eight bytes of its digest, in the clear beside the seal: tells "sealed
+        /// for another source" apart from "another key" (the seal checks the rest).
+        var tag: String { String(SHA256Hex.of(String(decoding: associatedData, as: UTF8.self)).prefix(16)) }
     }
 
-    func open(_ sealed: String) throws -> String {
-        guard sealed.hasPrefix("v1."), let data = Data(base64Encoded: String(sealed.dropFirst(3))) else {
+    /// The format written: "v2.", the binding's tag, ".", the base64 of nonce,
+    /// ciphertext and GCM tag. "v1." (no associated data) is only read to
+    /// re-seal it (`openUnbound`).
+    func seal(_ secret: String, for binding: Binding) throws -> String {
+        let box = try AES.GCM.seal(Data(secret.utf8), using: key, authenticating: binding.associatedData)
+        guard let combined = box.combined else { throw Failure(description: "cannot seal the login") }
+        return "v2.\(binding.tag)." + combined.base64EncodedString()
+    }
+
+    func open(_ sealed: String, for binding: Binding) throws -> String {
+        let parts = sealed.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
+        if sealed.hasPrefix("v1.") {
+            throw Failure(description: "the saved login is in an older format that a server with its key re-seals at start; save the login again")
+        }
+        guard parts.count == 3, parts[0] == "v2", let data = Data(base64Encoded: String(parts[2])) else {
             throw Failure(description: "the saved login is not one this server sealed")
         }
+        guard parts[1] == binding.tag else {
+            throw Failure(description: "the saved login was sealed for another source, not \(binding.location) in feed '\(binding.feed)': it is not sent")
+        }
         do {
-            let opened = try AES.GCM.open(try AES.GCM.SealedBox(combined: data), using: key)
+            let opened = try AES.GCM.open(try AES.GCM.SealedBox(combined: data), using: key, authenticating: binding.associatedData)
             return String(decoding: opened, as: UTF8.self)
+        } catch {
+            throw Failure(description: "the saved login cannot be opened with the key in \(file) (another key sealed it, or it was altered)")
+        }
+    }
+
+    /// A login in the first format, which bound nothing: read once, at start,
+    /// to seal it again with its binding (`SecretKeeper.resealUnbound`).
+    func openUnbound(_ sealed: String) throws -> String {
+        guard sealed.hasPrefix("v1."), let data = Data(base64Encoded: String(sealed.dropFirst(3))) else {
+            throw Failure(description: "the saved login is not in the first format")
+        }
+        do {
+            return String(decoding: try AES.GCM.open(try AES.GCM.SealedBox(combined: data), using: key), as: UTF8.self)
         } catch {
             throw Failure(description: "the saved login cannot be opened with the key in \(file) (another key sealed it?)")
         }
@@ -72,22 +109,37 @@ final class SecretKeeper: Sendable {
     private let logger: Logger
     private let box: Mutex<SecretBox?>
 
+    /// Why the key file cannot be used (unreadable, not a key): kept logins
+    /// fail with this, and no new one is kept, but the server serves on.
+    let problem: String?
+
     init(configured: String?, database: DatabaseLocation, logger: Logger) throws {
         file = configured ?? database.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("tminus-secrets-key").path }
         self.configured = configured != nil
         self.logger = logger
-        let existing = try file.flatMap { try SecretBox.read($0, logger: logger) }
-        if configured != nil, existing == nil { throw ServerError.configuration("\(configured!): secrets key file not found") }
+        var existing: SecretBox?
+        var problem: String?
+        do {
+            existing = try file.flatMap { try SecretBox.read($0, logger: logger) }
+        } catch {
+            // A damaged key must not take the feeds down: only what it opens fails.
+            problem = "\(error)"
+            logger.error("the secrets key cannot be used: logins saved in the web app fail until it is restored", metadata: ["problem": "\(error)"])
+        }
+        if let configured, existing == nil, problem == nil { throw ServerError.configuration("\(configured): secrets key file not found") }
         box = Mutex(existing)
+        self.problem = problem
     }
 
     /// The key, if there is one yet (to open saved logins).
     var current: SecretBox? { box.withLock { $0 } }
 
-    /// The key, made now if there is none (to seal a login).
+    /// The key, made now if there is none (to seal a login). A key file that
+    /// is there but unusable is never replaced: the logins it sealed would be lost.
     func forSealing() throws -> SecretBox {
         try box.withLock { box in
             if let box { return box }
+            if let problem { throw SecretBox.Failure(description: problem) }
             guard let file else {
                 throw SecretBox.Failure(description: "this server keeps no key for logins: start it with --secrets-key-file (replicas share one key file)")
             }
@@ -95,5 +147,30 @@ final class SecretKeeper: Sendable {
             box = made
             return made
         }
+    }
+}
+
+extension SecretKeeper {
+    /// Seals again, with their binding, the kept logins of the first format
+    /// (which bound nothing), all in one transaction. Runs at start, when the
+    /// server has its key: migrations run without it. Those it cannot open
+    /// are left, and fail as source errors that say why.
+    func resealUnbound(_ service: CountdownService) async throws {
+        guard let box = current else { return }
+        let unbound = try await service.store.subscriptions().filter { $0.login?.hasPrefix("v1.") == true }
+        guard !unbound.isEmpty else { return }
+        var resealed: [SourceSubscription] = []
+        for var subscription in unbound {
+            guard let login = subscription.login, let secret = try? box.openUnbound(login) else {
+                logger.warning("a saved login in the first format cannot be opened with this key; it is left as it is", metadata: [
+                    "feed": "\(subscription.feed)", "source": "\(subscription.location)",
+                ])
+                continue
+            }
+            subscription.login = try box.seal(secret, for: .init(feed: subscription.feed, location: subscription.location))
+            resealed.append(subscription)
+        }
+        try await service.replaceSealedLogins(resealed)
+        logger.notice("saved logins sealed again, bound to their feed and source", metadata: ["logins": "\(resealed.count)"])
     }
 }

@@ -292,9 +292,9 @@ enum FeedDefinitionLoader {
             }
         }
         try Self.settleDuplicates(raw.rules?.dedupe, of: &sources, fail: fail)
-        let notices = try (raw.notify ?? []).enumerated().map { index, entry in
+        let notices = NoticeTarget.numbered(try (raw.notify ?? []).enumerated().map { index, entry in
             try Self.noticeTarget(entry, label: "notify[\(index)]", feed: feed, file: file, fail: fail)
-        }
+        })
         let warnings = raw.settings.deprecatedKeys.map { "\(path): '\($0)' is an old spelling; write 'timeZone'" }
         return LoadedFeedDefinition(file: path, feed: feed, sources: sources, warnings: warnings, notices: notices, companions: companions)
     }

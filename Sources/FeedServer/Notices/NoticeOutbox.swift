@@ -50,9 +50,10 @@ final class NoticeOutbox: Sendable {
         var log: [LogEntry]
     }
 
+    /// A lane: the feed and the target's whole identity (never its label, which drops the query string).
     struct Key: Hashable, Sendable {
         var feed: String
-        var target: String
+        var target: NoticeTarget.Kind
     }
 
     private struct Lane {
@@ -90,7 +91,7 @@ final class NoticeOutbox: Sendable {
     }
 
     func post(_ notice: Notice, feed: String, to target: NoticeTarget) {
-        let key = Key(feed: feed, target: target.label)
+        let key = Key(feed: feed, target: target.kind)
         let start = lanes.withLock { lanes -> Bool in
             var lane = lanes[key] ?? Lane(target: target)
             lane.target = target
@@ -119,8 +120,8 @@ final class NoticeOutbox: Sendable {
 
     var statuses: [LaneStatus] {
         lanes.withLock { lanes in
-            lanes.sorted { ($0.key.feed, $0.key.target) < ($1.key.feed, $1.key.target) }.map { key, lane in
-                LaneStatus(feed: key.feed, target: key.target, events: lane.target.events.map(\.rawValue).sorted(), pending: lane.queue.count,
+            lanes.sorted { ($0.key.feed, $0.value.target.label) < ($1.key.feed, $1.value.target.label) }.map { key, lane in
+                LaneStatus(feed: key.feed, target: lane.target.label, events: lane.target.events.map(\.rawValue).sorted(), pending: lane.queue.count,
                            delivered: lane.delivered, dropped: lane.dropped, failing: lane.failing, lastError: lane.lastError,
                            lastDelivered: lane.lastDelivered.map { UTCStamp.iso($0) }, log: lane.log)
             }
@@ -161,7 +162,7 @@ final class NoticeOutbox: Sendable {
                                          attempt: attempt), to: &lane)
                     lanes[key] = lane
                 }
-                logger.info("notice delivered", metadata: ["feed": "\(key.feed)", "target": "\(key.target)", "notice": "\(notice.id.prefix(12))"])
+                logger.info("notice delivered", metadata: ["feed": "\(key.feed)", "target": "\(target.label)", "notice": "\(notice.id.prefix(12))"])
             } catch {
                 let givingUp = error.permanent || attempt >= Self.maxAttempts
                 lanes.withLock { lanes in
@@ -177,7 +178,7 @@ final class NoticeOutbox: Sendable {
                     lanes[key] = lane
                 }
                 logger.warning(givingUp ? "notice given up" : "notice failed; retrying", metadata: [
-                    "feed": "\(key.feed)", "target": "\(key.target)", "attempt": "\(attempt)", "error": "\(error)",
+                    "feed": "\(key.feed)", "target": "\(target.label)", "attempt": "\(attempt)", "error": "\(error)",
                 ])
                 if !givingUp { wait = min(backoff * Int(pow(3.0, Double(attempt - 1))), .seconds(3600)) }
             }

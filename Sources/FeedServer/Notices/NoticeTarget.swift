@@ -5,7 +5,10 @@ import Foundation
 /// are named (a file or an environment variable) and read at each delivery,
 /// as a source's login is.
 struct NoticeTarget: Sendable, Equatable {
-    enum Kind: Sendable, Equatable {
+    /// Where notices go, whole: the URL with its query, the secret's name, the
+    /// broker's login and topic. Deliveries and broker connections are keyed
+    /// by it, so two targets that differ only in a query string stay two.
+    enum Kind: Sendable, Hashable {
         /// POSTs JSON signed with HMAC-SHA256 under `secret`.
         case webhook(url: String, secret: SourceCredentials.Secret)
         /// Publishes to an ntfy topic (`https://ntfy.sh/my-topic`), with an optional access token.
@@ -27,7 +30,8 @@ struct NoticeTarget: Sendable, Equatable {
     /// Days left that count as milestones; the feed's own (`countdown.milestones`) or 7, 3, 1 and 0.
     var milestones: Set<Int>
     /// What logs, `/api/health` and the web app call it: the scheme, host and
-    /// path, never a secret or a query string.
+    /// path, never a secret or a query string; two targets of one feed with
+    /// the same label are told apart by a number (`#2`).
     var label: String
 
     static let defaultMilestones: Set<Int> = [7, 3, 1, 0]
@@ -41,10 +45,21 @@ struct NoticeTarget: Sendable, Equatable {
         components.path = url.path
         return "\(kind) \(components.string ?? url.host ?? "?")"
     }
+
+    /// Numbers the labels that repeat within `targets` (`… #2`, `… #3`), in order.
+    static func numbered(_ targets: [NoticeTarget]) -> [NoticeTarget] {
+        var seen: [String: Int] = [:]
+        return targets.map { target in
+            var target = target
+            seen[target.label, default: 0] += 1
+            if let count = seen[target.label], count > 1 { target.label += " #\(count)" }
+            return target
+        }
+    }
 }
 
 /// An MQTT broker and what tminus keeps on it.
-struct MQTTSettings: Sendable, Equatable {
+struct MQTTSettings: Sendable, Hashable {
     var host: String
     var port: Int
     var tls: Bool

@@ -39,9 +39,9 @@ final class NoticeWatcher: Sendable {
     let clock: @Sendable () -> Date
     let logger: Logger
     private let feeds = Mutex<[String: FeedState]>([:])
-    private let publishers = Mutex<[String: MQTTPublisher]>([:])
+    private let publishers = Mutex<[MQTTSettings: MQTTPublisher]>([:])
     /// Which feeds each broker keeps sensors for, to forget a feed whose notify: went away.
-    private let brokerFeeds = Mutex<[String: Set<String>]>([:])
+    private let brokerFeeds = Mutex<[MQTTSettings: Set<String>]>([:])
 
     init(loader: FeedLoader, catalog: FeedCatalog, renderer: FeedRenderer, service: CountdownService, outbox: NoticeOutbox, version: String,
          clock: @escaping @Sendable () -> Date, logger: Logger) {
@@ -68,7 +68,7 @@ final class NoticeWatcher: Sendable {
 
     func tick() async {
         let now = clock()
-        var kept: [String: Set<String>] = [:]
+        var kept: [MQTTSettings: Set<String>] = [:]
         for (slug, targets) in loader.noticeTargets {
             guard catalog.stored(slug: slug) != nil, let compiled = await catalog.feed(slug: slug) else { continue }
             let feed = compiled.feed
@@ -77,11 +77,11 @@ final class NoticeWatcher: Sendable {
             let revisionMoved = previous.map { $0.revision != compiled.revision } ?? false
             let dayBegan = previous?.day != today
             guard previous == nil || revisionMoved || dayBegan || !targets.allSatisfy({ target in
-                if case .mqtt = target.kind { return brokerFeeds.withLock { $0[target.label]?.contains(slug) ?? false } }
+                if case .mqtt(let broker) = target.kind { return brokerFeeds.withLock { $0[broker]?.contains(slug) ?? false } }
                 return true
             }) else {
                 // Nothing moved: the usual tick costs a lookup, not a pass over the countdowns.
-                for target in targets { if case .mqtt = target.kind { kept[target.label, default: []].insert(slug) } }
+                for target in targets { if case .mqtt(let broker) = target.kind { kept[broker, default: []].insert(slug) } }
                 continue
             }
             let items = revisionMoved || previous == nil
@@ -120,29 +120,34 @@ final class NoticeWatcher: Sendable {
 
             for target in targets {
                 guard case .mqtt(let settings) = target.kind, let publisher = publisher(for: target, settings) else { continue }
-                kept[target.label, default: []].insert(slug)
-                let known = brokerFeeds.withLock { $0[target.label]?.contains(slug) ?? false }
+                kept[settings, default: []].insert(slug)
+                let known = brokerFeeds.withLock { $0[settings]?.contains(slug) ?? false }
                 if revisionMoved || dayBegan || !known {
                     publisher.sync(feed: feed, snapshots: snapshots ?? renderer.snapshots(compiled, at: now))
                 }
             }
         }
         // A feed whose mqtt: entry went away (a reload) loses its sensors; a broker no feed names is closed.
-        let (forget, close) = brokerFeeds.withLock { known -> ([(String, String)], [String]) in
-            let forget = known.flatMap { label, slugs in slugs.subtracting(kept[label] ?? []).map { (label, $0) } }
+        let (forget, close) = brokerFeeds.withLock { known -> ([(MQTTSettings, String)], [MQTTSettings]) in
+            let forget = known.flatMap { broker, slugs in slugs.subtracting(kept[broker] ?? []).map { (broker, $0) } }
             let close = known.keys.filter { kept[$0] == nil }
             known = kept
             return (forget, close)
         }
-        for (label, slug) in forget { publishers.withLock { $0[label] }?.forget(feed: slug) }
-        for label in close { publishers.withLock { $0.removeValue(forKey: label) }?.stop() }
+        for (broker, slug) in forget { publishers.withLock { $0[broker] }?.forget(feed: slug) }
+        for broker in close { publishers.withLock { $0.removeValue(forKey: broker) }?.stop() }
     }
 
     private func publisher(for target: NoticeTarget, _ settings: MQTTSettings) -> MQTTPublisher? {
-        if let publisher = publishers.withLock({ $0[target.label] }) { return publisher }
+        if let publisher = publishers.withLock({ $0[settings] }) { return publisher }
         do {
-            let publisher = try MQTTPublisher(label: target.label, settings: settings, version: version, logger: logger)
-            publishers.withLock { $0[target.label] = publisher }
+            // Two brokers' entries that differ only in their login or topic share a label: a number tells them apart.
+            let label = publishers.withLock { publishers in
+                let same = publishers.values.filter { $0.label == target.label || $0.label.hasPrefix(target.label + " #") }.count
+                return same == 0 ? target.label : "\(target.label) #\(same + 1)"
+            }
+            let publisher = try MQTTPublisher(label: label, settings: settings, version: version, logger: logger)
+            publishers.withLock { $0[settings] = publisher }
             return publisher
         } catch {
             logger.error("cannot start the MQTT client", metadata: ["target": "\(target.label)", "error": "\(error)"])

@@ -1,3 +1,5 @@
+import CountdownStore
+@preconcurrency import Crypto
 import Foundation
 
 /// Where the next page of a feed's list starts (`?cursor=` on
@@ -11,6 +13,12 @@ import Foundation
 /// cursor is stale: the server answers 409 and the client starts again from
 /// the first page. A cursor older than `maxAge` is refused the same way, so
 /// that old minutes do not become cache keys forever.
+///
+/// The text carries an HMAC under the server's cursor key (`CursorKey`): the
+/// fingerprint is a public function of the parameters, so without the MAC
+/// anyone could write a cursor with any offset or minute. Every field is also
+/// bounded when read (revisions not negative, an offset no larger than the
+/// feed), so that no value from a request reaches trapping arithmetic.
 struct FeedCursor: Hashable, Sendable {
     var revision: Int64
     var holidaysRevision: Int64?
@@ -19,13 +27,12 @@ struct FeedCursor: Hashable, Sendable {
     var fingerprint: UInt32
 
     static let maxAge = 60   // minutes
-
-    /// The cursor's text: versioned, base64url, no padding.
-    var text: String {
-        let plain = "1.\(revision).\(holidaysRevision.map(String.init) ?? "-").\(minute).\(offset).\(fingerprint)"
-        return Data(plain.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    /// The longest text read: the largest fields (95 bytes of plain text) and the MAC, in base64url.
+    static let maxTextBytes = 192
+    /// Bytes of HMAC-SHA256 kept: 128 bits, as RFC 2104 allows (at least half the hash).
+    static let macBytes = 16
+    /// The format written: version 2 is sealed; version 1 (unsealed) is no longer read.
+    private static let version = "2"
 
     init(revision: Int64, holidaysRevision: Int64?, minute: Int, offset: Int, fingerprint: UInt32) {
         self.revision = revision
@@ -35,17 +42,29 @@ struct FeedCursor: Hashable, Sendable {
         self.fingerprint = fingerprint
     }
 
-    /// Reads a cursor this server wrote, or nil for anything else.
-    init?(text: String) {
-        guard text.utf8.count <= 128, text.utf8.allSatisfy({ $0 < 128 }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        let parts = String(decoding: data, as: UTF8.self).split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 6, parts[0] == "1", let revision = Int64(parts[1]), let minute = Int(parts[3]), let offset = Int(parts[4]),
-              offset > 0, let fingerprint = UInt32(parts[5]) else { return nil }
+    private var plain: String {
+        "\(Self.version).\(revision).\(holidaysRevision.map(String.init) ?? "-").\(minute).\(offset).\(fingerprint)"
+    }
+
+    /// The cursor's text: the fields and their MAC, base64url without padding.
+    func text(key: SymmetricKey) -> String {
+        let fields = Array(plain.utf8)
+        let mac = HMAC<SHA256>.authenticationCode(for: fields, using: key)
+        return Base64URL.encode(fields + Array(mac).prefix(Self.macBytes))
+    }
+
+    /// Reads a cursor this server (or a replica on its store) wrote, or nil for
+    /// anything else: a wrong MAC, a field out of its range, another version.
+    init?(text: String, key: SymmetricKey) {
+        guard text.utf8.count <= Self.maxTextBytes, let bytes = Base64URL.decode(text), bytes.count > Self.macBytes else { return nil }
+        let fields = bytes.dropLast(Self.macBytes)
+        let mac = HMAC<SHA256>.authenticationCode(for: fields, using: key)
+        guard Secret.constantTimeEquals(Array(Array(mac).prefix(Self.macBytes)), Array(bytes.suffix(Self.macBytes))) else { return nil }
+        let parts = String(decoding: fields, as: UTF8.self).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 6, parts[0] == Self.version, let revision = Int64(parts[1]), revision >= 0, let minute = Int(parts[3]), minute >= 0,
+              let offset = Int(parts[4]), offset > 0, let fingerprint = UInt32(parts[5]) else { return nil }
         let holidays: Int64?
-        if parts[2] == "-" { holidays = nil } else if let value = Int64(parts[2]) { holidays = value } else { return nil }
+        if parts[2] == "-" { holidays = nil } else if let value = Int64(parts[2]), value >= 0 { holidays = value } else { return nil }
         self.init(revision: revision, holidaysRevision: holidays, minute: minute, offset: offset, fingerprint: fingerprint)
     }
 

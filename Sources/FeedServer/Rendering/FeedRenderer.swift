@@ -1,4 +1,5 @@
 import Countdowns
+@preconcurrency import Crypto
 import CountdownStore
 import Foundation
 import Hummingbird
@@ -15,6 +16,8 @@ struct FeedRenderer: Sendable {
     /// List orders kept for the pages after the first.
     let orders = ListOrders()
     let settings: RenderSettings
+    /// Signs the cursors this renderer writes and checks those it is given.
+    let cursorKey: SymmetricKey
     let clock: @Sendable () -> Date
     let logger: Logger
     /// Revisions whose countdown calendar was reduced and already logged.
@@ -24,9 +27,10 @@ struct FeedRenderer: Sendable {
         let revisions = Mutex<[String: Int64]>([:])
     }
 
-    init(cache: RenderCache, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger) {
+    init(cache: RenderCache, settings: RenderSettings, cursorKey: SymmetricKey, clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.cache = cache
         self.settings = settings
+        self.cursorKey = cursorKey
         self.clock = clock
         self.logger = logger
     }
@@ -41,12 +45,13 @@ struct FeedRenderer: Sendable {
 
     /// The minute a page is computed for: now on a first page, the cursor's on
     /// the pages after it, so that one walk reads one ordering. A cursor from
-    /// the future, or older than `FeedCursor.maxAge` minutes, is refused.
+    /// the future, or older than `FeedCursor.maxAge` minutes, is refused. Only
+    /// the server's own minute takes part in arithmetic, never the cursor's.
     private func minute(of cursor: FeedCursor?) throws -> (key: Int, start: Date) {
         let now = minute
         guard let cursor else { return now }
         guard cursor.minute <= now.key else { throw HTTPError(.badRequest, message: "cursor is not one this server wrote: start from the first page, without cursor") }
-        guard now.key - cursor.minute <= FeedCursor.maxAge else {
+        guard cursor.minute >= now.key - FeedCursor.maxAge else {
             throw HTTPError(.conflict, message: "this cursor is more than \(FeedCursor.maxAge) minutes old: start again from the first page, without cursor")
         }
         return (cursor.minute, Date(timeIntervalSince1970: Double(cursor.minute * 60)))
@@ -108,26 +113,29 @@ struct FeedRenderer: Sendable {
     /// categories cannot fill the cache.
     func json(_ compiled: CompiledFeed, query: FeedQuery) async throws -> Representation {
         let (minute, minuteStart) = try self.minute(of: query.cursor)
+        let known = query.category.map { compiled.categories.contains($0) } ?? true
         let render: @Sendable () throws -> Representation = { [self] in
             var series = compiled.series
             if let category = query.category {
-                series = compiled.categories.contains(category) ? series.filter { $0.countdown.categories.contains { $0.lowercased() == category } } : []
+                series = known ? series.filter { $0.countdown.categories.contains { $0.lowercased() == category } } : []
             }
             let calculator = calculator(at: minuteStart, query.zone, compiled, query.language)
             let key = ListOrders.Key(feed: compiled.identity, minute: minute, zone: query.zone, unit: query.unit, category: query.category,
                                      sort: query.sort, language: query.language)
-            let order = orders.order(key) { ListOrders.make(series, calculator: calculator, unit: query.unit, sort: query.sort) }
+            let make = { ListOrders.make(series, calculator: calculator, unit: query.unit, sort: query.sort) }
+            // An unknown category's (empty) list is not kept: a flood of random categories keeps nothing.
+            let order = known ? orders.order(key, make: make) : make()
             let (rows, next) = page(of: order, series, from: query.cursor?.offset ?? 0, limit: query.limit, calculator: calculator, unit: query.unit) {
                 FeedCursor(revision: compiled.revision, holidaysRevision: compiled.holidaysRevision, minute: minute, offset: $0,
                            fingerprint: query.fingerprint)
             }
             let snapshot = FeedSnapshot(feed: compiled.feed, rows: rows, calculator: calculator, tasks: order.tasks, total: order.indices.count,
-                                        next: next?.text, imageURL: { settings.imageURL($0) })
+                                        next: next?.text(key: cursorKey), imageURL: { settings.imageURL($0) })
             return Representation(bytes: FeedSnapshotJSON.bytes(snapshot), contentType: "application/json; charset=utf-8",
                                   lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 60),
                                   gzip: settings.gzip)
         }
-        if let category = query.category, !compiled.categories.contains(category) { return try render() }
+        if !known { return try render() }
         return try await cache.value(for: .json(compiled.identity, minute: minute, query: query), render: render)
     }
 
@@ -149,7 +157,7 @@ struct FeedRenderer: Sendable {
                            fingerprint: FeedQuery.fingerprint(zone: zone, sort: sort, language: language))
             }
             let more = next.map { next in
-                FeedPage.More(url: "\(path)?cursor=\(next.text)&tz=\(zone.identifier.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&lang=\(language.code)",
+                FeedPage.More(url: "\(path)?cursor=\(next.text(key: cursorKey))&tz=\(zone.identifier.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&lang=\(language.code)",
                               label: "\(offset + 1)–\(next.offset) / \(order.indices.count) →")
             }
             let html = FeedPage.render(feed: compiled.feed, rows: rows, links: FeedPage.links(baseURL: baseURL, path: path),
@@ -166,8 +174,11 @@ struct FeedRenderer: Sendable {
     /// of the rows after them, if any.
     private func page(of order: ListOrders.Order, _ series: [CountdownSeries], from offset: Int, limit: Int, calculator: RemainingTimeCalculator,
                       unit: DisplayUnit?, cursor: (Int) -> FeedCursor) -> (rows: [(Countdown, RemainingTime)], next: FeedCursor?) {
-        let end = min(offset + limit, order.indices.count)
-        guard offset < end else { return ([], nil) }
+        // A cursor's offset is at most the feed's size and a limit at most
+        // `FeedQuery.maxLimit`, but the sum is taken without trapping anyway.
+        let (sum, overflow) = offset.addingReportingOverflow(limit)
+        let end = min(overflow ? Int.max : sum, order.indices.count)
+        guard offset >= 0, offset < end else { return ([], nil) }
         let rows = order.indices[offset..<end].map { index in
             let one = series[Int(index)]
             return (one.countdown, calculator.remaining(for: one, unit: unit))

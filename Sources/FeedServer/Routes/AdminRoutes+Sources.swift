@@ -84,7 +84,7 @@ extension AdminRoutes {
         let sealed: String?
         do {
             let remote = try RemoteCalendar(url: input.url, username: input.username, password: input.password, token: input.token)
-            sealed = try remote.sealedLogin(self.secrets)
+            sealed = try remote.sealedLogin(self.secrets, feed: slug)
             bytes = try await remote.fetch(with: self.fetcher)
         } catch {
             throw HTTPError(error.status, message: error.description)

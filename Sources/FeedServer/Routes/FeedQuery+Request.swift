@@ -1,4 +1,5 @@
 import Countdowns
+@preconcurrency import Crypto
 import Hummingbird
 import ICalendar
 
@@ -9,7 +10,7 @@ extension FeedQuery {
     /// be one this server wrote, for these parameters, and for the feed's
     /// current revision (409 after a change: start again from the first page). JSON ignores `Accept-Language`: its words
     /// follow `?lang=` or the feed's language, whatever client asks.
-    init(_ request: Request, _ compiled: CompiledFeed) throws {
+    init(_ request: Request, _ compiled: CompiledFeed, cursorKey: SymmetricKey) throws {
         let query = request.uri.queryParameters
         zone = try ViewerZone.parse(query.get("tz"), default: compiled.feed.zone)
         unit = nil
@@ -32,16 +33,17 @@ extension FeedQuery {
         }
         category = query.get("category").map { $0.lowercased() }
         language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: false)
-        cursor = try FeedCursor(request, compiled, fingerprint: fingerprint)
+        cursor = try FeedCursor(request, compiled, fingerprint: fingerprint, key: cursorKey)
     }
 }
 
 extension FeedCursor {
     /// The request's `?cursor=`, checked against the feed and the parameters it
-    /// was made for; nil when there is none.
-    init?(_ request: Request, _ compiled: CompiledFeed, fingerprint: UInt32) throws {
+    /// was made for; nil when there is none. Its offset is within the feed:
+    /// a cursor past the end (which no walk writes) is refused like a forged one.
+    init?(_ request: Request, _ compiled: CompiledFeed, fingerprint: UInt32, key: SymmetricKey) throws {
         guard let raw = request.uri.queryParameters.get("cursor") else { return nil }
-        guard let cursor = FeedCursor(text: String(raw)) else {
+        guard let cursor = FeedCursor(text: String(raw), key: key), cursor.offset <= compiled.series.count else {
             throw HTTPError(.badRequest, message: "cursor is not one this server wrote: start from the first page, without cursor")
         }
         guard cursor.revision == compiled.revision, cursor.holidaysRevision == compiled.holidaysRevision else {

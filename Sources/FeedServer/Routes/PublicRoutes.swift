@@ -33,13 +33,14 @@ struct PublicRoutes: Sendable {
             }
             router.get("\(prefix)/{slug}.json") { request, context in
                 let compiled = try await self.feed(context).compiled
-                return self.served(try await self.renderer.json(compiled, query: try FeedQuery(request, compiled)), context)
+                return self.served(try await self.renderer.json(compiled, query: try FeedQuery(request, compiled, cursorKey: self.renderer.cursorKey)), context)
             }
             router.get("\(prefix)/{slug}") { request, context in
                 let (compiled, path) = try await self.feed(context)
                 let zone = try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: compiled.feed.zone)
                 let language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: true)
-                let cursor = try FeedCursor(request, compiled, fingerprint: FeedQuery.fingerprint(zone: zone, sort: compiled.feed.sort, language: language))
+                let cursor = try FeedCursor(request, compiled, fingerprint: FeedQuery.fingerprint(zone: zone, sort: compiled.feed.sort, language: language),
+                                             key: self.renderer.cursorKey)
                 return self.served(try await self.renderer.page(compiled, zone: zone, path: path, language: language, cursor: cursor), context)
             }
             router.get("\(prefix)/{slug}/countdown.ics") { request, context in

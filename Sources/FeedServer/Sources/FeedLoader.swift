@@ -79,7 +79,10 @@ final class FeedLoader: Sendable {
             .map { entry in
                 let subscription = entry.subscription
                 var source = LoadedFeedDefinition.Source(location: subscription.location, isURL: true, refresh: Self.subscriptionRefresh, rules: .none,
-                                                         credentials: subscription.login.map { SavedLogin.credentials(sealed: $0, secrets: secrets) },
+                                                         credentials: subscription.login.map {
+                                                             SavedLogin.credentials(sealed: $0, for: .init(feed: subscription.feed, location: subscription.location),
+                                                                                    secrets: secrets)
+                                                         },
                                                          name: URL(string: subscription.location)?.host ?? subscription.location,
                                                          rulesFingerprint: Self.fingerprint(subscriptionRules: subscription.rules))
                 switch entry.rules {

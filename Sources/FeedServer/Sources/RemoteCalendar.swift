@@ -69,11 +69,12 @@ struct RemoteCalendar: Sendable {
     }
 
     /// The login sealed to be stored with the subscription; nil without one.
-    func sealedLogin(_ secrets: SecretKeeper?) throws(Refusal) -> String? {
+    /// It opens only for this address in `feed`.
+    func sealedLogin(_ secrets: SecretKeeper?, feed: String) throws(Refusal) -> String? {
         guard let login else { return nil }
         do {
             guard let secrets else { throw SecretBox.Failure(description: "this server keeps no logins (--secrets-key-file)") }
-            return try login.sealed(with: try secrets.forSealing())
+            return try login.sealed(with: try secrets.forSealing(), for: .init(feed: feed, location: url))
         } catch {
             throw .loginNotKept("\(error)")
         }

@@ -32,17 +32,18 @@ struct SavedLogin: Codable, Sendable, Equatable {
         return credentials
     }
 
-    func sealed(with box: SecretBox) throws -> String {
-        try box.seal(String(decoding: try JSONEncoder().encode(self), as: UTF8.self))
+    func sealed(with box: SecretBox, for binding: SecretBox.Binding) throws -> String {
+        try box.seal(String(decoding: try JSONEncoder().encode(self), as: UTF8.self), for: binding)
     }
 
     /// The credentials of a sealed login; when it cannot be opened (the key is
     /// missing or another), credentials whose reading fails with that reason,
     /// so the source's error says so instead of "HTTP 401".
-    static func credentials(sealed: String, secrets: SecretKeeper?) -> SourceCredentials {
+    static func credentials(sealed: String, for binding: SecretBox.Binding, secrets: SecretKeeper?) -> SourceCredentials {
         do {
+            if let problem = secrets?.problem { throw SecretBox.Failure(description: "the saved login cannot be opened: \(problem)") }
             guard let box = secrets?.current else { throw SecretBox.Failure(description: "the server has no key to open the saved login (--secrets-key-file)") }
-            return try JSONDecoder().decode(SavedLogin.self, from: Data(try box.open(sealed).utf8)).credentials
+            return try JSONDecoder().decode(SavedLogin.self, from: Data(try box.open(sealed, for: binding).utf8)).credentials
         } catch {
             var credentials = SourceCredentials()
             credentials.bearer = .unopenable("\(error)")

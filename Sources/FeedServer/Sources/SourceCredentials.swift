@@ -9,7 +9,7 @@ import Foundation
 /// source can carry a password along. A feed file may not hold one inline.
 struct SourceCredentials: Sendable, Equatable {
     /// Where a secret is read from.
-    enum Secret: Sendable, Equatable, CustomStringConvertible {
+    enum Secret: Sendable, Hashable, CustomStringConvertible {
         case file(String)
         case environment(String)
         /// A login entered in the web app, opened from its sealed row (`SecretBox`) and held in memory only.
@@ -31,11 +31,13 @@ struct SourceCredentials: Sendable, Equatable {
             switch self {
             case .file(let path):
                 // A regular file of at most 64 KB: `/dev/zero` named by mistake must not hang a load.
-                let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+                // Links are followed first: Kubernetes and Docker mount secrets as symlinks to files.
+                let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+                let attributes = try? FileManager.default.attributesOfItem(atPath: target)
                 guard attributes?[.type] as? FileAttributeType == .typeRegular, (attributes?[.size] as? Int ?? .max) <= 65_536 else {
                     throw CalendarFetcher.Failure(description: "the source's secret (\(self)) is not a readable file of at most 64 KB")
                 }
-                value = try? String(contentsOfFile: path, encoding: .utf8)
+                value = try? String(contentsOfFile: target, encoding: .utf8)
             case .environment(let name): value = environment[name]
             case .saved(let secret): value = secret
             case .unopenable(let reason): throw CalendarFetcher.Failure(description: reason)
@@ -78,12 +80,14 @@ struct SourceCredentials: Sendable, Equatable {
 
     /// Whether credentials given for `origin` go along to `next`, a redirect:
     /// only to the same host and port, and never from https down to http.
+    /// An upgrade from http to https on the same host goes to 443 or to the
+    /// port it came from: another port on that host may be another service.
     /// Another host (a CDN, a login page elsewhere) gets the request without them.
     static func mayFollow(from origin: URL, to next: URL) -> Bool {
         guard let host = origin.host?.lowercased(), next.host?.lowercased() == host else { return false }
         let (from, to) = (origin.scheme?.lowercased() ?? "", next.scheme?.lowercased() ?? "")
         guard from == to || (from == "http" && to == "https") else { return false }
         func port(_ url: URL) -> Int { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
-        return from == to ? port(origin) == port(next) : true
+        return port(next) == port(origin) || (from != to && port(next) == 443)
     }
 }

@@ -23,8 +23,7 @@ struct CSRFToken: Sendable {
     func token(for cookie: String, session: String?) -> String {
         let bound = session.map { cookie + "\u{0}" + $0 } ?? cookie
         let mac = HMAC<SHA256>.authenticationCode(for: Data(bound.utf8), using: SymmetricKey(data: keyBytes))
-        return Data(mac).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(mac)
     }
 
     func accepts(_ token: String?, cookie: String?, session: String?) -> Bool {

@@ -83,7 +83,7 @@ struct ImportPage: Sendable {
                 let remote = try RemoteCalendar(url: url, username: form.username, password: form.password, token: form.token)
                 bytes = try await remote.fetch(with: app.fetcher)
                 // A login kept with the subscription is sealed before it leaves this function.
-                if keep { sealed = try remote.sealedLogin(app.secrets) }
+                if keep { sealed = try remote.sealedLogin(app.secrets, feed: slug) }
             } catch {
                 view.error = Self.text(of: error, url: url, words)
                 return try page(error.status == .badRequest ? .unprocessableContent : error.status)
