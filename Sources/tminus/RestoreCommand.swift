@@ -25,14 +25,21 @@ struct RestoreCommand: ParsableCommand {
             guard FileManager.default.fileExists(atPath: from) else { throw CLIError("--from \(from): no such backup file") }
             let location = try store.location()
             let started = Date()
-            // The backup is read from a copy, so that opening it (which brings an older
-            // backup's schema up to date) never changes the backup itself.
+            // The backup is read (read-only, nothing in it run) into a private copy, whose
+            // foreign triggers and views are dropped before it is opened: opening brings an
+            // older backup's schema up to date, and that must neither change the backup nor
+            // fire what it brought. Only its rows go on, into tminus's own schema.
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-restore-\(UUID().uuidString).sqlite").path
-            do { try SQLiteBackup.copy(from, to: scratch) } catch { throw CLIError("--from \(from): \(error)") }
             defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: scratch + suffix) } }
+            var leftOut: [String]
+            do { leftOut = try SQLiteBackup.prepareForRestore(from, scratch: scratch) } catch { throw CLIError("--from \(from): \(error)") }
             let backup = try SQLiteCountdownStore(path: scratch)
             let snapshot = try await backup.snapshot()
             try await backup.close()
+            leftOut += (try? SQLiteBackup.foreignObjects(in: scratch)) ?? []
+            if !leftOut.isEmpty {
+                FileHandle.standardError.write(Data("tminus restore: left out what tminus does not make: \(leftOut.joined(separator: ", "))\n".utf8))
+            }
 
             let held = try await store.withStore { target in
                 let held = try await target.feeds()
@@ -47,7 +54,7 @@ struct RestoreCommand: ParsableCommand {
                 guard case .sqlite(let path) = location else {
                     throw CLIError("--replace works on a SQLite file only; for PostgreSQL, drop and create the database, then restore into it")
                 }
-                do { try SQLiteBackup.replace(path, with: scratch) } catch { throw CLIError("\(error)") }
+                do { try await SQLiteBackup.replace(path, with: snapshot) } catch { throw CLIError("\(error)") }
             }
             let feeds = try await store.withStore { try await $0.feeds() }
             print("restored \(feeds.count) feeds (\(feeds.reduce(0) { $0 + $1.countdownCount }) countdowns) from \(from) into \(location)"

@@ -49,6 +49,53 @@ struct BackupRestoreTests {
         #expect(missing.status != 0 && missing.err.contains("no such backup file"))
     }
 
+    /// The second audit: a backup given a trigger and a view restored them as
+    /// they were (a trigger renamed every feed; a slow one made each write
+    /// take seconds). Only rows come back now, into tminus's own schema, and
+    /// what was left out is named.
+    @Test func restoringABackupLeavesOutTriggersAndViewsItBrought() throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        let live = tminus.path("live.sqlite")
+        #expect(try tminus.run(["add", "Exam", "--date", "2031-06-01", "--feed", "school", "--db", live]).status == 0)
+        #expect(try tminus.run(["backup", "--db", live, "--to", "nightly.sqlite"]).status == 0)
+        let sql = """
+            CREATE TRIGGER hijack AFTER UPDATE ON feed BEGIN UPDATE feed SET name = 'pwned'; END;
+            CREATE TRIGGER hijack_insert AFTER INSERT ON countdown BEGIN UPDATE feed SET name = 'pwned'; END;
+            CREATE VIEW peek AS SELECT * FROM setting;
+            CREATE TABLE extra (secret TEXT);
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()",
+                            tminus.path("nightly.sqlite"), sql]
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: tminus.path("nightly.sqlite")))
+
+        for (target, extra) in [("new.sqlite", [String]()), (live, ["--replace"])] {
+            let restored = try tminus.run(["restore", "--from", "nightly.sqlite", "--db", target] + extra)
+            #expect(restored.status == 0, "\(restored)")
+            #expect(restored.err.contains("trigger hijack") && restored.err.contains("view peek") && restored.err.contains("table extra"),
+                    "what was left out is named: \(restored.err)")
+            #expect(try tminus.run(["add", "Oral", "--date", "2031-06-02", "--feed", "school", "--db", target]).status == 0)
+            let feeds = try tminus.run(["feeds", "--db", target]).out
+            #expect(!feeds.contains("pwned"), "no trigger came along: \(feeds)")
+            let schema = Process()
+            let pipe = Pipe()
+            schema.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            schema.arguments = ["python3", "-c", "import sqlite3, sys; print([r[0] for r in sqlite3.connect(sys.argv[1]).execute('SELECT name FROM sqlite_master')])",
+                                target.hasPrefix("/") ? target : tminus.path(target)]
+            schema.standardOutput = pipe
+            try schema.run()
+            schema.waitUntilExit()
+            let names = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(!names.contains("hijack") && !names.contains("peek") && !names.contains("extra"), "\(names)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: tminus.path("nightly.sqlite"))) == before, "the backup itself is not changed")
+    }
+
     /// A backup taken while a large import is being written holds all of it or none of it.
     @Test func aBackupDuringAnImportIsWholeOrWithoutIt() throws {
         let tminus = try Tminus()

@@ -63,4 +63,75 @@ struct LinearPatternTests {
         #expect(replaced == "x")
         #expect(ContinuousClock.now - started < .seconds(5), "took \(ContinuousClock.now - started)")
     }
+
+    /// The second audit: `replace` was quadratic, as each match's search ran
+    /// to the end of the text (`a(.*z)?` on 40,000 characters: 115 s).
+    @Test func replacingEveryMatchOfALongDescriptionIsLinear() throws {
+        let pattern = try LinearPattern("a(.*z)?")
+        for count in [10_000, 40_000] {
+            let text = String(repeating: "ab", count: count / 2)
+            let started = ContinuousClock.now
+            let replaced = pattern.replacingMatches(in: text, with: "x")
+            #expect(replaced == String(repeating: "xb", count: count / 2))
+            #expect(ContinuousClock.now - started < .seconds(5), "\(count) characters took \(ContinuousClock.now - started)")
+        }
+        #expect(try LinearPattern("a(.*z)?").replacingMatches(in: "a-a-z-a", with: "x") == "x-x", "the greedy branch still wins")
+    }
+
+    /// The reverse pre-pass gives the same matches as one Pike VM run per
+    /// match (the reference) on random patterns and texts.
+    @Test func theLinearReplaceAgreesWithThePikeVM() throws {
+        var generator = SplitMix(seed: 26)
+        let atoms = ["a", "b", ".", "[ab]", "[^a]", "(a|b)", "(ab|a)", "(a*)", "(b+)", "(a|)", "^", "$", "(?:ba)?", "a{2}", "b{1,3}"]
+        let suffixes = ["", "", "*", "+", "?", "{0,2}"]
+        var checked = 0
+        for _ in 0..<600 {
+            let pattern = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                atoms.randomElement(using: &generator)! + suffixes.randomElement(using: &generator)!
+            }.joined()
+            guard let compiled = try? LinearPattern(pattern) else { continue }
+            for _ in 0..<5 {
+                let text = String((0..<Int.random(in: 0...24, using: &generator)).map { _ in "abc".randomElement(using: &generator)! })
+                let scalars = Array(text.unicodeScalars)
+                let reference = compiled.pikeMatches(scalars, length: scalars.count) { () throws(Never) in }
+                let live = try #require(LiveStates(compiled.program, scalars, length: scalars.count) { () throws(Never) in })
+                #expect(live.matches { () throws(Never) in } == reference, "\(pattern) on \(text)")
+                checked += 1
+            }
+        }
+        #expect(checked > 1_000)
+    }
+
+    /// The second audit: a class's ranges did not count toward the program's
+    /// size, so a 15 KB class repeated a thousand times compiled.
+    @Test func aHugeClassRepeatedIsRefused() {
+        let ranges = "[" + (0..<3_000).map { String(UnicodeScalar(0x4E00 + 2 * $0)!) }.joined() + "]"
+        #expect((try? LinearPattern(ranges + "{1000}")) == nil)
+        #expect((try? LinearPattern(ranges + ranges)) == nil)
+        #expect((try? LinearPattern(ranges)) != nil, "one such class is fine")
+    }
+
+    /// Only the first 64 KiB of a field are read: the rest is kept as it is.
+    @Test func aPatternReadsTheFirst64KiBOfAField() throws {
+        let head = String(repeating: "é", count: LinearPattern.maxTextBytes / 2)   // two bytes each: exactly 64 KiB
+        let text = head + "needle"
+        #expect(try LinearPattern("needle").matches(text) == false)
+        #expect(try LinearPattern("é$").matches(text) == false, "$ is not the end of a cut text")
+        #expect(try LinearPattern("needle").replacingMatches(in: text, with: "x") == text)
+        #expect(try LinearPattern("é+").replacingMatches(in: text, with: "x") == "xneedle")
+        #expect(try LinearPattern("needle$").matches("short needle"))
+    }
+}
+
+/// A small seeded generator, so a failing case can be run again.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

@@ -1,4 +1,4 @@
-import Dispatch
+import CountdownStore
 import Foundation
 import HummingbirdBcrypt
 import Synchronization
@@ -11,7 +11,8 @@ import Synchronization
 /// again rather than queue for ever.
 enum PasswordHashing {
     static let maxWaiting = 32
-    private static let queue = DispatchQueue(label: "tminus.bcrypt", qos: .utility)
+    /// Its own thread, never one of libdispatch's (which Swift's tasks share).
+    private static let pool = WorkerPool(name: "tminus-bcrypt", threads: 1)
     private static let waiting = Mutex(0)
 
     struct Busy: Error, CustomStringConvertible {
@@ -33,12 +34,7 @@ enum PasswordHashing {
             return true
         }
         guard admitted else { throw Busy() }
-        return await withCheckedContinuation { continuation in
-            queue.async {
-                let result = work()
-                waiting.withLock { $0 -= 1 }
-                continuation.resume(returning: result)
-            }
-        }
+        defer { waiting.withLock { $0 -= 1 } }
+        return try await pool.run { work() }
     }
 }

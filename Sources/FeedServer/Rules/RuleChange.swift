@@ -123,20 +123,21 @@ struct RuleChange: Sendable {
     }
 
     /// Applies the change; returns what it changed, by key, for a dry run.
-    func apply(to countdown: inout Countdown) -> [String] {
+    /// Replacements check `budget` as they read.
+    func apply(to countdown: inout Countdown, budget: WorkBudget) throws(WorkBudget.Exhausted) -> [String] {
         var changed: [String] = []
         func note(_ key: String, _ did: Bool) { if did && !changed.contains(key) { changed.append(key) } }
         for replacement in replacements {
             switch replacement.field {
             case .summary:
-                note("replace", replace(&countdown.title, replacement))
-                for index in countdown.overrides.indices { _ = replaceProperty("SUMMARY", in: &countdown.overrides[index], replacement) }
+                note("replace", try replace(&countdown.title, replacement, budget))
+                for index in countdown.overrides.indices { _ = try replaceProperty("SUMMARY", in: &countdown.overrides[index], replacement, budget) }
             case .description:
-                if var notes = countdown.notes { note("replace", replace(&notes, replacement)); countdown.notes = notes }
-                for index in countdown.overrides.indices { _ = replaceProperty("DESCRIPTION", in: &countdown.overrides[index], replacement) }
+                if var notes = countdown.notes { note("replace", try replace(&notes, replacement, budget)); countdown.notes = notes }
+                for index in countdown.overrides.indices { _ = try replaceProperty("DESCRIPTION", in: &countdown.overrides[index], replacement, budget) }
             case .location:
-                if var location = countdown.location { note("replace", replace(&location, replacement)); countdown.location = location }
-                for index in countdown.overrides.indices { _ = replaceProperty("LOCATION", in: &countdown.overrides[index], replacement) }
+                if var location = countdown.location { note("replace", try replace(&location, replacement, budget)); countdown.location = location }
+                for index in countdown.overrides.indices { _ = try replaceProperty("LOCATION", in: &countdown.overrides[index], replacement, budget) }
             }
         }
         if prefix != nil || suffix != nil {
@@ -169,16 +170,17 @@ struct RuleChange: Sendable {
         return changed
     }
 
-    private func replace(_ text: inout String, _ replacement: Replacement) -> Bool {
-        let replaced = replacement.pattern.replacingMatches(in: text, with: replacement.with)
+    private func replace(_ text: inout String, _ replacement: Replacement, _ budget: WorkBudget) throws(WorkBudget.Exhausted) -> Bool {
+        let replaced = try replacement.pattern.replacingMatches(in: text, with: replacement.with) { () throws(WorkBudget.Exhausted) in try budget.check() }
         defer { text = replaced }
         return replaced != text
     }
 
-    private func replaceProperty(_ name: String, in component: inout Component, _ replacement: Replacement) -> Bool {
+    private func replaceProperty(_ name: String, in component: inout Component, _ replacement: Replacement,
+                                 _ budget: WorkBudget) throws(WorkBudget.Exhausted) -> Bool {
         guard var property = component.first(name) else { return false }
         var text = property.text
-        guard replace(&text, replacement) else { return false }
+        guard try replace(&text, replacement, budget) else { return false }
         property.value = TextEscaping.escape(text)
         component.set(name, property)
         return true

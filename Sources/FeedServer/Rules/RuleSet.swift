@@ -42,13 +42,43 @@ struct SourceRules: Sendable {
     var isEmpty: Bool { levels.allSatisfy(\.isEmpty) }
 
     /// The event as it passes, or nil when a rule drops it, and the verdict.
-    func apply(_ countdown: Countdown, in context: RuleContext) -> (Countdown?, RuleVerdict) {
+    /// The CPU time the rules take is counted in `budget` (one per source
+    /// import); past it, or once a shutdown stops the import, this throws,
+    /// naming the rule and the event it was at.
+    func apply(_ countdown: Countdown, in context: RuleContext, budget: WorkBudget) throws(RulesStopped) -> (Countdown?, RuleVerdict) {
         var countdown = countdown
         var changed: [String] = []
         for level in levels {
-            if let rule = level.filter.rejection(of: countdown, in: context) { return (nil, .dropped(by: "\(level.label).\(rule)")) }
-            changed += level.change.apply(to: &countdown).map { "\(level.label).change.\($0)" }
+            var part = "\(level.label).include/exclude"
+            do {
+                if let rule = try budget.measure({ () throws(WorkBudget.Exhausted) in try level.filter.rejection(of: countdown, in: context, budget: budget) }) {
+                    return (nil, .dropped(by: "\(level.label).\(rule)"))
+                }
+                part = "\(level.label).change"
+                changed += try budget.measure { () throws(WorkBudget.Exhausted) in try level.change.apply(to: &countdown, budget: budget) }
+                    .map { "\(level.label).change.\($0)" }
+            } catch {
+                throw RulesStopped(reason: error, rule: part, event: countdown.title, uid: countdown.uid, limit: budget.limit)
+            }
         }
         return (countdown, changed.isEmpty ? .kept : .changed(changed))
+    }
+}
+
+/// Rules that stopped before an import was done: past their CPU time, or
+/// asked to stop (a shutdown). The source's import fails with this message.
+struct RulesStopped: Error, CustomStringConvertible {
+    var reason: WorkBudget.Exhausted
+    /// Where the rule was written (`sources[0].change`).
+    var rule: String
+    var event: String
+    var uid: String
+    var limit: Duration
+
+    var description: String {
+        switch reason {
+        case .overBudget: "the rules took more than \(limit.components.seconds) s of CPU at \(rule), on event '\(event)' (UID \(uid)); simplify that rule's patterns"
+        case .stopped: "the import was stopped (the server is shutting down) at \(rule), on event '\(event)'"
+        }
     }
 }

@@ -129,12 +129,21 @@ public enum RulesDryRun {
                     bytes = [UInt8](data)
                 }
                 guard bytes.count <= limits.maxInputBytes else { throw StoreError.tooLarge(bytes: bytes.count, limit: limits.maxInputBytes) }
-                let calendar = try ICalendarParser.parse(data: bytes).calendar
+                // Parsing and the rules are CPU work: on the import threads, with the import's budget, never on a request's thread.
+                let rules = source.rules, location = source.location
+                let results = try await Offload.run {
+                    let calendar = try ICalendarParser.parse(data: bytes).calendar
+                    let budget = WorkBudget(limit: WorkBudget.rulesPerImport)
+                    return try CountdownReader.countdowns(in: calendar, source: location).countdowns.map { countdown in
+                        if WorkerPool.isCancelled { budget.stop() }
+                        let (passing, verdict) = try rules.apply(countdown, in: context, budget: budget)
+                        return (countdown, passing, verdict)
+                    }
+                }
                 var seen = Set<String>()
-                for countdown in CountdownReader.countdowns(in: calendar, source: source.location).countdowns {
+                for (countdown, passing, verdict) in results {
                     var line = Line(source: source.name, uid: countdown.uid, start: Self.start(countdown.target), title: countdown.title, result: "kept",
                                     because: [])
-                    let (passing, verdict) = source.rules.apply(countdown, in: context)
                     switch verdict {
                     case .kept: break
                     case .changed(let keys): line.result = "changed"; line.because = keys

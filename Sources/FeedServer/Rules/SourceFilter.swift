@@ -80,12 +80,18 @@ struct SourceFilter: Sendable {
         }
 
         /// The first condition that holds (`wanted: true`) or fails (`false`), by its key.
-        func first(_ wanted: Bool, for countdown: Countdown, in context: RuleContext) -> String? {
+        /// Patterns check `budget` as they read (a long description stops when it is spent).
+        func first(_ wanted: Bool, for countdown: Countdown, in context: RuleContext, budget: WorkBudget) throws(WorkBudget.Exhausted) -> String? {
             lazy var lowered = Set(countdown.categories.map { $0.lowercased() })
+            let check = { () throws(WorkBudget.Exhausted) in try budget.check() }
             if let categories, categories.isDisjoint(with: lowered) != wanted { return "categories" }
-            if let summary, summary.matches(countdown.title) == wanted { return "summary" }
-            if let description, (countdown.notes.map(description.matches) ?? false) == wanted { return "description" }
-            if let location, (countdown.location.map(location.matches) ?? false) == wanted { return "location" }
+            if let summary, try summary.matches(countdown.title, check: check) == wanted { return "summary" }
+            if let description, (try countdown.notes.map { text throws(WorkBudget.Exhausted) in try description.matches(text, check: check) } ?? false) == wanted {
+                return "description"
+            }
+            if let location, (try countdown.location.map { text throws(WorkBudget.Exhausted) in try location.matches(text, check: check) } ?? false) == wanted {
+                return "location"
+            }
             if let status, status.contains(EventStatus.of(countdown)) == wanted { return "status" }
             if let allDay, (countdown.isAllDay == allDay) == wanted { return "allDay" }
             if atLeast != nil || atMost != nil {
@@ -115,9 +121,9 @@ struct SourceFilter: Sendable {
     var isEmpty: Bool { include.isEmpty && exclude.isEmpty }
 
     /// Why the filter drops `countdown` ("include.location", "exclude.status"), or nil when it keeps it.
-    func rejection(of countdown: Countdown, in context: RuleContext) -> String? {
-        if let failed = include.first(false, for: countdown, in: context) { return "include.\(failed)" }
-        if let held = exclude.first(true, for: countdown, in: context) { return "exclude.\(held)" }
+    func rejection(of countdown: Countdown, in context: RuleContext, budget: WorkBudget) throws(WorkBudget.Exhausted) -> String? {
+        if let failed = try include.first(false, for: countdown, in: context, budget: budget) { return "include.\(failed)" }
+        if let held = try exclude.first(true, for: countdown, in: context, budget: budget) { return "exclude.\(held)" }
         return nil
     }
 }

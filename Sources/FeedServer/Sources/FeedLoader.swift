@@ -202,18 +202,24 @@ final class FeedLoader: Sendable {
     }
 
     /// What an import into `slug` does to each event by `rules`, counted in
-    /// the feed's zone as of now; nil when there are none.
-    func apply(_ rules: SourceRules, into slug: String) async -> (@Sendable (Countdown) -> Countdown?)? {
+    /// the feed's zone as of now; nil when there are none. Each call is one
+    /// import's: its rules get `WorkBudget.rulesPerImport` of CPU in all, and
+    /// stop between two events when the import is cancelled (a shutdown).
+    func apply(_ rules: SourceRules, into slug: String) async -> (@Sendable (Countdown) throws -> Countdown?)? {
         guard !rules.isEmpty else { return nil }
         let context = await ruleContext(for: slug)
-        return { countdown in rules.apply(countdown, in: context).0 }
+        let budget = WorkBudget(limit: WorkBudget.rulesPerImport)
+        return { countdown in
+            if WorkerPool.isCancelled { budget.stop() }
+            return try rules.apply(countdown, in: context, budget: budget).0
+        }
     }
 
     /// The rules an import by hand into `slug` goes through, and their digest
     /// (`importedWith`): `given` when there are some; else, for an address the
     /// feed fetches anyway, the rules its feed file or its subscription gives
     /// it, so that importing it by hand does not bring back what they drop.
-    func importRules(feed slug: String, location: String?, given: SubscriptionRules.Checked?) async -> (apply: (@Sendable (Countdown) -> Countdown?)?, digest: String) {
+    func importRules(feed slug: String, location: String?, given: SubscriptionRules.Checked?) async -> (apply: (@Sendable (Countdown) throws -> Countdown?)?, digest: String) {
         if let given {
             return (await apply(SourceRules(levels: [given.rules]), into: slug), Self.fingerprint(subscriptionRules: given.text))
         }

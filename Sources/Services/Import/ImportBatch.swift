@@ -36,8 +36,15 @@ public struct ImportBatch: Sendable {
         let calendar = parsed.calendar
         let total = calendar.events.count + calendar.todos.count
         guard total <= limits.maxComponents else { throw StoreError.tooManyComponents(count: total, limit: limits.maxComponents) }
+        try WorkerPool.checkCancellation()
         var (countdowns, skipped) = CountdownReader.countdowns(in: calendar, source: options.source)
-        if let rules = options.rules { countdowns = countdowns.compactMap(rules) }
+        if let rules = options.rules {
+            // A shutdown stops an import between two events, not after all of them.
+            countdowns = try countdowns.compactMap { countdown in
+                try WorkerPool.checkCancellation()
+                return try rules(countdown)
+            }
+        }
         if options.strict, let first = skipped.first { throw StoreError.invalid(first.description) }
         var seen = Set<String>()
         countdowns = countdowns.filter { seen.insert($0.uid).inserted }

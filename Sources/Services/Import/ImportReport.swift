@@ -36,13 +36,14 @@ public struct ImportOptions: Sendable {
     /// The zone a new feed gets when the calendar names none (X-WR-TIMEZONE).
     public var defaultTimeZone: String
     /// A feed definition's rules: each countdown as they change it, or nil
-    /// when they drop it. Run on the countdowns read, before anything is compared.
-    public var rules: (@Sendable (Countdown) -> Countdown?)?
+    /// when they drop it. Run on the countdowns read, before anything is compared;
+    /// what it throws (rules past their CPU budget) fails the import.
+    public var rules: (@Sendable (Countdown) throws -> Countdown?)?
     /// Which source keeps an event that several of the feed's sources carry.
     public var duplicates: DuplicatePolicy?
 
     public init(strict: Bool = false, source: String? = nil, sync: Bool = false, createFeed: Bool = true, defaultTimeZone: String = "UTC",
-                rules: (@Sendable (Countdown) -> Countdown?)? = nil) {
+                rules: (@Sendable (Countdown) throws -> Countdown?)? = nil) {
         self.defaultTimeZone = defaultTimeZone
         self.rules = rules
         self.strict = strict

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// CPU time one piece of work may spend (the rules of one source's import:
+/// 5 s), counted on the thread that does it, and whether it was asked to
+/// stop (a shutdown). Long loops call `check()`; it throws once either holds,
+/// so a hostile pattern or a huge calendar cannot hold a thread past its share.
+///
+/// Used by one thread at a time (an import runs its rules in order), so its
+/// counters need no lock; `stop()` may come from any thread.
+public final class WorkBudget: @unchecked Sendable {
+    public enum Exhausted: Error, Sendable, Equatable {
+        case overBudget
+        case stopped
+    }
+
+    /// What the rules of one source import may spend.
+    public static let rulesPerImport: Duration = .seconds(5)
+
+    public let limit: Duration
+    private var spentNanoseconds: UInt64 = 0
+    private var runningSince: UInt64?
+    private let stopRequested = StopFlag()
+
+    public init(limit: Duration) {
+        self.limit = limit
+    }
+
+    /// CPU time spent so far, including a `measure` in progress.
+    public var spent: Duration {
+        let running = runningSince.map { Self.threadCPU() &- $0 } ?? 0
+        return .nanoseconds(Int64(clamping: spentNanoseconds &+ running))
+    }
+
+    /// Runs `work` and adds the CPU time it took on this thread.
+    public func measure<T>(_ work: () throws(Exhausted) -> T) throws(Exhausted) -> T {
+        try check()
+        let start = Self.threadCPU()
+        runningSince = start
+        defer {
+            spentNanoseconds &+= Self.threadCPU() &- start
+            runningSince = nil
+        }
+        return try work()
+    }
+
+    /// Throws when the budget is spent or a stop was asked for.
+    public func check() throws(Exhausted) {
+        if stopRequested.isSet { throw .stopped }
+        if spent > limit { throw .overBudget }
+    }
+
+    /// Asks the work to stop at its next `check()` (from any thread).
+    public func stop() { stopRequested.set() }
+
+    /// This thread's CPU time in nanoseconds.
+    static func threadCPU() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+}
+
+import Synchronization
+
+/// A flag set once from any thread.
+private final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+    func set() { flag.store(true, ordering: .relaxed) }
+}
