@@ -45,7 +45,7 @@ func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore
     try await secrets.resealUnbound(service)
     let loader = FeedLoader(service: service, fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
                             logger: logger, health: health, metrics: metrics, clock: configuration.clock,
-                            secrets: secrets)
+                            secrets: secrets, rulesBudget: configuration.rulesBudget)
     await loader.reload()
     await catalog.refresh(force: true)
     health.update(sources: (try? await store.sources()) ?? [])

@@ -63,6 +63,59 @@ struct FeedRulesTests {
         }
     }
 
+    static func longDescriptions(_ count: Int, length: Int) -> String {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tminus tests//rules//EN"]
+        for index in 0..<count {
+            lines += ["BEGIN:VEVENT", "UID:long-\(index)@rules.test", "DTSTAMP:20260101T000000Z", "DTSTART;VALUE=DATE:20270106", "SUMMARY:Long \(index)",
+                      "DESCRIPTION:" + String(repeating: "ab", count: length / 2), "END:VEVENT"]
+        }
+        return (lines + ["END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
+    }
+
+    static func replacing(_ pattern: String) -> String {
+        """
+        name: Long
+        sources:
+          - file: ../long.ics
+            change:
+              replace:
+                - pattern: "\(pattern)"
+                  with: "x"
+                  field: description
+
+        """
+    }
+
+    /// The second audit: `replace` with `a(.*z)?` over descriptions of
+    /// 10k/20k/40k characters took 6/25/115 s, and the hourly refresh did it again.
+    @Test func aReplaceOverLongDescriptionsIsQuickAndRight() async throws {
+        let fixture = try ServerFixture()
+        try Data(Self.longDescriptions(3, length: 40_000).utf8).write(to: fixture.directory.appendingPathComponent("long.ics"))
+        try Data(Self.replacing("a(.*z)?").utf8).write(to: fixture.feeds.appendingPathComponent("long.yaml"))
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            #expect(try await client.text("/feeds/long.json").0.status == .ok)
+            let contents = try #require(try await parts.store.feedContents(slug: "long", reusing: [:]))
+            #expect(contents.countdowns.count == 3)
+            for countdown in contents.countdowns {
+                #expect(countdown.notes == String(repeating: "xb", count: 20_000), "every a replaced, greedily")
+            }
+        }
+    }
+
+    /// Rules past their CPU time fail the source's import with an error that
+    /// names the rule and the event, and keep what the feed had.
+    @Test func rulesPastTheirCPUTimeFailTheSourceNamingTheRuleAndTheEvent() async throws {
+        let fixture = try ServerFixture()
+        try Data(Self.longDescriptions(40, length: 60_000).utf8).write(to: fixture.directory.appendingPathComponent("long.ics"))
+        // A pattern near the size limit, read over 60,000 characters forty times: far more than a millisecond.
+        try Data(Self.replacing("(a|b|c|d){0,400}z").utf8).write(to: fixture.feeds.appendingPathComponent("long.yaml"))
+        try await fixture.withServer(adjust: { $0.rulesBudget = .milliseconds(1) }) { client, parts in
+            let health = try await client.text("/api/health", headers: fixture.admin).1
+            #expect(health.contains("the rules took more than") && health.contains("sources[0].change") && health.contains("UID long-"), "\(health.prefix(800))")
+            #expect(try await parts.store.feed(slug: "long").map(\.countdownCount) ?? 0 == 0, "nothing half-ruled was imported")
+        }
+    }
+
     @Test func aPatternThatCannotRunInLinearTimeIsADefinitionError() throws {
         let problem = FeedDefinitionCheck.problem(in: """
             sources:

@@ -25,8 +25,13 @@ public final class WorkBudget: @unchecked Sendable {
     private var runningSince: UInt64?
     private let stopRequested = StopFlag()
 
-    public init(limit: Duration) {
+    /// Asked at each `check()`: true stops the work as `stop()` does (the
+    /// import thread's cancellation, which this module cannot see itself).
+    private let stopWhen: @Sendable () -> Bool
+
+    public init(limit: Duration, stopWhen: @escaping @Sendable () -> Bool = { false }) {
         self.limit = limit
+        self.stopWhen = stopWhen
     }
 
     /// CPU time spent so far, including a `measure` in progress.
@@ -49,7 +54,7 @@ public final class WorkBudget: @unchecked Sendable {
 
     /// Throws when the budget is spent or a stop was asked for.
     public func check() throws(Exhausted) {
-        if stopRequested.isSet { throw .stopped }
+        if stopRequested.isSet || stopWhen() { throw .stopped }
         if spent > limit { throw .overBudget }
     }
 

@@ -1,3 +1,4 @@
+import Countdowns
 import Foundation
 
 /// Everything `tminus serve` is told; tests build one directly.
@@ -57,6 +58,9 @@ public struct ServerConfiguration: Sendable {
     public var noticeInterval: Duration = .seconds(15)
     /// The first wait before a failed webhook or ntfy notice is tried again (then three times longer each time, at most an hour).
     public var noticeBackoff: Duration = .seconds(10)
+    /// The CPU time the rules of one source import may take, past which that
+    /// source fails with an error naming the rule and the event.
+    public var rulesBudget: Duration = WorkBudget.rulesPerImport
     /// Injected clock: rendering and caching depend on "now" only through this.
     public var clock: @Sendable () -> Date
 

@@ -133,9 +133,8 @@ public enum RulesDryRun {
                 let rules = source.rules, location = source.location
                 let results = try await Offload.run {
                     let calendar = try ICalendarParser.parse(data: bytes).calendar
-                    let budget = WorkBudget(limit: WorkBudget.rulesPerImport)
+                    let budget = WorkBudget(limit: WorkBudget.rulesPerImport) { WorkerPool.isCancelled }
                     return try CountdownReader.countdowns(in: calendar, source: location).countdowns.map { countdown in
-                        if WorkerPool.isCancelled { budget.stop() }
                         let (passing, verdict) = try rules.apply(countdown, in: context, budget: budget)
                         return (countdown, passing, verdict)
                     }

@@ -132,14 +132,20 @@ struct CalendarFetcher: Sendable {
     /// the cancelled request to unwind, which on a busy machine took 12 s past
     /// a 2 s deadline (an AsyncHTTPClient body read notices cancellation only
     /// when its channel gets to it).
+    ///
+    /// The deadline is a timer on a NIO event loop, not a sleeping task: a
+    /// task's wake-up waits for a thread of Swift's cooperative pool, and while
+    /// the pool was busy (imports on libdispatch's threads, which it shares) a
+    /// 2 s deadline fired after 11 s (the second audit). Event loops have
+    /// threads of their own, so the deadline settles the outcome on time.
     private static func within<T: Sendable>(_ deadline: ContinuousClock.Instant, _ location: String,
                                             _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let outcome = FirstOutcome<T>()
         let work = Task {
             do { outcome.settle(.success(try await body())) } catch { outcome.settle(.failure(error)) }
         }
-        let timer = Task {
-            try await Task.sleep(until: deadline, clock: .continuous)
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        let timer = HTTPClient.defaultEventLoopGroup.next().scheduleTask(in: TimeAmount(max(remaining, .zero))) {
             outcome.settle(.failure(Failure(description: "\(location) did not send the whole calendar in time")))
         }
         defer { work.cancel(); timer.cancel() }

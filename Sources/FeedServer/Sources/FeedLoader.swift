@@ -31,9 +31,14 @@ final class FeedLoader: Sendable {
     /// Opens the logins saved with web-app subscriptions.
     let secrets: SecretKeeper?
 
+    /// The CPU time the rules of one import may take (`WorkBudget.rulesPerImport`).
+    let rulesBudget: Duration
+
     init(service: CountdownService, fetcher: CalendarFetcher, directory: URL?, logger: Logger, health: HealthMonitor,
-         metrics: ServerMetrics? = nil, clock: @escaping @Sendable () -> Date = Date.init, secrets: SecretKeeper? = nil) {
+         metrics: ServerMetrics? = nil, clock: @escaping @Sendable () -> Date = Date.init, secrets: SecretKeeper? = nil,
+         rulesBudget: Duration = WorkBudget.rulesPerImport) {
         self.clock = clock
+        self.rulesBudget = rulesBudget
         self.secrets = secrets
         self.metrics = metrics
         self.service = service
@@ -208,11 +213,8 @@ final class FeedLoader: Sendable {
     func apply(_ rules: SourceRules, into slug: String) async -> (@Sendable (Countdown) throws -> Countdown?)? {
         guard !rules.isEmpty else { return nil }
         let context = await ruleContext(for: slug)
-        let budget = WorkBudget(limit: WorkBudget.rulesPerImport)
-        return { countdown in
-            if WorkerPool.isCancelled { budget.stop() }
-            return try rules.apply(countdown, in: context, budget: budget).0
-        }
+        let budget = WorkBudget(limit: rulesBudget) { WorkerPool.isCancelled }
+        return { countdown in try rules.apply(countdown, in: context, budget: budget).0 }
     }
 
     /// The rules an import by hand into `slug` goes through, and their digest
