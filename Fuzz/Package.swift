@@ -13,7 +13,11 @@ let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
 let package = Package(
     name: "tminus-fuzz",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(path: "..")],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
     targets: [
         .target(name: "CFuzzer"),
         .executableTarget(name: "FuzzContentLine", dependencies: ["CFuzzer", .product(name: "ICalendar", package: project)]),
@@ -21,6 +25,14 @@ let package = Package(
         .executableTarget(name: "FuzzRoundTrip", dependencies: ["CFuzzer", .product(name: "ICalendar", package: project)]),
         .executableTarget(name: "FuzzFeedDefinition", dependencies: ["CFuzzer", .product(name: "FeedServer", package: project)]),
         .executableTarget(name: "FuzzAdminJSON", dependencies: ["CFuzzer", .product(name: "Countdowns", package: project)]),
+        // The public routes in router mode on the in-memory store (issue #35: a forged cursor crashed the server).
+        .executableTarget(name: "FuzzPublicRequests", dependencies: [
+            "CFuzzer",
+            .product(name: "FeedServer", package: project),
+            .product(name: "CountdownStore", package: project),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

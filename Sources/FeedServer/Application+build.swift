@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// services. The store is opened by the caller (`DatabaseLocation.withStore`),
 /// and stays open while the application runs.
 public func buildApplication(_ configuration: ServerConfiguration, store: any CountdownStore,
-                             logger: Logger = Logger(label: "tminus")) async throws -> some ApplicationProtocol {
+                             logger: Logger = Logger(label: "tminus")) async throws -> Application<RouterResponder<ServerContext>> {
     try await buildServer(configuration, store: store, logger: logger).application
 }
 

@@ -15,7 +15,7 @@ struct OutputFileTests {
         return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
     }
 
-    @Test func aFifoIsWrittenToAndStaysAFifo() throws {
+    @Test func aFifoIsWrittenToAndStaysAFifo() async throws {
         let tminus = try Tminus()
         defer { tminus.remove() }
         let input = try tminus.calendar()
@@ -29,7 +29,7 @@ struct OutputFileTests {
         reader.standardOutput = pipe
         try ChildProcesses.start(reader)
         defer { if reader.isRunning { kill(reader.processIdentifier, SIGKILL); reader.waitUntilExit() } }
-        let result = try tminus.run(["format", input, "-o", fifo])
+        let result = try await tminus.run(["format", input, "-o", fifo])
         #expect(result.status == 0, "\(result.err)")
         // Replaced by a regular file, the FIFO would leave `cat` waiting for ever: stop it first.
         let stillAFifo = Self.kind(fifo) == S_IFIFO
@@ -40,7 +40,7 @@ struct OutputFileTests {
         if stillAFifo { #expect(read.hasPrefix("BEGIN:VCALENDAR\r\n") && read.hasSuffix("END:VCALENDAR\r\n")) }
     }
 
-    @Test func aSymlinkIsWrittenThroughAndTheFileKeepsItsMode() throws {
+    @Test func aSymlinkIsWrittenThroughAndTheFileKeepsItsMode() async throws {
         let tminus = try Tminus()
         defer { tminus.remove() }
         let input = try tminus.calendar()
@@ -48,7 +48,7 @@ struct OutputFileTests {
         try "old".write(toFile: tminus.path("real/calendar.ics"), atomically: true, encoding: .utf8)
         #expect(chmod(tminus.path("real/calendar.ics"), 0o640) == 0)
         try FileManager.default.createSymbolicLink(atPath: tminus.path("link.ics"), withDestinationPath: "real/calendar.ics")
-        let result = try tminus.run(["format", input, "-o", "link.ics"])
+        let result = try await tminus.run(["format", input, "-o", "link.ics"])
         #expect(result.status == 0, "\(result.err)")
         #expect(Self.kind(tminus.path("link.ics")) == S_IFLNK, "the link was replaced")
         let written = try String(contentsOfFile: tminus.path("real/calendar.ics"), encoding: .utf8)
@@ -58,37 +58,37 @@ struct OutputFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: tminus.path("real")) == ["calendar.ics"], "a temporary file was left")
     }
 
-    @Test func aLinkToAFileNotYetThereCreatesTheFile() throws {
+    @Test func aLinkToAFileNotYetThereCreatesTheFile() async throws {
         let tminus = try Tminus()
         defer { tminus.remove() }
         let input = try tminus.calendar()
         try FileManager.default.createSymbolicLink(atPath: tminus.path("latest.ics"), withDestinationPath: tminus.path("made.ics"))
-        #expect(try tminus.run(["format", input, "-o", tminus.path("latest.ics")]).status == 0)
+        #expect(try await tminus.run(["format", input, "-o", tminus.path("latest.ics")]).status == 0)
         #expect(Self.kind(tminus.path("latest.ics")) == S_IFLNK)
         #expect(Self.kind(tminus.path("made.ics")) == S_IFREG)
     }
 
-    @Test func aDashIsStandardOutputAndAFolderIsRefused() throws {
+    @Test func aDashIsStandardOutputAndAFolderIsRefused() async throws {
         let tminus = try Tminus()
         defer { tminus.remove() }
         let input = try tminus.calendar()
-        let dash = try tminus.run(["format", input, "-o", "-"])
+        let dash = try await tminus.run(["format", input, "-o", "-"])
         #expect(dash.status == 0)
         #expect(dash.out.hasPrefix("BEGIN:VCALENDAR\r\n"))
         #expect(Self.kind(tminus.path("-")) == 0, "a file named '-' was made")
-        let folder = try tminus.run(["format", input, "-o", tminus.folder.path])
+        let folder = try await tminus.run(["format", input, "-o", tminus.folder.path])
         #expect(folder.status != 0)
         #expect(folder.err.contains("is a folder"), "\(folder.err)")
     }
 
-    @Test func exportWritesThroughASymlinkToo() throws {
+    @Test func exportWritesThroughASymlinkToo() async throws {
         let tminus = try Tminus()
         defer { tminus.remove() }
         let database = tminus.path("db.sqlite")
-        #expect(try tminus.run(["add", "Sports day", "--date", "2030-06-12", "--feed", "school", "--db", database]).status == 0)
+        #expect(try await tminus.run(["add", "Sports day", "--date", "2030-06-12", "--feed", "school", "--db", database]).status == 0)
         try "old".write(toFile: tminus.path("school.ics"), atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: tminus.path("published.ics"), withDestinationPath: "school.ics")
-        let result = try tminus.run(["export", "--feed", "school", "-o", "published.ics", "--db", database])
+        let result = try await tminus.run(["export", "--feed", "school", "-o", "published.ics", "--db", database])
         #expect(result.status == 0, "\(result.err)")
         #expect(Self.kind(tminus.path("published.ics")) == S_IFLNK)
         #expect(try String(contentsOfFile: tminus.path("school.ics"), encoding: .utf8).contains("SUMMARY:Sports day"))

@@ -9,7 +9,7 @@ import TestSupport
 /// command line, without a database.
 @Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"))
 struct RulesCommandTests {
-    @Test func theDryRunPrintsEachEventsFateAndFailsOnAnUnreadableSource() throws {
+    @Test func theDryRunPrintsEachEventsFateAndFailsOnAnUnreadableSource() async throws {
         let tminus = try Tminus()
         defer { tminus.remove() }
         try FileManager.default.createDirectory(atPath: tminus.path("feeds"), withIntermediateDirectories: true)
@@ -40,26 +40,26 @@ struct RulesCommandTests {
                 include: {from: -7d}
 
             """.utf8).write(to: URL(fileURLWithPath: tminus.path("feeds/school.yaml")))
-        let run = try tminus.run(["rules", "test", "school", "--feeds", "feeds", "--on", "2026-11-25"])
+        let run = try await tminus.run(["rules", "test", "school", "--feeds", "feeds", "--on", "2026-11-25"])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.contains("feed school: 1 source, 2 events: 0 kept, 1 changed, 1 dropped, 0 duplicate"), "\(run.out)")
         #expect(run.out.contains("Exam → School: Exam  [sources[0].change.prefix]"), "\(run.out)")
         #expect(run.out.contains("Last year  [sources[0].include.from]"), "\(run.out)")
-        let json = try tminus.run(["rules", "test", "school", "--feeds", "feeds", "--on", "2026-11-25", "--json"])
+        let json = try await tminus.run(["rules", "test", "school", "--feeds", "feeds", "--on", "2026-11-25", "--json"])
         let decoded = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
         #expect((decoded?["sources"] as? [[String: Any]])?.first?["lines"].map { ($0 as? [Any])?.count } == 2)
 
         try FileManager.default.removeItem(atPath: tminus.path("school.ics"))
-        let missing = try tminus.run(["rules", "test", "school", "--feeds", "feeds"])
+        let missing = try await tminus.run(["rules", "test", "school", "--feeds", "feeds"])
         #expect(missing.status == 1 && missing.out.contains("cannot be read: file not found or unreadable"), "\(missing.out)")
-        let unknown = try tminus.run(["rules", "test", "family", "--feeds", "feeds"])
+        let unknown = try await tminus.run(["rules", "test", "family", "--feeds", "feeds"])
         #expect(unknown.status == 1 && unknown.err.contains("no feed 'family' is defined in") && unknown.err.contains("(it defines school)"),
                 "\(unknown.err)")
     }
 
     /// With `--db`, the sources added in the web app or the API run too, with
     /// the rules kept in the database, and a feed made there needs no file.
-    @Test func withADatabaseTheSubscriptionsAndTheirRulesRunToo() throws {
+    @Test func withADatabaseTheSubscriptionsAndTheirRulesRunToo() async throws {
         let tminus = try Tminus()
         defer { tminus.remove() }
         try Data("""
@@ -82,7 +82,7 @@ struct RulesCommandTests {
             END:VCALENDAR\r
 
             """.utf8).write(to: URL(fileURLWithPath: tminus.path("school.ics")))
-        #expect(try tminus.run(["import", "school.ics", "--feed", "school", "--db", "t.sqlite"]).status == 0)
+        #expect(try await tminus.run(["import", "school.ics", "--feed", "school", "--db", "t.sqlite"]).status == 0)
         // A school portal on loopback, and the subscription the web app would have kept (written as the store keeps it).
         let port = Loopback.freePort()
         let portal = Process()
@@ -112,13 +112,13 @@ struct RulesCommandTests {
         python.waitUntilExit()
         #expect(python.terminationStatus == 0)
 
-        let run = try tminus.run(["rules", "test", "school", "--db", "t.sqlite", "--allow-private-sources"])
+        let run = try await tminus.run(["rules", "test", "school", "--db", "t.sqlite", "--allow-private-sources"])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.contains("feed school: 1 source, 2 events: 1 kept, 0 changed, 1 dropped"), "\(run.out)")
         #expect(run.out.contains("Staff training  [source.exclude.status]"), "\(run.out)")
-        let refused = try tminus.run(["rules", "test", "school", "--db", "t.sqlite"])
+        let refused = try await tminus.run(["rules", "test", "school", "--db", "t.sqlite"])
         #expect(refused.status == 1 && refused.out.contains("cannot be read"), "without --allow-private-sources the loopback portal is refused: \(refused.out)")
-        let unknown = try tminus.run(["rules", "test", "family", "--db", "t.sqlite"])
+        let unknown = try await tminus.run(["rules", "test", "family", "--db", "t.sqlite"])
         #expect(unknown.status == 1 && unknown.err.contains("no feed 'family' in the database"), "\(unknown.err)")
     }
 }

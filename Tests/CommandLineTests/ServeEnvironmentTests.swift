@@ -9,10 +9,10 @@ import Glibc
 /// (flags win), `--help` names it, and `--log-format json` writes one object a line.
 @Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"))
 struct ServeEnvironmentTests {
-    @Test func helpNamesTheVariableOfEveryOption() throws {
+    @Test func helpNamesTheVariableOfEveryOption() async throws {
         let tminus = try Tminus()
         defer { tminus.remove() }
-        let help = try tminus.run(["serve", "--help"]).out
+        let help = try await tminus.run(["serve", "--help"]).out
         let flat = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let options = Set(help.matches(of: /\n\s+(--[a-z-]+)/).map { String($0.1) }).subtracting(["--help", "--version"])
         #expect(options.count >= 15, "\(options)")
@@ -25,11 +25,11 @@ struct ServeEnvironmentTests {
     @Test func variablesSetOptionsAndFlagsWin() async throws {
         let tminus = try Tminus()
         defer { tminus.remove() }
-        let refused = try tminus.run(["serve", "--db", tminus.path("db.sqlite")], environment: ["TMINUS_MAX_CONNECTIONS": "5"])
+        let refused = try await tminus.run(["serve", "--db", tminus.path("db.sqlite")], environment: ["TMINUS_MAX_CONNECTIONS": "5"])
         #expect(refused.status != 0 && refused.err.contains("--max-connections must be at least 16"), "\(refused.err)")
-        let badFlag = try tminus.run(["serve", "--db", tminus.path("db.sqlite")], environment: ["TMINUS_GZIP": "maybe"])
+        let badFlag = try await tminus.run(["serve", "--db", tminus.path("db.sqlite")], environment: ["TMINUS_GZIP": "maybe"])
         #expect(badFlag.status != 0 && badFlag.err.contains("TMINUS_GZIP='maybe' is not true or false"), "\(badFlag.err)")
-        let flagWins = try tminus.run(["serve", "--db", tminus.path("db.sqlite"), "--max-connections", "7"],
+        let flagWins = try await tminus.run(["serve", "--db", tminus.path("db.sqlite"), "--max-connections", "7"],
                                       environment: ["TMINUS_MAX_CONNECTIONS": "100"])
         #expect(flagWins.err.contains("--max-connections must be at least 16"), "the flag, not the variable: \(flagWins.err)")
 

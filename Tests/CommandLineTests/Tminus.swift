@@ -15,28 +15,12 @@ struct Tminus {
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
 
-    /// Runs the binary in the folder; returns its exit status, standard output and standard error.
+    /// Runs the binary in the folder; returns its exit status, standard output
+    /// and standard error. Awaited, so no thread is held while it runs (`ChildRun`).
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = try #require(Corpus.tminusBinary)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let out = Pipe()
-        // Standard error goes to a file, so that neither stream can fill a pipe and stall the child.
-        let errPath = path(".stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errPath, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: errPath) }
-        let err = try #require(FileHandle(forWritingAtPath: errPath))
-        process.standardOutput = out
-        process.standardError = err
-        try ChildProcesses.start(process)
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try err.close()
-        let errData = FileManager.default.contents(atPath: errPath) ?? Data()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, out: String, err: String) {
+        let result = try await ChildRun.run(try #require(Corpus.tminusBinary), arguments, environment: environment, directory: folder)
+        return (result.status, result.out, result.err)
     }
 
     /// A calendar with one all-day and one timed event, written into the folder.

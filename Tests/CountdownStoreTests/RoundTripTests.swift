@@ -51,9 +51,9 @@ struct RoundTripTests {
         let exported = try await Self.export(temp.store, "family")
         let file = temp.directory.appendingPathComponent("family-export.ics")
         try Data(exported.utf8).write(to: file)
-        let verdict = try #require(try PythonChecker.run(["parse": [file.path]])[file.path] as? [String: Any])
+        let verdict = try #require(try await PythonChecker.run(["parse": [file.path]])[file.path] as? [String: Any])
         #expect(verdict["ok"] as? Bool == true, "\(verdict)")
-        let answer = try PythonChecker.run(["expand": [file.path], "from": "2027-01-01T00:00:00", "to": "2028-01-01T00:00:00", "tz": "Europe/Budapest"])
+        let answer = try await PythonChecker.run(["expand": [file.path], "from": "2027-01-01T00:00:00", "to": "2028-01-01T00:00:00", "tz": "Europe/Budapest"])
         let python = try #require(answer[file.path] as? [[String: Any]]).map { "\($0["uid"]!) \($0["start"]!)" }
         let ours = try Self.occurrences(exported).sorted()
         #expect(python.sorted() == ours)

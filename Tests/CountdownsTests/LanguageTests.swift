@@ -12,9 +12,9 @@ struct LanguageTests {
     static let numbers = Array(0...200) + [1_000, 1_000_000, 2_000_000, 1_000_001]
 
     @Test(.enabled(if: PythonChecker.available, "python checkers not installed (run make test)"))
-    func pluralCategoriesMatchBabel() throws {
+    func pluralCategoriesMatchBabel() async throws {
         let script = Corpus.packageRoot.appendingPathComponent("Tests/interop/plural_check.py").path
-        let answer = try PythonChecker.run(["languages": Language.codes, "numbers": Self.numbers], script: script)
+        let answer = try await PythonChecker.run(["languages": Language.codes, "numbers": Self.numbers], script: script)
         for language in Language.all {
             let babel = try #require(answer[language.code] as? [String], "babel knows \(language.code)")
             let ours = Self.numbers.map { language.category($0).rawValue }

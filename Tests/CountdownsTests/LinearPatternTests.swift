@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Countdowns
 
 /// Feed rules match patterns in time linear in the text (issue #26).
@@ -120,18 +121,5 @@ struct LinearPatternTests {
         #expect(try LinearPattern("needle").replacingMatches(in: text, with: "x") == text)
         #expect(try LinearPattern("é+").replacingMatches(in: text, with: "x") == "xneedle")
         #expect(try LinearPattern("needle$").matches("short needle"))
-    }
-}
-
-/// A small seeded generator, so a failing case can be run again.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -85,13 +85,13 @@ struct OtherCalendarTests {
 
     /// recurring-ical-events (dateutil) refuses RSCALE; the `dates` form gives it the right days.
     @Test(.enabled(if: PythonChecker.available, "python checkers not installed (run make test)"))
-    func theDatesFormReadsRightWithoutRSCALE() throws {
+    func theDatesFormReadsRightWithoutRSCALE() async throws {
         let spelling = OtherCalendarDates(form: .dates, today: Self.today, years: 5)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-rscale-\(UUID().uuidString).ics")
         defer { try? FileManager.default.removeItem(at: file) }
         try CalendarWriter().write(CalendarExport.calendar(feed: Feed(slug: "lunar"), countdowns: Self.countdowns(), otherCalendarDates: spelling))
             .write(to: file, atomically: true, encoding: .utf8)
-        let answer = try PythonChecker.run(["expand": [file.path], "from": "2026-01-01T00:00:00Z", "to": "2031-01-01T00:00:00Z", "tz": "UTC"])
+        let answer = try await PythonChecker.run(["expand": [file.path], "from": "2026-01-01T00:00:00Z", "to": "2031-01-01T00:00:00Z", "tz": "UTC"])
         let found = try #require(answer[file.path] as? [[String: Any]])
         let newYears = found.filter { $0["uid"] as? String == "cny" }.compactMap { $0["start"] as? String }.sorted()
         #expect(newYears == ["2026-02-17", "2027-02-06", "2028-01-26", "2029-02-13", "2030-02-03"])

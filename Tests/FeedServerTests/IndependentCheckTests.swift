@@ -22,13 +22,13 @@ struct IndependentCheckTests {
             }
             return files
         }
-        let verdicts = try PythonChecker.run(["parse": Array(files.values)])
+        let verdicts = try await PythonChecker.run(["parse": Array(files.values)])
         for (name, path) in files {
             let verdict = try #require(verdicts[path] as? [String: Any])
             #expect(verdict["ok"] as? Bool == true, "\(name): \(verdict)")
         }
         let exported = try #require(files["exported"]), original = fixture.directory.appendingPathComponent("family.ics").path
-        let answer = try PythonChecker.run(["expand": [exported, original], "from": "2026-11-22T00:00:00", "to": "2027-11-22T00:00:00", "tz": "Europe/Berlin"])
+        let answer = try await PythonChecker.run(["expand": [exported, original], "from": "2026-11-22T00:00:00", "to": "2027-11-22T00:00:00", "tz": "Europe/Berlin"])
         let served = try #require(answer[exported] as? [[String: Any]]).map { "\($0["uid"]!) \($0["start"]!) \($0["end"]!)" }
         let source = try #require(answer[original] as? [[String: Any]]).map { "\($0["uid"]!) \($0["start"]!) \($0["end"]!)" }
         #expect(served == source, "the exported calendar repeats exactly like its source")

@@ -330,69 +330,6 @@ struct InternetSafetyTests {
 
     // MARK: 7. a body sent a byte at a time
 
-    @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func slowBodyMeetsTheWholeResponseDeadline() async throws {
-        try await Self.sourceServer { router in
-            router.get("slow.ics") { _, _ in
-                Response(status: .ok, body: ResponseBody { writer in
-                    for byte in ServerFixture.family.utf8 {
-                        try await writer.write(ByteBuffer(bytes: [byte]))
-                        try await Task.sleep(for: .milliseconds(500))
-                    }
-                    try await writer.finish(nil)
-                })
-            }
-        }.test(.live) { source in
-            let port = try #require(source.port)
-            let fetcher = CalendarFetcher(maxBytes: 1 << 20, timeout: .seconds(2), allowPrivate: true)
-            let started = ContinuousClock.now
-            await #expect(throws: CalendarFetcher.Failure.self) { try await fetcher.fetch("http://127.0.0.1:\(port)/slow.ics") }
-            // The deadline itself, within a second: it fired after 11 s while the suite loaded the machine (the second audit).
-            #expect(ContinuousClock.now - started < .seconds(3), "gave up at the 2 s deadline, not \(ContinuousClock.now - started) later")
-        }
-    }
-
-    /// The second audit: with two imports running minutes-long rules,
-    /// `/healthz` went 40–150 s without an answer, and deadlines fired late,
-    /// because the imports ran on libdispatch's threads, which Swift's tasks
-    /// share. Two imports' worth of CPU on the import threads now leaves the
-    /// server answering, and a 2 s deadline firing at 2 s.
-    @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func requestsAndDeadlinesKeepTheirTimeWhileTwoImportsKeepTheCoresBusy() async throws {
-        let spin: @Sendable () throws -> Void = {
-            let until = ContinuousClock.now + .seconds(5)
-            var x: UInt64 = 1
-            while ContinuousClock.now < until { for _ in 0..<10_000 { x = x &* 6_364_136_223_846_793_005 &+ 1 } }
-            if x == 42 { print(x) }
-        }
-        async let first: Void = Offload.run(spin)
-        async let second: Void = Offload.run(spin)
-        let fixture = try ServerFixture(transport: .live)
-        try fixture.feed("family", calendar: ServerFixture.family)
-        try await fixture.withServer { client in
-            try await Task.sleep(for: .milliseconds(200))   // the two imports are running
-            let asked = ContinuousClock.now
-            #expect(try await client.text("/healthz").0.status == .ok)
-            #expect(ContinuousClock.now - asked < .seconds(1), "/healthz took \(ContinuousClock.now - asked)")
-        }
-        try await Self.sourceServer { router in
-            router.get("slow.ics") { _, _ in
-                Response(status: .ok, body: ResponseBody { writer in
-                    for byte in ServerFixture.family.utf8 {
-                        try await writer.write(ByteBuffer(bytes: [byte]))
-                        try await Task.sleep(for: .milliseconds(500))
-                    }
-                    try await writer.finish(nil)
-                })
-            }
-        }.test(.live) { source in
-            let port = try #require(source.port)
-            let fetcher = CalendarFetcher(maxBytes: 1 << 20, timeout: .seconds(2), allowPrivate: true)
-            let started = ContinuousClock.now
-            await #expect(throws: CalendarFetcher.Failure.self) { try await fetcher.fetch("http://127.0.0.1:\(port)/slow.ics") }
-            #expect(ContinuousClock.now - started < .seconds(3), "the 2 s deadline fired after \(ContinuousClock.now - started)")
-        }
-        _ = try await (first, second)
-    }
-
     // MARK: 2. idle and half-sent connections
 
     @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func halfSentRequestIsClosedAtTheHeadDeadline() async throws {

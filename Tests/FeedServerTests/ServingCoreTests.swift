@@ -45,21 +45,16 @@ struct ServingCoreTests {
         try await fixture.withServer(adjust: { $0.clock = { Date() } }) { client, _ in
             let (_, before) = try await client.text("/feeds/family.ics")
             #expect(before.components(separatedBy: "BEGIN:VEVENT").count == 4)
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["import", extra.path, "--feed", "family", "--db", fixture.databasePath]
-            process.standardOutput = FileHandle.nullDevice
-            try ChildProcesses.start(process)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            let imported = ContinuousClock.now
+            let imported = try await ChildRun.run(binary, ["import", extra.path, "--feed", "family", "--db", fixture.databasePath])
+            #expect(imported.status == 0, "\(imported)")
+            let importedAt = ContinuousClock.now
             var seen = false
-            while ContinuousClock.now - imported < .seconds(3) {
+            while ContinuousClock.now - importedAt < .seconds(3) {
                 let (_, body) = try await client.text("/feeds/family.ics")
                 if body.contains("UID:launch@test") { seen = true; break }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            let waited = ContinuousClock.now - imported
+            let waited = ContinuousClock.now - importedAt
             #expect(seen && waited < .seconds(2), "served after \(waited)")
         }
     }
@@ -180,7 +175,7 @@ struct ServingCoreTests {
             if PythonChecker.available {
                 let file = fixture.directory.appendingPathComponent("countdown.ics")
                 try Data(body.utf8).write(to: file)
-                let result = try #require(try PythonChecker.run(["parse": [file.path]])[file.path] as? [String: Any])
+                let result = try #require(try await PythonChecker.run(["parse": [file.path]])[file.path] as? [String: Any])
                 #expect(result["ok"] as? Bool == true && result["events"] as? Int == events, "\(result)")
             }
             let (json, _) = try await client.text("/feeds/big.json")

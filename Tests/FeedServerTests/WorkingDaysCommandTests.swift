@@ -8,20 +8,12 @@ import TestSupport
 @Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"))
 struct WorkingDaysCommandTests {
     /// Runs the binary; returns its exit status and what it printed (both streams).
-    static func tminus(_ arguments: [String], database: String) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = try #require(Corpus.tminusBinary)
-        process.arguments = arguments + ["--db", database]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try ChildProcesses.start(process)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    static func tminus(_ arguments: [String], database: String) async throws -> (Int32, String) {
+        let result = try await ChildRun.run(try #require(Corpus.tminusBinary), arguments + ["--db", database])
+        return (result.status, result.out + result.err)
     }
 
-    @Test func listCountsWorkingDaysWithTheHolidaysFeedNamedAtCreation() throws {
+    @Test func listCountsWorkingDaysWithTheHolidaysFeedNamedAtCreation() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-workdays-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -50,36 +42,36 @@ struct WorkingDaysCommandTests {
         SUMMARY:Day off\r\nDTSTART;VALUE=DATE:\(format.string(from: holiday))\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
         """.write(to: calendar, atomically: true, encoding: .utf8)
 
-        #expect(try Self.tminus(["feeds", "add", "days-off"], database: database).0 == 0)
-        #expect(try Self.tminus(["import", calendar.path, "--feed", "days-off"], database: database).0 == 0)
-        #expect(try Self.tminus(["feeds", "add", "work", "--holidays", "days-off", "--weekend", "fri,sat"], database: database).0 == 0)
+        #expect(try await Self.tminus(["feeds", "add", "days-off"], database: database).0 == 0)
+        #expect(try await Self.tminus(["import", calendar.path, "--feed", "days-off"], database: database).0 == 0)
+        #expect(try await Self.tminus(["feeds", "add", "work", "--holidays", "days-off", "--weekend", "fri,sat"], database: database).0 == 0)
         format.dateFormat = "yyyy-MM-dd"
-        let (added, addOutput) = try Self.tminus(["add", "Release", "--date", format.string(from: target), "--feed", "work", "--unit", "workdays"],
+        let (added, addOutput) = try await Self.tminus(["add", "Release", "--date", format.string(from: target), "--feed", "work", "--unit", "workdays"],
                                                  database: database)
         #expect(added == 0, "\(addOutput)")
 
         // The independent count: each day after today through the target, off Friday, Saturday and the holiday.
         let expected = count(through: offset, weekend: fridaySaturday)
-        let (listed, text) = try Self.tminus(["list", "--feed", "work", "--tz", "UTC"], database: database)
+        let (listed, text) = try await Self.tminus(["list", "--feed", "work", "--tz", "UTC"], database: database)
         #expect(listed == 0)
         #expect(text.contains("\(expected) working days"), "\(text)")
-        let (_, json) = try Self.tminus(["list", "--feed", "work", "--tz", "UTC", "--json"], database: database)
+        let (_, json) = try await Self.tminus(["list", "--feed", "work", "--tz", "UTC", "--json"], database: database)
         let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let countdown = try #require((root["countdowns"] as? [[String: Any]])?.first)
         #expect(countdown["workdays"] as? Int == expected && countdown["days"] as? Int == offset && countdown["unit"] as? String == "workdays")
     }
 
-    @Test func badWeekendAndHolidaysAreRefusedByName() throws {
+    @Test func badWeekendAndHolidaysAreRefusedByName() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-workdays-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("db.sqlite").path
-        let (status, output) = try Self.tminus(["feeds", "add", "work", "--weekend", "fri,caturday"], database: database)
+        let (status, output) = try await Self.tminus(["feeds", "add", "work", "--weekend", "fri,caturday"], database: database)
         #expect(status != 0 && output.contains("--weekend: 'caturday' is not a day of the week"), "\(output)")
-        let (allWeek, allWeekOutput) = try Self.tminus(["feeds", "add", "work", "--weekend", "mon,tue,wed,thu,fri,sat,sun"], database: database)
+        let (allWeek, allWeekOutput) = try await Self.tminus(["feeds", "add", "work", "--weekend", "mon,tue,wed,thu,fri,sat,sun"], database: database)
         #expect(allWeek != 0 && allWeekOutput.contains("every day of the week"), "\(allWeekOutput)")
-        let (itself, itselfOutput) = try Self.tminus(["feeds", "add", "work", "--holidays", "work"], database: database)
+        let (itself, itselfOutput) = try await Self.tminus(["feeds", "add", "work", "--holidays", "work"], database: database)
         #expect(itself != 0 && itselfOutput.contains("--holidays"), "\(itselfOutput)")
-        #expect(try Self.tminus(["feeds"], database: database).1.contains("no feeds yet"), "nothing was created")
+        #expect(try await Self.tminus(["feeds"], database: database).1.contains("no feeds yet"), "nothing was created")
     }
 }

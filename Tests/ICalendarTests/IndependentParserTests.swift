@@ -38,8 +38,8 @@ struct IndependentParserTests {
 
     /// recurring-ical-events' rows per path; a path it cannot read maps to nil.
     static func pythonRows(_ paths: [String], from: String = from, to: String = to,
-                           withStatus: Bool = false) throws -> [String: [[String: String]]?] {
-        let answer = try PythonChecker.run(["expand": paths, "from": from, "to": to, "tz": tz, "status": withStatus])
+                           withStatus: Bool = false) async throws -> [String: [[String: String]]?] {
+        let answer = try await PythonChecker.run(["expand": paths, "from": from, "to": to, "tz": tz, "status": withStatus])
         return answer.mapValues { value in
             (value as? [[String: Any]]).map { rows in
                 rows.map { row in
@@ -65,8 +65,8 @@ struct IndependentParserTests {
     }
 
     @Test(arguments: Fixtures.interop)
-    func expansionMatchesRecurringIcalEvents(_ url: URL) throws {
-        let theirs = try #require(try Self.pythonRows([url.path])[url.path] ?? nil)
+    func expansionMatchesRecurringIcalEvents(_ url: URL) async throws {
+        let theirs = try #require(try await Self.pythonRows([url.path])[url.path] ?? nil)
         Self.compare(try Self.tminusRows(url), theirs, url.lastPathComponent)
     }
 
@@ -80,17 +80,17 @@ struct IndependentParserTests {
     /// What tminus writes parses cleanly in python, and python expands it to the
     /// same occurrences as the original: the generated VTIMEZONEs and Olson renames are right.
     @Test(arguments: Fixtures.interop)
-    func writtenCalendarParsesAndExpandsTheSameInPython(_ url: URL) throws {
+    func writtenCalendarParsesAndExpandsTheSameInPython(_ url: URL) async throws {
         let parsed = try ICalendarParser.parse(contentsOf: url).calendar
         let written = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-written-\(UUID().uuidString)-\(url.lastPathComponent)")
         defer { try? FileManager.default.removeItem(at: written) }
         try Data(CalendarWriter().bytes(parsed)).write(to: written)
 
-        let check = try PythonChecker.run(["parse": [written.path]])
+        let check = try await PythonChecker.run(["parse": [written.path]])
         let verdict = try #require(check[written.path] as? [String: Any])
         #expect(verdict["ok"] as? Bool == true, "python icalendar rejects the written file: \(verdict)")
 
-        let rows = try Self.pythonRows([url.path, written.path])
+        let rows = try await Self.pythonRows([url.path, written.path])
         Self.compare(try #require(rows[written.path] ?? nil), try #require(rows[url.path] ?? nil), "written \(url.lastPathComponent)")
         Self.compare(try Self.tminusRows(written), try Self.tminusRows(url), "tminus re-read \(url.lastPathComponent)")
     }

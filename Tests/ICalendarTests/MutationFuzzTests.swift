@@ -1,30 +1,18 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ICalendar
 
 /// Seeded mutations of tminus's own fixtures through parse → expand → write.
 /// The hostile corpus covers libical's history; this covers tminus's own code
 /// paths (repairs, zone math, writer) with inputs nobody wrote by hand.
 struct MutationFuzzTests {
-    /// SplitMix64: deterministic, so a failure reproduces with its iteration number.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-    }
-
     static let tokens = ["FREQ=SECONDLY", "INTERVAL=0", "INTERVAL=99999", "COUNT=-1", "BYSETPOS=-400", "BYMONTHDAY=-31",
                          "BYWEEKNO=53", "BYDAY=-5FR", "UNTIL=19000101", ";TZID=Mars/Base", ";VALUE=PERIOD", "99991231T235959Z",
                          "00000000", "P99999999W", "-PT1S", "\u{0}", "\u{FEFF}", "🎂", "\r\n ", ":", ";", ",", "\\",
                          "BEGIN:VEVENT", "END:VEVENT", "BEGIN:VALARM", "RECURRENCE-ID:20261109T170000", "RRULE:FREQ=YEARLY"]
 
-    static func mutate(_ text: String, _ random: inout Random) -> String {
+    static func mutate(_ text: String, _ random: inout SplitMix) -> String {
         var scalars = Array(text.unicodeScalars)
         for _ in 0..<(1 + random.below(6)) {
             let at = random.below(scalars.count + 1)
@@ -42,7 +30,7 @@ struct MutationFuzzTests {
 
     @Test func mutatedFixturesNeverCrash() throws {
         let seeds = try Fixtures.interop.map { try String(contentsOf: $0, encoding: .utf8) } + [try Fixtures.text("custom-zone.ics")]
-        var random = Random(state: 20261122)
+        var random = SplitMix(seed: 20261122)
         let window = DateInterval(start: Fixtures.instant("20250101T000000Z"), end: Fixtures.instant("20300101T000000Z"))
         var outcomes: [String: Int] = [:]
         // TMINUS_FUZZ_ITERATIONS runs a longer campaign by hand; CI keeps it short.

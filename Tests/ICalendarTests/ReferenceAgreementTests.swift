@@ -35,9 +35,9 @@ struct ReferenceAgreementTests {
 
     struct Outcome { var agree = 0, documented = 0, unreadable = 0, refusedByBoth = 0; var total = 0 }
 
-    static func check(_ files: [URL], label: String) throws -> Outcome {
+    static func check(_ files: [URL], label: String) async throws -> Outcome {
         var outcome = Outcome()
-        let theirs = try IndependentParserTests.pythonRows(files.map(\.path), from: from, to: to, withStatus: true)
+        let theirs = try await IndependentParserTests.pythonRows(files.map(\.path), from: from, to: to, withStatus: true)
         for file in files {
             let name = file.lastPathComponent
             outcome.total += 1
@@ -67,17 +67,17 @@ struct ReferenceAgreementTests {
         return (walker?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "ics" }.sorted { $0.path < $1.path }
     }
 
-    @Test func everyFixtureAgreesWithTheReferenceOrIsDocumented() throws {
-        let outcome = try Self.check(Self.fixtureFiles, label: "fixtures")
+    @Test func everyFixtureAgreesWithTheReferenceOrIsDocumented() async throws {
+        let outcome = try await Self.check(Self.fixtureFiles, label: "fixtures")
         #expect(outcome.total >= 23)
         #expect(outcome.refusedByBoth == 0)
         #expect(outcome.unreadable == Self.referenceCannotRead.count)
     }
 
     @Test(.enabled(if: Corpus.available, "../shared/corpus not found"))
-    func everyCorpusCalendarAgreesWithTheReferenceOrIsDocumented() throws {
+    func everyCorpusCalendarAgreesWithTheReferenceOrIsDocumented() async throws {
         let files = try Corpus.files(in: "calendars").filter { $0.pathExtension == "ics" }
-        let outcome = try Self.check(files, label: "corpus")
+        let outcome = try await Self.check(files, label: "corpus")
         #expect(outcome.total >= 100)
         #expect(outcome.agree >= 70)
     }
@@ -101,11 +101,11 @@ struct ReferenceAgreementTests {
 
     /// The files the reference cannot read are still read by tminus, as the table says.
     @Test(arguments: referenceCannotRead.keys.sorted())
-    func tminusReadsWhatTheReferenceCannot(_ name: String) throws {
+    func tminusReadsWhatTheReferenceCannot(_ name: String) async throws {
         let file = try #require(Self.fixtureFiles.first { $0.lastPathComponent == name })
         let rows = try IndependentParserTests.tminusRows(file, from: Self.from, to: Self.to)
         #expect(rows.count >= 2, "\(name): \(rows)")
-        let reference = try IndependentParserTests.pythonRows([file.path], from: Self.from, to: Self.to)
+        let reference = try await IndependentParserTests.pythonRows([file.path], from: Self.from, to: Self.to)
         #expect((reference[file.path] ?? nil) == nil, "\(name) is now read by the reference: compare it instead")
     }
 }

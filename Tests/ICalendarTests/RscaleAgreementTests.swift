@@ -38,9 +38,9 @@ struct RscaleAgreementTests {
     ]
 
     @Test(arguments: cases)
-    func agreesWithLunardateAndConvertdate(_ check: Case) throws {
+    func agreesWithLunardateAndConvertdate(_ check: Case) async throws {
         let script = Corpus.packageRoot.appendingPathComponent("Tests/interop/calendar_dates.py").path
-        let answer = try PythonChecker.run(["cases": [check.request]], script: script)
+        let answer = try await PythonChecker.run(["cases": [check.request]], script: script)
         let expected = try #require((answer["dates"] as? [[String]])?.first)
         try #require(expected.count >= 5, "\(check): the converters gave \(expected.count) dates")
         let first = try #require(CivilDate(parsing: expected[0].replacingOccurrences(of: "-", with: "")))

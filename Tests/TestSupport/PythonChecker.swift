@@ -18,22 +18,10 @@ public enum PythonChecker {
     public static let script = Corpus.packageRoot.appendingPathComponent("Tests/interop/ics_check.py").path
 
     /// Runs `script` (ics_check.py unless given) with one JSON request on stdin; returns its JSON answer.
-    public static func run(_ request: [String: Any], script: String = script) throws -> [String: Any] {
+    public static func run(_ request: [String: Any], script: String = script) async throws -> [String: Any] {
         let python = try #require(python, "TMINUS_PYTHON must point at the venv python in CI")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try ChildProcesses.start(process)
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: request))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(URL(fileURLWithPath: script).lastPathComponent) failed: \(String(decoding: stderr, as: UTF8.self))")
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let result = try await ChildRun.run(URL(fileURLWithPath: python), [script], input: try JSONSerialization.data(withJSONObject: request))
+        try #require(result.status == 0, "\(URL(fileURLWithPath: script).lastPathComponent) failed: \(result.err)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
     }
 }
