@@ -57,7 +57,7 @@ public struct LinearPattern: Sendable {
         var current = ThreadList(count: program.count)
         var next = ThreadList(count: program.count)
         for position in 0...scalars.count {
-            if position & 4095 == 4095 { try check() }
+            if position & 255 == 255 { try check() }
             // Unanchored search: a new thread starts at every position.
             if add(0, at: position, length: length, to: &current) { return true }
             guard position < scalars.count else { break }
@@ -157,7 +157,7 @@ public struct LinearPattern: Sendable {
         var found: Range<Int>?
         var position = start
         while true {
-            if position & 4095 == 4095 { try check() }
+            if position & 255 == 255 { try check() }
             // A new thread, at the lowest priority, until something has matched.
             if found == nil, let begin = add(0, start: position, at: position, length: length, to: &current) {
                 found = begin..<position

@@ -62,7 +62,7 @@ struct LiveStates {
         var stack: [Int] = []
         var position = scalars.count
         while position >= 0 {
-            if position & 1023 == 0 { try check() }
+            if position & 255 == 0 { try check() }
             let isStart = position == 0, isEnd = position == length
             let next = position < scalars.count ? ids[position + 1] : -1
             let step = next >= 0 ? Step(next: next, scalar: scalars[position].value) : nil
@@ -116,7 +116,7 @@ struct LiveStates {
         var found: [Range<Int>] = []
         var position = 0
         while position <= scalars.count {
-            if position & 1023 == 0 { try check() }
+            if position & 255 == 0 { try check() }
             guard isLive(0, at: position) else {
                 position += 1
                 continue

@@ -1,0 +1,52 @@
+import Countdowns
+import CountdownStore
+import Foundation
+import Synchronization
+import Testing
+@testable import FeedServer
+
+/// The second audit: SIGTERM during an import with slow rules took 86 s,
+/// as nothing inside the import looked at the shutdown. A cancelled import
+/// now stops at its next check: between two events, and inside a long match.
+/// (How long that takes is a wall-clock matter for the quiet pass; here it
+/// is enough that the work stops instead of finishing.)
+struct ImportCancellationTests {
+    @Test func aCancelledJobStopsAtItsNextCheck() async throws {
+        let pool = WorkerPool(name: "test-cancel", threads: 1)
+        let started = Atomic<Bool>(false)
+        let job = Task {
+            try await pool.run {
+                started.store(true, ordering: .relaxed)
+                // Without the cancellation reaching the job, it ends after 30 s without throwing.
+                let until = ContinuousClock.now + .seconds(30)
+                while ContinuousClock.now < until {
+                    try WorkerPool.checkCancellation()
+                    usleep(1_000)
+                }
+            }
+        }
+        while !started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(10)) }
+        job.cancel()
+        await #expect(throws: CancellationError.self) { try await job.value }
+    }
+
+    @Test func rulesInAnImportStopInsideALongMatchWhenTheImportIsCancelled() async throws {
+        // Matching this pattern over these texts takes many seconds of CPU; the import is cancelled after 100 ms.
+        let pattern = try LinearPattern("(a|b|c|d){0,300}z")
+        let texts = (0..<200).map { _ in String(repeating: "ab", count: 30_000) }
+        let pool = WorkerPool(name: "test-import", threads: 1)
+        let started = Atomic<Bool>(false)
+        let job = Task {
+            try await pool.run {
+                started.store(true, ordering: .relaxed)
+                let budget = WorkBudget(limit: .seconds(600)) { WorkerPool.isCancelled }
+                for text in texts { _ = try pattern.matches(text) { () throws(WorkBudget.Exhausted) in try budget.check() } }
+            }
+        }
+        while !started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(50))
+        job.cancel()
+        // Not cancelled, the job would finish all 200 texts and throw nothing.
+        await #expect(throws: WorkBudget.Exhausted.stopped) { try await job.value }
+    }
+}
