@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Synchronization
 import Testing
+import TestSupport
 @testable import FeedServer
 
 /// What a CDN or nginx `proxy_cache` in front of several replicas reads.
@@ -53,7 +54,7 @@ struct CDNHeadersTests {
                 let edited = try await client.execute(uri: "/api/countdowns/\(id)", method: .patch, headers: fixture.admin,
                                                       body: ByteBuffer(string: #"{"title":"Renamed"}"#))
                 #expect(edited.status == .ok)
-                for _ in 0..<100 where calls.all.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+                await calls.first.wait()
                 let call = try #require(calls.all.first)
                 #expect(call.key == "feed-family")
                 let body = try #require(try JSONSerialization.jsonObject(with: Data(call.body.utf8)) as? [String: Any])
@@ -95,7 +96,12 @@ struct CDNHeadersTests {
 
     final class Calls: Sendable {
         private let list = Mutex<[(key: String, body: String)]>([])
-        func add(_ key: String, _ body: String) { list.withLock { $0.append((key, body)) } }
+        /// Fired by the first call: a test awaits it instead of looking again and again.
+        let first = Signal()
+        func add(_ key: String, _ body: String) {
+            list.withLock { $0.append((key, body)) }
+            first.fire()
+        }
         var all: [(key: String, body: String)] { list.withLock { $0 } }
     }
 }

@@ -1,8 +1,8 @@
 import Countdowns
 import CountdownStore
 import Foundation
-import Synchronization
 import Testing
+import TestSupport
 @testable import FeedServer
 
 /// The second audit: SIGTERM during an import with slow rules took 86 s,
@@ -13,19 +13,16 @@ import Testing
 struct ImportCancellationTests {
     @Test func aCancelledJobStopsAtItsNextCheck() async throws {
         let pool = WorkerPool(name: "test-cancel", threads: 1)
-        let started = Atomic<Bool>(false)
+        let started = Signal()
         let job = Task {
             try await pool.run {
-                started.store(true, ordering: .relaxed)
+                started.fire()
                 // Without the cancellation reaching the job, it ends after 30 s without throwing.
                 let until = ContinuousClock.now + .seconds(30)
-                while ContinuousClock.now < until {
-                    try WorkerPool.checkCancellation()
-                    usleep(1_000)
-                }
+                while ContinuousClock.now < until { try WorkerPool.checkCancellation() }
             }
         }
-        while !started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(10)) }
+        await started.wait()
         job.cancel()
         await #expect(throws: CancellationError.self) { try await job.value }
     }
@@ -35,16 +32,15 @@ struct ImportCancellationTests {
         let pattern = try LinearPattern("(a|b|c|d){0,300}z")
         let texts = (0..<200).map { _ in String(repeating: "ab", count: 30_000) }
         let pool = WorkerPool(name: "test-import", threads: 1)
-        let started = Atomic<Bool>(false)
+        let started = Signal()
         let job = Task {
             try await pool.run {
-                started.store(true, ordering: .relaxed)
+                started.fire()
                 let budget = WorkBudget(limit: .seconds(600)) { WorkerPool.isCancelled }
                 for text in texts { _ = try pattern.matches(text) { () throws(WorkBudget.Exhausted) in try budget.check() } }
             }
         }
-        while !started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(10)) }
-        try await Task.sleep(for: .milliseconds(50))
+        await started.wait()
         job.cancel()
         // Not cancelled, the job would finish all 200 texts and throw nothing.
         await #expect(throws: WorkBudget.Exhausted.stopped) { try await job.value }

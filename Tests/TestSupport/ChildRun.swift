@@ -40,8 +40,8 @@ public enum ChildRun {
         process.standardError = err
         let stdin = Pipe()
         process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        let exit = Exit()
-        process.terminationHandler = { _ in exit.happened() }
+        let exit = Signal()
+        process.terminationHandler = { _ in exit.fire() }
         try ChildProcesses.start(process)
         if let input {
             // Written on a thread of its own: a large input must not hold a pool thread while the child reads it.
@@ -57,30 +57,5 @@ public enum ChildRun {
         let outData = FileManager.default.contents(atPath: outPath) ?? Data()
         let errData = FileManager.default.contents(atPath: errPath) ?? Data()
         return Result(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
-    }
-
-    /// A process's exit, awaited once.
-    final class Exit: Sendable {
-        private let state = Mutex<(done: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-
-        func happened() {
-            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                state.done = true
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume()
-        }
-
-        func wait() async {
-            await withCheckedContinuation { continuation in
-                let done = state.withLock { state -> Bool in
-                    if state.done { return true }
-                    state.waiter = continuation
-                    return false
-                }
-                if done { continuation.resume() }
-            }
-        }
     }
 }
