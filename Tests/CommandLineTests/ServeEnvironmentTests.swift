@@ -38,7 +38,7 @@ struct ServeEnvironmentTests {
         try "env-test-admin-token-0123456789".write(toFile: tminus.path("admin-token"), atomically: true, encoding: .utf8)
         #expect(chmod(tminus.path("admin-token"), 0o600) == 0)
         let log = tminus.path("serve.log")
-        FileManager.default.createFile(atPath: log, contents: nil)
+        let output = try OutputWatch(file: log)
         let process = Process()
         process.executableURL = try #require(Corpus.tminusBinary)
         process.arguments = ["serve"]
@@ -46,20 +46,14 @@ struct ServeEnvironmentTests {
             "TMINUS_PORT": "\(port)", "TMINUS_DB": tminus.path("db.sqlite"), "TMINUS_LOG_FORMAT": "json",
             "TMINUS_ADMIN_TOKEN_FILE": tminus.path("admin-token"), "TMINUS_LOG_LEVEL": "debug",
         ]) { _, new in new }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardOutput = handle
-        process.standardError = handle
-        try ChildProcesses.start(process)
+        try output.start(process)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
-        var up = false
-        for _ in 0..<100 where !up {
-            up = await Loopback.get(port: port, path: "/healthz")?.contains(#"{"status":"ok"}"#) ?? false
-            if !up { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        #expect(await output.wait(for: "listening on"), "the server says it listens")
+        let up = await Loopback.get(port: port, path: "/healthz")?.contains(#"{"status":"ok"}"#) ?? false
         #expect(up, "the server listens on TMINUS_PORT")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
-        try handle.close()
+        await output.ended.wait()
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         #expect(!lines.isEmpty)
         for line in lines {

@@ -32,16 +32,13 @@ struct SecretsStayOutTests {
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "public: false")
         let port = try Self.freePort()
         let log = fixture.directory.appendingPathComponent("server.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try OutputWatch(file: log.path)
         let process = Process()
         process.executableURL = binary
         process.arguments = ["serve", "--port", "\(port)", "--db", fixture.directory.appendingPathComponent("db.sqlite").path,
                              "--feeds", fixture.feeds.path, "--admin-token-file", fixture.directory.appendingPathComponent("admin-token").path,
                              "--log-level", "debug"]
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try ChildProcesses.start(process)
+        try output.start(process)
         defer {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
@@ -55,12 +52,8 @@ struct SecretsStayOutTests {
             let response = try await client.execute(request, timeout: .seconds(10))
             return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1 << 20)))
         }
-        var up = false
-        for _ in 0..<200 where !up {
-            up = (try? await get("/healthz"))?.0 == 200
-            if !up { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        try #require(up, "the server came up")
+        try #require(await output.wait(for: "listening on", limit: .seconds(20)), "the server came up")
+        #expect(try await get("/healthz").0 == 200)
         let (created, body) = try await get("/api/feeds/family/tokens", bearer: fixture.adminToken, method: .POST)
         #expect(created == 201 || created == 200, "\(body)")
         let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as! [String: Any]
@@ -69,7 +62,7 @@ struct SecretsStayOutTests {
         #expect(try await get("/t/\(token)/feeds/family.json?tz=Europe/Berlin").0 == 200)
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
-        try handle.close()
+        await output.ended.wait()
 
         let written = try String(contentsOf: log, encoding: .utf8)
         #expect(written.contains("/t/***/feeds/family.ics"), "the request was logged, redacted")
