@@ -87,16 +87,11 @@ struct RulesCommandTests {
         let port = Loopback.freePort()
         let portal = Process()
         portal.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        portal.arguments = ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", tminus.folder.path]
-        portal.standardOutput = FileHandle.nullDevice
-        portal.standardError = FileHandle.nullDevice
-        try ChildProcesses.start(portal)
+        portal.arguments = ["-u", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", tminus.folder.path]
+        let output = try OutputWatch(file: tminus.path("portal.log"))
+        try output.start(portal)
         defer { kill(portal.processIdentifier, SIGKILL); portal.waitUntilExit() }
-        var tries = 0
-        while !Loopback.isListening(port: port), tries < 100 {
-            usleep(50_000)
-            tries += 1
-        }
+        #expect(await output.wait(for: "Serving HTTP"), "the portal listens")
         let url = "http://127.0.0.1:\(port)/school.ics"
         let sql = """
             import sqlite3, sys
