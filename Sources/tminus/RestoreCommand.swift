@@ -32,11 +32,12 @@ struct RestoreCommand: ParsableCommand {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-restore-\(UUID().uuidString).sqlite").path
             defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: scratch + suffix) } }
             var leftOut: [String]
-            do { leftOut = try SQLiteBackup.prepareForRestore(from, scratch: scratch) } catch { throw CLIError("--from \(from): \(error)") }
+            let known = try SQLiteBackup.ownObjects()
+            do { leftOut = try SQLiteBackup.prepareForRestore(from, scratch: scratch, known: known) } catch { throw CLIError("--from \(from): \(error)") }
             let backup = try SQLiteCountdownStore(path: scratch)
             let snapshot = try await backup.snapshot()
             try await backup.close()
-            leftOut += (try? SQLiteBackup.foreignObjects(in: scratch)) ?? []
+            leftOut += (try? SQLiteBackup.foreignObjects(in: scratch, known: known)) ?? []
             if !leftOut.isEmpty {
                 FileHandle.standardError.write(Data("tminus restore: left out what tminus does not make: \(leftOut.joined(separator: ", "))\n".utf8))
             }

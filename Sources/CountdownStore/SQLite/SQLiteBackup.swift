@@ -46,10 +46,9 @@ public enum SQLiteBackup {
     /// open as a tminus database: the triggers and views tminus does not make
     /// are dropped before anything is migrated or read (a trigger brought in
     /// by a backup would otherwise fire on every write, a slow one on each).
-    /// Returns what was left out, as "trigger name" and "view name".
-    public static func prepareForRestore(_ backup: String, scratch: String) throws -> [String] {
+    /// `known` is `ownObjects()`. Returns what was left out, as "trigger name" and "view name".
+    public static func prepareForRestore(_ backup: String, scratch: String, known: Set<String>) throws -> [String] {
         try copy(backup, to: scratch)
-        let known = try ownObjects()
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA trusted_schema = OFF") }
         let queue = try DatabaseQueue(path: scratch, configuration: configuration)
@@ -69,7 +68,7 @@ public enum SQLiteBackup {
 
     /// The tables, indexes, triggers and views of a database made by tminus's
     /// own migrations ("table countdown"), read from a new one in a scratch file.
-    static func ownObjects() throws -> Set<String> {
+    public static func ownObjects() throws -> Set<String> {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-schema-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let store = try SQLiteCountdownStore(path: path)
@@ -82,8 +81,7 @@ public enum SQLiteBackup {
 
     /// The objects of `database` that tminus does not make (tables and
     /// indexes a backup brought along): a restore copies rows, not these.
-    public static func foreignObjects(in database: String) throws -> [String] {
-        let known = try ownObjects()
+    public static func foreignObjects(in database: String, known: Set<String>) throws -> [String] {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA trusted_schema = OFF") }

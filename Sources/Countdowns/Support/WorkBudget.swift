@@ -10,7 +10,7 @@ import Darwin
 /// so a hostile pattern or a huge calendar cannot hold a thread past its share.
 ///
 /// Used by one thread at a time (an import runs its rules in order), so its
-/// counters need no lock; `stop()` may come from any thread.
+/// counters need no lock; whether to stop is asked of `stopWhen`.
 public final class WorkBudget: @unchecked Sendable {
     public enum Exhausted: Error, Sendable, Equatable {
         case overBudget
@@ -23,10 +23,9 @@ public final class WorkBudget: @unchecked Sendable {
     public let limit: Duration
     private var spentNanoseconds: UInt64 = 0
     private var runningSince: UInt64?
-    private let stopRequested = StopFlag()
 
-    /// Asked at each `check()`: true stops the work as `stop()` does (the
-    /// import thread's cancellation, which this module cannot see itself).
+    /// Asked at each `check()`: true stops the work (the import thread's
+    /// cancellation, which this module cannot see itself).
     private let stopWhen: @Sendable () -> Bool
 
     public init(limit: Duration, stopWhen: @escaping @Sendable () -> Bool = { false }) {
@@ -54,12 +53,9 @@ public final class WorkBudget: @unchecked Sendable {
 
     /// Throws when the budget is spent or a stop was asked for.
     public func check() throws(Exhausted) {
-        if stopRequested.isSet || stopWhen() { throw .stopped }
+        if stopWhen() { throw .stopped }
         if spent > limit { throw .overBudget }
     }
-
-    /// Asks the work to stop at its next `check()` (from any thread).
-    public func stop() { stopRequested.set() }
 
     /// This thread's CPU time in nanoseconds.
     static func threadCPU() -> UInt64 {
@@ -67,13 +63,4 @@ public final class WorkBudget: @unchecked Sendable {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
-}
-
-import Synchronization
-
-/// A flag set once from any thread.
-private final class StopFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var isSet: Bool { flag.load(ordering: .relaxed) }
-    func set() { flag.store(true, ordering: .relaxed) }
 }
