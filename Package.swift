@@ -11,7 +11,9 @@ let package = Package(
         .library(name: "ICalendar", targets: ["ICalendar"]),
         // Also used by the fuzz harnesses (Fuzz/, a package of its own, outside the default build).
         .library(name: "Countdowns", targets: ["Countdowns"]),
-        .library(name: "FeedServer", targets: ["FeedServer"]),
+        .library(name: "TminusServer", targets: ["TminusServer", "FeedServer"]),
+        // Feed definitions, for the fuzz harness of `feeds/*.yaml`.
+        .library(name: "Subscriptions", targets: ["Subscriptions"]),
         // The store, for the fuzz harness of the public routes (it fixes the cursor key before the server starts).
         .library(name: "CountdownStore", targets: ["CountdownStore"]),
     ],
@@ -55,6 +57,8 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["CLibical"]),
         // Each language's words and plural rules: one table per language (Language/Tables/*.json).
         .target(name: "Countdowns", dependencies: ["ICalendar"], resources: [.copy("Language/Tables")]),
+        // Feed rules (include, exclude, change) and the linear pattern engine under them: pure, no I/O.
+        .target(name: "Rules", dependencies: ["Countdowns", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "CountdownStore",
             dependencies: [
@@ -72,17 +76,48 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Opens the store `--db` names: SQLite, PostgreSQL or memory.
+        .target(name: "StoreFactory", dependencies: ["CountdownStore", "PostgresStore", .product(name: "Logging", package: "swift-log")]),
         // Every use case that writes, once, over the store's primitives (`CountdownService`).
-        .target(name: "Services", dependencies: ["CountdownStore"]),
+        .target(name: "Services", dependencies: ["CountdownStore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")]),
+        // Feed definitions (feeds/*.yaml), subscribed sources, fetching them with their logins, and refreshing them.
+        .target(
+            name: "Subscriptions",
+            dependencies: [
+                "Services", "Rules",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // Notices: webhooks, ntfy and MQTT (Home Assistant sensors) told of changes and milestones.
+        .target(
+            name: "Notices",
+            dependencies: [
+                "Services", "Subscriptions", "CMosquitto",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // The templates, words and assets every HTML page is made from (public pages and the web app), read once at start.
+        .target(
+            name: "Pages",
+            dependencies: ["Countdowns", .product(name: "Mustache", package: "swift-mustache")],
+            resources: [.copy("Templates"), .copy("Static"), .copy("Words")]
+        ),
+        // HTTP: the public feeds and pages, the admin API, conditional GET, the render cache and the compiled feeds.
         .target(
             name: "FeedServer",
             dependencies: [
-                "CountdownStore", "Services", "PostgresStore", "CQREncode", "CMosquitto",
+                "CountdownStore", "Services", "StoreFactory", "Rules", "Subscriptions", "Notices", "Pages",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -97,14 +132,37 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ],
-            // The web app's Mustache templates and its stylesheet and script.
-            resources: [.copy("WebApp/Templates"), .copy("WebApp/Static"), .copy("WebApp/Words")]
+            ]
+        ),
+        // The web app under /app: sign-in and sessions, forms, the pages of feeds and countdowns.
+        .target(
+            name: "WebApp",
+            dependencies: [
+                "FeedServer", "Pages", "Services", "Rules", "Subscriptions", "Notices", "CQREncode",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // `buildApplication`: the store, the services, the routes and the background services wired together.
+        .target(
+            name: "TminusServer",
+            dependencies: [
+                "FeedServer", "WebApp", "Services", "Subscriptions", "Notices", "Pages",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .executableTarget(
             name: "tminus",
             dependencies: [
-                "ICalendar", "Countdowns", "CountdownStore", "Services", "FeedServer",
+                "ICalendar", "Countdowns", "CountdownStore", "Services", "Rules", "StoreFactory", "Subscriptions", "FeedServer", "TminusServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -123,6 +181,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "CountdownsTests", dependencies: ["Countdowns", "TestSupport"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
         // The `tminus` binary run as a user runs it: what it writes, where, and what it says.
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         .testTarget(
@@ -133,7 +192,7 @@ let package = Package(
         .testTarget(
             name: "FeedServerTests",
             dependencies: [
-                "FeedServer", "Services", "TestSupport",
+                "FeedServer", "TminusServer", "WebApp", "Pages", "Services", "Rules", "StoreFactory", "Subscriptions", "Notices", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),

@@ -23,12 +23,12 @@ let package = Package(
         .executableTarget(name: "FuzzContentLine", dependencies: ["CFuzzer", .product(name: "ICalendar", package: project)]),
         .executableTarget(name: "FuzzRecurrenceRule", dependencies: ["CFuzzer", .product(name: "ICalendar", package: project)]),
         .executableTarget(name: "FuzzRoundTrip", dependencies: ["CFuzzer", .product(name: "ICalendar", package: project)]),
-        .executableTarget(name: "FuzzFeedDefinition", dependencies: ["CFuzzer", .product(name: "FeedServer", package: project)]),
+        .executableTarget(name: "FuzzFeedDefinition", dependencies: ["CFuzzer", .product(name: "Subscriptions", package: project)]),
         .executableTarget(name: "FuzzAdminJSON", dependencies: ["CFuzzer", .product(name: "Countdowns", package: project)]),
         // The public routes in router mode on the in-memory store (issue #35: a forged cursor crashed the server).
         .executableTarget(name: "FuzzPublicRequests", dependencies: [
             "CFuzzer",
-            .product(name: "FeedServer", package: project),
+            .product(name: "TminusServer", package: project),
             .product(name: "CountdownStore", package: project),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOEmbedded", package: "swift-nio"),

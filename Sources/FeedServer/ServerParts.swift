@@ -1,28 +1,47 @@
 import CountdownStore
 import Foundation
 import Logging
+import Notices
 import Services
+import Subscriptions
 
 /// What the groups of routes work with: the use cases, the compiled feeds and
 /// their renders, and the server's settings. `buildServer` makes it once; the
 /// admin API and the web app take it whole (and read it as their own members)
 /// instead of each listing the same dependencies.
-struct ServerParts: Sendable {
-    let service: CountdownService
-    let catalog: FeedCatalog
-    let renderer: FeedRenderer
-    let settings: RenderSettings
-    let clock: @Sendable () -> Date
-    let loader: FeedLoader
-    let fetcher: CalendarFetcher
+package struct ServerParts: Sendable {
+    package let service: CountdownService
+    package let catalog: FeedCatalog
+    package let renderer: FeedRenderer
+    package let settings: RenderSettings
+    package let clock: @Sendable () -> Date
+    package let loader: FeedLoader
+    package let fetcher: CalendarFetcher
+    /// Counts the imports of the admin API and the web app.
+    package let metrics: ServerMetrics
     /// Largest request body accepted (imports).
-    let maxBodyBytes: Int
-    let logger: Logger
+    package let maxBodyBytes: Int
+    package let logger: Logger
     /// The feeds' notice targets and their delivery logs (the web app shows them).
-    var notices: NoticeWatcher? = nil
+    package var notices: NoticeWatcher? = nil
     /// Seals the logins saved with web-app subscriptions.
-    var secrets: SecretKeeper? = nil
+    package var secrets: SecretKeeper? = nil
+
+    package init(service: CountdownService, catalog: FeedCatalog, renderer: FeedRenderer, settings: RenderSettings, clock: @escaping @Sendable () -> Date, loader: FeedLoader, fetcher: CalendarFetcher, metrics: ServerMetrics, maxBodyBytes: Int, logger: Logger, notices: NoticeWatcher? = nil, secrets: SecretKeeper? = nil) {
+        self.service = service
+        self.catalog = catalog
+        self.renderer = renderer
+        self.settings = settings
+        self.clock = clock
+        self.loader = loader
+        self.fetcher = fetcher
+        self.metrics = metrics
+        self.maxBodyBytes = maxBodyBytes
+        self.logger = logger
+        self.notices = notices
+        self.secrets = secrets
+    }
 
     /// For reads; every write goes through `service`.
-    var store: any CountdownStore { service.store }
+    package var store: any CountdownStore { service.store }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CountdownStore
-import FeedServer
 import Foundation
+import StoreFactory
 
 /// `tminus backup`: a consistent copy of everything, made while the server runs.
 struct BackupCommand: ParsableCommand {

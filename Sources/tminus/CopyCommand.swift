@@ -1,7 +1,7 @@
 import ArgumentParser
 import CountdownStore
-import FeedServer
 import Foundation
+import StoreFactory
 
 /// `tminus copy`: moves a whole installation from one store to another, in
 /// practice from the SQLite file to PostgreSQL when one machine is not enough.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CountdownStore
-import FeedServer
 import Foundation
+import Services
 
 /// `tminus password`: sets the web app owner's password (a bcrypt hash in the
 /// database), from a terminal prompt or standard input.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CountdownStore
-import FeedServer
 import Foundation
 
 /// `tminus restore`: a backup made by `tminus backup` back into a database.

@@ -1,6 +1,6 @@
 import ArgumentParser
-import FeedServer
 import Foundation
+import Subscriptions
 
 /// `tminus rules test FEED`: what a feed's rules do to each event of its
 /// sources, without writing anything.

@@ -3,6 +3,7 @@ import FeedServer
 import Foundation
 import Hummingbird
 import Logging
+import TminusServer
 
 /// `tminus serve`: the feed server.
 struct ServeCommand: ParsableCommand {

@@ -1,9 +1,9 @@
 import ArgumentParser
 import CountdownStore
-import FeedServer
 import Foundation
-import Services
 import Logging
+import Services
+import StoreFactory
 
 /// `--db`, shared by every command that touches the database.
 struct StoreOptions: ParsableArguments {

@@ -2,10 +2,11 @@ import Foundation
 import Logging
 import PostgresNIO
 import PostgresStore
+import StoreFactory
 import Synchronization
 import Testing
-@testable import CountdownStore
 import TestSupport
+@testable import CountdownStore
 
 /// A clock tests move by hand, so that "now" is the same for the store and the assertions.
 final class TestClock: Sendable {

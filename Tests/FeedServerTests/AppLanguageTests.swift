@@ -3,7 +3,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Pages
+import Subscriptions
 import Testing
+import WebApp
 @testable import FeedServer
 
 /// The web app in the 13 languages: the tables are whole and safe to splice
@@ -46,7 +49,7 @@ import Testing
     /// display unit), is in the English table, so no page shows a bare key.
     @Test func everyTextTheCodeAsksForExists() throws {
         let english = try Self.table("en")
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/FeedServer/WebApp").standardized
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/WebApp").standardized
         let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
         #expect(files.count > 20)
         let families = "setting|invalid|outcome|layout|nav|common|count|error|signin|setup|feeds|feed|visibility|notice|feedDelete|feedForm|flash|countdown|kind|repeat|every|ordinal|direction|unit|alarm|field|import|rules|timeline|tasks|group|stats|period"

@@ -1,8 +1,9 @@
 import Foundation
-import Logging
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
+import Subscriptions
 import Synchronization
 import Testing
 import TestSupport

@@ -2,6 +2,7 @@ import CountdownStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Subscriptions
 import Testing
 import TestSupport
 @testable import FeedServer

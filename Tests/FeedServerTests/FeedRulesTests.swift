@@ -1,4 +1,5 @@
 import Foundation
+import Subscriptions
 import Testing
 @testable import FeedServer
 

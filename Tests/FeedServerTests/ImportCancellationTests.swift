@@ -1,6 +1,7 @@
 import Countdowns
 import CountdownStore
 import Foundation
+import Rules
 import Testing
 import TestSupport
 @testable import FeedServer

@@ -1,12 +1,13 @@
-@testable import CountdownStore
 import Foundation
 import FoundationXML
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Subscriptions
 import Synchronization
 import Testing
 import TestSupport
+@testable import CountdownStore
 @testable import FeedServer
 
 /// The findings of the safe-on-the-internet issue, one regression test each,

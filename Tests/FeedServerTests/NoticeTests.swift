@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Subscriptions
 import Synchronization
 import Testing
 @testable import FeedServer

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
+import Subscriptions
 import Testing
 @testable import CountdownStore
 @testable import FeedServer

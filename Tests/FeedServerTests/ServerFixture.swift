@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import Synchronization
 import TestSupport
+import TminusServer
 @testable import FeedServer
 
 /// A whole server (the application `tminus serve` runs, with its background

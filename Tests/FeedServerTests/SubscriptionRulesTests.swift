@@ -1,9 +1,11 @@
 import Countdowns
 import Foundation
 import Hummingbird
-import Logging
-import Services
 import HummingbirdTesting
+import Logging
+import Rules
+import Services
+import Subscriptions
 import Synchronization
 import Testing
 @testable import CountdownStore
@@ -243,7 +245,7 @@ struct SubscriptionRulesTests {
             }
             let store = InMemoryCountdownStore()
             let loader = FeedLoader(service: store.service, fetcher: CalendarFetcher(maxBytes: 1 << 20, timeout: .seconds(10), allowPrivate: true),
-                                    directory: folder, logger: Logger(label: "test"), health: HealthMonitor())
+                                    directory: folder, logger: Logger(label: "test"))
             func titles() async throws -> [String] {
                 try await store.feedContents(slug: "school", reusing: [:])?.countdowns.map(\.title).sorted() ?? []
             }
@@ -267,7 +269,7 @@ struct SubscriptionRulesTests {
             // from the store which rules the last import went through.
             try define("    change:\n      suffix: ' (school)'\n")
             let restarted = FeedLoader(service: store.service, fetcher: CalendarFetcher(maxBytes: 1 << 20, timeout: .seconds(10), allowPrivate: true),
-                                       directory: folder, logger: Logger(label: "test"), health: HealthMonitor())
+                                       directory: folder, logger: Logger(label: "test"))
             await restarted.reload()
             #expect(await restarted.refreshDueSources(now: Date()) == 1, "due at once, though fetched a moment ago")
             #expect(seen.conditions.withLock { $0.last } == .some(nil), "and fetched in full")
@@ -287,7 +289,7 @@ struct SubscriptionRulesTests {
             try await store.service.createFeed(Feed(slug: "school"))
             func replica() -> FeedLoader {
                 FeedLoader(service: store.service, fetcher: CalendarFetcher(maxBytes: 1 << 20, timeout: .seconds(10), allowPrivate: true),
-                           directory: nil, logger: Logger(label: "test"), health: HealthMonitor())
+                           directory: nil, logger: Logger(label: "test"))
             }
             let first = replica(), second = replica()
             _ = try await store.service.importAndSubscribe(Array(Self.calendar.utf8), intoFeed: "school", options: ImportOptions(source: url, sync: true),

@@ -1,4 +1,4 @@
-import FeedServer
+import Subscriptions
 
 /// The `feeds/*.yaml` loader on arbitrary text: a definition is usable or
 /// refused with a message, never a crash.

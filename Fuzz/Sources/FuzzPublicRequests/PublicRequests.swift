@@ -6,6 +6,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOEmbedded
+import TminusServer
 
 /// The public routes (what anyone on the internet can send) in router mode,
 /// on the in-memory store, with three feeds: a small one, a paged one of 250

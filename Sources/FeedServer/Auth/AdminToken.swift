@@ -1,7 +1,8 @@
 import CountdownStore
 import Foundation
-import Services
 import Logging
+import Services
+import StoreFactory
 
 /// The admin API's bearer token. Read from `--admin-token-file`, or generated at
 /// first start and written next to the SQLite file with mode 0600. Only its
@@ -11,11 +12,11 @@ import Logging
 /// without `--admin-token-file` keeps the hash the database holds (a token it
 /// generated would lock the others out), and generates one only for an empty
 /// database, into `./tminus-admin-token`.
-struct AdminToken: Sendable {
-    let hash: String
-    let file: String
+package struct AdminToken: Sendable {
+    package let hash: String
+    package let file: String
 
-    static func setUp(service: CountdownService, configuredFile: String?, database: DatabaseLocation, logger: Logger) async throws -> AdminToken {
+    package static func setUp(service: CountdownService, configuredFile: String?, database: DatabaseLocation, logger: Logger) async throws -> AdminToken {
         let directory = database.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? URL(fileURLWithPath: ".")
         let file = configuredFile ?? directory.appendingPathComponent("tminus-admin-token").path
         if configuredFile == nil, database.path == nil, let shared = try await service.store.setting(.adminTokenHash) {
@@ -49,16 +50,9 @@ struct AdminToken: Sendable {
     }
 
     /// Checks an `Authorization: Bearer …` header value.
-    func accepts(_ authorization: String?) -> Bool {
+    package func accepts(_ authorization: String?) -> Bool {
         guard let authorization, authorization.lowercased().hasPrefix("bearer ") else { return false }
         let presented = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
         return Secret.constantTimeEquals(Secret.hash(presented), hash)
-    }
-}
-
-enum ServerError: Error, CustomStringConvertible {
-    case configuration(String)
-    var description: String {
-        switch self { case .configuration(let message): message }
     }
 }

@@ -1,19 +1,19 @@
 import CountdownStore
-@preconcurrency import Crypto
 import Foundation
 import Services
+@preconcurrency import Crypto
 
 /// The server's own keys: made once, kept in the store's settings, so that
 /// restarts and replicas on one store agree. They are independent of the
 /// secrets key (which seals source logins and may live outside the store).
-enum ServerKeys {
+package enum ServerKeys {
     /// HMAC for the web app's CSRF tokens.
-    static func csrfKey(_ service: CountdownService) async throws -> SymmetricKey {
+    package static func csrfKey(_ service: CountdownService) async throws -> SymmetricKey {
         try await key(.csrfKey, service)
     }
 
     /// HMAC for `?cursor=` texts (`FeedCursor`).
-    static func cursorKey(_ service: CountdownService) async throws -> SymmetricKey {
+    package static func cursorKey(_ service: CountdownService) async throws -> SymmetricKey {
         try await key(.cursorKey, service)
     }
 

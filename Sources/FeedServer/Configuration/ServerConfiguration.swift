@@ -1,5 +1,8 @@
 import Countdowns
 import Foundation
+import Rules
+import StoreFactory
+import Subscriptions
 
 /// Everything `tminus serve` is told; tests build one directly.
 public struct ServerConfiguration: Sendable {

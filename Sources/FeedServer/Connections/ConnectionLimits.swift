@@ -37,12 +37,12 @@ public struct ConnectionLimits: Sendable {
     }
 
     /// Descriptors kept back for SQLite, outbound fetches, logs and the listener.
-    static let reservedDescriptors = 512
+    package static let reservedDescriptors = 512
 
     /// Raises the soft descriptor limit to the hard one (the default soft limit
     /// is often 1,024) and returns the connection limit that leaves room for
     /// everything else the server opens.
-    func resolvedMaxConnections(logger: Logger) -> Int {
+    package func resolvedMaxConnections(logger: Logger) -> Int {
         let available = Self.raiseDescriptorLimit()
         let derived = max(64, available - Self.reservedDescriptors)
         guard let maxConnections else { return min(Self.defaultMaxConnections, derived) }
@@ -69,14 +69,14 @@ public struct ConnectionLimits: Sendable {
         #endif
     }
 
-    var timeAmounts: (idle: TimeAmount, head: TimeAmount) {
+    package var timeAmounts: (idle: TimeAmount, head: TimeAmount) {
         (TimeAmount(idleTimeout), TimeAmount(requestHeadTimeout))
     }
 
     /// What `RequestDeadline` enforces on each connection. After a response the
     /// next head may take the idle timeout: that is the keep-alive idle time (it
     /// was the head deadline, which closed idle connections at 20 s, not 30).
-    var requestDeadline: RequestDeadline.Limits {
+    package var requestDeadline: RequestDeadline.Limits {
         RequestDeadline.Limits(headLimit: TimeAmount(requestHeadTimeout), idleLimit: TimeAmount(max(idleTimeout, requestHeadTimeout)),
                                bodyGrace: TimeAmount(bodyGrace), minimumBodyRate: minimumBodyRate)
     }

@@ -17,17 +17,17 @@ import NIOHTTPTypes
 /// 9 s still held all 20 places of `--max-connections 20`, and `/healthz`
 /// timed out for a minute (issue #27). A rate, not a deadline, bounds the
 /// body: an 8 MB import over a slow uplink is fine, a drip is not.
-final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPRequestPart
+    package typealias InboundOut = HTTPRequestPart
+    package typealias OutboundIn = HTTPResponsePart
+    package typealias OutboundOut = HTTPResponsePart
 
-    struct Limits: Sendable {
-        var headLimit: TimeAmount
-        var idleLimit: TimeAmount
-        var bodyGrace: TimeAmount
-        var minimumBodyRate: Int
+    package struct Limits: Sendable {
+        package var headLimit: TimeAmount
+        package var idleLimit: TimeAmount
+        package var bodyGrace: TimeAmount
+        package var minimumBodyRate: Int
     }
 
     private enum State {
@@ -50,19 +50,19 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     private let metrics: ServerMetrics?
     private var counted = false
 
-    init(limits: Limits, metrics: ServerMetrics? = nil) {
+    package init(limits: Limits, metrics: ServerMetrics? = nil) {
         self.limits = limits
         self.metrics = metrics
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive {
             arm(context, limits.headLimit)
             count(open: true)
         }
     }
 
-    func channelActive(context: ChannelHandlerContext) {
+    package func channelActive(context: ChannelHandlerContext) {
         arm(context, limits.headLimit)
         count(open: true)
         context.fireChannelActive()
@@ -74,7 +74,7 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         metrics.openConnections.add(open ? 1 : -1, ordering: .relaxed)
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if let since = waitingSince {
             waited = waited + (NIODeadline.now() - since)
             waitingSince = nil
@@ -100,7 +100,7 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) {
             switch state {
             case .handling, .awaitingHead:
@@ -114,18 +114,18 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    func read(context: ChannelHandlerContext) {
+    package func read(context: ChannelHandlerContext) {
         if case .readingBody = state, waitingSince == nil { waitingSince = .now() }
         context.read()
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         cancel()
         count(open: false)
         context.fireChannelInactive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         cancel()
         count(open: false)
     }

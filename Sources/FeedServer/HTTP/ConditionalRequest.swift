@@ -4,18 +4,18 @@ import ICalendar
 
 /// RFC 7232 for GET and HEAD: If-None-Match (weak comparison, lists, `*`) wins
 /// over If-Modified-Since, and an If-Modified-Since that does not parse is ignored.
-struct ConditionalRequest {
-    var ifNoneMatch: [String]?
-    var ifModifiedSince: String?
+package struct ConditionalRequest {
+    package var ifNoneMatch: [String]?
+    package var ifModifiedSince: String?
 
-    init(_ headers: HTTPFields) {
+    package init(_ headers: HTTPFields) {
         let matches = headers[values: .ifNoneMatch]
         ifNoneMatch = matches.isEmpty ? nil : matches.flatMap(Self.entityTags)
         ifModifiedSince = headers[.ifModifiedSince]
     }
 
     /// Splits `W/"a", "b,c"` into its tags, keeping commas inside quotes.
-    static func entityTags(_ header: String) -> [String] {
+    package static func entityTags(_ header: String) -> [String] {
         // The common case, one tag and no list: no per-character work. (This runs
         // on every conditional GET, and the loop below was a tenth of a 304.)
         // Foundation's whitespace trimming was 4% of a 304 (perf, session 5): bytes only.
@@ -34,9 +34,9 @@ struct ConditionalRequest {
     }
 
     /// Weak comparison: `W/"x"` matches `"x"`.
-    static func opaque(_ tag: String) -> String { tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag }
+    package static func opaque(_ tag: String) -> String { tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag }
 
-    func isNotModified(etag: String, lastModified: Date) -> Bool {
+    package func isNotModified(etag: String, lastModified: Date) -> Bool {
         if let tags = ifNoneMatch {
             return tags.contains { $0 == "*" || Self.opaque($0) == Self.opaque(etag) }
         }

@@ -3,11 +3,11 @@ import ICalendar
 
 /// RFC 7231 §7.1.1.1 dates: IMF-fixdate out; IMF-fixdate, RFC 850 and asctime in.
 /// Hand-written so that no locale or formatter state can change the bytes.
-enum HTTPDate {
+package enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let t = Zone.utc.local(of: date)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(days[t.date.weekday]), \(two(t.date.day)) \(months[t.date.month - 1]) \(t.date.year) "
@@ -15,7 +15,7 @@ enum HTTPDate {
     }
 
     /// nil for anything that is not one of the three forms: the caller must then ignore the header.
-    static func parse(_ raw: String) -> Date? {
+    package static func parse(_ raw: String) -> Date? {
         let tokens = raw.replacingOccurrences(of: ",", with: " ").split(separator: " ").map(String.init)
         var day: Int?, month: Int?, year: Int?, clock: [Int]?
         for token in tokens {

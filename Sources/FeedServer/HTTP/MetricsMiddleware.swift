@@ -3,10 +3,14 @@ import Hummingbird
 /// Counts every request for `/metrics` by its route pattern, method and
 /// status, and times it (`ServerMetrics`). The pattern is read after the
 /// router matched it, so a path's tokens and slugs never become labels.
-struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
-    let metrics: ServerMetrics
+package struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    package let metrics: ServerMetrics
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package init(metrics: ServerMetrics) {
+        self.metrics = metrics
+    }
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         do {
             let response = try await next(request, context)

@@ -1,9 +1,9 @@
 import HTTPTypes
 
 /// Security headers for what a browser renders.
-enum PageHeaders {
+package enum PageHeaders {
     /// Scripts only from this origin; inline styles are allowed for the per-card colours.
-    static let page: HTTPFields = [
+    package static let page: HTTPFields = [
         .contentSecurityPolicy: "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
         .xContentTypeOptions: "nosniff",
         HTTPField.Name("Referrer-Policy")!: "no-referrer",
@@ -12,21 +12,21 @@ enum PageHeaders {
 
     /// Pages and cards follow the browser's Accept-Language when neither
     /// `?lang=` nor the feed names a language, so caches must keep them apart.
-    static let card: HTTPFields = [.vary: "Accept-Language"]
+    package static let card: HTTPFields = [.vary: "Accept-Language"]
 
     /// The web app: the same script rule as the public pages; forms post only
     /// here; the live preview may call back to this origin.
-    static let app: HTTPFields = [
+    package static let app: HTTPFields = [
         .contentSecurityPolicy: "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data: blob:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
         .xContentTypeOptions: "nosniff",
         HTTPField.Name("Referrer-Policy")!: "no-referrer",
     ]
 
-    static let asset: HTTPFields = [.xContentTypeOptions: "nosniff"]
+    package static let asset: HTTPFields = [.xContentTypeOptions: "nosniff"]
 
     /// Uploaded images: even an SVG that got past `SVGCheck` can run nothing,
     /// load nothing and be embedded only by the same site.
-    static let image: HTTPFields = [
+    package static let image: HTTPFields = [
         .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; sandbox",
         HTTPField.Name("Cross-Origin-Resource-Policy")!: "same-site",
         .xContentTypeOptions: "nosniff",

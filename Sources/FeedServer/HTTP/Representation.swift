@@ -2,8 +2,8 @@ import CompressNIO
 import CountdownStore
 import Foundation
 import HTTPTypes
-import NIOFoundationCompat
 import Hummingbird
+import NIOFoundationCompat
 
 /// Rendered bytes plus the validators and caching headers that go with them.
 /// The strong ETag is a hash of exactly these bytes. Routes return it as it is:
@@ -12,18 +12,18 @@ import Hummingbird
 /// Everything a response needs is made once, here: the body is a `ByteBuffer`
 /// that every response shares (copy-on-write, so serving the 5 MB calendar of a
 /// 10,000-countdown feed copies nothing), and Last-Modified is formatted once.
-struct Representation: Sendable, ResponseGenerator {
-    static let calendarType = "text/calendar; charset=utf-8"
+package struct Representation: Sendable, ResponseGenerator {
+    package static let calendarType = "text/calendar; charset=utf-8"
 
-    let body: ByteBuffer
-    let contentType: String
-    let etag: String
-    let lastModified: Date
-    var cacheControl: String
-    var contentDisposition: String?
+    package let body: ByteBuffer
+    package let contentType: String
+    package let etag: String
+    package let lastModified: Date
+    package var cacheControl: String
+    package var contentDisposition: String?
     /// `Surrogate-Key` (Fastly, Varnish xkey): `feed-<slug>` on a public feed's
     /// outputs, so that a CDN can purge all of them at once.
-    var surrogateKey: String?
+    package var surrogateKey: String?
     /// The same content gzipped, with its own ETag, when the server offers gzip.
     private(set) var gzipped: (body: ByteBuffer, etag: String)?
     /// Set when the body is too large to hold (a kept export past its share of
@@ -31,22 +31,22 @@ struct Representation: Sendable, ResponseGenerator {
     /// store a chunk at a time as they are sent.
     private(set) var streamed: StreamedBody?
     /// Headers that go with every response of this kind (a page's CSP, `nosniff`).
-    let extraHeaders: HTTPFields
+    package let extraHeaders: HTTPFields
     private let lastModifiedText: String
 
     /// The body's size (sent, not only held).
-    var byteCount: Int { streamed?.length ?? body.readableBytes }
+    package var byteCount: Int { streamed?.length ?? body.readableBytes }
     /// Counts capacity, not length: NIO grows a buffer's storage to the next power
     /// of two (a 5.6 MB calendar holds 8.4 MB, measured with massif), and the
     /// cache's budget is about memory held.
-    var cachedSize: Int { body.capacity + (gzipped?.body.capacity ?? 0) + 512 }
+    package var cachedSize: Int { body.capacity + (gzipped?.body.capacity ?? 0) + 512 }
     /// What `privately()` answers with: the same max-age, `private`. Made once
     /// here, not per token request.
     private let privateCacheControl: String
     /// A copy of the body (for tests and tools; responses share `body`).
-    var bytes: [UInt8] { Array(body.readableBytesView) }
+    package var bytes: [UInt8] { Array(body.readableBytesView) }
 
-    init(bytes: [UInt8], contentType: String, lastModified: Date, cacheControl: String, contentDisposition: String? = nil, gzip: Bool = false,
+    package init(bytes: [UInt8], contentType: String, lastModified: Date, cacheControl: String, contentDisposition: String? = nil, gzip: Bool = false,
          extraHeaders: HTTPFields = [:]) {
         let body = ByteBuffer(bytes: bytes)
         var gzipped: (body: ByteBuffer, etag: String)?
@@ -58,7 +58,7 @@ struct Representation: Sendable, ResponseGenerator {
     }
 
     /// Bytes whose validators were computed when they were rendered (a kept export).
-    init(body: ByteBuffer, etag: String, gzipped: (body: ByteBuffer, etag: String)?, contentType: String, lastModified: Date, cacheControl: String,
+    package init(body: ByteBuffer, etag: String, gzipped: (body: ByteBuffer, etag: String)?, contentType: String, lastModified: Date, cacheControl: String,
          contentDisposition: String? = nil, extraHeaders: HTTPFields = [:]) {
         self.extraHeaders = extraHeaders
         self.body = body
@@ -75,7 +75,7 @@ struct Representation: Sendable, ResponseGenerator {
     }
 
     /// A body sent from where it is kept, with validators computed when it was rendered.
-    init(streamed: StreamedBody, etag: String, contentType: String, lastModified: Date, cacheControl: String, contentDisposition: String? = nil) {
+    package init(streamed: StreamedBody, etag: String, contentType: String, lastModified: Date, cacheControl: String, contentDisposition: String? = nil) {
         self.init(body: ByteBuffer(), etag: etag, gzipped: nil, contentType: contentType, lastModified: lastModified, cacheControl: cacheControl,
                   contentDisposition: contentDisposition)
         self.streamed = streamed
@@ -84,7 +84,7 @@ struct Representation: Sendable, ResponseGenerator {
     /// The bytes and validators, as a store keeps them (`KeptExport`). The
     /// `Data` shares the buffers' storage instead of copying it: a 55 MB
     /// export is already held once while it is written to the store.
-    var kept: KeptExport.Bytes {
+    package var kept: KeptExport.Bytes {
         KeptExport.Bytes(body: Self.sharedData(body), etag: etag, gzipped: gzipped.map { Self.sharedData($0.body) }, gzippedEtag: gzipped?.etag)
     }
 
@@ -92,11 +92,11 @@ struct Representation: Sendable, ResponseGenerator {
         buffer.getData(at: buffer.readerIndex, length: buffer.readableBytes, byteTransferStrategy: .noCopy) ?? Data(buffer.readableBytesView)
     }
 
-    static let surrogateKeyField = HTTPField.Name("Surrogate-Key")!
+    package static let surrogateKeyField = HTTPField.Name("Surrogate-Key")!
 
     /// The same bytes for one holder of a token link: no shared cache may keep
     /// them, whatever the feed's own setting, and no purge key names them.
-    func privately() -> Representation {
+    package func privately() -> Representation {
         var copy = self
         copy.cacheControl = privateCacheControl
         copy.surrogateKey = nil
@@ -104,12 +104,12 @@ struct Representation: Sendable, ResponseGenerator {
     }
 
     /// A strong ETag: a hash of exactly the bytes served.
-    static func tag(_ bytes: [UInt8]) -> String {
+    package static func tag(_ bytes: [UInt8]) -> String {
         "\"" + SHA256Hex.prefix(bytes, bytes: 16) + "\""
     }
 
     /// True when Accept-Encoding lists gzip (or *) with a quality above zero.
-    static func acceptsGzip(_ header: String?) -> Bool {
+    package static func acceptsGzip(_ header: String?) -> Bool {
         guard let header else { return false }
         for coding in header.lowercased().split(separator: ",") {
             let pieces = coding.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -121,7 +121,7 @@ struct Representation: Sendable, ResponseGenerator {
     }
 
     /// 200 with the bytes, or 304 with the same validators when the client has them.
-    func response(from request: Request, context: some RequestContext) -> Response {
+    package func response(from request: Request, context: some RequestContext) -> Response {
         var headers = extraHeaders
         let variant = gzipped.flatMap { Self.acceptsGzip(request.headers[.acceptEncoding]) ? $0 : nil }
         let (body, tag) = variant ?? (self.body, etag)

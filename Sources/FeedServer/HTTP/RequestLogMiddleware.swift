@@ -8,8 +8,11 @@ import Logging
 ///
 /// It replaces Hummingbird's `LogRequestsMiddleware(.info)`, which logged full
 /// URIs, tokens included, at the default level.
-struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+
+    package init() {
+    }
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         do {
             let response = try await next(request, context)
@@ -34,7 +37,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// `/t/SECRET/feeds/x.ics` → `/t/***/feeds/x.ics`, and the web app's
     /// one-time `/app/setup/SECRET` → `/app/setup/***`.
-    static func redacted(_ path: String) -> String {
+    package static func redacted(_ path: String) -> String {
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         for index in parts.indices.dropLast() where parts[index] == "t" || parts[index] == "setup" { parts[index + 1] = "***" }
         return parts.joined(separator: "/")

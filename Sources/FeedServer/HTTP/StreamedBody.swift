@@ -6,19 +6,19 @@ import NIOCore
 /// (a 100,000-countdown feed's is 55 MB). Content-Length is sent first; if
 /// what is kept changes while it is sent (a new revision replaced it), the
 /// connection is closed short of that length, and the client asks again.
-struct StreamedBody: Sendable {
+package struct StreamedBody: Sendable {
     /// Bytes read from the store at a time.
-    static let chunkBytes = 1 << 20
+    package static let chunkBytes = 1 << 20
 
-    let length: Int
+    package let length: Int
     /// Up to `chunkBytes` from an offset; nil when what is kept changed.
-    let read: @Sendable (_ offset: Int) async throws -> ByteBuffer?
+    package let read: @Sendable (_ offset: Int) async throws -> ByteBuffer?
 
-    struct Changed: Error, CustomStringConvertible {
-        var description: String { "the kept body changed while it was sent" }
+    package struct Changed: Error, CustomStringConvertible {
+        package var description: String { "the kept body changed while it was sent" }
     }
 
-    var responseBody: ResponseBody {
+    package var responseBody: ResponseBody {
         ResponseBody(contentLength: length) { writer in
             var offset = 0
             while offset < length {

@@ -1,56 +1,59 @@
 import CountdownStore
 import Foundation
 import Hummingbird
+import Notices
 import Synchronization
 
 /// What the public `/healthz` answers: only whether all is well. Anyone can
 /// ask, so it says nothing about paths, sources or errors (those leaked private
 /// feeds' URLs with their secrets, and the first bytes of whatever a failed
 /// source returned). It is read from `HealthMonitor`'s snapshot: no query.
-struct PublicHealth: ResponseEncodable, Sendable {
-    var status: String
+package struct PublicHealth: ResponseEncodable, Sendable {
+    package var status: String
 }
 
 /// What `GET /api/health` answers, behind the admin token: the detail, from a
 /// snapshot that `HealthMonitor` refreshes in the background.
-struct Health: ResponseEncodable, Sendable {
-    struct Source: Codable, Sendable {
-        var feed: String
-        var source: String
-        var ok: Bool
-        var error: String?
-        var lastSuccess: String?
+package struct Health: ResponseEncodable, Sendable {
+    package struct Source: Codable, Sendable {
+        package var feed: String
+        package var source: String
+        package var ok: Bool
+        package var error: String?
+        package var lastSuccess: String?
     }
 
-    var status: String
-    var database: String
-    var feeds: Int
-    var sources: [Source]
-    var definitionErrors: [String]
-    var renderCache: RenderCache.Statistics
+    package var status: String
+    package var database: String
+    package var feeds: Int
+    package var sources: [Source]
+    package var definitionErrors: [String]
+    package var renderCache: RenderCache.Statistics
     /// The compiled feeds in memory, within `--compiled-mb`.
-    var compiledFeeds: FeedCatalog.Statistics
+    package var compiledFeeds: FeedCatalog.Statistics
     /// Each feed's served calendars: sizes, event counts, and client limits passed.
-    var outputs: [OutputBudget] = []
+    package var outputs: [OutputBudget] = []
     /// Each feed's webhook and ntfy targets: pending, failing, the last deliveries.
-    var notices: [NoticeOutbox.LaneStatus] = []
+    package var notices: [NoticeOutbox.LaneStatus] = []
     /// Each MQTT broker: connected or not, the topics kept.
-    var brokers: [MQTTPublisher.Status] = []
+    package var brokers: [MQTTPublisher.Status] = []
 }
 
 /// Keeps the parts of `Health` that need the store (source states, a quick
 /// integrity check) fresh, off the request path.
-final class HealthMonitor: Sendable {
+package final class HealthMonitor: Sendable {
     private let state = Mutex<(sources: [Health.Source], database: String)>(([], "not checked yet"))
     private let states = Mutex<[SourceState]>([])
 
+    package init() {}
+
     /// A source's outcome as `/metrics` reads it.
-    struct SourceState: Sendable {
-        var ok: Bool
-        var lastSuccessAt: Date?
+    package struct SourceState: Sendable {
+        package var ok: Bool
+        package var lastSuccessAt: Date?
     }
 
-    func update(sources: [SourceStatus]) {
+    package func update(sources: [SourceStatus]) {
         let entries = sources.map { source in
             Health.Source(feed: source.feed, source: source.location, ok: source.lastError == nil, error: source.lastError,
                           lastSuccess: source.lastSuccessAt.map(HTTPDate.format))
@@ -59,15 +62,15 @@ final class HealthMonitor: Sendable {
         states.withLock { $0 = sources.map { SourceState(ok: $0.lastError == nil, lastSuccessAt: $0.lastSuccessAt) } }
     }
 
-    var sourceStates: [SourceState] { states.withLock { $0 } }
+    package var sourceStates: [SourceState] { states.withLock { $0 } }
 
-    func update(database: String) { state.withLock { $0.database = database } }
+    package func update(database: String) { state.withLock { $0.database = database } }
 
     /// True when the last database check found something wrong (checked again each tick until it clears).
-    var databaseHadAProblem: Bool { state.withLock { $0.database != "ok" && $0.database != "not checked yet" } }
+    package var databaseHadAProblem: Bool { state.withLock { $0.database != "ok" && $0.database != "not checked yet" } }
 
     /// `/healthz`: "starting" until the catalog was first read from the store.
-    func status(definitionErrors: [String], catalogRead: Bool = true, noticesFailing: Bool = false) -> PublicHealth {
+    package func status(definitionErrors: [String], catalogRead: Bool = true, noticesFailing: Bool = false) -> PublicHealth {
         let (sources, database) = state.withLock { ($0.sources, $0.database) }
         guard catalogRead else { return PublicHealth(status: "starting") }
         let healthy = Self.isHealthy(sources: sources, database: database, definitionErrors: definitionErrors) && !noticesFailing
@@ -78,7 +81,7 @@ final class HealthMonitor: Sendable {
         sources.allSatisfy(\.ok) && definitionErrors.isEmpty && (database == "ok" || database == "not checked yet")
     }
 
-    func snapshot(catalog: FeedCatalog, cache: RenderCache, definitionErrors: [String], notices: NoticeWatcher? = nil) -> Health {
+    package func snapshot(catalog: FeedCatalog, cache: RenderCache, definitionErrors: [String], notices: NoticeWatcher? = nil) -> Health {
         let (sources, database) = state.withLock { ($0.sources, $0.database) }
         let healthy = Self.isHealthy(sources: sources, database: database, definitionErrors: definitionErrors) && !(notices?.anyFailing ?? false)
         return Health(status: healthy ? "ok" : "degraded", database: database, feeds: catalog.feedCount, sources: sources,

@@ -1,6 +1,8 @@
 import CoreMetrics
 import Foundation
 import Prometheus
+import Services
+import Subscriptions
 import Synchronization
 
 /// What `GET /metrics` answers, in Prometheus text format, behind the admin
@@ -12,16 +14,16 @@ import Synchronization
 /// path), with no query string; an unmatched request is `NotFound`.
 /// Figures kept elsewhere (the render cache, the catalog, sources,
 /// connections) are read when scraped.
-final class ServerMetrics: Sendable {
-    let registry = PrometheusCollectorRegistry()
+package final class ServerMetrics: Sendable {
+    package let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
     /// Connections open now (`RequestDeadline` counts them).
-    let openConnections = Atomic<Int>(0)
+    package let openConnections = Atomic<Int>(0)
     /// The render cache's counters as last scraped, so that the Prometheus
     /// counters move by what happened since.
     private let lastCache = Mutex(RenderCache.Statistics())
 
-    init() {
+    package init() {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [
             .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
@@ -30,7 +32,7 @@ final class ServerMetrics: Sendable {
         self.factory = factory
     }
 
-    func request(route: String, method: String, status: Int, duration: Duration) {
+    package func request(route: String, method: String, status: Int, duration: Duration) {
         let route = route.isEmpty ? "NotFound" : route
         Counter(label: "tminus_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))],
                 factory: factory).increment()
@@ -38,18 +40,18 @@ final class ServerMetrics: Sendable {
             .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
-    /// An import finished: `via` is source, api or app.
-    func imported(via: String, ok: Bool) {
-        Counter(label: "tminus_imports_total", dimensions: [("via", via), ("outcome", ok ? "ok" : "refused")], factory: factory).increment()
+    /// An import finished.
+    package func imported(via channel: ImportChannel, ok: Bool) {
+        Counter(label: "tminus_imports_total", dimensions: [("via", channel.rawValue), ("outcome", ok ? "ok" : "refused")], factory: factory).increment()
     }
 
-    /// A URL source's fetch ended: fetched, not-modified or failed.
-    func sourceRefreshed(_ outcome: String) {
-        Counter(label: "tminus_source_refreshes_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+    /// A URL source's fetch ended.
+    package func sourceRefreshed(_ outcome: RefreshOutcome) {
+        Counter(label: "tminus_source_refreshes_total", dimensions: [("outcome", outcome.rawValue)], factory: factory).increment()
     }
 
     /// The text a scrape answers, with the figures read now.
-    func scrape(catalog: FeedCatalog, cache: RenderCache, health: HealthMonitor) -> [UInt8] {
+    package func scrape(catalog: FeedCatalog, cache: RenderCache, health: HealthMonitor) -> [UInt8] {
         let compiled = catalog.statistics
         registry.makeGauge(name: "tminus_feeds", help: "Feeds in the store").set(to: Double(catalog.feedCount))
         registry.makeGauge(name: "tminus_compiled_feeds", help: "Compilations in memory (a feed, or a view of one)").set(to: Double(compiled.feeds))

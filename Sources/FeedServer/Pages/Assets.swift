@@ -1,8 +1,8 @@
 /// The page's stylesheet and script, served from /assets so that the
 /// Content-Security-Policy can forbid inline scripts.
-enum Assets {
+package enum Assets {
     /// Colours pass WCAG AA in light and dark mode (`make browser` runs axe on both).
-    static let css = """
+    package static let css = """
         :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
                 --bg: #ffffff; --fg: #1c1c1e; --muted: #545458; --panel: #f2f2f7; --line: #d1d1d6; --accent: #0055cc; --accent-ink: #ffffff; }
         @media (prefers-color-scheme: dark) {
@@ -40,13 +40,13 @@ enum Assets {
         """
 
     /// The tab icon of every page (a browser asks for one; a 404 is a console error).
-    static let icon = """
+    package static let icon = """
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#FF3B30"/><stop offset="1" stop-color="#FF9500"/></linearGradient></defs><circle cx="32" cy="32" r="30" fill="url(#g)"/><text x="32" y="42" text-anchor="middle" font-family="system-ui, sans-serif" font-size="28" font-weight="700" fill="#fff">T</text></svg>
         """
 
     /// Recounts each live card in the viewer's zone with the same rules as the
     /// server: calendar days, then months past 99 days, years past 12 months.
-    static let js = """
+    package static let js = """
         "use strict";
         (function () {
           function startOfDay(d) { return new Date(d.getFullYear(), d.getMonth(), d.getDate()); }

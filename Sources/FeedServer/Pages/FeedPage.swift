@@ -2,21 +2,22 @@ import Countdowns
 import Foundation
 import ICalendar
 import Mustache
+import Pages
 
 /// The public HTML page of a feed's countdown cards (template `public-feed`).
 /// Numbers are rendered on the server (so it works without JavaScript);
 /// /assets/tminus.js recounts them in the viewer's own zone every minute.
 /// Subscribe links for every client.
-enum FeedPage {
-    struct Links {
-        var webcal: String
-        var https: String
-        var google: String
-        var countdown: String
-        var json: String
+package enum FeedPage {
+    package struct Links {
+        package var webcal: String
+        package var https: String
+        package var google: String
+        package var countdown: String
+        package var json: String
     }
 
-    static func links(baseURL: String, path: String) -> Links {
+    package static func links(baseURL: String, path: String) -> Links {
         let https = baseURL + path + ".ics"
         let webcal = https.replacingOccurrences(of: "https://", with: "webcal://").replacingOccurrences(of: "http://", with: "webcal://")
         let google = "https://calendar.google.com/calendar/render?cid=" + (webcal.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? webcal)
@@ -28,26 +29,26 @@ enum FeedPage {
     /// every tag, and a 300-card page took 190 ms to render that way (release
     /// build, idle machine), so a feed edited a few times a second kept the page
     /// rendering and pushed the soak test's p99 past 250 ms.
-    struct Card: MustacheParent {
-        var state: String
-        var from: String
-        var to: String
-        var ink: String
-        var start: String
-        var unit: String
-        var live: String
-        var image: String?
-        var big: String
-        var length: String
-        var word: String
-        var title: String
-        var date: String
-        var dateLine: String
-        var cardPath: String
-        var percent: Int?
-        var progressLabel: String
+    package struct Card: MustacheParent {
+        package var state: String
+        package var from: String
+        package var to: String
+        package var ink: String
+        package var start: String
+        package var unit: String
+        package var live: String
+        package var image: String?
+        package var big: String
+        package var length: String
+        package var word: String
+        package var title: String
+        package var date: String
+        package var dateLine: String
+        package var cardPath: String
+        package var percent: Int?
+        package var progressLabel: String
 
-        func child(named name: String) -> Any? {
+        package func child(named name: String) -> Any? {
             switch name {
             case "state": state
             case "from": from
@@ -72,27 +73,27 @@ enum FeedPage {
     }
 
     /// The link to the next cards, on a feed longer than one page.
-    struct More {
-        var url: String
-        var label: String
+    package struct More {
+        package var url: String
+        package var label: String
     }
 
-    struct View {
-        var name: String
-        var description: String?
-        var links: Links
-        var cards: [Card]
-        var isEmpty: Bool
-        var more: More?
+    package struct View {
+        package var name: String
+        package var description: String?
+        package var links: Links
+        package var cards: [Card]
+        package var isEmpty: Bool
+        package var more: More?
         /// The page's language (`<html lang>`), its direction, and its own words.
-        var lang: String
-        var dir: String
-        var words: [String: String]
+        package var lang: String
+        package var dir: String
+        package var words: [String: String]
         /// The unit words /assets/tminus.js recounts cards with, as JSON.
-        var scriptWords: String
+        package var scriptWords: String
     }
 
-    static func render(feed: Feed, rows: [(Countdown, RemainingTime)], links: Links, cardPath: (Countdown) -> String,
+    package static func render(feed: Feed, rows: [(Countdown, RemainingTime)], links: Links, cardPath: (Countdown) -> String,
                        imageURL: (String) -> String?, pages: WebPages, language: Language = .english, more: More? = nil) -> String {
         let cards = rows.map { countdown, remaining in
             let face = CardFace(countdown: countdown, remaining: remaining, language: language)

@@ -2,22 +2,23 @@ import Countdowns
 import CountdownStore
 import Foundation
 import Mustache
+import Pages
 
 /// `/`: the public feeds, each with its subscribe links (template `public-index`),
 /// in the viewer's language (`?lang=`, else `Accept-Language`).
-enum IndexPage {
+package enum IndexPage {
     /// One feed as the template reads it, looked up by name (`MustacheParent`)
     /// rather than through Mirror: with 600 feeds, the Mirror lookups made
     /// rendering the index most of the cost of creating a feed (issue #27).
-    struct Entry: MustacheParent {
-        var slug: String
-        var name: String
+    package struct Entry: MustacheParent {
+        package var slug: String
+        package var name: String
         /// "3 countdowns", "3 отсчёта".
-        var count: String
-        var webcal: String
-        var https: String
+        package var count: String
+        package var webcal: String
+        package var https: String
 
-        func child(named name: String) -> Any? {
+        package func child(named name: String) -> Any? {
             switch name {
             case "slug": slug
             case "name": self.name
@@ -29,17 +30,17 @@ enum IndexPage {
         }
     }
 
-    struct View {
-        var feeds: [Entry]
-        var isEmpty: Bool
-        var lang: String
-        var dir: String
-        var tagline: String
-        var subscribe: String
-        var empty: String
+    package struct View {
+        package var feeds: [Entry]
+        package var isEmpty: Bool
+        package var lang: String
+        package var dir: String
+        package var tagline: String
+        package var subscribe: String
+        package var empty: String
     }
 
-    static func render(feeds: [(feed: Feed, count: Int, links: FeedPage.Links)], pages: WebPages, language: Language) -> String {
+    package static func render(feeds: [(feed: Feed, count: Int, links: FeedPage.Links)], pages: WebPages, language: Language) -> String {
         let entries = feeds.map { Entry(slug: $0.feed.slug, name: $0.feed.name, count: language.countdowns($0.count),
                                         webcal: $0.links.webcal, https: $0.links.https) }
         let view = View(feeds: entries, isEmpty: entries.isEmpty, lang: language.code, dir: language.isRightToLeft ? "rtl" : "ltr",
@@ -48,7 +49,7 @@ enum IndexPage {
     }
 
     /// The page as served, for the public feeds among `feeds`; Last-Modified is their latest change.
-    static func representation(of feeds: [StoredFeed], settings: RenderSettings, language: Language) -> Representation {
+    package static func representation(of feeds: [StoredFeed], settings: RenderSettings, language: Language) -> Representation {
         let shown = feeds.filter(\.feed.isPublic)
         let html = render(feeds: shown.map { ($0.feed, $0.countdownCount, FeedPage.links(baseURL: settings.baseURL, path: "/feeds/\($0.feed.slug)")) },
                           pages: settings.pages, language: language)

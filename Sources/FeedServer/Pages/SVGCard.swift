@@ -1,9 +1,10 @@
 import Countdowns
+import Pages
 
 /// One countdown as a standalone SVG image (embeddable in a README or a
 /// dashboard): a gradient circle with the number and unit, the title and date below.
-enum SVGCard {
-    static func render(_ face: CardFace) -> String {
+package enum SVGCard {
+    package static func render(_ face: CardFace) -> String {
         let big = HTMLEscape.text(face.big)
         let size = switch face.length { case .short: 72; case .medium: 44; case .long: 28 }
         return """
@@ -21,7 +22,7 @@ enum SVGCard {
     }
 
     /// A ring around the circle, filled as far as the span has passed.
-    static func progressBar(_ face: CardFace) -> String {
+    package static func progressBar(_ face: CardFace) -> String {
         guard let percent = face.percent else { return "" }
         let circumference = 2 * Double.pi * 113
         let filled = (circumference * Double(percent) / 100 * 10).rounded() / 10

@@ -1,6 +1,6 @@
 import CountdownStore
-@preconcurrency import Crypto
 import Foundation
+@preconcurrency import Crypto
 
 /// Where the next page of a feed's list starts (`?cursor=` on
 /// `/feeds/{slug}.json` and on the feed's page): opaque to clients.
@@ -19,22 +19,22 @@ import Foundation
 /// anyone could write a cursor with any offset or minute. Every field is also
 /// bounded when read (revisions not negative, an offset no larger than the
 /// feed), so that no value from a request reaches trapping arithmetic.
-struct FeedCursor: Hashable, Sendable {
-    var revision: Int64
-    var holidaysRevision: Int64?
-    var minute: Int
-    var offset: Int
-    var fingerprint: UInt32
+package struct FeedCursor: Hashable, Sendable {
+    package var revision: Int64
+    package var holidaysRevision: Int64?
+    package var minute: Int
+    package var offset: Int
+    package var fingerprint: UInt32
 
-    static let maxAge = 60   // minutes
+    package static let maxAge = 60   // minutes
     /// The longest text read: the largest fields (95 bytes of plain text) and the MAC, in base64url.
-    static let maxTextBytes = 192
+    package static let maxTextBytes = 192
     /// Bytes of HMAC-SHA256 kept: 128 bits, as RFC 2104 allows (at least half the hash).
-    static let macBytes = 16
+    package static let macBytes = 16
     /// The format written: version 2 is sealed; version 1 (unsealed) is no longer read.
     private static let version = "2"
 
-    init(revision: Int64, holidaysRevision: Int64?, minute: Int, offset: Int, fingerprint: UInt32) {
+    package init(revision: Int64, holidaysRevision: Int64?, minute: Int, offset: Int, fingerprint: UInt32) {
         self.revision = revision
         self.holidaysRevision = holidaysRevision
         self.minute = minute
@@ -47,7 +47,7 @@ struct FeedCursor: Hashable, Sendable {
     }
 
     /// The cursor's text: the fields and their MAC, base64url without padding.
-    func text(key: SymmetricKey) -> String {
+    package func text(key: SymmetricKey) -> String {
         let fields = Array(plain.utf8)
         let mac = HMAC<SHA256>.authenticationCode(for: fields, using: key)
         return Base64URL.encode(fields + Array(mac).prefix(Self.macBytes))
@@ -55,7 +55,7 @@ struct FeedCursor: Hashable, Sendable {
 
     /// Reads a cursor this server (or a replica on its store) wrote, or nil for
     /// anything else: a wrong MAC, a field out of its range, another version.
-    init?(text: String, key: SymmetricKey) {
+    package init?(text: String, key: SymmetricKey) {
         guard text.utf8.count <= Self.maxTextBytes, let bytes = Base64URL.decode(text), bytes.count > Self.macBytes else { return nil }
         let fields = bytes.dropLast(Self.macBytes)
         let mac = HMAC<SHA256>.authenticationCode(for: fields, using: key)
@@ -70,7 +70,7 @@ struct FeedCursor: Hashable, Sendable {
 
     /// FNV-1a of the parameters that order and filter a list: the same on every
     /// replica and every run (Swift's `Hasher` is seeded per process).
-    static func fingerprint(_ parts: [String]) -> UInt32 {
+    package static func fingerprint(_ parts: [String]) -> UInt32 {
         var hash: UInt32 = 2_166_136_261
         for byte in parts.joined(separator: "\u{1F}").utf8 {
             hash ^= UInt32(byte)

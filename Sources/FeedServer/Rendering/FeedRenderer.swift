@@ -1,33 +1,33 @@
 import Countdowns
-@preconcurrency import Crypto
 import CountdownStore
 import Foundation
 import Hummingbird
 import ICalendar
 import Logging
 import Synchronization
+@preconcurrency import Crypto
 
 /// Compiled feed → Countdowns → bytes, for each clock-dependent output, through
 /// the render cache. The countdown calendar depends on the day in the feed's
 /// zone; JSON, pages and cards on the minute. Each is derived from the compiled
 /// series by arithmetic: no SQL, no re-expansion of a prepared series.
-struct FeedRenderer: Sendable {
-    let cache: RenderCache
+package struct FeedRenderer: Sendable {
+    package let cache: RenderCache
     /// List orders kept for the pages after the first.
-    let orders = ListOrders()
-    let settings: RenderSettings
+    package let orders = ListOrders()
+    package let settings: RenderSettings
     /// Signs the cursors this renderer writes and checks those it is given.
-    let cursorKey: SymmetricKey
-    let clock: @Sendable () -> Date
-    let logger: Logger
+    package let cursorKey: SymmetricKey
+    package let clock: @Sendable () -> Date
+    package let logger: Logger
     /// Revisions whose countdown calendar was reduced and already logged.
     private let reducedLogged = ReducedLog()
 
-    final class ReducedLog: Sendable {
-        let revisions = Mutex<[String: Int64]>([:])
+    package final class ReducedLog: Sendable {
+        package let revisions = Mutex<[String: Int64]>([:])
     }
 
-    init(cache: RenderCache, settings: RenderSettings, cursorKey: SymmetricKey, clock: @escaping @Sendable () -> Date, logger: Logger) {
+    package init(cache: RenderCache, settings: RenderSettings, cursorKey: SymmetricKey, clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.cache = cache
         self.settings = settings
         self.cursorKey = cursorKey
@@ -35,7 +35,7 @@ struct FeedRenderer: Sendable {
         self.logger = logger
     }
 
-    var baseURL: String { settings.baseURL }
+    package var baseURL: String { settings.baseURL }
 
     /// "Now" rounded down to the minute: JSON, pages and cards change at most once a minute.
     private var minute: (key: Int, start: Date) {
@@ -63,13 +63,13 @@ struct FeedRenderer: Sendable {
 
     /// Every countdown of the feed as `/feeds/{slug}.json` shows it at `now`,
     /// in the feed's zone and language: what notices and MQTT sensors say.
-    func snapshots(_ compiled: CompiledFeed, at now: Date) -> [CountdownSnapshot] {
+    package func snapshots(_ compiled: CompiledFeed, at now: Date) -> [CountdownSnapshot] {
         let calculator = calculator(at: now, compiled.feed.zone, compiled, compiled.feed.language ?? .english)
         return compiled.series.map { CountdownSnapshot(countdown: $0.countdown, remaining: calculator.remaining(for: $0), imageURL: { settings.imageURL($0) }) }
     }
 
     /// The countdown calendar, rendered again when the day changes in the feed's zone.
-    func countdownCalendar(_ compiled: CompiledFeed, language: Language? = nil) async throws -> Representation {
+    package func countdownCalendar(_ compiled: CompiledFeed, language: Language? = nil) async throws -> Representation {
         let zone = compiled.feed.zone
         let today = zone.local(of: clock()).date
         let language = language ?? compiled.feed.language ?? .english
@@ -88,7 +88,7 @@ struct FeedRenderer: Sendable {
     /// The exported calendar for clients that drop events with an RSCALE rule
     /// (khal, Python's dateutil; Google and Outlook ignore RSCALE): those
     /// repeats as ten years of RDATEs only. Rendered on first request, then cached.
-    func exportedDates(_ compiled: CompiledFeed) async throws -> Representation {
+    package func exportedDates(_ compiled: CompiledFeed) async throws -> Representation {
         let spelling = OtherCalendarDates(form: .dates, window: compiled.otherCalendarDates.window)
         return try await cache.value(for: .exportedDates(compiled.identity, window: spelling.window)) { [self] in
             CompiledFeed.export(compiled.stored, countdowns: compiled.countdowns, settings: settings, otherCalendarDates: spelling)
@@ -111,7 +111,7 @@ struct FeedRenderer: Sendable {
     /// cursor's offset, with the cursor of the next page. A category the feed
     /// does not have is answered with the empty list and not cached, so random
     /// categories cannot fill the cache.
-    func json(_ compiled: CompiledFeed, query: FeedQuery) async throws -> Representation {
+    package func json(_ compiled: CompiledFeed, query: FeedQuery) async throws -> Representation {
         let (minute, minuteStart) = try self.minute(of: query.cursor)
         let known = query.category.map { compiled.categories.contains($0) } ?? true
         let render: @Sendable () throws -> Representation = { [self] in
@@ -140,10 +140,10 @@ struct FeedRenderer: Sendable {
     }
 
     /// Countdowns the feed's page shows at once; a link shows the next ones.
-    static let pageSize = 100
+    package static let pageSize = 100
 
     /// The feed's page: `pageSize` cards from the cursor's offset, and a link to the next ones.
-    func page(_ compiled: CompiledFeed, zone: Zone, path: String, language: Language = .english, cursor: FeedCursor? = nil) async throws -> Representation {
+    package func page(_ compiled: CompiledFeed, zone: Zone, path: String, language: Language = .english, cursor: FeedCursor? = nil) async throws -> Representation {
         let (minute, minuteStart) = try self.minute(of: cursor)
         let offset = cursor?.offset ?? 0
         let key = RenderKey.page(compiled.identity, minute: minute, zone: zone, path: path, language: language, offset: offset)

@@ -8,32 +8,32 @@ import Synchronization
 /// per page. Only the order (four bytes a countdown) and the task counts are
 /// kept; a page computes the remaining times of its own rows again, which for
 /// the same minute gives the same values.
-final class ListOrders: Sendable {
+package final class ListOrders: Sendable {
     /// Everything the order depends on.
-    struct Key: Hashable, Sendable {
-        var feed: CompiledFeed.Identity
-        var minute: Int
-        var zone: Zone
-        var unit: DisplayUnit?
-        var category: String?
-        var sort: FeedSnapshot.Sort
-        var language: Language
+    package struct Key: Hashable, Sendable {
+        package var feed: CompiledFeed.Identity
+        package var minute: Int
+        package var zone: Zone
+        package var unit: DisplayUnit?
+        package var category: String?
+        package var sort: FeedSnapshot.Sort
+        package var language: Language
     }
 
     /// One list: indices into the compilation's series, in display order.
-    struct Order: Sendable {
-        var indices: [Int32]
-        var tasks: TaskCounts
+    package struct Order: Sendable {
+        package var indices: [Int32]
+        package var tasks: TaskCounts
     }
 
     private let orders: Mutex<BudgetedLRU<Key, Order>>
 
-    init(budgetBytes: Int = 8 << 20) {
+    package init(budgetBytes: Int = 8 << 20) {
         orders = Mutex(BudgetedLRU(budgetBytes: budgetBytes))
     }
 
     /// The order for `key`, computed by `make` when it is not kept.
-    func order(_ key: Key, make: () -> Order) -> Order {
+    package func order(_ key: Key, make: () -> Order) -> Order {
         if let kept = orders.withLock({ $0.use(key) }) { return kept }
         let made = make()
         orders.withLock { $0.insert(key, made, size: Self.bytes(key, made)) }
@@ -41,13 +41,13 @@ final class ListOrders: Sendable {
     }
 
     /// How many orders are kept (for tests and health).
-    var count: Int { orders.withLock { $0.count } }
+    package var count: Int { orders.withLock { $0.count } }
 
     /// What one kept order takes: its key three times (the dictionary's and the
     /// LRU's two links), the entry, the dictionary's spare room (load ≤ 3/4),
     /// the indices' heap block and a category longer than Swift keeps inline.
     /// Measured before this count: 2.8 KB an entry where `256 + 4n` was counted.
-    static func bytes(_ key: Key, _ order: Order) -> Int {
+    package static func bytes(_ key: Key, _ order: Order) -> Int {
         let slot = (MemoryLayout<Key>.stride * 3 + MemoryLayout<Order>.stride + 4 * MemoryLayout<Int>.stride) * 4 / 3
         let heap = 64 + order.indices.capacity * MemoryLayout<Int32>.stride
         let category = (key.category?.utf8.count ?? 0) > 15 ? 48 + (key.category?.utf8.count ?? 0) : 0
@@ -56,7 +56,7 @@ final class ListOrders: Sendable {
 
     /// The order of `series` (a compilation's, filtered or not) as `calculator` sees it.
     /// The order comes from placements alone; only tasks get their whole remaining time, for the counts.
-    static func make(_ series: [CountdownSeries], calculator: RemainingTimeCalculator, unit: DisplayUnit?, sort: FeedSnapshot.Sort) -> Order {
+    package static func make(_ series: [CountdownSeries], calculator: RemainingTimeCalculator, unit: DisplayUnit?, sort: FeedSnapshot.Sort) -> Order {
         let order = FeedSnapshot.order(series, calculator: calculator, sort: sort)
         let tasks = TaskCounts(rows: series.filter { $0.countdown.kind == .task }.map { ($0.countdown, calculator.remaining(for: $0, unit: unit)) },
                                now: calculator.now)

@@ -7,13 +7,13 @@ import Synchronization
 /// that is being rendered wait for that render (single flight), and renders run
 /// on a pool with one thread per core, so at most that many run at once and
 /// none occupies Swift's cooperative threads.
-final class RenderCache: Sendable {
-    struct Statistics: Sendable, Codable {
-        var hits = 0
-        var misses = 0
-        var evictions = 0
-        var bytes = 0
-        var entries = 0
+package final class RenderCache: Sendable {
+    package struct Statistics: Sendable, Codable {
+        package var hits = 0
+        package var misses = 0
+        package var evictions = 0
+        package var bytes = 0
+        package var entries = 0
     }
 
     private struct State {
@@ -23,7 +23,7 @@ final class RenderCache: Sendable {
         var misses = 0
     }
 
-    let budgetBytes: Int
+    package let budgetBytes: Int
     private let state: Mutex<State>
     private static let renderPool: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: System.coreCount)
@@ -31,12 +31,12 @@ final class RenderCache: Sendable {
         return pool
     }()
 
-    init(budgetBytes: Int = 64 << 20) {
+    package init(budgetBytes: Int = 64 << 20) {
         self.budgetBytes = budgetBytes
         state = Mutex(State(entries: BudgetedLRU(budgetBytes: budgetBytes)))
     }
 
-    var statistics: Statistics {
+    package var statistics: Statistics {
         state.withLock { state in
             Statistics(hits: state.hits, misses: state.misses, evictions: state.entries.evictions, bytes: state.entries.bytes,
                        entries: state.entries.count)
@@ -45,7 +45,7 @@ final class RenderCache: Sendable {
 
     /// The cached value for `key`, or the one `render` makes (once, however many
     /// ask) on the render threads.
-    func value(for key: RenderKey, render: @escaping @Sendable () throws -> Representation) async throws -> Representation {
+    package func value(for key: RenderKey, render: @escaping @Sendable () throws -> Representation) async throws -> Representation {
         try await value(for: key, load: {
             try await Self.renderPool.runIfActive {
                 let value = try render()
@@ -57,7 +57,7 @@ final class RenderCache: Sendable {
 
     /// The cached value for `key`, or the one `load` fetches (once, however many
     /// ask): for what comes from the store as it is, an image.
-    func value(for key: RenderKey, load: @escaping @Sendable () async throws -> Representation) async throws -> Representation {
+    package func value(for key: RenderKey, load: @escaping @Sendable () async throws -> Representation) async throws -> Representation {
         enum Lookup { case cached(Representation), rendering(Task<Representation, any Error>) }
         let lookup: Lookup = state.withLock { state in
             if let value = state.entries.use(key) {
@@ -92,7 +92,7 @@ final class RenderCache: Sendable {
     /// caller that fetches a miss itself, without a task of its own (a kept
     /// export, one store read, where single flight would cost more than the
     /// rare second read of the same key it saves).
-    func cached(_ key: RenderKey) -> Representation? {
+    package func cached(_ key: RenderKey) -> Representation? {
         state.withLock { state in
             if let value = state.entries.use(key) {
                 state.hits += 1
@@ -104,7 +104,7 @@ final class RenderCache: Sendable {
     }
 
     /// Keeps `value` for `key` (what a caller of `cached` fetched, or a render just made).
-    func keep(_ key: RenderKey, _ value: Representation) {
+    package func keep(_ key: RenderKey, _ value: Representation) {
         let size = value.cachedSize
         state.withLock { state in
             state.inFlight[key] = nil

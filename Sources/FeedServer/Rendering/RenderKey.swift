@@ -5,7 +5,7 @@ import ICalendar
 /// the feed's revision, the day (countdown calendar) or minute (JSON, pages,
 /// cards), and the validated, normalised query. Two requests that must get the
 /// same bytes get equal keys; nothing user-controlled enters a key unchecked.
-enum RenderKey: Hashable, Sendable {
+package enum RenderKey: Hashable, Sendable {
     case countdownCalendar(CompiledFeed.Identity, day: CivilDate, language: Language)
     /// The exported calendar with repeats in other calendars as dates only (`?rscale=dates`).
     case exportedDates(CompiledFeed.Identity, window: ClosedRange<CivilDate>)
@@ -24,25 +24,25 @@ enum RenderKey: Hashable, Sendable {
 /// The validated parameters of `/feeds/{slug}.json`. `limit` is clamped to the
 /// feed's size and `category` is one the feed has, so a key space an outsider
 /// can grow is bounded by the feed itself.
-struct FeedQuery: Hashable, Sendable {
+package struct FeedQuery: Hashable, Sendable {
     /// Countdowns a page holds unless `?limit=` says otherwise, and the most it may hold.
-    static let defaultLimit = 100
-    static let maxLimit = 1_000
+    package static let defaultLimit = 100
+    package static let maxLimit = 1_000
 
-    var zone: Zone
-    var unit: DisplayUnit?
-    var limit: Int
-    var category: String?
-    var sort: FeedSnapshot.Sort
-    var language: Language
+    package var zone: Zone
+    package var unit: DisplayUnit?
+    package var limit: Int
+    package var category: String?
+    package var sort: FeedSnapshot.Sort
+    package var language: Language
     /// Where this page starts; nil for the first page.
-    var cursor: FeedCursor?
+    package var cursor: FeedCursor?
 
     /// What a cursor is bound to: the parameters that order and filter the list.
-    var fingerprint: UInt32 { Self.fingerprint(zone: zone, unit: unit, category: category, sort: sort, language: language) }
+    package var fingerprint: UInt32 { Self.fingerprint(zone: zone, unit: unit, category: category, sort: sort, language: language) }
 
     /// The same for the feed's page, which has no unit or category of its own.
-    static func fingerprint(zone: Zone, unit: DisplayUnit? = nil, category: String? = nil, sort: FeedSnapshot.Sort, language: Language) -> UInt32 {
+    package static func fingerprint(zone: Zone, unit: DisplayUnit? = nil, category: String? = nil, sort: FeedSnapshot.Sort, language: Language) -> UInt32 {
         FeedCursor.fingerprint([zone.identifier, unit?.rawValue ?? "", category ?? "", sort.rawValue, language.code])
     }
 }

@@ -1,41 +1,50 @@
 import Countdowns
 import CountdownStore
 import Foundation
+import Pages
 
 /// What every render needs besides the feed: where the server is, whether it
 /// offers gzip, and the expansion bound.
-struct RenderSettings: Sendable {
-    var baseURL: String
-    var gzip: Bool
-    var maxOccurrences: Int
+package struct RenderSettings: Sendable {
+    package var baseURL: String
+    package var gzip: Bool
+    package var maxOccurrences: Int
     /// The Mustache templates every HTML page is rendered from (public pages and the web app).
-    var pages: WebPages
+    package var pages: WebPages
     /// The build serving, part of a kept export's variant.
-    var build = "dev"
+    package var build = "dev"
+
+    package init(baseURL: String, gzip: Bool, maxOccurrences: Int, pages: WebPages, build: String = "dev") {
+        self.baseURL = baseURL
+        self.gzip = gzip
+        self.maxOccurrences = maxOccurrences
+        self.pages = pages
+        self.build = build
+    }
 
     /// Public feeds may be kept by shared caches (a CDN, nginx `proxy_cache`) as
     /// long as by browsers, served stale while the cache revalidates, and for a
     /// day while tminus cannot answer; private ones by the client alone.
-    func cacheControl(_ feed: Feed, maxAge: Int) -> String {
+    package func cacheControl(_ feed: Feed, maxAge: Int) -> String {
         feed.isPublic ? Self.sharedCacheControl(maxAge: maxAge) : Self.privateCacheControl(maxAge: maxAge)
     }
 
-    static func sharedCacheControl(maxAge: Int) -> String {
+    package static func sharedCacheControl(maxAge: Int) -> String {
         "public, max-age=\(maxAge), s-maxage=\(maxAge), stale-while-revalidate=\(maxAge), stale-if-error=86400"
     }
 
-    static func privateCacheControl(maxAge: Int) -> String { "private, max-age=\(maxAge)" }
+    package static func privateCacheControl(maxAge: Int) -> String { "private, max-age=\(maxAge)" }
 
     /// What a kept export's bytes depend on besides the feed's revision: the
     /// build that wrote them, where images are linked from, whether a gzipped
     /// copy goes with them, and the years repeats in other calendars are
     /// spelled out for. A row of another variant is rendered again.
-    func exportVariant(_ dates: OtherCalendarDates) -> String {
+    package func exportVariant(_ dates: OtherCalendarDates) -> String {
         "\(build)|\(baseURL)|gzip=\(gzip)|\(dates.form.rawValue) \(dates.window.lowerBound)...\(dates.window.upperBound)"
     }
 
     /// Uploaded blobs are served from /images/<sha256>; URIs stay as they are.
-    func imageURL(_ reference: String) -> String? {
+    package func imageURL(_ reference: String) -> String? {
         guard reference.hasPrefix(StoredImage.scheme) else { return reference }
         return baseURL + "/images/" + reference.dropFirst(StoredImage.scheme.count)
     }

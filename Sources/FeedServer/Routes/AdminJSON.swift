@@ -5,24 +5,24 @@ import Hummingbird
 import ICalendar
 
 /// JSON in and out of the admin API, and how store errors become status codes.
-enum AdminJSON {
-    static func encode(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+package enum AdminJSON {
+    package static func encode(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
                  body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder.tminus.encode(value))))
     }
 
-    static func body(_ request: Request, limit: Int) async throws -> ByteBuffer {
+    package static func body(_ request: Request, limit: Int) async throws -> ByteBuffer {
         var request = request
         do { return try await request.collectBody(upTo: limit) } catch {
             throw HTTPError(.contentTooLarge, message: "the request body is over the limit of \(limit) bytes")
         }
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, limit: Int) async throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, _ request: Request, limit: Int) async throws -> T {
         try decode(type, from: try await body(request, limit: limit))
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
         do { return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView)) } catch let error as DecodingError {
             throw HTTPError(.badRequest, message: "malformed JSON: \(describe(error))")
         } catch {
@@ -30,7 +30,7 @@ enum AdminJSON {
         }
     }
 
-    static func describe(_ error: DecodingError) -> String {
+    package static func describe(_ error: DecodingError) -> String {
         switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
@@ -43,16 +43,16 @@ enum AdminJSON {
 
 /// A feed as the admin API shows it: its slug, the settings document that
 /// `feeds/*.yaml` uses too (flattened into the same object), and read-only facts.
-struct FeedJSON: Codable {
-    var slug: String
-    var settings: FeedSettingsDocument
-    var countdowns: Int?
-    var updatedAt: Date?
-    var links: [String: String]?
+package struct FeedJSON: Codable {
+    package var slug: String
+    package var settings: FeedSettingsDocument
+    package var countdowns: Int?
+    package var updatedAt: Date?
+    package var links: [String: String]?
 
-    enum CodingKeys: String, CodingKey { case slug, countdowns, updatedAt, links }
+    package enum CodingKeys: String, CodingKey { case slug, countdowns, updatedAt, links }
 
-    init(_ stored: StoredFeed, baseURL: String) {
+    package init(_ stored: StoredFeed, baseURL: String) {
         let feed = stored.feed
         slug = feed.slug
         settings = FeedSettingsDocument(feed)
@@ -64,13 +64,13 @@ struct FeedJSON: Codable {
         }
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         slug = try container.decode(String.self, forKey: .slug)
         settings = try FeedSettingsDocument(from: decoder)
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try settings.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(slug, forKey: .slug)

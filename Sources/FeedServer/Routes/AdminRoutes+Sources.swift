@@ -1,7 +1,9 @@
 import CountdownStore
 import Foundation
 import Hummingbird
+import Rules
 import Services
+import Subscriptions
 
 /// `/api/feeds/{slug}/sources`: the addresses a feed keeps fetching, as the
 /// web app's "keep it up to date" adds them, with their logins (write-only)
@@ -10,36 +12,36 @@ import Services
 /// are changed in the file. A source is named by its address in the body
 /// (`url`), or in the query for DELETE, because an address does not fit a path.
 extension AdminRoutes {
-    struct SourceJSON: Encodable {
-        var url: String
+    package struct SourceJSON: Encodable {
+        package var url: String
         /// Fetched in the background because it was added here or in the web app.
-        var subscribed: Bool
+        package var subscribed: Bool
         /// One of the feed file's sources: its rules and login are in the file.
-        var definedInFile: Bool
+        package var definedInFile: Bool
         /// Whether a login is kept (never the login itself).
-        var hasLogin: Bool
-        var rules: String?
-        var lastFetchedAt: Date?
-        var lastSuccessAt: Date?
-        var lastError: String?
+        package var hasLogin: Bool
+        package var rules: String?
+        package var lastFetchedAt: Date?
+        package var lastSuccessAt: Date?
+        package var lastError: String?
     }
 
-    struct NewSource: Decodable {
-        var url: String
-        var rules: String?
-        var username: String?
-        var password: String?
-        var token: String?
-        var strict: Bool?
+    package struct NewSource: Decodable {
+        package var url: String
+        package var rules: String?
+        package var username: String?
+        package var password: String?
+        package var token: String?
+        package var strict: Bool?
     }
 
-    struct SourceRulesChange: Decodable {
-        var url: String
+    package struct SourceRulesChange: Decodable {
+        package var url: String
         /// The new rules; null or empty removes them.
-        var rules: String?
+        package var rules: String?
     }
 
-    func registerSources(on api: RouterGroup<ServerContext>) {
+    package func registerSources(on api: RouterGroup<ServerContext>) {
         api.get("feeds/{slug}/sources") { _, context in
             try AdminJSON.encode(try await self.sourceList(try await self.stored(context).feed.slug))
         }
@@ -99,10 +101,10 @@ extension AdminRoutes {
                                                 importedWith: importedWith)
             }
         } catch {
-            self.loader.metrics?.imported(via: "api", ok: false)
+            self.metrics.imported(via: .api, ok: false)
             throw error
         }
-        self.loader.metrics?.imported(via: "api", ok: true)
+        self.metrics.imported(via: .api, ok: true)
         await self.loader.reloadSubscriptions()
         self.logger.info("source subscribed", metadata: ["feed": "\(slug)", "source": "\(input.url)", "result": "\(report)",
                                                         "rules": "\(rules == nil ? "none" : "set")", "via": "api"])

@@ -2,21 +2,27 @@ import Countdowns
 import CountdownStore
 import Foundation
 import Hummingbird
-import Services
 import ICalendar
 import Logging
+import Services
+import Subscriptions
 
 /// The admin API under /api, behind the bearer token. Every write is one store
 /// transaction, so a failed request leaves the store as it was.
 @dynamicMemberLookup
-struct AdminRoutes: Sendable {
-    let parts: ServerParts
+package struct AdminRoutes: Sendable {
+    package let parts: ServerParts
     /// The detailed health that `/healthz` no longer shows to everyone.
-    let health: @Sendable () -> Health
+    package let health: @Sendable () -> Health
 
-    subscript<Value>(dynamicMember path: KeyPath<ServerParts, Value>) -> Value { parts[keyPath: path] }
+    package init(parts: ServerParts, health: @escaping @Sendable () -> Health) {
+        self.parts = parts
+        self.health = health
+    }
 
-    func register(on router: Router<ServerContext>, token: AdminToken) {
+    package subscript<Value>(dynamicMember path: KeyPath<ServerParts, Value>) -> Value { parts[keyPath: path] }
+
+    package func register(on router: Router<ServerContext>, token: AdminToken) {
         let api = router.group("api").add(middleware: AdminAuthMiddleware(token: token))
         api.get("health") { request, _ in
             // Measured first, so that the cache figures include the renders measuring caused.
@@ -93,11 +99,11 @@ struct AdminRoutes: Sendable {
 
     /// A store write, then the catalog brought up to it, so that the next read sees the change.
     @discardableResult
-    func write<T: Sendable>(_ body: @escaping @Sendable (CountdownService) async throws -> T) async throws -> T {
+    package func write<T: Sendable>(_ body: @escaping @Sendable (CountdownService) async throws -> T) async throws -> T {
         try await self.catalog.write(body)
     }
 
-    func stored(_ context: ServerContext) async throws -> StoredFeed {
+    package func stored(_ context: ServerContext) async throws -> StoredFeed {
         let slug = context.parameters.get("slug") ?? ""
         guard let stored = try await self.store.feed(slug: slug) else { throw StoreError.feedNotFound(slug) }
         return stored
@@ -190,9 +196,9 @@ struct AdminRoutes: Sendable {
         return try AdminJSON.encode(snapshot(saved, feed))
     }
 
-    struct ImportResult: Encodable {
-        var added, updated, unchanged, removed: Int
-        var skipped, diagnostics: [String]
+    package struct ImportResult: Encodable {
+        package var added, updated, unchanged, removed: Int
+        package var skipped, diagnostics: [String]
     }
 
     /// `text/calendar` body, or JSON `{"url": …}` fetched with AsyncHTTPClient.
@@ -221,10 +227,10 @@ struct AdminRoutes: Sendable {
         let options = ImportOptions(strict: strict, source: source, createFeed: false)
         let report: ImportReport
         do { report = try await write { try await $0.importCalendar(bytes, intoFeed: slug, options: options) } } catch {
-            self.loader.metrics?.imported(via: "api", ok: false)
+            self.metrics.imported(via: .api, ok: false)
             throw error
         }
-        self.loader.metrics?.imported(via: "api", ok: true)
+        self.metrics.imported(via: .api, ok: true)
         self.logger.info("import", metadata: ["feed": "\(slug)", "result": "\(report)"])
         return try AdminJSON.encode(ImportResult(added: report.added, updated: report.updated, unchanged: report.unchanged, removed: report.removed,
                                                  skipped: report.skipped, diagnostics: report.diagnostics))

@@ -1,7 +1,7 @@
 import Countdowns
-@preconcurrency import Crypto
 import Hummingbird
 import ICalendar
+@preconcurrency import Crypto
 
 extension FeedQuery {
     /// Validates and normalises `/feeds/{slug}.json`'s query: an unknown `tz`,
@@ -10,7 +10,7 @@ extension FeedQuery {
     /// be one this server wrote, for these parameters, and for the feed's
     /// current revision (409 after a change: start again from the first page). JSON ignores `Accept-Language`: its words
     /// follow `?lang=` or the feed's language, whatever client asks.
-    init(_ request: Request, _ compiled: CompiledFeed, cursorKey: SymmetricKey) throws {
+    package init(_ request: Request, _ compiled: CompiledFeed, cursorKey: SymmetricKey) throws {
         let query = request.uri.queryParameters
         zone = try ViewerZone.parse(query.get("tz"), default: compiled.feed.zone)
         unit = nil
@@ -41,7 +41,7 @@ extension FeedCursor {
     /// The request's `?cursor=`, checked against the feed and the parameters it
     /// was made for; nil when there is none. Its offset is within the feed:
     /// a cursor past the end (which no walk writes) is refused like a forged one.
-    init?(_ request: Request, _ compiled: CompiledFeed, fingerprint: UInt32, key: SymmetricKey) throws {
+    package init?(_ request: Request, _ compiled: CompiledFeed, fingerprint: UInt32, key: SymmetricKey) throws {
         guard let raw = request.uri.queryParameters.get("cursor") else { return nil }
         guard let cursor = FeedCursor(text: String(raw), key: key), cursor.offset <= compiled.series.count else {
             throw HTTPError(.badRequest, message: "cursor is not one this server wrote: start from the first page, without cursor")
@@ -58,10 +58,10 @@ extension FeedCursor {
 
 /// The viewer's zone from `?tz=`: checked for length and characters before any
 /// lookup, so that no request can make the zone registry work hard.
-enum ViewerZone {
-    static let maxLength = 64
+package enum ViewerZone {
+    package static let maxLength = 64
 
-    static func parse(_ raw: String?, default fallback: Zone) throws -> Zone {
+    package static func parse(_ raw: String?, default fallback: Zone) throws -> Zone {
         guard let raw else { return fallback }
         let plausible = !raw.isEmpty && raw.utf8.count <= maxLength
             && raw.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "/_-+ .".unicodeScalars.contains($0)) }

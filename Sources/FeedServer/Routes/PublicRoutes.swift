@@ -10,13 +10,20 @@ import ICalendar
 /// generates it). Private feeds are 404 here and are served under
 /// `/t/{token}/…` instead. Each link reads the compilation its visibility
 /// allows (`Redaction`): a public link never sees CLASS:PRIVATE events.
-struct PublicRoutes: Sendable {
-    let catalog: FeedCatalog
-    let renderer: FeedRenderer
-    let images: ImageRoute
-    let health: @Sendable () -> PublicHealth
+package struct PublicRoutes: Sendable {
+    package let catalog: FeedCatalog
+    package let renderer: FeedRenderer
+    package let images: ImageRoute
+    package let health: @Sendable () -> PublicHealth
 
-    func register(on router: Router<ServerContext>) {
+    package init(catalog: FeedCatalog, renderer: FeedRenderer, images: ImageRoute, health: @escaping @Sendable () -> PublicHealth) {
+        self.catalog = catalog
+        self.renderer = renderer
+        self.images = images
+        self.health = health
+    }
+
+    package func register(on router: Router<ServerContext>) {
         router.get("/") { request, _ in self.catalog.index(in: try ViewerLanguage.resolve(request, feedLanguage: nil, negotiating: true)) }
         router.get("/healthz") { _, _ in self.health() }
         router.get("/assets/tminus.css") { _, _ in Self.css }
@@ -99,11 +106,11 @@ struct PublicRoutes: Sendable {
         return (compiled, context.parameters.get("token").map { "/t/\($0)/feeds/\(slug)" } ?? "/feeds/\(slug)")
     }
 
-    static let css = asset(Assets.css, type: "text/css; charset=utf-8")
-    static let js = asset(Assets.js, type: "text/javascript; charset=utf-8")
-    static let icon = asset(Assets.icon, type: "image/svg+xml")
+    package static let css = asset(Assets.css, type: "text/css; charset=utf-8")
+    package static let js = asset(Assets.js, type: "text/javascript; charset=utf-8")
+    package static let icon = asset(Assets.icon, type: "image/svg+xml")
 
-    static func asset(_ text: String, type: String) -> Representation {
+    package static func asset(_ text: String, type: String) -> Representation {
         Representation(bytes: Array(text.utf8), contentType: type, lastModified: Date(timeIntervalSince1970: 1_790_000_000),
                        cacheControl: "public, max-age=3600", extraHeaders: PageHeaders.asset)
     }
@@ -111,11 +118,16 @@ struct PublicRoutes: Sendable {
 
 /// `/images/{sha256}`: uploaded images, immutable, so each is read from the
 /// store once and then kept in the render cache (within its budget).
-struct ImageRoute: Sendable {
-    let store: any CountdownStore
-    let cache: RenderCache
+package struct ImageRoute: Sendable {
+    package let store: any CountdownStore
+    package let cache: RenderCache
 
-    func image(_ context: ServerContext) async throws -> Representation {
+    package init(store: any CountdownStore, cache: RenderCache) {
+        self.store = store
+        self.cache = cache
+    }
+
+    package func image(_ context: ServerContext) async throws -> Representation {
         let sha = context.parameters.get("sha") ?? ""
         let notFound = HTTPError(.notFound, message: "no such image")
         guard sha.utf8.count == 64, sha.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { throw notFound }

@@ -4,7 +4,7 @@
 /// insert evicts. Not thread-safe: its owner keeps it behind a lock (the
 /// render cache and `ListOrders`). The compiled feeds use `CompiledSet`,
 /// whose hits are cheaper and whose evictions are rare.
-struct BudgetedLRU<Key: Hashable, Value> {
+package struct BudgetedLRU<Key: Hashable, Value> {
     private struct Entry {
         var value: Value
         var size: Int
@@ -15,18 +15,18 @@ struct BudgetedLRU<Key: Hashable, Value> {
     private var entries: [Key: Entry] = [:]
     private var newest: Key?
     private var oldest: Key?
-    let budgetBytes: Int
+    package let budgetBytes: Int
     private(set) var bytes = 0
     private(set) var evictions = 0
 
-    init(budgetBytes: Int) {
+    package init(budgetBytes: Int) {
         self.budgetBytes = budgetBytes
     }
 
-    var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// The value for `key`, marked as used now.
-    mutating func use(_ key: Key) -> Value? {
+    package mutating func use(_ key: Key) -> Value? {
         guard let entry = unlink(key) else { return nil }
         pushNewest(key, entry)
         return entry.value
@@ -35,7 +35,7 @@ struct BudgetedLRU<Key: Hashable, Value> {
     /// Keeps `value` as the newest, then evicts the oldest until the budget
     /// holds. The newest always stays, even one larger than the whole budget:
     /// making it again on every request would cost far more than holding it.
-    mutating func insert(_ key: Key, _ value: Value, size: Int) {
+    package mutating func insert(_ key: Key, _ value: Value, size: Int) {
         if let old = unlink(key) { bytes -= old.size }
         pushNewest(key, Entry(value: value, size: size))
         bytes += size

@@ -13,39 +13,39 @@ import NIOCore
 /// A feed has one compilation per kind of link that reads it (`Redaction`):
 /// the full one, and, where some link needs it, one of redacted countdowns
 /// (`redacted(_:previous:now:settings:)`). Each renders only what it holds.
-final class CompiledFeed: Sendable {
+package final class CompiledFeed: Sendable {
     /// What a representation rendered from a compilation is keyed by: two
     /// compilations of one revision that show different things differ here.
-    struct Identity: Hashable, Sendable {
-        var slug: String
-        var revision: Int64
-        var redaction: Redaction
+    package struct Identity: Hashable, Sendable {
+        package var slug: String
+        package var revision: Int64
+        package var redaction: Redaction
         /// The revision of the holidays feed its working days were counted with.
-        var holidaysRevision: Int64?
+        package var holidaysRevision: Int64?
     }
 
-    let stored: StoredFeed
+    package let stored: StoredFeed
     /// What of the feed this compilation holds.
-    let redaction: Redaction
+    package let redaction: Redaction
     /// In the store's order (first date, then title).
-    let series: [CountdownSeries]
-    let indexByID: [Int64: Int]
+    package let series: [CountdownSeries]
+    package let indexByID: [Int64: Int]
     /// Lower-cased category names, to tell `?category=` values the feed has from the rest.
-    let categories: Set<String>
+    package let categories: Set<String>
     /// The exported calendar (the countdowns' own events), rendered at compile time.
-    let exported: Representation
+    package let exported: Representation
     /// When the clock passes this, some series must be prepared again.
-    let validUntil: Date
+    package let validUntil: Date
     /// The RDATE window `exported` spells repeats in other calendars out for.
-    let otherCalendarDates: OtherCalendarDates
+    package let otherCalendarDates: OtherCalendarDates
     /// The feed's weekend and, once the catalog has linked them, its holidays.
-    let workingDays: WorkingDays
+    package let workingDays: WorkingDays
     /// The revision of the `holidays:` feed `workingDays` came from; nil before linking or without one.
-    let holidaysRevision: Int64?
+    package let holidaysRevision: Int64?
     /// Roughly what this compilation holds, for the compiled feeds' budget (`--compiled-mb`).
-    let approximateBytes: Int
+    package let approximateBytes: Int
 
-    init(stored: StoredFeed, redaction: Redaction, series: [CountdownSeries], indexByID: [Int64: Int], categories: Set<String>,
+    package init(stored: StoredFeed, redaction: Redaction, series: [CountdownSeries], indexByID: [Int64: Int], categories: Set<String>,
          exported: Representation, validUntil: Date, workingDays: WorkingDays, holidaysRevision: Int64?,
          otherCalendarDates: OtherCalendarDates) {
         self.otherCalendarDates = otherCalendarDates
@@ -61,18 +61,18 @@ final class CompiledFeed: Sendable {
         approximateBytes = 1_024 + exported.cachedSize + series.reduce(0) { $0 + $1.approximateBytes } + indexByID.count * 24
     }
 
-    var feed: Feed { stored.feed }
-    var slug: String { stored.feed.slug }
-    var revision: Int64 { stored.revision }
-    var identity: Identity { Identity(slug: slug, revision: revision, redaction: redaction, holidaysRevision: holidaysRevision) }
-    var countdowns: [Countdown] { series.map(\.countdown) }
+    package var feed: Feed { stored.feed }
+    package var slug: String { stored.feed.slug }
+    package var revision: Int64 { stored.revision }
+    package var identity: Identity { Identity(slug: slug, revision: revision, redaction: redaction, holidaysRevision: holidaysRevision) }
+    package var countdowns: [Countdown] { series.map(\.countdown) }
 
-    func series(id: Int64) -> CountdownSeries? { indexByID[id].map { series[$0] } }
+    package func series(id: Int64) -> CountdownSeries? { indexByID[id].map { series[$0] } }
 
     /// Compiles `countdowns` for `stored`. Series and bytes of `previous` are
     /// reused where nothing they depend on changed, so editing one countdown of
     /// 10,000 prepares one series, not 10,000.
-    static func compile(_ stored: StoredFeed, countdowns: [Countdown], previous: CompiledFeed?, now: Date,
+    package static func compile(_ stored: StoredFeed, countdowns: [Countdown], previous: CompiledFeed?, now: Date,
                         settings: RenderSettings, redaction: Redaction = .none, workingDays: WorkingDays? = nil,
                         holidaysRevision: Int64? = nil) -> CompiledFeed {
         let zone = stored.feed.zone
@@ -118,7 +118,7 @@ final class CompiledFeed: Sendable {
 
     /// The exported calendar (`/feeds/{slug}.ics`) of `countdowns`, with repeats in
     /// other calendars spelled out as `otherCalendarDates` says.
-    static func export(_ stored: StoredFeed, countdowns: [Countdown], settings: RenderSettings,
+    package static func export(_ stored: StoredFeed, countdowns: [Countdown], settings: RenderSettings,
                        otherCalendarDates: OtherCalendarDates) -> Representation {
         let bytes = CalendarExport.bytes(feed: stored.feed, countdowns: countdowns, imageURL: { settings.imageURL($0) },
                                          otherCalendarDates: otherCalendarDates)
@@ -129,7 +129,7 @@ final class CompiledFeed: Sendable {
 
     /// The exported calendar from the bytes a store kept for this revision,
     /// with the headers `export` gives: served as if compiled.
-    static func export(_ stored: StoredFeed, kept: KeptExport.Bytes, settings: RenderSettings) -> Representation {
+    package static func export(_ stored: StoredFeed, kept: KeptExport.Bytes, settings: RenderSettings) -> Representation {
         let gzipped = kept.gzipped.flatMap { body in kept.gzippedEtag.map { (body: ByteBuffer(bytes: body), etag: $0) } }
         return Representation(body: ByteBuffer(bytes: kept.body), etag: kept.etag, gzipped: gzipped, contentType: Representation.calendarType,
                               lastModified: stored.updatedAt, cacheControl: settings.cacheControl(stored.feed, maxAge: 300),
@@ -139,7 +139,7 @@ final class CompiledFeed: Sendable {
     /// This compilation with its exported calendar sent from the store's copy
     /// (`streamed`) instead of held: for one larger than its share of
     /// `--compiled-mb`. The same validators and headers.
-    func sendingExport(_ streamed: StreamedBody) -> CompiledFeed {
+    package func sendingExport(_ streamed: StreamedBody) -> CompiledFeed {
         let sent = Representation(streamed: streamed, etag: exported.etag, contentType: exported.contentType, lastModified: exported.lastModified,
                                   cacheControl: exported.cacheControl, contentDisposition: exported.contentDisposition)
         return CompiledFeed(stored: stored, redaction: redaction, series: series, indexByID: indexByID, categories: categories, exported: sent,
@@ -147,7 +147,7 @@ final class CompiledFeed: Sendable {
     }
 
     /// The exported calendar sent from the store's copy, a chunk at a time, with the headers `export` gives.
-    static func export(_ stored: StoredFeed, streamed: StreamedBody, etag: String, settings: RenderSettings) -> Representation {
+    package static func export(_ stored: StoredFeed, streamed: StreamedBody, etag: String, settings: RenderSettings) -> Representation {
         Representation(streamed: streamed, etag: etag, contentType: Representation.calendarType, lastModified: stored.updatedAt,
                        cacheControl: settings.cacheControl(stored.feed, maxAge: 300), contentDisposition: exportDisposition(stored))
     }
@@ -157,7 +157,7 @@ final class CompiledFeed: Sendable {
     /// This (full) compilation as `redaction` shows it: itself when that hides
     /// nothing here, else a compilation of the redacted countdowns, reusing
     /// `previous` (the last one for the same redaction) where nothing changed.
-    func redacted(_ redaction: Redaction, previous: CompiledFeed?, now: Date, settings: RenderSettings) -> CompiledFeed {
+    package func redacted(_ redaction: Redaction, previous: CompiledFeed?, now: Date, settings: RenderSettings) -> CompiledFeed {
         precondition(self.redaction == .none, "redact the full compilation")
         let countdowns = self.countdowns
         if redaction.leavesUnchanged(countdowns) { return self }
@@ -170,7 +170,7 @@ final class CompiledFeed: Sendable {
     /// This compilation counting working days with `holidays` (the compiled
     /// feed its `holidays:` names, nil when that feed does not exist): the
     /// same series and bytes, so linking costs no expansion of this feed.
-    func linking(holidays: CompiledFeed?, now: Date) -> CompiledFeed {
+    package func linking(holidays: CompiledFeed?, now: Date) -> CompiledFeed {
         let workingDays = WorkingDays(weekend: feed.weekend, holidays: holidays?.series ?? [], today: feed.zone.local(of: now).date,
                                       zone: holidays?.feed.zone ?? feed.zone)
         return CompiledFeed(stored: stored, redaction: redaction, series: series, indexByID: indexByID, categories: categories, exported: exported,

@@ -4,7 +4,7 @@
 /// operations), which on the hot path of a cached `.ics` cost a tenth of the
 /// request rate. Eviction scans for the oldest tick instead: it happens only
 /// when a compile adds an entry, which costs far more than the scan.
-struct CompiledSet<Key: Hashable, Value> {
+package struct CompiledSet<Key: Hashable, Value> {
     private struct Entry {
         var value: Value
         var size: Int
@@ -13,19 +13,19 @@ struct CompiledSet<Key: Hashable, Value> {
 
     private var entries: [Key: Entry] = [:]
     private var tick: UInt64 = 0
-    let budgetBytes: Int
+    package let budgetBytes: Int
     private(set) var bytes = 0
     private(set) var evictions = 0
 
-    init(budgetBytes: Int) {
+    package init(budgetBytes: Int) {
         self.budgetBytes = budgetBytes
     }
 
-    var count: Int { entries.count }
-    var keyed: [(key: Key, value: Value)] { entries.map { ($0.key, $0.value.value) } }
+    package var count: Int { entries.count }
+    package var keyed: [(key: Key, value: Value)] { entries.map { ($0.key, $0.value.value) } }
 
     /// The value for `key`, marked as read now.
-    mutating func use(_ key: Key) -> Value? {
+    package mutating func use(_ key: Key) -> Value? {
         guard let index = entries.index(forKey: key) else { return nil }
         tick &+= 1
         entries.values[index].lastUse = tick
@@ -33,12 +33,12 @@ struct CompiledSet<Key: Hashable, Value> {
     }
 
     /// The value for `key`, without marking it.
-    func peek(_ key: Key) -> Value? { entries[key]?.value }
+    package func peek(_ key: Key) -> Value? { entries[key]?.value }
 
     /// Keeps `value` as the newest, then evicts the least recently read until
     /// the budget holds; the newest always stays. Returns how many went.
     @discardableResult
-    mutating func insert(_ key: Key, _ value: Value, size: Int) -> Int {
+    package mutating func insert(_ key: Key, _ value: Value, size: Int) -> Int {
         tick &+= 1
         if let old = entries.updateValue(Entry(value: value, size: size, lastUse: tick), forKey: key) { bytes -= old.size }
         bytes += size
@@ -58,7 +58,7 @@ struct CompiledSet<Key: Hashable, Value> {
         return evicted
     }
 
-    mutating func removeAll(where shouldRemove: (Key) -> Bool) {
+    package mutating func removeAll(where shouldRemove: (Key) -> Bool) {
         for key in entries.keys where shouldRemove(key) { bytes -= entries.removeValue(forKey: key)!.size }
     }
 }

@@ -1,11 +1,11 @@
 import Countdowns
 import CountdownStore
-import Services
 import Foundation
 import ICalendar
 import Logging
 import NIOCore
 import NIOPosix
+import Services
 import Synchronization
 
 /// What the store holds, and the feeds compiled from it, in memory.
@@ -31,43 +31,43 @@ import Synchronization
 /// once a second) or `FeedChangeListener` (PostgreSQL's NOTIFY). A change
 /// compiles nothing: the stale compilation stays only as the base the next
 /// read reuses unchanged countdowns from.
-final class FeedCatalog: Sendable {
-    struct Published: Sendable {
+package final class FeedCatalog: Sendable {
+    package struct Published: Sendable {
         /// Every feed's row, by slug.
-        var feeds: [String: StoredFeed] = [:]
+        package var feeds: [String: StoredFeed] = [:]
         /// What a read checks a compilation against, small enough to copy on
         /// the hot path (a `StoredFeed` copy retains every string of its settings).
-        var heads: [String: Head] = [:]
+        package var heads: [String: Head] = [:]
         /// The redacted views each feed may be read as: `.classified` for a
         /// public feed, and `.titles` or `.busy` where a token has that visibility.
-        var needed: [String: Set<Redaction>] = [:]
+        package var needed: [String: Set<Redaction>] = [:]
         /// Hash of a token's secret → the token and the feed it opens.
-        var tokens: [String: ActiveToken] = [:]
+        package var tokens: [String: ActiveToken] = [:]
         /// `/` in each language asked for (by code), rendered with the feeds it
         /// lists: empty after a change until first asked for (`index(in:)`), so
         /// that a change costs no render of every feed.
-        var index: [String: Representation] = [:]
+        package var index: [String: Representation] = [:]
         /// Moves with every published change of the feeds, so that an index
         /// rendered from older feeds is not kept.
-        var generation = 0
+        package var generation = 0
         /// False until the store's catalog was first read (`/healthz` says "starting").
-        var isRead = false
+        package var isRead = false
     }
 
-    struct Head: Sendable {
-        var revision: Int64
-        var holidays: String?
+    package struct Head: Sendable {
+        package var revision: Int64
+        package var holidays: String?
 
-        init(_ stored: StoredFeed) {
+        package init(_ stored: StoredFeed) {
             revision = stored.revision
             holidays = stored.feed.holidays
         }
     }
 
     /// One compilation: a feed as one kind of link sees it.
-    struct CompiledKey: Hashable, Sendable {
-        var slug: String
-        var redaction: Redaction
+    package struct CompiledKey: Hashable, Sendable {
+        package var slug: String
+        package var redaction: Redaction
     }
 
     /// What a read needs a compilation to match: the feed's revision, and that
@@ -95,26 +95,26 @@ final class FeedCatalog: Sendable {
     }
 
     /// The compiled feeds' figures, for `/api/health` and `/metrics`.
-    struct Statistics: Sendable, Codable {
+    package struct Statistics: Sendable, Codable {
         /// Feeds compiled in full.
-        var feeds: Int
+        package var feeds: Int
         /// Redacted views of them (a public link's, a token's) that differ from the full one.
-        var views: Int
-        var bytes: Int
-        var budgetBytes: Int
-        var hits: Int
-        var misses: Int
-        var evictions: Int
-        var countdowns: Int
+        package var views: Int
+        package var bytes: Int
+        package var budgetBytes: Int
+        package var hits: Int
+        package var misses: Int
+        package var evictions: Int
+        package var countdowns: Int
     }
 
-    let service: CountdownService
-    var store: any CountdownStore { service.store }
-    let settings: RenderSettings
-    let clock: @Sendable () -> Date
-    let logger: Logger
+    package let service: CountdownService
+    package var store: any CountdownStore { service.store }
+    package let settings: RenderSettings
+    package let clock: @Sendable () -> Date
+    package let logger: Logger
     /// Where exports read from the store are kept (the render cache, within `--cache-mb`).
-    let cache: RenderCache
+    package let cache: RenderCache
     private let published = Mutex(Published())
     private let compiled: Mutex<Compiled>
     private let tokenUses = Mutex<[Int64: Date]>([:])
@@ -127,11 +127,11 @@ final class FeedCatalog: Sendable {
     private let compilePool: NIOThreadPool
     /// An export longer than this (an eighth of `--compiled-mb`) is not held:
     /// it is kept in the store and sent from there a chunk at a time.
-    let largeExportBytes: Int
+    package let largeExportBytes: Int
     /// Called with each feed whose revision moved (a real change, not a start or a new day).
     private let changed: @Sendable (StoredFeed) -> Void
 
-    init(service: CountdownService, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger, cache: RenderCache,
+    package init(service: CountdownService, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger, cache: RenderCache,
          budgetBytes: Int = 256 << 20, changed: @escaping @Sendable (StoredFeed) -> Void = { _ in }) {
         self.changed = changed
         self.cache = cache
@@ -152,19 +152,19 @@ final class FeedCatalog: Sendable {
     // MARK: the catalog (memory only)
 
     /// Every feed's row, ordered by slug.
-    var storedFeeds: [StoredFeed] { published.withLock { $0.feeds.values.sorted { $0.feed.slug < $1.feed.slug } } }
+    package var storedFeeds: [StoredFeed] { published.withLock { $0.feeds.values.sorted { $0.feed.slug < $1.feed.slug } } }
 
-    var feedCount: Int { published.withLock { $0.feeds.count } }
+    package var feedCount: Int { published.withLock { $0.feeds.count } }
 
-    func stored(slug: String) -> StoredFeed? { published.withLock { $0.feeds[slug] } }
+    package func stored(slug: String) -> StoredFeed? { published.withLock { $0.feeds[slug] } }
 
-    var isRead: Bool { published.withLock(\.isRead) }
+    package var isRead: Bool { published.withLock(\.isRead) }
 
     /// The index page of the public feeds in `language`, as of the last
     /// refresh: rendered on the first request in that language after a change,
     /// then kept. Rendering it on every change instead made creating the 600th
     /// feed cost 40 ms instead of 12 (issue #27).
-    func index(in language: Language) -> Representation {
+    package func index(in language: Language) -> Representation {
         let (kept, feeds, generation) = published.withLock { ($0.index[language.code], $0.feeds, $0.generation) }
         if let kept { return kept }
         let rendered = IndexPage.representation(of: feeds.values.sorted { $0.feed.slug < $1.feed.slug }, settings: settings, language: language)
@@ -174,7 +174,7 @@ final class FeedCatalog: Sendable {
     }
 
     /// The live token behind `secret`, or nil. The use is noted in memory and saved later.
-    func token(secret: String) -> ActiveToken? {
+    package func token(secret: String) -> ActiveToken? {
         guard secret.count >= 16, secret.count <= 64 else { return nil }
         let hash = Secret.hash(secret)
         // Looked up by the SHA-256 of the secret: timing says nothing about the secret itself.
@@ -185,11 +185,11 @@ final class FeedCatalog: Sendable {
     }
 
     /// How many feeds were compiled since start (tests read it).
-    var compileCount: Int { compiles.load(ordering: .relaxed) }
+    package var compileCount: Int { compiles.load(ordering: .relaxed) }
     /// How many times the index page was rendered since start (tests read it).
-    var indexRenderCount: Int { indexRenders.load(ordering: .relaxed) }
+    package var indexRenderCount: Int { indexRenders.load(ordering: .relaxed) }
 
-    var statistics: Statistics {
+    package var statistics: Statistics {
         compiled.withLock { state in
             let full = state.feeds.keyed.filter { $0.key.redaction == .none }
             let views = state.feeds.keyed.filter { $0.key.redaction != .none && $0.value.redaction != .none }
@@ -200,7 +200,7 @@ final class FeedCatalog: Sendable {
     }
 
     /// The compilations in memory now, without compiling any (health's output figures).
-    var compiledNow: [CompiledFeed] {
+    package var compiledNow: [CompiledFeed] {
         compiled.withLock { $0.feeds.keyed.filter { $0.key.redaction == .none }.map(\.value) }.sorted { $0.slug < $1.slug }
     }
 
@@ -208,12 +208,12 @@ final class FeedCatalog: Sendable {
 
     /// The feed in full (what a `full` token link, the web app and the admin
     /// API read), compiled if it is not in memory; nil when there is no such feed.
-    func feed(slug: String) async -> CompiledFeed? { await feed(slug: slug, as: .none) }
+    package func feed(slug: String) async -> CompiledFeed? { await feed(slug: slug, as: .none) }
 
     /// The feed as a link that `redaction` applies to may see it, or nil. Never
     /// falls back to the full feed: a view exists only where a public feed or a
     /// live token needs it.
-    func feed(slug: String, as redaction: Redaction) async -> CompiledFeed? {
+    package func feed(slug: String, as redaction: Redaction) async -> CompiledFeed? {
         let now = clock()
         guard let target = target(slug: slug, as: redaction) else { return nil }
         switch lookup(CompiledKey(slug: slug, redaction: redaction), target, now: now, compiling: true) {
@@ -260,7 +260,7 @@ final class FeedCatalog: Sendable {
     /// `feed(slug:as:)` for a request: nil when there is no such feed (a 404),
     /// and `StoreError.unavailable` (a 503 with Retry-After) when the feed
     /// exists but could not be compiled now, the store being away.
-    func readable(slug: String, as redaction: Redaction = .none) async throws -> CompiledFeed? {
+    package func readable(slug: String, as redaction: Redaction = .none) async throws -> CompiledFeed? {
         if let compiled = await feed(slug: slug, as: redaction) { return compiled }
         guard target(slug: slug, as: redaction) != nil else { return nil }
         throw StoreError.unavailable("feed '\(slug)' cannot be compiled now: the store did not answer")
@@ -272,7 +272,7 @@ final class FeedCatalog: Sendable {
     /// (`KeptExport`: one read, then held in the render cache); else compiled,
     /// which keeps the bytes for the next miss. So a server with more feeds than
     /// `--compiled-mb` holds answers a calendar client without compiling.
-    func exported(slug: String, as redaction: Redaction) async throws -> Representation? {
+    package func exported(slug: String, as redaction: Redaction) async throws -> Representation? {
         let now = clock()
         guard let target = target(slug: slug, as: redaction) else { return nil }
         let key = CompiledKey(slug: slug, redaction: redaction)
@@ -364,7 +364,7 @@ final class FeedCatalog: Sendable {
     }
 
     /// The feed in full if it is in memory at its current revision; compiles nothing.
-    func inMemory(slug: String) -> CompiledFeed? {
+    package func inMemory(slug: String) -> CompiledFeed? {
         guard let stored = stored(slug: slug) else { return nil }
         let now = clock()
         return keptFull(slug).flatMap { $0.revision == stored.revision && $0.validUntil > now ? $0 : nil }
@@ -372,13 +372,13 @@ final class FeedCatalog: Sendable {
 
     /// How many feeds the owner's pages that sum over every feed (tasks, the
     /// timeline, statistics) compile for one request, at most.
-    static let summedFeeds = 64
+    package static let summedFeeds = 64
 
     /// The feeds for a page that sums over all of them: every feed when there
     /// are at most `summedFeeds`, else those in memory and the first others up
     /// to that many (a hosted service with 10,000 feeds must not compile them
     /// all for one page). `left` says how many were left out.
-    func feedsToSum() async -> (feeds: [CompiledFeed], left: Int) {
+    package func feedsToSum() async -> (feeds: [CompiledFeed], left: Int) {
         var result: [CompiledFeed] = []
         var compiledHere = 0, left = 0
         for stored in storedFeeds {
@@ -474,7 +474,7 @@ final class FeedCatalog: Sendable {
     /// A use case, then the published state brought up to it, so that the
     /// next read, on any route, sees the change.
     @discardableResult
-    func write<T: Sendable>(_ body: @Sendable (CountdownService) async throws -> T) async throws -> T {
+    package func write<T: Sendable>(_ body: @Sendable (CountdownService) async throws -> T) async throws -> T {
         let result = try await body(service)
         await refresh()
         return result
@@ -484,7 +484,7 @@ final class FeedCatalog: Sendable {
     /// revision changed, drops deleted ones, reloads tokens. Compiles nothing.
     /// `force` reads every row again and drops every compilation (after
     /// `feeds/` was reloaded).
-    func refresh(force: Bool = false) async {
+    package func refresh(force: Bool = false) async {
         await refreshes.run { await self.refreshNow(force: force) }
     }
 
@@ -526,7 +526,7 @@ final class FeedCatalog: Sendable {
 
     /// Which redacted views each feed needs: the public one for a public feed,
     /// and one per visibility its live tokens have.
-    static func redactions(feeds: [String: StoredFeed], tokens: [ActiveToken]) -> [String: Set<Redaction>] {
+    package static func redactions(feeds: [String: StoredFeed], tokens: [ActiveToken]) -> [String: Set<Redaction>] {
         var needed: [String: Set<Redaction>] = [:]
         for (slug, stored) in feeds where stored.feed.isPublic { needed[slug, default: []].insert(.classified) }
         for token in tokens where feeds[token.slug] != nil { needed[token.slug, default: []].insert(Redaction(link: token.visibility)) }
@@ -535,7 +535,7 @@ final class FeedCatalog: Sendable {
     }
 
     /// Saves the token uses gathered since the last call (a write now and then, never per request).
-    func saveTokenUses() async {
+    package func saveTokenUses() async {
         let uses = tokenUses.withLock { uses in defer { uses = [:] }; return uses }
         guard !uses.isEmpty else { return }
         do { try await service.recordTokenUse(uses) } catch {

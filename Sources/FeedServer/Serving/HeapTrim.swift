@@ -13,11 +13,11 @@ import Synchronization
 /// run on their own threads with their own arenas, so without a trim the
 /// server's resident size stays at every high-water mark it ever reached. A
 /// trim walks the arenas once: milliseconds, after work that took far longer.
-enum HeapTrim {
+package enum HeapTrim {
     /// Outputs at least this large are followed by a trim.
-    static let afterRenderBytes = 1 << 20
+    package static let afterRenderBytes = 1 << 20
 
-    static func now() {
+    package static func now() {
         trim?(0)
         lastTrim.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
     }
@@ -25,7 +25,7 @@ enum HeapTrim {
     /// A trim unless one ran in the last second: after each of many small
     /// compiles (a server with more feeds than `--compiled-mb` holds evicts
     /// on almost every compile), trimming every time cost 10 ms a compile.
-    static func soon() {
+    package static func soon() {
         let now = DispatchTime.now().uptimeNanoseconds
         guard now &- lastTrim.load(ordering: .relaxed) >= 1_000_000_000 else { return }
         self.now()
@@ -39,7 +39,7 @@ enum HeapTrim {
     /// and Dispatch's workers each keeping their own high-water mark, the
     /// soak's resident size crept past its budget once compiles moved to two
     /// threads (issue #25). `MALLOC_ARENA_MAX` in the environment still wins.
-    static func limitArenas() {
+    package static func limitArenas() {
         guard ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil else { return }
         _ = option?(-8 /* M_ARENA_MAX */, 2)
     }

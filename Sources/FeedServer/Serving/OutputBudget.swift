@@ -7,22 +7,22 @@ import NIOCore
 /// Calendar and Outlook publish no limit and none was measured here, so only
 /// Google's is checked. Shown at `/api/health` and, as a warning, on the web
 /// app's feed page.
-struct OutputBudget: Codable, Sendable, Equatable {
-    struct Output: Codable, Sendable, Equatable {
-        var bytes: Int
-        var events: Int
+package struct OutputBudget: Codable, Sendable, Equatable {
+    package struct Output: Codable, Sendable, Equatable {
+        package var bytes: Int
+        package var events: Int
     }
 
-    static let googleLimitBytes = 1_000_000
+    package static let googleLimitBytes = 1_000_000
 
-    var feed: String
-    var exported: Output
-    var countdownCalendar: Output
-    var warnings: [String]
+    package var feed: String
+    package var exported: Output
+    package var countdownCalendar: Output
+    package var warnings: [String]
 
     /// Measures both calendars as served now (the countdown calendar comes
     /// from the render cache, or is rendered once for it).
-    static func measure(_ compiled: CompiledFeed, renderer: FeedRenderer) async throws -> OutputBudget {
+    package static func measure(_ compiled: CompiledFeed, renderer: FeedRenderer) async throws -> OutputBudget {
         let calendar = try await renderer.countdownCalendar(compiled)
         // One sent from the store is not held: its events are counted from the countdowns (overrides not included).
         let exported = Output(bytes: compiled.exported.byteCount,
@@ -36,7 +36,7 @@ struct OutputBudget: Codable, Sendable, Equatable {
     }
 
     /// VEVENTs and VTODOs in a calendar's bytes (each begins on a line of its own).
-    static func components(in body: ByteBuffer) -> Int {
+    package static func components(in body: ByteBuffer) -> Int {
         let text = String(buffer: body)
         return ["\r\nBEGIN:VEVENT\r\n", "\r\nBEGIN:VTODO\r\n"].reduce(0) { $0 + text.components(separatedBy: $1).count - 1 }
     }

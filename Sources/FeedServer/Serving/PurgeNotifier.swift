@@ -1,9 +1,10 @@
-import CountdownStore
 import AsyncHTTPClient
+import CountdownStore
 import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import Subscriptions
 
 /// Tells a CDN in front that a feed changed: a POST to the feed's `purge` URL
 /// with `Surrogate-Key: feed-<slug>` and a JSON body naming the feed, its new
@@ -15,24 +16,31 @@ import NIOHTTP1
 /// out under the rules of source fetches (`PinnedClient`): public addresses
 /// only unless `--allow-private-sources`, connected to the address checked,
 /// and a redirect is a failure, never followed.
-struct PurgeNotifier: Sendable {
-    let baseURL: String
-    let logger: Logger
-    let policy: AddressPolicy
-    var timeout: TimeAmount = .seconds(10)
+package struct PurgeNotifier: Sendable {
+    package let baseURL: String
+    package let logger: Logger
+    package let policy: AddressPolicy
+    package var timeout: TimeAmount = .seconds(10)
 
-    struct Body: Encodable {
-        var feed: String
-        var revision: Int64
-        var surrogateKey: String
-        var urls: [String]
+    package init(baseURL: String, logger: Logger, policy: AddressPolicy, timeout: TimeAmount = .seconds(10)) {
+        self.baseURL = baseURL
+        self.logger = logger
+        self.policy = policy
+        self.timeout = timeout
     }
 
-    struct Failed: Error, CustomStringConvertible {
-        var description: String
+    package struct Body: Encodable {
+        package var feed: String
+        package var revision: Int64
+        package var surrogateKey: String
+        package var urls: [String]
     }
 
-    func changed(_ stored: StoredFeed) {
+    package struct Failed: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    package func changed(_ stored: StoredFeed) {
         guard let url = stored.feed.purgeURL else { return }
         let slug = stored.feed.slug
         let base = baseURL + "/feeds/" + slug
@@ -50,7 +58,7 @@ struct PurgeNotifier: Sendable {
     }
 
     /// One POST to the hook; throws `Failed` saying why it did not succeed.
-    func deliver(_ body: Body, to url: String) async throws(Failed) {
+    package func deliver(_ body: Body, to url: String) async throws(Failed) {
         let pinned: PinnedClient
         do { pinned = try await PinnedClient.connect(to: url, policy: policy) } catch { throw Failed(description: error.description) }
         defer { let client = pinned.client; Task { try? await client.shutdown() } }

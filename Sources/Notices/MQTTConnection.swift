@@ -1,0 +1,129 @@
+import CMosquitto
+import Foundation
+import Logging
+import Subscriptions
+import Synchronization
+
+/// One connection to an MQTT broker through libmosquitto (Debian's
+/// libmosquitto-dev): its own network thread (`mosquitto_loop_start`), which
+/// reconnects by itself with a growing wait. What to publish is not queued
+/// here while the broker is away: the owner keeps the state it wants and
+/// publishes it again on each connect (`onConnect`), so a broker that is down
+/// for a week costs no memory.
+package final class MQTTConnection: @unchecked Sendable {
+    // @unchecked: `handle` is set once in `init` and libmosquitto's calls are
+    // thread-safe with the threaded loop; the rest is behind Mutexes.
+
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// libmosquitto's one-time global set-up.
+    private static let library: Void = { mosquitto_lib_init() }()
+
+    private var handle: OpaquePointer?
+    private let state = Mutex<(connected: Bool, lastError: String?)>((false, nil))
+    private let onConnect = Mutex<(@Sendable () -> Void)?>(nil)
+    package let settings: MQTTSettings
+    package let logger: Logger
+    /// `{topic}/status`: "online" while connected, "offline" (the will) otherwise.
+    package var statusTopic: String { settings.topic + "/status" }
+
+    package init(settings: MQTTSettings, clientID: String, logger: Logger) throws {
+        Self.library
+        self.settings = settings
+        self.logger = logger
+        guard let handle = mosquitto_new(clientID, true, Unmanaged.passUnretained(self).toOpaque()) else {
+            throw Failure(description: "libmosquitto cannot make a client")
+        }
+        self.handle = handle
+        mosquitto_connect_callback_set(handle) { _, context, code in
+            guard let context else { return }
+            Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().connected(code)
+        }
+        mosquitto_disconnect_callback_set(handle) { _, context, code in
+            guard let context else { return }
+            Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().disconnected(code)
+        }
+        mosquitto_reconnect_delay_set(handle, 1, 60, true)
+        _ = "offline".withCString { mosquitto_will_set(handle, statusTopic, 7, $0, 1, true) }
+        if let username = settings.username {
+            let password = try settings.password.map { secret in
+                do { return try secret.read() } catch { throw Failure(description: "the broker's password: \(error)") }
+            }
+            try check(mosquitto_username_pw_set(handle, username, password), "cannot set the login")
+        }
+        if settings.tls {
+            try check(mosquitto_int_option(handle, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "cannot use the system's certificates")
+        }
+    }
+
+    /// Starts connecting (in the background) and the network thread; `onConnect` runs on that thread after each connect.
+    package func start(onConnect: @escaping @Sendable () -> Void) throws {
+        self.onConnect.withLock { $0 = onConnect }
+        guard let handle else { return }
+        let code = mosquitto_connect_async(handle, settings.host, Int32(settings.port), 60)
+        if code != 0 { record(error: "cannot connect to \(settings.host):\(settings.port): \(Self.describe(code))") }
+        try check(mosquitto_loop_start(handle), "cannot start the network thread")
+    }
+
+    /// Says "offline", disconnects and frees the client.
+    package func stop() {
+        guard let handle else { return }
+        let connected = isConnected
+        if connected { try? publish(statusTopic, Array("offline".utf8), retain: true) }
+        mosquitto_disconnect(handle)
+        // Connected, the loop ends with the disconnect; otherwise it may be sleeping before a
+        // reconnect (up to a minute), and is cancelled.
+        mosquitto_loop_stop(handle, !connected)
+        mosquitto_destroy(handle)
+        self.handle = nil
+    }
+
+    deinit { stop() }
+
+    package var isConnected: Bool { state.withLock { $0.connected } }
+    package var lastError: String? { state.withLock { $0.lastError } }
+
+    /// Publishes at QoS 1; an empty retained payload removes what the topic held.
+    package func publish(_ topic: String, _ payload: [UInt8], retain: Bool) throws {
+        guard let handle else { throw Failure(description: "the connection is closed") }
+        let code = payload.withUnsafeBytes { bytes in
+            mosquitto_publish(handle, nil, topic, Int32(bytes.count), bytes.baseAddress, 1, retain)
+        }
+        try check(code, "cannot publish to \(topic)")
+    }
+
+    private func check(_ code: Int32, _ what: String) throws {
+        guard code == 0 else { throw Failure(description: "\(what): \(Self.describe(code))") }
+    }
+
+    private static func describe(_ code: Int32) -> String { String(cString: mosquitto_strerror(code)) }
+
+    private func record(error: String?) {
+        state.withLock { $0.lastError = error }
+        if let error { logger.warning("MQTT broker", metadata: ["broker": "\(settings.host):\(settings.port)", "error": "\(error)"]) }
+    }
+
+    private func connected(_ code: Int32) {
+        guard code == 0 else {
+            let reason = String(cString: mosquitto_connack_string(code))
+            state.withLock { $0 = (false, "the broker refused the connection: \(reason)") }
+            logger.warning("MQTT broker refused the connection", metadata: ["broker": "\(settings.host):\(settings.port)", "reason": "\(reason)"])
+            return
+        }
+        state.withLock { $0 = (true, nil) }
+        logger.info("MQTT connected", metadata: ["broker": "\(settings.host):\(settings.port)"])
+        try? publish(statusTopic, Array("online".utf8), retain: true)
+        onConnect.withLock { $0 }?()
+    }
+
+    private func disconnected(_ code: Int32) {
+        // A refused login is the reason to keep showing, not the disconnect that follows it.
+        let refused = state.withLock { state in
+            state.connected = false
+            return state.lastError?.hasPrefix("the broker refused") ?? false
+        }
+        if code != 0, !refused { record(error: "the connection was lost (\(Self.describe(code))); reconnecting") }
+    }
+}

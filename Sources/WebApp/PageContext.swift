@@ -1,0 +1,23 @@
+import Countdowns
+import Foundation
+import Hummingbird
+import Pages
+
+/// What every page's layout reads, around the page's own view (`page`).
+package struct PageContext: TemplateView {
+    package var title: String
+    package var csrf: String
+    package var signedIn: Bool
+    package var flash: String?
+    package var undo: String?
+    /// Which navigation entry is current: "feeds", "timeline", "tasks" or "stats".
+    package var section: String
+    /// Where the language switch sends the browser back to: this page.
+    package var back: String
+    package var languages: [LanguageChoice]
+    package var page: Any
+
+    package var templateValues: [String: Any] {
+        ["navFeeds": section == "feeds", "navTimeline": section == "timeline", "navTasks": section == "tasks", "navStats": section == "stats"]
+    }
+}
