@@ -19,6 +19,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The database holds a migration this build does not know: a newer tminus
     /// made or upgraded it, and this one must not write to it.
     case newerSchema(database: String, migration: String)
+    /// A row read back from the database has no id: only a damaged database does that.
+    case unsaved(String)
 
     public var description: String {
         switch self {
@@ -33,6 +35,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
         case .invalid(let message): message
         case .storageFull: "the database cannot grow (the disk is full, or its size limit was reached); nothing was changed"
         case .unavailable(let why): "the database is unavailable, nothing was changed; try again shortly (\(why))"
+        case .unsaved(let kind): "the database holds a \(kind) without an id (is it damaged? `tminus backup` and `tminus restore` rebuild it); nothing was changed"
         case .newerSchema(let database, let migration):
             "the database \(database) was made by a newer tminus (it has the migration '\(migration)', which this version does not know); "
                 + "it was not opened: run the newer tminus, or restore a backup made by this version"

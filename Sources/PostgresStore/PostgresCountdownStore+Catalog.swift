@@ -22,9 +22,10 @@ extension PostgresCountdownStore {
         let (found, colors, stamps, changed) = try await inTransaction { connection -> (FeedRecord?, [String: String], [RowStamp], [(CountdownRecord, String?)]) in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
             guard let record = try await self.feedRecord(connection, slug: slug) else { return (nil, [:], [], []) }
+            let feedId = try record.savedID()
             var stamps: [RowStamp] = []
             for try await (id, sequence, created, modified, location) in try await connection.execute(
-                PreparedStatements.CountdownStamps(feedId: record.id!), logger: self.logger) {
+                PreparedStatements.CountdownStamps(feedId: feedId), logger: self.logger) {
                 stamps.append(RowStamp(id: id, sequence: sequence, created: created, lastModified: modified, source: location))
             }
             let missing = stamps.filter { stamp in !(known[stamp.id].map(stamp.matches) ?? false) }.map(\.id)
@@ -37,14 +38,14 @@ extension PostgresCountdownStore {
                     changed.append((try Self.countdownRecord(row), try row.makeRandomAccess()[12].decode(String?.self)))
                 }
             }
-            return (record, try await self.categoryColors(connection, feedId: record.id!), stamps, changed)
+            return (record, try await self.categoryColors(connection, feedId: feedId), stamps, changed)
         }
         guard let record = found else { return nil }
         let parsed = try await Offload.run {
-            try Dictionary(uniqueKeysWithValues: changed.map { row, source in (row.id!, try row.countdown(source: source)) })
+            try Dictionary(uniqueKeysWithValues: changed.map { row, source in (try row.savedID(), try row.countdown(source: source)) })
         }
         let countdowns = stamps.compactMap { parsed[$0.id] ?? known[$0.id] }
-        let feed = StoredFeed(record, categoryColors: colors, countdownCount: countdowns.count)
+        let feed = try StoredFeed(record, categoryColors: colors, countdownCount: countdowns.count)
         return (feed, countdowns)
     }
 

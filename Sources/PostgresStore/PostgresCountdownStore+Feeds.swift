@@ -31,9 +31,9 @@ extension PostgresCountdownStore {
     }
 
     func stored(_ record: FeedRecord, _ connection: PostgresConnection) async throws -> StoredFeed {
-        let count = try await connection.query("SELECT count(*) FROM countdown WHERE feedId = \(record.id!)", logger: logger)
-            .collect(Int64.self).first ?? 0
-        return StoredFeed(record, categoryColors: try await categoryColors(connection, feedId: record.id!), countdownCount: Int(count))
+        let id = try record.savedID()
+        let count = try await connection.query("SELECT count(*) FROM countdown WHERE feedId = \(id)", logger: logger).collect(Int64.self).first ?? 0
+        return try StoredFeed(record, categoryColors: try await categoryColors(connection, feedId: id), countdownCount: Int(count))
     }
 
     func categoryColors(_ connection: PostgresConnection, feedId: Int64) async throws -> [String: String] {
@@ -119,7 +119,7 @@ extension PostgresCountdownStore {
             try Self.bind(cell, column.kind, to: &bindings)
             assignments.append("\(column.name) = $\(assignments.count + 1)")
         }
-        bindings.append(record.id!)
+        bindings.append(try record.savedID())
         try await connection.query(PostgresQuery(unsafeSQL: "UPDATE feed SET \(assignments.joined(separator: ", ")) WHERE id = $\(assignments.count + 1)",
                                                  binds: bindings), logger: logger)
     }

@@ -11,7 +11,7 @@ extension PostgresCountdownStore {
             let feed = try await self.requireFeed(connection, slug)
             var tokens: [FeedToken] = []
             for try await (id, label, created, used, revoked, visibility) in try await connection.query("""
-                SELECT id, label, createdAt, lastUsedAt, revokedAt, visibility FROM feedToken WHERE feedId = \(feed.id!) ORDER BY id
+                SELECT id, label, createdAt, lastUsedAt, revokedAt, visibility FROM feedToken WHERE feedId = \(try feed.savedID()) ORDER BY id
                 """, logger: self.logger).decode((Int64, String, Date, Date?, Date?, Visibility).self) {
                 tokens.append(FeedToken(id: id, feed: slug, label: label, visibility: visibility, createdAt: created,
                                         lastUsedAt: used, revokedAt: revoked))

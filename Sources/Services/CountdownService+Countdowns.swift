@@ -51,7 +51,7 @@ extension CountdownService {
             var countdown = countdown
             if let image { countdown.presentation.image = try await tx.put(image) }
             var saved = countdown.id == nil ? try await add(countdown, toFeed: slug, tx) : try await update(countdown, tx)
-            if let target, target != slug { saved = try await move(id: saved.id!, toFeed: target, tx) }
+            if let target, target != slug { saved = try await move(id: try saved.savedID(), toFeed: target, tx) }
             return saved
         }
     }
@@ -75,12 +75,12 @@ extension CountdownService {
     /// Inserts an already stamped countdown as a new row of the feed (add and
     /// restore); refused when the feed already has its UID.
     func insertNew(_ stamped: Countdown, toFeed slug: String, _ tx: any StoreTransaction) async throws -> Countdown {
-        let feed = try await tx.requireFeed(slug, lock: true)
-        guard try await !tx.hasUID(stamped.uid, feedId: feed.id!) else { throw StoreError.duplicateUID(stamped.uid, feed: slug) }
+        let feedId = try await tx.requireFeed(slug, lock: true).savedID()
+        guard try await !tx.hasUID(stamped.uid, feedId: feedId) else { throw StoreError.duplicateUID(stamped.uid, feed: slug) }
         var saved = stamped
-        let ids = try await tx.insertCountdowns([CountdownRecord(saved, feedId: feed.id!, sourceId: nil, now: tx.now)])
-        try await tx.linkCategories([CategoryLinks(countdownId: ids[0], names: saved.categories)], feedId: feed.id!, replacing: false)
-        try await tx.bumpRevision(feedId: feed.id!)
+        let ids = try await tx.insertCountdowns([CountdownRecord(saved, feedId: feedId, sourceId: nil, now: tx.now)])
+        try await tx.linkCategories([CategoryLinks(countdownId: ids[0], names: saved.categories)], feedId: feedId, replacing: false)
+        try await tx.bumpRevision(feedId: feedId)
         saved.id = ids[0]
         return saved
     }
@@ -101,19 +101,19 @@ extension CountdownService {
 
     func move(id: Int64, toFeed slug: String, _ tx: any StoreTransaction) async throws -> Countdown {
         var row = try await tx.requireCountdown(id, lock: true)
-        let target = try await tx.requireFeed(slug, lock: true)
-        guard target.id != row.feedId else { return try row.countdown(source: nil) }
-        guard try await !tx.hasUID(row.uid, feedId: target.id!) else { throw StoreError.duplicateUID(row.uid, feed: slug) }
+        let targetId = try await tx.requireFeed(slug, lock: true).savedID()
+        guard targetId != row.feedId else { return try row.countdown(source: nil) }
+        guard try await !tx.hasUID(row.uid, feedId: targetId) else { throw StoreError.duplicateUID(row.uid, feed: slug) }
         let names = try await tx.categoryNames(countdownId: id)
         let from = row.feedId
-        row.feedId = target.id!
+        row.feedId = targetId
         row.sourceId = nil
         row.sequence += 1
         row.lastModified = max(tx.now, row.lastModified)
         try await tx.updateCountdowns([row])
-        try await tx.linkCategories([CategoryLinks(countdownId: id, names: names)], feedId: target.id!, replacing: true)
+        try await tx.linkCategories([CategoryLinks(countdownId: id, names: names)], feedId: targetId, replacing: true)
         try await tx.bumpRevision(feedId: from)
-        try await tx.bumpRevision(feedId: target.id!)
+        try await tx.bumpRevision(feedId: targetId)
         return try row.countdown(source: nil)
     }
 }

@@ -10,7 +10,7 @@ extension CountdownService {
         return try await transaction { tx in
             guard try await tx.feedRow(slug: feed.slug, lock: false) == nil else { throw StoreError.feedExists(feed.slug) }
             let row = try await tx.insertFeed(FeedRecord(feed, now: tx.now))
-            try await tx.saveCategoryColors(feedId: row.id!, colors: feed.categoryColors)
+            try await tx.saveCategoryColors(feedId: try row.savedID(), colors: feed.categoryColors)
             return try await tx.storedFeed(row)
         }
     }
@@ -27,11 +27,11 @@ extension CountdownService {
                 row = before
                 row.apply(feed)
                 try await tx.updateFeed(row)
-                if before.feed(categoryColors: [:]) != row.feed(categoryColors: [:]) { try await tx.bumpRevision(feedId: row.id!) }
+                if before.feed(categoryColors: [:]) != row.feed(categoryColors: [:]) { try await tx.bumpRevision(feedId: try row.savedID()) }
             } else {
                 row = try await tx.insertFeed(FeedRecord(feed, now: tx.now))
             }
-            try await tx.saveCategoryColors(feedId: row.id!, colors: feed.categoryColors)
+            try await tx.saveCategoryColors(feedId: try row.savedID(), colors: feed.categoryColors)
             return try await tx.storedFeed(try await tx.requireFeed(feed.slug))
         }
     }

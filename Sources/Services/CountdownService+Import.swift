@@ -60,13 +60,16 @@ extension CountdownService {
     func apply(_ batch: ImportBatch, intoFeed slug: String, options: ImportOptions, progress: (@Sendable (Int, Int) -> Void)?,
                _ tx: any StoreTransaction) async throws -> ImportReport {
         let now = tx.now
-        var feed = try await tx.feedRow(slug: slug, lock: true)
-        let created = feed == nil
-        if created {
+        let found = try await tx.feedRow(slug: slug, lock: true)
+        let created = found == nil
+        let feed: FeedRecord
+        if let found {
+            feed = found
+        } else {
             guard options.createFeed else { throw StoreError.feedNotFound(slug) }
             feed = try await tx.insertFeed(FeedRecord(batch.feedTemplate, now: now))
         }
-        let feedId = feed!.id!
+        let feedId = try feed.savedID()
         let sourceId = try await options.source.asyncMap { try await tx.sourceId(feedId: feedId, location: $0) }
         let existing = try await tx.countdownStates(feedId: feedId)
         let rivals = try await rivals(for: options, sourceId: sourceId, existing: existing, feedId: feedId, tx)

@@ -10,7 +10,7 @@ extension CountdownService {
                             importedWith: String? = nil) async throws {
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            let id = try await tx.sourceId(feedId: feed.id!, location: location)
+            let id = try await tx.sourceId(feedId: try feed.savedID(), location: location)
             try await tx.recordFetch(sourceId: id, etag: etag, lastModified: lastModified, error: error, importedWith: importedWith)
         }
     }
@@ -21,7 +21,7 @@ extension CountdownService {
     public func leaseRefresh(feed slug: String, location: String, for duration: TimeInterval) async throws -> Bool {
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            let id = try await tx.sourceId(feedId: feed.id!, location: location)
+            let id = try await tx.sourceId(feedId: try feed.savedID(), location: location)
             return try await tx.leaseSource(id: id, until: tx.now.addingTimeInterval(duration))
         }
     }
@@ -30,7 +30,7 @@ extension CountdownService {
     public func unsubscribe(feed slug: String, location: String) async throws {
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            if let id = try await tx.existingSourceId(feedId: feed.id!, location: location) {
+            if let id = try await tx.existingSourceId(feedId: try feed.savedID(), location: location) {
                 _ = try await tx.setSourceRules(sourceId: id, rules: nil)
                 try await tx.setSubscribed(sourceId: id, false, login: nil)
             }
@@ -43,7 +43,7 @@ extension CountdownService {
     public func setSubscriptionRules(feed slug: String, location: String, rules: String?) async throws -> Bool {
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            guard let id = try await tx.existingSourceId(feedId: feed.id!, location: location) else { return false }
+            guard let id = try await tx.existingSourceId(feedId: try feed.savedID(), location: location) else { return false }
             return try await tx.setSourceRules(sourceId: id, rules: rules)
         }
     }
@@ -73,7 +73,7 @@ extension CountdownService {
         return try await transaction { tx in
             let report = try await apply(batch, intoFeed: slug, options: options, progress: nil, tx)
             let feed = try await tx.requireFeed(slug)
-            let source = try await tx.sourceId(feedId: feed.id!, location: location)
+            let source = try await tx.sourceId(feedId: try feed.savedID(), location: location)
             try await tx.setSubscribed(sourceId: source, true, login: login)
             if let rules { _ = try await tx.setSourceRules(sourceId: source, rules: rules) }
             if let importedWith { try await tx.recordFetch(sourceId: source, etag: nil, lastModified: nil, error: nil, importedWith: importedWith) }

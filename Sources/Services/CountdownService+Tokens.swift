@@ -9,7 +9,7 @@ extension CountdownService {
         let secret = Secret.generate()
         let info = try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            let id = try await tx.insertToken(feedId: feed.id!, label: label, hash: Secret.hash(secret), visibility: visibility)
+            let id = try await tx.insertToken(feedId: try feed.savedID(), label: label, hash: Secret.hash(secret), visibility: visibility)
             return FeedToken(id: id, feed: slug, label: label, visibility: visibility, createdAt: tx.now)
         }
         return (secret, info)
@@ -18,7 +18,7 @@ extension CountdownService {
     public func revokeFeedToken(feed slug: String, id: Int64) async throws {
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            guard try await tx.revokeToken(id: id, feedId: feed.id!) else { throw StoreError.invalid("feed '\(slug)' has no token \(id)") }
+            guard try await tx.revokeToken(id: id, feedId: try feed.savedID()) else { throw StoreError.invalid("feed '\(slug)' has no token \(id)") }
         }
     }
 }

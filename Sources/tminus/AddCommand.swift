@@ -42,7 +42,7 @@ struct AddCommand: ParsableCommand {
                 let image = try fields.apply(to: &countdown, feedZone: stored!.feed.timeZone, limits: service.limits)
                 let saved = try await service.add(countdown, toFeed: feed, image: image)
                 let remaining = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.resolve(nil)).remaining(for: saved)
-                print("added #\(saved.id!) to \(feed): \(remaining.title) — \(remaining.text) (\(remaining.date.iso))")
+                print("added #\(try saved.savedID()) to \(feed): \(remaining.title) — \(remaining.text) (\(remaining.date.iso))")
             }
         }
     }

@@ -45,11 +45,11 @@ public final class InMemoryCountdownStore: CountdownStore {
     // MARK: feeds and countdowns
 
     public func feeds() async throws -> [StoredFeed] {
-        read { tables in tables.feeds.values.sorted { $0.slug < $1.slug }.map(tables.stored) }
+        try read { tables in try tables.feeds.values.sorted { $0.slug < $1.slug }.map(tables.stored) }
     }
 
     public func feed(slug: String) async throws -> StoredFeed? {
-        read { tables in tables.feed(slug: slug).map(tables.stored) }
+        try read { tables in try tables.feed(slug: slug).map(tables.stored) }
     }
 
     public func countdown(id: Int64) async throws -> (countdown: Countdown, feed: String) {
@@ -69,14 +69,15 @@ public final class InMemoryCountdownStore: CountdownStore {
         try read { tables in
             guard let feed = tables.feed(slug: slug) else { return nil }
             let rows = tables.countdowns.values.filter { $0.feedId == feed.id }
-                .sorted { ($0.startsOn, $0.title, $0.id!) < ($1.startsOn, $1.title, $1.id!) }
+                .sorted { ($0.startsOn, $0.title, $0.id ?? 0) < ($1.startsOn, $1.title, $1.id ?? 0) }
             let countdowns = try rows.map { row in
                 let source = row.sourceId.flatMap { tables.sources[$0]?.location }
-                let stamp = RowStamp(id: row.id!, sequence: row.sequence, created: row.createdAt, lastModified: row.lastModified, source: source)
-                if let old = known[row.id!], stamp.matches(old) { return old }
+                let id = try row.savedID()
+                let stamp = RowStamp(id: id, sequence: row.sequence, created: row.createdAt, lastModified: row.lastModified, source: source)
+                if let old = known[id], stamp.matches(old) { return old }
                 return try row.countdown(source: source)
             }
-            return (tables.stored(feed), countdowns)
+            return (try tables.stored(feed), countdowns)
         }
     }
 

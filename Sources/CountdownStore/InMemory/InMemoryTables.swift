@@ -46,9 +46,9 @@ struct InMemoryTables: Sendable {
 
     func feed(slug: String) -> FeedRecord? { feeds.values.first { $0.slug == slug } }
 
-    func stored(_ row: FeedRecord) -> StoredFeed {
+    func stored(_ row: FeedRecord) throws(StoreError) -> StoredFeed {
         let colors = categories.values.filter { $0.feedId == row.id && $0.color != nil }.reduce(into: [String: String]()) { $0[$1.name] = $1.color }
-        return StoredFeed(row, categoryColors: colors, countdownCount: countdowns.values.count { $0.feedId == row.id })
+        return try StoredFeed(row, categoryColors: colors, countdownCount: countdowns.values.count { $0.feedId == row.id })
     }
 
     func countdown(_ row: CountdownRecord) throws -> Countdown {

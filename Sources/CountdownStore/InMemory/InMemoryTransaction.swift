@@ -27,21 +27,22 @@ final class InMemoryTransaction: StoreTransaction {
         try with { tables in
             guard tables.feed(slug: row.slug) == nil else { throw StoreError.feedExists(row.slug) }
             var row = row
-            row.id = tables.nextId(.feed)
-            tables.feeds[row.id!] = row
+            let id = tables.nextId(.feed)
+            row.id = id
+            tables.feeds[id] = row
             return row
         }
     }
 
     func updateFeed(_ row: FeedRecord) async throws {
         with { tables in
-            guard var stored = row.id.flatMap({ tables.feeds[$0] }) else { return }
+            guard let id = row.id, var stored = tables.feeds[id] else { return }
             let (createdAt, updatedAt, revision) = (stored.createdAt, stored.updatedAt, stored.revision)
             stored = row
             stored.createdAt = createdAt
             stored.updatedAt = updatedAt
             stored.revision = revision
-            tables.feeds[row.id!] = stored
+            tables.feeds[id] = stored
         }
     }
 
@@ -53,7 +54,7 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func storedFeed(_ row: FeedRecord) async throws -> StoredFeed { with { $0.stored(row) } }
+    func storedFeed(_ row: FeedRecord) async throws -> StoredFeed { try with { try $0.stored(row) } }
 
     func saveCategoryColors(feedId: Int64, colors: [String: String]) async throws {
         with { tables in
@@ -74,9 +75,9 @@ final class InMemoryTransaction: StoreTransaction {
     func sourceLocation(id: Int64) async throws -> String? { with { $0.sources[id]?.location } }
 
     func countdownStates(feedId: Int64) async throws -> [String: CountdownState] {
-        with { tables in
-            tables.countdowns.values.filter { $0.feedId == feedId }.reduce(into: [:]) { states, row in
-                states[row.uid] = CountdownState(id: row.id!, content: row.content, sequence: row.sequence, lastModified: row.lastModified,
+        try with { tables in
+            try tables.countdowns.values.filter { $0.feedId == feedId }.reduce(into: [:]) { states, row in
+                states[row.uid] = CountdownState(id: try row.savedID(), content: row.content, sequence: row.sequence, lastModified: row.lastModified,
                                                  sourceId: row.sourceId)
             }
         }
@@ -94,9 +95,10 @@ final class InMemoryTransaction: StoreTransaction {
                     throw StoreError.invalid("that already exists (feed \(row.feedId), UID \(row.uid))")
                 }
                 var row = row
-                row.id = tables.nextId(.countdown)
-                tables.countdowns[row.id!] = row
-                return row.id!
+                let id = tables.nextId(.countdown)
+                row.id = id
+                tables.countdowns[id] = row
+                return id
             }
         }
     }

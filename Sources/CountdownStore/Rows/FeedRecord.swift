@@ -81,8 +81,8 @@ public struct FeedRecord: Codable, Sendable, Equatable {
 
 extension StoredFeed {
     /// A stored row as callers see it: every store builds it the same way.
-    public init(_ record: FeedRecord, categoryColors: [String: String], countdownCount: Int) {
-        self.init(id: record.id!, feed: record.feed(categoryColors: categoryColors), countdownCount: countdownCount,
+    public init(_ record: FeedRecord, categoryColors: [String: String], countdownCount: Int) throws(StoreError) {
+        self.init(id: try record.savedID(), feed: record.feed(categoryColors: categoryColors), countdownCount: countdownCount,
                   updatedAt: record.updatedAt, revision: record.revision)
     }
 }

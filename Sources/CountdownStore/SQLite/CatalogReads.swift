@@ -22,7 +22,7 @@ extension SQLiteCountdownStore {
                 SELECT countdown.id, countdown.sequence, countdown.createdAt, countdown.lastModified, source.location AS sourceLocation
                 FROM countdown LEFT JOIN source ON source.id = countdown.sourceId
                 WHERE countdown.feedId = ? ORDER BY startsOn, title, countdown.id
-                """, arguments: [record.id!])
+                """, arguments: [try record.savedID()])
             var countdowns: [Countdown?] = []
             countdowns.reserveCapacity(rows.count)
             var missing: [Int64: Int] = [:]
@@ -42,14 +42,14 @@ extension SQLiteCountdownStore {
                 let changed = try Row.fetchCursor(db, sql: """
                     SELECT countdown.*, source.location AS sourceLocation FROM countdown
                     LEFT JOIN source ON source.id = countdown.sourceId WHERE countdown.feedId = ?
-                    """, arguments: [record.id!])
+                    """, arguments: [try record.savedID()])
                 while let row = try changed.next() {
                     guard let index = missing[row["id"]] else { continue }
                     countdowns[index] = try CountdownRecord(row: row).countdown(source: row["sourceLocation"])
                 }
             }
             let all = countdowns.compactMap { $0 }
-            let feed = StoredFeed(record, categoryColors: try CategoryRecord.colors(db, feedId: record.id!), countdownCount: all.count)
+            let feed = try StoredFeed(record, categoryColors: try CategoryRecord.colors(db, feedId: record.savedID()), countdownCount: all.count)
             return (feed, all)
         }
     }

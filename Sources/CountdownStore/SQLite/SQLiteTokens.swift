@@ -6,7 +6,7 @@ extension SQLiteCountdownStore {
     public func feedTokens(feed slug: String) async throws -> [FeedToken] {
         try await read { db in
             let feed = try requireFeed(db, slug)
-            return try Row.fetchAll(db, sql: "SELECT * FROM feedToken WHERE feedId = ? ORDER BY id", arguments: [feed.id!]).map {
+            return try Row.fetchAll(db, sql: "SELECT * FROM feedToken WHERE feedId = ? ORDER BY id", arguments: [try feed.savedID()]).map {
                 FeedToken(id: $0["id"], feed: slug, label: $0["label"], visibility: $0["visibility"], createdAt: $0["createdAt"], lastUsedAt: $0["lastUsedAt"], revokedAt: $0["revokedAt"])
             }
         }

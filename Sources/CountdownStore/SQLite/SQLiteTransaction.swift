@@ -83,7 +83,7 @@ struct SQLiteTransaction: StoreTransaction {
             try rows.map { row in
                 var row = row
                 try row.insertPrepared(db)
-                return row.id!
+                return try row.savedID()
             }
         }
     }
@@ -132,7 +132,7 @@ struct SQLiteTransaction: StoreTransaction {
     }
 
     func sourceId(feedId: Int64, location: String) async throws -> Int64 {
-        try await on { db in try SourceRecord.findOrCreate(db, feedId: feedId, location: location).id! }
+        try await on { db in try SourceRecord.findOrCreate(db, feedId: feedId, location: location).savedID() }
     }
 
     func existingSourceId(feedId: Int64, location: String) async throws -> Int64? {

@@ -16,6 +16,7 @@ extension StoreError: HTTPResponseError {
         case .unusableCalendar, .invalid: .unprocessableContent
         case .storageFull: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
         case .unavailable, .newerSchema: .serviceUnavailable
+        case .unsaved: .internalServerError
         }
     }
 

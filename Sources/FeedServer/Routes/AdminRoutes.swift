@@ -61,7 +61,7 @@ package struct AdminRoutes: Sendable {
         api.put("countdowns/{id}/image") { request, context in try await self.uploadImage(request, context) }
         api.delete("countdowns/{id}/image") { _, context in
             let (loaded, feed) = try await self.countdown(context)
-            return try AdminJSON.encode(self.snapshot(try await self.write { try await $0.replaceImage(ofCountdown: loaded.id!, with: nil) }, feed))
+            return try AdminJSON.encode(self.snapshot(try await self.write { try await $0.replaceImage(ofCountdown: try loaded.savedID(), with: nil) }, feed))
         }
         api.post("feeds/{slug}/import") { request, context in try await self.importCalendar(request, context) }
         api.get("feeds/{slug}/export") { request, context in
@@ -192,7 +192,7 @@ package struct AdminRoutes: Sendable {
             throw HTTPError(.unsupportedMediaType, message: "the body is not a png, jpeg, gif, webp or svg image")
         }
         let image = try ImageUpload(bytes, mimeType: type, limits: self.store.limits)
-        let saved = try await write { try await $0.replaceImage(ofCountdown: loaded.id!, with: image) }
+        let saved = try await write { try await $0.replaceImage(ofCountdown: try loaded.savedID(), with: image) }
         return try AdminJSON.encode(snapshot(saved, feed))
     }
 

@@ -61,7 +61,7 @@ package struct CountdownPages: Sendable {
             let compiled = try await self.app.compiled(slug, context)
             let words = self.app.words(context)
             return self.app.render("countdown-form", title: words["countdown.editTitle", ["title": countdown.title]],
-                                   self.formView(CountdownForm(countdown, feed: slug), isNew: false, action: "/app/countdowns/\(countdown.id!)/edit",
+                                   self.formView(CountdownForm(countdown, feed: slug), isNew: false, action: "/app/countdowns/\(try countdown.savedID())/edit",
                                                  compiled: compiled, countdown: countdown, words: words), context: context)
         }
         app.post("countdowns/{id}/edit") { request, context in try await self.save(request, context, id: try self.app.id(context)) }
@@ -75,17 +75,18 @@ package struct CountdownPages: Sendable {
             copy.source = nil
             copy.overrides = []
             let saved = try await self.app.catalog.write { [copy] in try await $0.add(copy, toFeed: slug) }
-            return self.app.redirect("/app/countdowns/\(saved.id!)/edit", flash: self.app.words(context)["flash.duplicated", ["title": original.title]],
+            return self.app.redirect("/app/countdowns/\(try saved.savedID())/edit", flash: self.app.words(context)["flash.duplicated", ["title": original.title]],
                                      context: context)
         }
         app.post("countdowns/{id}/delete") { request, context in
             let (countdown, slug) = try await self.load(context)
-            try await self.app.catalog.write { [id = countdown.id!] in try await $0.delete(id: id) }
+            let id = try countdown.savedID()
+            try await self.app.catalog.write { try await $0.delete(id: id) }
             context.sessions.withLockedSession { session in
                 session?.undo = DeletedCountdown(feed: slug, title: countdown.title, sequence: countdown.sequence,
                                                  calendar: CountdownArchive.text(of: countdown))
             }
-            self.app.logger.info("countdown deleted", metadata: ["feed": "\(slug)", "id": "\(countdown.id!)"])
+            self.app.logger.info("countdown deleted", metadata: ["feed": "\(slug)", "id": "\(id)"])
             return self.app.redirect("/app/feeds/\(slug)", flash: self.app.words(context)["flash.deleted", ["title": countdown.title]], context: context)
         }
         app.post("undo") { request, context in
@@ -96,7 +97,7 @@ package struct CountdownPages: Sendable {
             countdown.sequence = deleted.sequence
             let restored = try await self.app.catalog.write { [countdown] in try await $0.restore(countdown, toFeed: deleted.feed) }
             context.sessions.withLockedSession { $0?.undo = nil }
-            return self.app.redirect("/app/feeds/\(deleted.feed)#countdown-\(restored.id!)", flash: self.app.words(context)["flash.restored", ["title": deleted.title]],
+            return self.app.redirect("/app/feeds/\(deleted.feed)#countdown-\(try restored.savedID())", flash: self.app.words(context)["flash.restored", ["title": deleted.title]],
                                      context: context)
         }
         app.post("countdowns/{id}/complete") { request, context in try await self.setDone(true, request, context) }
@@ -209,7 +210,7 @@ package struct CountdownPages: Sendable {
         var countdown = loaded
         if done { countdown.complete(at: app.clock()) } else { countdown.reopen() }
         try await app.catalog.write { [countdown] in try await $0.update(countdown) }
-        let back = request.uri.queryParameters.get("back") == "tasks" ? "/app/tasks" : "/app/feeds/\(slug)#countdown-\(loaded.id!)"
+        let back = request.uri.queryParameters.get("back") == "tasks" ? "/app/tasks" : "/app/feeds/\(slug)#countdown-\(try loaded.savedID())"
         return app.redirect(back, flash: app.words(context)[done ? "flash.done" : "flash.reopened", ["title": loaded.title]],
                             context: context)
     }

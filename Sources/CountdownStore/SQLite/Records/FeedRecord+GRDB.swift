@@ -23,7 +23,8 @@ extension FeedRecord {
 extension StoredFeed {
     /// A feed row as callers see it, with its category colours and countdown count.
     static func read(_ record: FeedRecord, _ db: Database) throws -> StoredFeed {
-        let count = try CountdownRecord.filter(CountdownRecord.Columns.feedId == record.id!).fetchCount(db)
-        return StoredFeed(record, categoryColors: try CategoryRecord.colors(db, feedId: record.id!), countdownCount: count)
+        let id = try record.savedID()
+        let count = try CountdownRecord.filter(CountdownRecord.Columns.feedId == id).fetchCount(db)
+        return try StoredFeed(record, categoryColors: try CategoryRecord.colors(db, feedId: id), countdownCount: count)
     }
 }
