@@ -84,8 +84,9 @@ let package = Package(
         .target(
             name: "Subscriptions",
             dependencies: [
-                "Services", "Rules",
+                "Services", "Rules", "StoreFactory",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -139,6 +140,8 @@ let package = Package(
             name: "WebApp",
             dependencies: [
                 "FeedServer", "Pages", "Services", "Rules", "Subscriptions", "Notices", "CQREncode",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -152,7 +155,7 @@ let package = Package(
         .target(
             name: "TminusServer",
             dependencies: [
-                "FeedServer", "WebApp", "Services", "Subscriptions", "Notices", "Pages",
+                "FeedServer", "WebApp", "Services", "StoreFactory", "Subscriptions", "Notices", "Pages",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

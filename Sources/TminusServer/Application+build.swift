@@ -24,14 +24,40 @@ public func buildApplication(_ configuration: ServerConfiguration, store: any Co
 /// The parts of a running server that tests look into.
 package struct Server {
     package var application: Application<RouterResponder<ServerContext>>
-    package var store: any CountdownStore
-    package var catalog: FeedCatalog
-    package var cache: RenderCache
-    package var metrics: ServerMetrics
-    package var renderer: FeedRenderer
+    package var dependencies: ServerDependencies
+    package var store: any CountdownStore { dependencies.store }
+    package var catalog: FeedCatalog { dependencies.catalog }
+    package var cache: RenderCache { dependencies.cache }
+    package var metrics: ServerMetrics { dependencies.metrics }
+    package var renderer: FeedRenderer { dependencies.renderer }
 }
 
-package func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore, logger: Logger) async throws -> Server {
+/// The serving application: the routes, and the background services that
+/// keep the compiled feeds in step (`withBackgroundServices: false` leaves
+/// them out, for tests that drive the router alone).
+package func buildServer(_ configuration: ServerConfiguration, store: any CountdownStore, logger: Logger,
+                         withBackgroundServices: Bool = true) async throws -> Server {
+    let dependencies = try await buildServices(configuration, store: store, logger: logger)
+    let router = buildRouter(dependencies)
+    let limits = configuration.connections
+    let maxConnections = limits.resolvedMaxConnections(logger: logger)
+    logger.notice("tminus ready", metadata: ["url": "\(dependencies.parts.settings.baseURL)", "database": "\(configuration.database)",
+                                             "feeds": "\(dependencies.catalog.feedCount)", "adminTokenFile": "\(dependencies.token.file)",
+                                             "cacheMB": "\(configuration.cacheBytes >> 20)", "compiledMB": "\(configuration.compiledBytes >> 20)",
+                                             "maxConnections": "\(maxConnections)"])
+    try await offerSetupLink(dependencies)
+    let application = Application(router: router,
+                                  server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadline(limits: limits.requestDeadline, metrics: dependencies.metrics)],
+                                                                      idleTimeout: limits.timeAmounts.idle)),
+                                  configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tminus",
+                                                       availableConnectionsDelegate: .maximum(maxConnections, logger: logger)),
+                                  services: withBackgroundServices ? backgroundServices(dependencies) : [], logger: logger)
+    return Server(application: application, dependencies: dependencies)
+}
+
+/// Makes every part once: the use cases, the keys, the compiled feeds (after
+/// reading `feeds/` and importing its files), the fetcher and the notices.
+package func buildServices(_ configuration: ServerConfiguration, store: any CountdownStore, logger: Logger) async throws -> ServerDependencies {
     HeapTrim.limitArenas()
     let service = CountdownService(store: store)
     let token = try await AdminToken.setUp(service: service, configuredFile: configuration.adminTokenFile, database: configuration.database, logger: logger)
@@ -60,57 +86,69 @@ package func buildServer(_ configuration: ServerConfiguration, store: any Countd
     let outbox = NoticeOutbox(backoff: configuration.noticeBackoff, clock: configuration.clock, logger: logger) { notice, target throws(NoticeSender.Failed) in
         try await sender.send(notice, to: target)
     }
-    let notices = NoticeWatcher(loader: loader, feeds: CompiledNoticeFeeds(catalog: catalog, renderer: renderer), service: service, outbox: outbox, version: configuration.build,
-                                clock: configuration.clock, logger: logger)
+    let notices = NoticeWatcher(loader: loader, feeds: CompiledNoticeFeeds(catalog: catalog, renderer: renderer), service: service, outbox: outbox,
+                                version: configuration.build, clock: configuration.clock, logger: logger)
+    let parts = ServerParts(service: service, catalog: catalog, renderer: renderer, settings: settings, clock: configuration.clock, loader: loader,
+                            fetcher: fetcher, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes, logger: logger, notices: notices, secrets: secrets)
+    return ServerDependencies(configuration: configuration, store: store, parts: parts, cache: cache, metrics: metrics, health: health, token: token,
+                              csrf: CSRFToken(key: try await ServerKeys.csrfKey(service)), sessions: StorePersistDriver(service: service, logger: logger),
+                              notices: notices, logger: logger)
+}
 
+/// Every route, over the parts `buildServices` made; starts nothing.
+package func buildRouter(_ dependencies: ServerDependencies) -> Router<ServerContext> {
+    let (configuration, catalog, loader, health, notices, cache, metrics) = (dependencies.configuration, dependencies.catalog, dependencies.loader,
+                                                                              dependencies.health, dependencies.notices, dependencies.cache, dependencies.metrics)
     let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: RequestLogMiddleware())
-    PublicRoutes(catalog: catalog, renderer: renderer, images: ImageRoute(store: store, cache: cache),
+    PublicRoutes(catalog: catalog, renderer: dependencies.renderer, images: ImageRoute(store: dependencies.store, cache: cache),
                  health: { health.status(definitionErrors: loader.definitionErrors, catalogRead: catalog.isRead, noticesFailing: notices.anyFailing) })
         .register(on: router)
-    let csrf = CSRFToken(key: try await ServerKeys.csrfKey(service))
-    let sessions = StorePersistDriver(service: service, logger: logger)
-    let parts = ServerParts(service: service, catalog: catalog, renderer: renderer, settings: settings, clock: configuration.clock, loader: loader,
-                            fetcher: fetcher, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes, logger: logger, notices: notices, secrets: secrets)
-    WebApp(parts: parts, pages: settings.pages, csrf: csrf, throttle: SignInThrottle(), trustForwardedFor: configuration.trustForwardedFor)
-        .register(on: router, sessions: sessions)
-    AdminRoutes(parts: parts, health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors, notices: notices) })
-        .register(on: router, token: token)
+    WebApp(parts: dependencies.parts, pages: dependencies.parts.settings.pages, csrf: dependencies.csrf, throttle: SignInThrottle(),
+           trustForwardedFor: configuration.trustForwardedFor)
+        .register(on: router, sessions: dependencies.sessions)
+    AdminRoutes(parts: dependencies.parts, health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors, notices: notices) })
+        .register(on: router, token: dependencies.token)
     // Prometheus text, behind the admin token (a scrape config sends it as a bearer token).
-    router.group("metrics").add(middleware: AdminAuthMiddleware(token: token)).get { _, _ in
+    router.group("metrics").add(middleware: AdminAuthMiddleware(token: dependencies.token)).get { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                  body: .init(byteBuffer: ByteBuffer(bytes: metrics.scrape(catalog: catalog, cache: cache, health: health))))
     }
+    return router
+}
 
-    var poll = CatalogPollService(catalog: catalog, health: health, store: store, interval: configuration.pollInterval)
-    var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger), sessions]
-    if let notices = store.changeNotices {
-        services.append(FeedChangeService(notices: notices, catalog: catalog, logger: logger))
-        poll.revisionTicks = 30
-    }
-    services.append(poll)
-    services.append(NoticeService(watcher: notices, interval: configuration.noticeInterval))
+/// What runs beside the routes while the server serves: polling the store,
+/// listening for other replicas' changes, refreshing sources, sending notices,
+/// sweeping sessions, reloading on SIGHUP, and the shutdown deadline.
+package func backgroundServices(_ dependencies: ServerDependencies) -> [any Service] {
+    let (configuration, catalog, loader, logger, store) = (dependencies.configuration, dependencies.catalog, dependencies.loader, dependencies.logger,
+                                                           dependencies.store)
+    var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger), dependencies.sessions]
+    if let notices = store.changeNotices { services.append(FeedChangeService(notices: notices, catalog: catalog, logger: logger)) }
+    services.append(catalogPoll(dependencies))
+    services.append(NoticeService(watcher: dependencies.notices, interval: configuration.noticeInterval))
     if let deadline = configuration.shutdownDeadline { services.append(ShutdownDeadline(limit: deadline, logger: logger)) }
     if configuration.refreshSources { services.append(SourceRefreshService(loader: loader, catalog: catalog, clock: configuration.clock)) }
-    let limits = configuration.connections
-    let idle = limits.timeAmounts.idle
-    let maxConnections = limits.resolvedMaxConnections(logger: logger)
-    logger.notice("tminus ready", metadata: ["url": "\(settings.baseURL)", "database": "\(configuration.database)", "feeds": "\(catalog.feedCount)",
-                                             "adminTokenFile": "\(token.file)", "cacheMB": "\(configuration.cacheBytes >> 20)", "compiledMB": "\(configuration.compiledBytes >> 20)",
-                                             "maxConnections": "\(maxConnections)"])
-    if let setup = try await OwnerPassword.issueSetupToken(in: service) {
-        if let show = configuration.showSetupLink {
-            show("\(settings.baseURL)/app/setup/\(setup)")
-            logger.notice("the web app has no password yet: a one-time setup link was printed on the terminal (or run `tminus password`)")
-        } else {
-            logger.notice("the web app has no password yet: run `tminus password` on this machine to set it (the setup link is shown only on a terminal)")
-        }
+    return services
+}
+
+/// The store's poll: the revisions every second, or every 30 where NOTIFY tells of changes (PostgreSQL).
+package func catalogPoll(_ dependencies: ServerDependencies) -> CatalogPollService {
+    var poll = CatalogPollService(catalog: dependencies.catalog, health: dependencies.health, store: dependencies.store,
+                                  interval: dependencies.configuration.pollInterval)
+    if dependencies.store.changeNotices != nil { poll.revisionTicks = 30 }
+    return poll
+}
+
+/// Until the owner has a password, a one-time setup link: printed on a terminal, else only announced.
+private func offerSetupLink(_ dependencies: ServerDependencies) async throws {
+    guard let setup = try await OwnerPassword.issueSetupToken(in: dependencies.parts.service) else { return }
+    let logger = dependencies.logger
+    if let show = dependencies.configuration.showSetupLink {
+        show("\(dependencies.parts.settings.baseURL)/app/setup/\(setup)")
+        logger.notice("the web app has no password yet: a one-time setup link was printed on the terminal (or run `tminus password`)")
+    } else {
+        logger.notice("the web app has no password yet: run `tminus password` on this machine to set it (the setup link is shown only on a terminal)")
     }
-    let application = Application(router: router,
-                                  server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadline(limits: limits.requestDeadline, metrics: metrics)], idleTimeout: idle)),
-                                  configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tminus",
-                                                       availableConnectionsDelegate: .maximum(maxConnections, logger: logger)),
-                                  services: services, logger: logger)
-    return Server(application: application, store: store, catalog: catalog, cache: cache, metrics: metrics, renderer: renderer)
 }

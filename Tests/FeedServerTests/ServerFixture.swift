@@ -8,10 +8,11 @@ import TestSupport
 import TminusServer
 @testable import FeedServer
 
-/// A whole server (the application `tminus serve` runs, with its background
-/// services), with feed definitions written by the test and a clock the test
-/// controls. By default requests go straight to the router and the store is
-/// in memory: fast, and enough for what routes, pages and the web app do.
+/// A whole server (the application `tminus serve` runs), with feed definitions
+/// written by the test and a clock the test controls. By default requests go
+/// straight to the router, no background service runs (`buildRouter` alone)
+/// and the store is in memory: fast, and enough for what routes, pages and
+/// the web app do. A live server runs its background services too.
 /// Tests of what needs a socket (timeouts, connection limits, clients in other
 /// processes) ask for `.live`; tests of what a file holds ask for `.sqlite`.
 final class ServerFixture: Sendable {
@@ -65,8 +66,8 @@ final class ServerFixture: Sendable {
         var logger = Logger(label: "tminus-test")
         logger.logLevel = .warning
         return try await configuration.database.withStore(clock: configuration.clock) { store in
-            let app = try await buildApplication(configuration, store: store, logger: logger)
-            return try await app.test(testingSetup) { client in try await body(client) }
+            let server = try await buildServer(configuration, store: store, logger: logger, withBackgroundServices: transport == .live)
+            return try await server.application.test(testingSetup) { client in try await body(client) }
         }
     }
 
@@ -77,6 +78,8 @@ final class ServerFixture: Sendable {
         var cache: RenderCache
         var metrics: ServerMetrics
         var renderer: FeedRenderer
+        /// Every part, for a test that runs a background service's work itself (`catalogPoll(_:).tick`).
+        var dependencies: ServerDependencies
         /// The store as SQLite, for tests of what only SQLite has (statement counts, a full disk).
         var sqlite: SQLiteCountdownStore { store as! SQLiteCountdownStore }
     }
@@ -89,8 +92,9 @@ final class ServerFixture: Sendable {
         var configuration = self.configuration
         adjust(&configuration)
         return try await configuration.database.withStore(clock: configuration.clock) { store in
-            let server = try await buildServer(configuration, store: store, logger: logger)
-            let parts = Parts(store: server.store, catalog: server.catalog, cache: server.cache, metrics: server.metrics, renderer: server.renderer)
+            let server = try await buildServer(configuration, store: store, logger: logger, withBackgroundServices: transport == .live)
+            let parts = Parts(store: server.store, catalog: server.catalog, cache: server.cache, metrics: server.metrics, renderer: server.renderer,
+                              dependencies: server.dependencies)
             return try await server.application.test(testingSetup) { client in try await body(client, parts) }
         }
     }

@@ -38,7 +38,8 @@ struct ServingCoreTests {
     /// A `tminus import` by another process reaches a running server within 2 seconds.
     @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func importFromAnotherProcessIsServedWithinTwoSeconds() async throws {
         let binary = try #require(Corpus.tminusBinary, "the tminus binary is built beside the tests")
-        let fixture = try ServerFixture(backend: .sqlite)
+        // Live: the store's poll, a background service, is what this is about.
+        let fixture = try ServerFixture(transport: .live, backend: .sqlite)
         try fixture.feed("family", calendar: ServerFixture.family)
         let extra = fixture.directory.appendingPathComponent("extra.ics")
         try Data(CountdownCalendarTests.calendar(target: "20270320").utf8).write(to: extra)

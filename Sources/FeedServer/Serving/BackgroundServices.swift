@@ -73,21 +73,26 @@ package struct CatalogPollService: Service {
         // The catalog was read before the server started listening: wait first.
         while (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: interval) })) != nil,
               !Task.isCancelled, !Task.isShuttingDownGracefully {
-            if tick % revisionTicks == 0 { await catalog.refresh() }
-            if tick % 5 == 0, let sources = try? await store.sources() { health.update(sources: sources) }
-            if tick % 60 == 0 {
-                await catalog.saveTokenUses()
-                HeapTrim.now()   // what closed connections and finished requests freed goes back to the system
-            }
-            if let problem = store.storageProblem {
-                // Every tick: a deleted database file answers queries as if nothing happened.
-                health.update(database: problem)
-            } else if tick % 60 == 0 || health.databaseHadAProblem {
-                if let check = try? await store.quickCheck() { health.update(database: check) }
-            }
+            await self.tick(tick)
             tick += 1
         }
         await catalog.saveTokenUses()
+    }
+
+    /// One tick's work (the `number`th since the start); a test calls it instead of waiting for one.
+    package func tick(_ number: Int) async {
+        if number % revisionTicks == 0 { await catalog.refresh() }
+        if number % 5 == 0, let sources = try? await store.sources() { health.update(sources: sources) }
+        if number % 60 == 0 {
+            await catalog.saveTokenUses()
+            HeapTrim.now()   // what closed connections and finished requests freed goes back to the system
+        }
+        if let problem = store.storageProblem {
+            // Every tick: a deleted database file answers queries as if nothing happened.
+            health.update(database: problem)
+        } else if number % 60 == 0 || health.databaseHadAProblem {
+            if let check = try? await store.quickCheck() { health.update(database: check) }
+        }
     }
 }
 
