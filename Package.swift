@@ -133,7 +133,9 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            // The admin API's OpenAPI document, served at /api/openapi.json.
+            resources: [.copy("Contract")]
         ),
         // The web app under /app: sign-in and sessions, forms, the pages of feeds and countdowns.
         .target(

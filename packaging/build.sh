@@ -17,7 +17,7 @@ install -d "$stage/DEBIAN" "$stage/usr/bin" "$stage/usr/share/tminus" "$stage/us
     "$stage/usr/share/doc/tminus/examples" "$stage/lib/systemd/system" "$stage/etc/tminus/feeds"
 install -m 0755 "$bin" "$stage/usr/bin/tminus"
 strip --strip-unneeded "$stage/usr/bin/tminus"
-for bundle in tminus_Pages.resources tminus_Countdowns.resources; do
+for bundle in tminus_Pages.resources tminus_Countdowns.resources tminus_FeedServer.resources; do
     cp -r "$scratch/release/$bundle" "$stage/usr/share/tminus/"
 done
 find "$stage/usr/share/tminus" -type d -exec chmod 0755 {} + ; find "$stage/usr/share/tminus" -type f -exec chmod 0644 {} +

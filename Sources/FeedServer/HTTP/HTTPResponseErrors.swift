@@ -1,6 +1,7 @@
 import Countdowns
 import CountdownStore
 import Hummingbird
+import Subscriptions
 
 // Store and validation errors answer with the status they deserve, through
 // Hummingbird's own error path, and every one of them left the store unchanged.
@@ -49,5 +50,17 @@ extension Feed.InvalidSetting: HTTPResponseError {
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         try HTTPError(status, message: message).response(from: request, context: context)
+    }
+}
+
+extension RemoteCalendar.Refusal {
+    /// The answer a refused address gets: the client's mistake, or the other server's.
+    package var status: HTTPResponse.Status {
+        switch self {
+        case .notHTTP: .badRequest
+        case .loginInAddress, .badLogin, .loginNotKept: .unprocessableContent
+        case .sentNothing: .badGateway
+        case .fetchFailed(let failure): failure.refused ? .unprocessableContent : .badGateway
+        }
     }
 }

@@ -23,6 +23,7 @@ package struct AdminRoutes: Sendable {
     package subscript<Value>(dynamicMember path: KeyPath<ServerParts, Value>) -> Value { parts[keyPath: path] }
 
     package func register(on router: Router<ServerContext>, token: AdminToken) {
+        OpenAPIDocument.register(on: router)
         let api = router.group("api").add(middleware: AdminAuthMiddleware(token: token))
         api.get("health") { request, _ in
             // Measured first, so that the cache figures include the renders measuring caused.

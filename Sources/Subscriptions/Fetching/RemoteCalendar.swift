@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 
 /// An address someone asks a feed to import, and perhaps to keep fetching
 /// (the web app's import page, `POST /api/feeds/{slug}/sources`): checked,
@@ -19,15 +18,6 @@ package struct RemoteCalendar: Sendable {
         /// A 304 to a request without validators.
         case sentNothing
         case fetchFailed(CalendarFetcher.Failure)
-
-        package var status: HTTPResponse.Status {
-            switch self {
-            case .notHTTP: .badRequest
-            case .loginInAddress, .badLogin, .loginNotKept: .unprocessableContent
-            case .sentNothing: .badGateway
-            case .fetchFailed(let failure): failure.refused ? .unprocessableContent : .badGateway
-            }
-        }
 
         package var description: String {
             switch self {
