@@ -120,11 +120,12 @@ package func buildRouter(_ dependencies: ServerDependencies) -> Router<ServerCon
 
 /// What runs beside the routes while the server serves: polling the store,
 /// listening for other replicas' changes, refreshing sources, sending notices,
-/// sweeping sessions, reloading on SIGHUP, and the shutdown deadline.
+/// sweeping sessions, keeping compiled exports in the store, reloading on
+/// SIGHUP, and the shutdown deadline.
 package func backgroundServices(_ dependencies: ServerDependencies) -> [any Service] {
     let (configuration, catalog, loader, logger, store) = (dependencies.configuration, dependencies.catalog, dependencies.loader, dependencies.logger,
                                                            dependencies.store)
-    var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger), dependencies.sessions]
+    var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger), dependencies.sessions, catalog.exports]
     if let notices = store.changeNotices { services.append(FeedChangeService(notices: notices, catalog: catalog, logger: logger)) }
     services.append(catalogPoll(dependencies))
     services.append(NoticeService(watcher: dependencies.notices, interval: configuration.noticeInterval))

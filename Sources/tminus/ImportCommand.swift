@@ -70,6 +70,9 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
+    /// Files from this size on are announced before they are read (tens of thousands of events).
+    static let announcedBytes = 1 << 20
+
     private func importOne(_ file: String, into slug: String, service: CountdownService, showProgress: Bool) async throws {
         let started = Date()
         let source = file == "-" ? nil : URL(fileURLWithPath: file).standardizedFileURL.path
@@ -79,6 +82,10 @@ struct ImportCommand: ParsableCommand {
             if showProgress, total >= 2000, done * 4 / total != max(0, done - 500) * 4 / total {
                 printError("importing: \(done) of \(total) countdowns written")
             }
+        }
+        // A big file takes seconds to read before the first row is written: say so first.
+        if showProgress, file != "-", let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int, size >= Self.announcedBytes {
+            printError("reading \(file) (" + String(format: "%.1f", Double(size) / 1_048_576) + " MB)…")
         }
         // A file is read by the store, which lets its bytes go before building the tree.
         let report = try await withLimitHints {

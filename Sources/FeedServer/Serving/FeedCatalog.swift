@@ -68,6 +68,8 @@ package final class FeedCatalog: Sendable {
     package struct CompiledKey: Hashable, Sendable {
         package var slug: String
         package var redaction: Redaction
+
+        var view: ExportKeeper.View { ExportKeeper.View(slug: slug, redaction: redaction) }
     }
 
     /// What a read needs a compilation to match: the feed's revision, and that
@@ -88,10 +90,6 @@ package final class FeedCatalog: Sendable {
         var inFlight: [CompiledKey: (revision: Int64, task: Task<CompiledFeed?, Never>)] = [:]
         var hits = 0
         var misses = 0
-        /// The revision and variant of each view's export known to be kept in
-        /// the store, so that compiling a feed again (after an eviction) does
-        /// not write the same bytes again.
-        var keptExports: [CompiledKey: (revision: Int64, variant: String)] = [:]
     }
 
     /// The compiled feeds' figures, for `/api/health` and `/metrics`.
@@ -130,10 +128,13 @@ package final class FeedCatalog: Sendable {
     package let largeExportBytes: Int
     /// Called with each feed whose revision moved (a real change, not a start or a new day).
     private let changed: @Sendable (StoredFeed) -> Void
+    /// Writes compiled exports to the store in the background (a `Service` the server runs).
+    package let exports: ExportKeeper
 
     package init(service: CountdownService, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger, cache: RenderCache,
          budgetBytes: Int = 256 << 20, changed: @escaping @Sendable (StoredFeed) -> Void = { _ in }) {
         self.changed = changed
+        exports = ExportKeeper(store: service.store, logger: logger)
         self.cache = cache
         self.service = service
         self.settings = settings
@@ -289,7 +290,7 @@ package final class FeedCatalog: Sendable {
         do {
             if let kept = try await store.keptExport(slug: slug, view: redaction, bodyUpTo: largeExportBytes), kept.revision == target.revision,
                kept.variant == variant, let bytes = kept.bytes {
-                compiled.withLock { $0.keptExports[key] = (kept.revision, kept.variant) }
+                exports.noteKept(key.view, revision: kept.revision, variant: kept.variant)
                 let exported = bytes.length > largeExportBytes
                     ? CompiledFeed.export(stored, streamed: streamedExport(key, revision: kept.revision, variant: variant, length: bytes.length),
                                           etag: bytes.etag, settings: settings)
@@ -316,9 +317,9 @@ package final class FeedCatalog: Sendable {
     /// and held after all when the store refuses.
     private func sendingLargeExport(_ result: CompiledFeed, key: CompiledKey) async -> CompiledFeed {
         guard result.exported.streamed == nil, result.exported.byteCount > largeExportBytes else { return result }
-        let export = keptExport(of: result, sameAsFull: false)
+        let export = KeptExport(revision: result.revision, variant: settings.exportVariant(result.otherCalendarDates), bytes: result.exported.kept)
         do {
-            try await keep(export, key: key)
+            try await exports.keepNow(export, for: key.view)
             logger.info("export too large to hold: sent from the store", metadata: ["feed": "\(key.slug)", "bytes": "\(result.exported.byteCount)",
                                                                                   "limit": "\(largeExportBytes)"])
             return result.sendingExport(streamedExport(key, revision: export.revision, variant: export.variant, length: result.exported.byteCount))
@@ -334,28 +335,8 @@ package final class FeedCatalog: Sendable {
         // One sent from the store was kept before it was made so.
         guard sameAsFull || result.exported.streamed == nil else { return }
         let variant = settings.exportVariant(result.otherCalendarDates)
-        let isKept = compiled.withLock { $0.keptExports[key].map { $0.revision == result.revision && $0.variant == variant } ?? false }
-        guard !isKept else { return }
-        let export = keptExport(of: result, sameAsFull: sameAsFull)
-        Task {
-            do {
-                try await self.keep(export, key: key)
-            } catch {
-                self.logger.debug("cannot keep the export in the store", metadata: ["feed": "\(key.slug)", "error": "\(error)"])
-            }
-        }
-    }
-
-    /// `result`'s export as the store keeps it (no bytes for a view that is the full one).
-    private func keptExport(of result: CompiledFeed, sameAsFull: Bool) -> KeptExport {
-        KeptExport(revision: result.revision, variant: settings.exportVariant(result.otherCalendarDates),
-                   bytes: sameAsFull ? nil : result.exported.kept)
-    }
-
-    /// Writes `export` for `key`'s view, and notes it as kept.
-    private func keep(_ export: KeptExport, key: CompiledKey) async throws {
-        try await store.keepExport(export, slug: key.slug, view: key.redaction)
-        compiled.withLock { $0.keptExports[key] = (export.revision, export.variant) }
+        guard !exports.isKept(key.view, revision: result.revision, variant: variant) else { return }
+        exports.keep(KeptExport(revision: result.revision, variant: variant, bytes: sameAsFull ? nil : result.exported.kept), for: key.view)
     }
 
     /// The full compilation of `slug` in memory, current or stale.
@@ -516,8 +497,8 @@ package final class FeedCatalog: Sendable {
             }
             compiled.withLock { state in
                 state.feeds.removeAll { force || feeds[$0.slug] == nil }
-                state.keptExports = state.keptExports.filter { feeds[$0.key.slug] != nil }
             }
+            exports.forget(keeping: Set(feeds.keys))
             for slug in moved { if let old = known[slug], let new = feeds[slug], old.revision != new.revision { changed(new) } }
         } catch {
             logger.error("cannot read feeds from the store; serving what was compiled before", metadata: ["error": "\(error)"])
