@@ -24,6 +24,9 @@ package final class MQTTConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
     private let state = Mutex<(connected: Bool, lastError: String?)>((false, nil))
     private let onConnect = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Publishes the broker has not acknowledged yet (QoS 1 message ids), whether
+    /// it answered a connect yet, and who waits for both (`settled()`).
+    private let delivery = Mutex<(unacknowledged: Set<Int32>, answered: Bool, waiters: [CheckedContinuation<Void, Never>])>(([], false, []))
     package let settings: MQTTSettings
     package let logger: Logger
     /// `{topic}/status`: "online" while connected, "offline" (the will) otherwise.
@@ -44,6 +47,10 @@ package final class MQTTConnection: @unchecked Sendable {
         mosquitto_disconnect_callback_set(handle) { _, context, code in
             guard let context else { return }
             Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().disconnected(code)
+        }
+        mosquitto_publish_callback_set(handle) { _, context, messageID in
+            guard let context else { return }
+            Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().acknowledged(messageID)
         }
         mosquitto_reconnect_delay_set(handle, 1, 60, true)
         _ = "offline".withCString { mosquitto_will_set(handle, statusTopic, 7, $0, 1, true) }
@@ -88,10 +95,52 @@ package final class MQTTConnection: @unchecked Sendable {
     /// Publishes at QoS 1; an empty retained payload removes what the topic held.
     package func publish(_ topic: String, _ payload: [UInt8], retain: Bool) throws {
         guard let handle else { throw Failure(description: "the connection is closed") }
-        let code = payload.withUnsafeBytes { bytes in
-            mosquitto_publish(handle, nil, topic, Int32(bytes.count), bytes.baseAddress, 1, retain)
+        // Under the lock, so that the acknowledgment (on the network thread) finds the id noted.
+        let code = delivery.withLock { delivery in
+            var messageID: Int32 = 0
+            let code = payload.withUnsafeBytes { bytes in
+                mosquitto_publish(handle, &messageID, topic, Int32(bytes.count), bytes.baseAddress, 1, retain)
+            }
+            if code == 0 { delivery.unacknowledged.insert(messageID) }
+            return code
         }
         try check(code, "cannot publish to \(topic)")
+    }
+
+    /// Returns once the broker answered the first connect (accepted or refused)
+    /// and, connected, acknowledged everything published so far. A test awaits
+    /// it instead of asking the broker again and again.
+    package func settled() async {
+        await withCheckedContinuation { continuation in
+            let done = delivery.withLock { delivery -> Bool in
+                guard !delivery.answered || (isConnected && !delivery.unacknowledged.isEmpty) else { return true }
+                delivery.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    private func acknowledged(_ messageID: Int32) {
+        let waiters = delivery.withLock { delivery -> [CheckedContinuation<Void, Never>] in
+            delivery.unacknowledged.remove(messageID)
+            guard delivery.answered, delivery.unacknowledged.isEmpty else { return [] }
+            defer { delivery.waiters = [] }
+            return delivery.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The first answer to a connect: waiters for a refused one go on now; for an
+    /// accepted one, once what `onConnect` published is acknowledged.
+    private func answered() {
+        let waiters = delivery.withLock { delivery -> [CheckedContinuation<Void, Never>] in
+            delivery.answered = true
+            guard delivery.unacknowledged.isEmpty || !isConnected else { return [] }
+            defer { delivery.waiters = [] }
+            return delivery.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     private func check(_ code: Int32, _ what: String) throws {
@@ -110,12 +159,14 @@ package final class MQTTConnection: @unchecked Sendable {
             let reason = String(cString: mosquitto_connack_string(code))
             state.withLock { $0 = (false, "the broker refused the connection: \(reason)") }
             logger.warning("MQTT broker refused the connection", metadata: ["broker": "\(settings.host):\(settings.port)", "reason": "\(reason)"])
+            answered()
             return
         }
         state.withLock { $0 = (true, nil) }
         logger.info("MQTT connected", metadata: ["broker": "\(settings.host):\(settings.port)"])
         try? publish(statusTopic, Array("online".utf8), retain: true)
         onConnect.withLock { $0 }?()
+        answered()
     }
 
     private func disconnected(_ code: Int32) {
@@ -125,5 +176,11 @@ package final class MQTTConnection: @unchecked Sendable {
             return state.lastError?.hasPrefix("the broker refused") ?? false
         }
         if code != 0, !refused { record(error: "the connection was lost (\(Self.describe(code))); reconnecting") }
+        // Nothing more will be acknowledged on this connection: whoever waits goes on.
+        let waiters = delivery.withLock { delivery -> [CheckedContinuation<Void, Never>] in
+            defer { delivery.waiters = [] }
+            return delivery.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 }

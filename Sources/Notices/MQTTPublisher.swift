@@ -44,6 +44,9 @@ package final class MQTTPublisher: Sendable {
 
     package func stop() { connection.stop() }
 
+    /// Returns once the broker answered the first connect and acknowledged what was published (`MQTTConnection.settled`).
+    package func settled() async { await connection.settled() }
+
     package var status: Status {
         Status(target: label, connected: connection.isConnected, topics: state.withLock { $0.wanted.values.reduce(0) { $0 + $1.count } },
                lastError: connection.lastError)

@@ -76,7 +76,8 @@ package final class NoticeOutbox: Sendable {
     package static let maxAttempts = 8
 
     private let lanes = Mutex<[Key: Lane]>([:])
-    private let workers = Mutex<[Task<Void, Never>]>([])
+    /// Each lane's worker, the last one started (a lane has one at a time).
+    private let workers = Mutex<[Key: Task<Void, Never>]>([:])
     private let send: @Sendable (Notice, NoticeTarget) async throws(NoticeSender.Failed) -> Void
     private let clock: @Sendable () -> Date
     private let backoff: Duration
@@ -110,13 +111,25 @@ package final class NoticeOutbox: Sendable {
         }
         if start {
             let task = Task { await self.drain(key) }
-            workers.withLock { $0.removeAll { $0.isCancelled }; $0.append(task) }
+            workers.withLock { $0[key] = task }
+        }
+    }
+
+    /// Returns once no lane is working: everything posted so far was delivered
+    /// or given up (a retry's wait included). A caller that must see the
+    /// outcome awaits it; nothing on a request's path does.
+    package func idle() async {
+        while true {
+            for task in workers.withLock({ $0.values }) { await task.value }
+            guard lanes.withLock({ $0.values.contains(where: \.working) }) else { return }
+            // A lane got work after the workers were read: its worker is in the list by now, or about to be.
+            await Task.yield()
         }
     }
 
     /// Stops every lane's worker (at shutdown); what is pending is not sent.
     package func stop() {
-        for task in workers.withLock({ $0 }) { task.cancel() }
+        for task in workers.withLock({ $0.values }) { task.cancel() }
     }
 
     package var statuses: [LaneStatus] {

@@ -60,6 +60,13 @@ package final class NoticeWatcher: Sendable {
         for publisher in publishers.withLock({ $0 }).values { publisher.stop() }
     }
 
+    /// Returns once what the ticks so far asked for is out: every webhook and
+    /// ntfy lane delivered or gave up, and every broker acknowledged its messages.
+    package func settled() async {
+        await outbox.idle()
+        for publisher in publishers.withLock({ Array($0.values) }) { await publisher.settled() }
+    }
+
     package func tick() async {
         let now = clock()
         var kept: [MQTTSettings: Set<String>] = [:]

@@ -31,7 +31,8 @@ struct MQTTSensorTests {
         let process: Process
         let password: String
 
-        init(in directory: URL) throws {
+        /// Starts it and returns once it says it listens (its own log line, not a poll of the port).
+        init(in directory: URL) async throws {
             port = Loopback.freePort()
             password = "broker-\(UInt32.random(in: 0...UInt32.max))"
             let passwords = directory.appendingPathComponent("mosquitto.passwd")
@@ -54,16 +55,13 @@ struct MQTTSensorTests {
             process.executableURL = URL(fileURLWithPath: try #require(Mosquitto.broker))
             process.arguments = ["-c", config.path]
             let log = directory.appendingPathComponent("mosquitto.log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
-            process.standardError = FileHandle(forWritingAtPath: log.path)
-            try ChildProcesses.start(process)
-            for _ in 0..<200 {
-                if Loopback.isListening(port: port) { return }
-                Thread.sleep(forTimeInterval: 0.05)
+            let output = try OutputWatch(file: log.path)
+            try output.start(process)
+            guard await output.wait(for: "listen socket on port \(port)") else {
+                let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                stop()
+                throw Failure(description: "mosquitto did not listen on \(port) within 10 s: \(said.suffix(500))")
             }
-            let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            stop()
-            throw Failure(description: "mosquitto did not listen on \(port) within 10 s: \(said.suffix(500))")
         }
 
         struct Failure: Error, CustomStringConvertible {
@@ -97,6 +95,7 @@ struct MQTTSensorTests {
             try ChildProcesses.start(sub)
             // Retained messages arrive at once. Stopped from here, by SIGKILL: its own -W uses SIGALRM,
             // which the test process's threads block, as they block SIGTERM, and a child inherits that.
+            // Real time on purpose (a broker): "everything retained" has no last message to wait for.
             let pid = sub.processIdentifier
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.7) { kill(pid, SIGKILL) }
             let data = out.fileHandleForReading.readDataToEndOfFile()
@@ -110,12 +109,11 @@ struct MQTTSensorTests {
         }
     }
 
-    static func waitFor(_ what: String, _ condition: () async throws -> Bool) async throws {
-        for _ in 0..<200 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        Issue.record("timed out waiting for \(what)")
+    /// One round of the notice service, run by the test: the watcher looks at every
+    /// feed once, and returns when the broker has acknowledged what that published.
+    static func settle(_ parts: ServerFixture.Parts) async {
+        await parts.dependencies.notices.tick()
+        await parts.dependencies.notices.settled()
     }
 
     /// What Home Assistant's MQTT discovery documents for a sensor's config:
@@ -139,8 +137,8 @@ struct MQTTSensorTests {
     }
 
     @Test func eachCountdownIsARetainedSensorRemovedWithItAndUpdatedAtMidnight() async throws {
-        let fixture = try ServerFixture(transport: .live)
-        let broker = try Broker(in: fixture.directory)
+        let fixture = try ServerFixture()
+        let broker = try await Broker(in: fixture.directory)
         defer { broker.stop() }
         try Data((broker.password + "\n").utf8).write(to: fixture.directory.appendingPathComponent("broker.secret"))
         try fixture.feed("exams", calendar: NoticeTests.calendar, yaml: """
@@ -150,12 +148,10 @@ struct MQTTSensorTests {
                 username: ha
                 passwordFile: ../broker.secret
             """)
-        try await fixture.withServer(adjust: { $0.noticeInterval = .milliseconds(100) }) { client, _ in
-            var messages: [String: String] = [:]
-            try await Self.waitFor("three sensors on the broker") {
-                messages = try await broker.retained()
-                return messages.keys.filter { $0.hasSuffix("/config") }.count == 3 && messages.keys.filter { $0.hasSuffix("/state") }.count == 3
-            }
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            await Self.settle(parts)
+            let messages = try await broker.retained()
+            #expect(messages.keys.filter { $0.hasSuffix("/config") }.count == 3 && messages.keys.filter { $0.hasSuffix("/state") }.count == 3)
             #expect(messages["tminus/status"] == "online")
             var byTitle: [String: (config: String, state: String, attributes: String)] = [:]
             var uniqueIDs = Set<String>()
@@ -176,7 +172,8 @@ struct MQTTSensorTests {
 
             // The day begins in Budapest: every state moves on.
             fixture.setClock(fixture.clockNow.addingTimeInterval(86_400))
-            try await Self.waitFor("the exam's state to become 2") { try await broker.retained()[exam.state] == "2" }
+            await Self.settle(parts)
+            #expect(try await broker.retained()[exam.state] == "2")
 
             // The concert goes: its sensor is removed (the config topic no longer retained).
             let concert = try #require(byTitle["Concert"])
@@ -184,22 +181,23 @@ struct MQTTSensorTests {
             let list = try #require((try JSONSerialization.jsonObject(with: Data(countdowns.utf8)) as? [String: Any])?["countdowns"] as? [[String: Any]])
             let id = try #require(list.first { $0["title"] as? String == "Concert" }?["id"] as? Int)
             #expect(try await client.execute(uri: "/api/countdowns/\(id)", method: .delete, headers: fixture.admin).status == .noContent)
-            try await Self.waitFor("the concert's sensor to go") {
-                let now = try await broker.retained()
-                return now[concert.config] == nil && now[concert.state] == nil && now[exam.config] != nil
-            }
+            await Self.settle(parts)
+            let now = try await broker.retained()
+            #expect(now[concert.config] == nil && now[concert.state] == nil && now[exam.config] != nil)
             let health = try #require(try JSONSerialization.jsonObject(with: Data(try await client.text("/api/health", headers: fixture.admin).1.utf8))
                 as? [String: Any])
             let brokers = try #require(health["brokers"] as? [[String: Any]])
             #expect(brokers.count == 1 && brokers[0]["connected"] as? Bool == true && brokers[0]["topics"] as? Int == 6)
+            // What the notice service does when the server stops.
+            parts.dependencies.notices.stop()
         }
         // The server stopped: the broker says the sensors are unavailable.
-        try await Self.waitFor("tminus/status to say offline") { try await broker.retained()["tminus/status"] == "offline" }
+        #expect(try await broker.retained()["tminus/status"] == "offline")
     }
 
     @Test func aWrongBrokerPasswordIsReportedInHealth() async throws {
-        let fixture = try ServerFixture(transport: .live)
-        let broker = try Broker(in: fixture.directory)
+        let fixture = try ServerFixture()
+        let broker = try await Broker(in: fixture.directory)
         defer { broker.stop() }
         try Data("not-the-password\n".utf8).write(to: fixture.directory.appendingPathComponent("broker.secret"))
         try fixture.feed("exams", calendar: NoticeTests.calendar, yaml: """
@@ -208,13 +206,12 @@ struct MQTTSensorTests {
                 username: ha
                 passwordFile: ../broker.secret
             """)
-        try await fixture.withServer(adjust: { $0.noticeInterval = .milliseconds(100) }) { client, _ in
-            var health = ""
-            try await Self.waitFor("the refused login in /api/health") {
-                health = try await client.text("/api/health", headers: fixture.admin).1
-                return health.contains("the broker refused the connection")
-            }
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            await Self.settle(parts)
+            let health = try await client.text("/api/health", headers: fixture.admin).1
+            #expect(health.contains("the broker refused the connection"))
             #expect(health.contains("\"status\":\"degraded\"") && !health.contains("not-the-password"))
+            parts.dependencies.notices.stop()
         }
     }
 }

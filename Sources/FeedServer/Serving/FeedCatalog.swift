@@ -224,6 +224,28 @@ package final class FeedCatalog: Sendable {
         }
     }
 
+    /// Starts compiling `slug` as `redaction` unless it is in memory or being
+    /// compiled, and returns at once, without waiting for it. True while a compile of it runs.
+    @discardableResult
+    package func startCompiling(slug: String, as redaction: Redaction = .none) -> Bool {
+        guard let target = target(slug: slug, as: redaction) else { return false }
+        if case .compiling = lookup(CompiledKey(slug: slug, redaction: redaction), target, now: clock(), compiling: true) { return true }
+        return false
+    }
+
+    /// Awaited at the start of every compile, with the feed's slug: a test
+    /// holds one feed's compile there to see what else is served meanwhile.
+    private let compileGate = Mutex<(@Sendable (String) async -> Void)?>(nil)
+
+    package func gateCompiles(_ gate: (@Sendable (String) async -> Void)?) {
+        compileGate.withLock { $0 = gate }
+    }
+
+    /// True while a compile of `slug` as `redaction` runs.
+    package func isCompiling(slug: String, as redaction: Redaction = .none) -> Bool {
+        compiled.withLock { $0.inFlight[CompiledKey(slug: slug, redaction: redaction)] != nil }
+    }
+
     /// What a read of `slug` as `redaction` needs a compilation to match, or
     /// nil when there is no such feed, or no such view of it.
     private func target(slug: String, as redaction: Redaction) -> Target? {
@@ -376,6 +398,7 @@ package final class FeedCatalog: Sendable {
     }
 
     private func build(_ key: CompiledKey, _ target: Target, now: Date) async -> CompiledFeed? {
+        if let gate = compileGate.withLock({ $0 }) { await gate(key.slug) }
         let started = ContinuousClock.now
         var result: CompiledFeed?
         var shared = false
