@@ -7,7 +7,8 @@ extension CountdownService {
     /// its image when one comes along.
     @discardableResult
     public func add(_ countdown: Countdown, toFeed slug: String, image: ImageUpload? = nil) async throws -> Countdown {
-        try await transaction { tx in
+        try authorize(.editFeed(slug))
+        return try await transaction { tx in
             var countdown = countdown
             if let image { countdown.presentation.image = try await tx.put(image) }
             return try await add(countdown, toFeed: slug, tx)
@@ -17,10 +18,12 @@ extension CountdownService {
     /// Saves an edited countdown; SEQUENCE and LAST-MODIFIED rise only when something changed.
     @discardableResult
     public func update(_ countdown: Countdown) async throws -> Countdown {
-        try await transaction { tx in try await update(countdown, tx) }
+        try authorize(.editCountdown(try countdown.savedID()))
+        return try await transaction { tx in try await update(countdown, tx) }
     }
 
     public func delete(id: Int64) async throws {
+        try authorize(.editCountdown(id))
         try await transaction { tx in
             let row = try await tx.requireCountdown(id, lock: true)
             try await tx.deleteCountdowns(ids: [id])
@@ -33,21 +36,26 @@ extension CountdownService {
     /// both feeds change revision. Refused when the target already has that UID.
     @discardableResult
     public func move(id: Int64, toFeed slug: String) async throws -> Countdown {
-        try await transaction { tx in try await move(id: id, toFeed: slug, tx) }
+        try authorize(.editCountdown(id))
+        try authorize(.editFeed(slug))
+        return try await transaction { tx in try await move(id: id, toFeed: slug, tx) }
     }
 
     /// Puts back a countdown that was deleted (the web app's Undo), with its UID,
     /// and a SEQUENCE above the one it had, so that clients take it as news.
     @discardableResult
     public func restore(_ countdown: Countdown, toFeed slug: String) async throws -> Countdown {
-        try await transaction { tx in try await insertNew(CountdownStamps.restored(countdown, now: tx.now), toFeed: slug, tx) }
+        try authorize(.editFeed(slug))
+        return try await transaction { tx in try await insertNew(CountdownStamps.restored(countdown, now: tx.now), toFeed: slug, tx) }
     }
 
     /// The countdown form's save, new or edited: its image, the countdown and a
     /// move to another feed, all or nothing.
     @discardableResult
     public func save(_ countdown: Countdown, inFeed slug: String, image: ImageUpload?, moveTo target: String?) async throws -> Countdown {
-        try await transaction { tx in
+        try authorize(.editFeed(slug))
+        if let target { try authorize(.editFeed(target)) }
+        return try await transaction { tx in
             var countdown = countdown
             if let image { countdown.presentation.image = try await tx.put(image) }
             var saved = countdown.id == nil ? try await add(countdown, toFeed: slug, tx) : try await update(countdown, tx)
@@ -59,7 +67,8 @@ extension CountdownService {
     /// Gives a countdown a new image, or none.
     @discardableResult
     public func replaceImage(ofCountdown id: Int64, with image: ImageUpload?) async throws -> Countdown {
-        try await transaction { tx in
+        try authorize(.editCountdown(id))
+        return try await transaction { tx in
             var countdown = try await tx.countdown(try await tx.requireCountdown(id, lock: true))
             countdown.presentation.image = try await image.asyncMap { try await tx.put($0) }
             return try await update(countdown, tx)

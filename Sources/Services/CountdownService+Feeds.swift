@@ -6,6 +6,7 @@ extension CountdownService {
     /// Creates a feed; refused when the slug is taken.
     @discardableResult
     public func createFeed(_ feed: Feed) async throws -> StoredFeed {
+        try authorize(.manageFeeds)
         guard Feed.isValidSlug(feed.slug) else { throw StoreError.invalidSlug(feed.slug) }
         return try await transaction { tx in
             guard try await tx.feedRow(slug: feed.slug, lock: false) == nil else { throw StoreError.feedExists(feed.slug) }
@@ -20,6 +21,7 @@ extension CountdownService {
     /// definition really changed, so reloading unchanged files recompiles nothing.
     @discardableResult
     public func saveFeed(_ feed: Feed) async throws -> StoredFeed {
+        try authorize(.editFeed(feed.slug))
         guard Feed.isValidSlug(feed.slug) else { throw StoreError.invalidSlug(feed.slug) }
         return try await transaction { tx in
             var row: FeedRecord
@@ -38,6 +40,7 @@ extension CountdownService {
 
     /// Deletes a feed and everything in it.
     public func deleteFeed(slug: String) async throws {
+        try authorize(.manageFeeds)
         try await transaction { tx in
             guard try await tx.deleteFeed(slug: slug) else { throw StoreError.feedNotFound(slug) }
         }

@@ -9,6 +9,7 @@ extension CountdownService {
     /// refuses to replace a live entry and returns false instead.
     @discardableResult
     public func setPersistedValue(_ bytes: Data, for key: String, expiresIn: TimeInterval?, onlyIfAbsent: Bool = false) async throws -> Bool {
+        try authorize(.administer)
         let hash = Secret.hash(key)
         return try await transaction { tx in
             let existing = try await tx.persistEntry(keyHash: hash)
@@ -21,12 +22,14 @@ extension CountdownService {
     }
 
     public func removePersistedValue(for key: String) async throws {
+        try authorize(.administer)
         try await transaction { tx in try await tx.deletePersistEntry(keyHash: Secret.hash(key)) }
     }
 
     /// Deletes every entry whose time has passed; returns how many went.
     @discardableResult
     public func removeExpiredPersistedValues() async throws -> Int {
-        try await transaction { tx in try await tx.deleteExpiredPersistEntries() }
+        try authorize(.administer)
+        return try await transaction { tx in try await tx.deleteExpiredPersistEntries() }
     }
 }

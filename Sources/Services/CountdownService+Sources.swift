@@ -8,6 +8,7 @@ extension CountdownService {
     /// `importedWith`: after an import, a digest of the rules it went through.
     public func recordFetch(feed slug: String, location: String, etag: String?, lastModified: String?, error: String?,
                             importedWith: String? = nil) async throws {
+        try authorize(.editFeed(slug))
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
             let id = try await tx.sourceId(feedId: try feed.savedID(), location: location)
@@ -19,7 +20,8 @@ extension CountdownService {
     /// process (a replica) holds it: true when the caller may fetch now, so
     /// that replicas never fetch one source at once. `recordFetch` gives it back.
     public func leaseRefresh(feed slug: String, location: String, for duration: TimeInterval) async throws -> Bool {
-        try await transaction { tx in
+        try authorize(.editFeed(slug))
+        return try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
             let id = try await tx.sourceId(feedId: try feed.savedID(), location: location)
             return try await tx.leaseSource(id: id, until: tx.now.addingTimeInterval(duration))
@@ -28,6 +30,7 @@ extension CountdownService {
 
     /// Stops fetching `location`; what it brought stays until removed by hand.
     public func unsubscribe(feed slug: String, location: String) async throws {
+        try authorize(.editFeed(slug))
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
             if let id = try await tx.existingSourceId(feedId: try feed.savedID(), location: location) {
@@ -35,23 +38,28 @@ extension CountdownService {
                 try await tx.setSubscribed(sourceId: id, false, login: nil)
             }
         }
+        await events.published(.subscriptionsChanged(feed: slug))
     }
 
     /// Sets the rules of a source the feed keeps fetching (nil: none), already
     /// checked by the caller; false when the feed has no such subscription.
     /// The source's validators go with the old rules: its next fetch is a full one.
     public func setSubscriptionRules(feed slug: String, location: String, rules: String?) async throws -> Bool {
-        try await transaction { tx in
+        try authorize(.editFeed(slug))
+        let saved = try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
             guard let id = try await tx.existingSourceId(feedId: try feed.savedID(), location: location) else { return false }
             return try await tx.setSourceRules(sourceId: id, rules: rules)
         }
+        if saved { await events.published(.rulesChanged(feed: slug, location: location)) }
+        return saved
     }
 
     /// Replaces the sealed logins of subscriptions, in one transaction: all of
     /// them or none (the server re-seals logins of an older format at start).
     /// A subscription stopped meanwhile is left as it is.
     public func replaceSealedLogins(_ logins: [SourceSubscription]) async throws {
+        try authorize(.administer)
         try await transaction { tx in
             for login in logins {
                 guard let feed = try await tx.feedRow(slug: login.feed, lock: true), let feedId = feed.id,
@@ -69,8 +77,9 @@ extension CountdownService {
     /// `importedWith`, the digest of the rules this import went through.
     public func importAndSubscribe(_ data: [UInt8], intoFeed slug: String, options: ImportOptions, location: String,
                                    login: String? = nil, rules: String? = nil, importedWith: String? = nil) async throws -> ImportReport {
+        try authorize(.editFeed(slug))
         let batch = try await read(data, intoFeed: slug, options: options)
-        return try await transaction { tx in
+        let report = try await transaction { tx in
             let report = try await apply(batch, intoFeed: slug, options: options, progress: nil, tx)
             let feed = try await tx.requireFeed(slug)
             let source = try await tx.sourceId(feedId: try feed.savedID(), location: location)
@@ -79,5 +88,7 @@ extension CountdownService {
             if let importedWith { try await tx.recordFetch(sourceId: source, etag: nil, lastModified: nil, error: nil, importedWith: importedWith) }
             return report
         }
+        await events.published(.subscriptionsChanged(feed: slug))
+        return report
     }
 }

@@ -6,6 +6,7 @@ extension CountdownService {
     /// Creates a token for a feed, showing it as `visibility` says; returns the
     /// secret once (only its hash is kept).
     public func createFeedToken(feed slug: String, label: String, visibility: Visibility) async throws -> (token: String, info: FeedToken) {
+        try authorize(.editFeed(slug))
         let secret = Secret.generate()
         let info = try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
@@ -16,6 +17,7 @@ extension CountdownService {
     }
 
     public func revokeFeedToken(feed slug: String, id: Int64) async throws {
+        try authorize(.editFeed(slug))
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
             guard try await tx.revokeToken(id: id, feedId: try feed.savedID()) else { throw StoreError.invalid("feed '\(slug)' has no token \(id)") }

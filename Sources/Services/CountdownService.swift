@@ -10,17 +10,41 @@ import Foundation
 /// The methods that take a `StoreTransaction` are the same use cases as steps
 /// of a larger one (the web app saves an image, a countdown and a move in one
 /// transaction); the others run their own transaction.
+///
+/// Each use case runs as a `Principal` (`acting(as:)`; the server itself by
+/// default) and first asks `Authorization` for what it needs. After its
+/// transaction commits it publishes what changed (`StoreEvents`), so that no
+/// caller refreshes anything by hand.
 public struct CountdownService: Sendable {
     public let store: any CountdownStore
+    /// Who the use cases run as.
+    public private(set) var principal: Principal = .system
+    /// Told after each commit.
+    public let events: any StoreEvents
 
-    public init(store: any CountdownStore) {
+    public init(store: any CountdownStore, events: any StoreEvents = NoStoreEvents()) {
         self.store = store
+        self.events = events
+    }
+
+    /// The same use cases, run as `principal`.
+    public func acting(as principal: Principal) -> CountdownService {
+        var service = self
+        service.principal = principal
+        return service
+    }
+
+    /// Refuses, changing nothing, unless the principal may do `permission`.
+    public func authorize(_ permission: Permission) throws(Authorization.Refused) {
+        try Authorization.check(principal, permission)
     }
 
     public var limits: StoreLimits { store.limits }
 
-    /// One use case's transaction.
+    /// One use case's transaction; once it committed, `StoreEvent.committed` is published.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
-        try await store.transaction(body)
+        let result = try await store.transaction(body)
+        await events.published(.committed)
+        return result
     }
 }

@@ -59,7 +59,11 @@ package func buildServer(_ configuration: ServerConfiguration, store: any Countd
 /// reading `feeds/` and importing its files), the fetcher and the notices.
 package func buildServices(_ configuration: ServerConfiguration, store: any CountdownStore, logger: Logger) async throws -> ServerDependencies {
     HeapTrim.limitArenas()
-    let service = CountdownService(store: store)
+    // The routes' use cases publish what they changed (the catalog refreshes, the
+    // subscriptions reload); the loader's own imports are followed by the
+    // refresh of their round, so its service publishes nothing.
+    let events = ServerEvents()
+    let service = CountdownService(store: store, events: events)
     let token = try await AdminToken.setUp(service: service, configuredFile: configuration.adminTokenFile, database: configuration.database, logger: logger)
     let pages = try WebPages.load()
     let settings = RenderSettings(baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", gzip: configuration.gzip,
@@ -75,9 +79,10 @@ package func buildServices(_ configuration: ServerConfiguration, store: any Coun
     let metrics = ServerMetrics()
     let secrets = try SecretKeeper(configured: configuration.secretsKeyFile, database: configuration.database, logger: logger)
     try await secrets.resealUnbound(service)
-    let loader = FeedLoader(service: service, fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
+    let loader = FeedLoader(service: CountdownService(store: store), fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
                             logger: logger, activity: ServerActivity(health: health, metrics: metrics), clock: configuration.clock,
                             secrets: secrets, rulesBudget: configuration.rulesBudget)
+    events.connect(catalog: catalog, loader: loader)
     await loader.reload()
     await catalog.refresh(force: true)
     health.update(sources: (try? await store.sources()) ?? [])

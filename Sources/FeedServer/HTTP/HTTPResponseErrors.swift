@@ -1,6 +1,7 @@
 import Countdowns
 import CountdownStore
 import Hummingbird
+import Services
 import Subscriptions
 
 // Store and validation errors answer with the status they deserve, through
@@ -62,5 +63,28 @@ extension RemoteCalendar.Refusal {
         case .sentNothing: .badGateway
         case .fetchFailed(let failure): failure.refused ? .unprocessableContent : .badGateway
         }
+    }
+}
+
+extension SourceUseCases.Refusal: HTTPResponseError {
+    package var status: HTTPResponse.Status {
+        switch self {
+        case .definedInFile: .conflict
+        case .notSubscribed: .notFound
+        case .invalidRules: .unprocessableContent
+        case .remote(let refusal): refusal.status
+        }
+    }
+
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
+        try HTTPError(status, message: description).response(from: request, context: context)
+    }
+}
+
+extension Authorization.Refused: HTTPResponseError {
+    public var status: HTTPResponse.Status { .forbidden }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try HTTPError(status, message: description).response(from: request, context: context)
     }
 }

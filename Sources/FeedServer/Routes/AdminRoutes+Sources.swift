@@ -50,9 +50,7 @@ extension AdminRoutes {
         api.delete("feeds/{slug}/sources") { request, context in
             let slug = try await self.stored(context).feed.slug
             let url = request.uri.queryParameters.get("url") ?? ""
-            _ = try await self.subscription(slug, url)
-            try await self.service.unsubscribe(feed: slug, location: url)
-            await self.loader.reloadSubscriptions()
+            try await self.sources.unsubscribe(feed: slug, location: url)
             self.logger.info("source unsubscribed", metadata: ["feed": "\(slug)", "source": "\(url)", "via": "api"])
             return Response(status: .noContent)
         }
@@ -73,41 +71,25 @@ extension AdminRoutes {
         return source
     }
 
+    /// The sources' use cases, run as the admin token.
+    var sources: SourceUseCases { SourceUseCases(service: service, loader: loader, fetcher: fetcher, secrets: secrets) }
+
     /// Fetches `url`, imports it through its rules and keeps fetching it, in
     /// one transaction: a refused import or bad rules subscribe nothing.
     private func subscribe(_ request: Request, _ context: ServerContext) async throws -> Response {
         let slug = try await stored(context).feed.slug
         let input = try await AdminJSON.decode(NewSource.self, request, limit: SubscriptionRules.maxBytes + (16 << 10))
-        guard !self.loader.isDefined(feed: slug, location: input.url) else {
-            throw HTTPError(.conflict, message: "\(input.url) is a source of feed '\(slug)' in its feed file; change it there")
-        }
-        let rules = try Self.checked(input.rules)
-        let bytes: [UInt8]
-        let sealed: String?
-        do {
-            let remote = try RemoteCalendar(url: input.url, username: input.username, password: input.password, token: input.token)
-            sealed = try remote.sealedLogin(self.secrets, feed: slug)
-            bytes = try await remote.fetch(with: self.fetcher)
-        } catch {
-            throw HTTPError(error.status, message: error.description)
-        }
-        var options = ImportOptions(strict: input.strict ?? false, source: input.url, sync: true, createFeed: false)
-        let (apply, importedWith) = await self.loader.importRules(feed: slug, location: input.url, given: rules)
-        options.rules = apply
         let report: ImportReport
         do {
-            report = try await write { [options, sealed] in
-                try await $0.importAndSubscribe(bytes, intoFeed: slug, options: options, location: input.url, login: sealed, rules: rules?.text,
-                                                importedWith: importedWith)
-            }
+            report = try await sources.importAddress(.init(url: input.url, username: input.username, password: input.password, token: input.token),
+                                                     intoFeed: slug, rules: input.rules, strict: input.strict ?? false, keep: true)
         } catch {
             self.metrics.imported(via: .api, ok: false)
             throw error
         }
         self.metrics.imported(via: .api, ok: true)
-        await self.loader.reloadSubscriptions()
         self.logger.info("source subscribed", metadata: ["feed": "\(slug)", "source": "\(input.url)", "result": "\(report)",
-                                                        "rules": "\(rules == nil ? "none" : "set")", "via": "api"])
+                                                        "rules": "\(input.rules?.isEmpty ?? true ? "none" : "set")", "via": "api"])
         struct Subscribed: Encodable { var source: SourceJSON; var imported: ImportResult }
         return try AdminJSON.encode(Subscribed(source: try await source(slug, input.url),
                                                imported: ImportResult(added: report.added, updated: report.updated, unchanged: report.unchanged,
@@ -120,28 +102,8 @@ extension AdminRoutes {
     private func changeRules(_ request: Request, _ context: ServerContext) async throws -> Response {
         let slug = try await stored(context).feed.slug
         let input = try await AdminJSON.decode(SourceRulesChange.self, request, limit: SubscriptionRules.maxBytes + (4 << 10))
-        _ = try await subscription(slug, input.url)
-        let rules = try Self.checked(input.rules)
-        guard try await self.service.setSubscriptionRules(feed: slug, location: input.url, rules: rules?.text) else {
-            throw HTTPError(.notFound, message: "feed '\(slug)' does not keep fetching \(input.url)")
-        }
+        let rules = try await sources.changeRules(feed: slug, location: input.url, rules: input.rules)
         self.logger.info("source rules saved", metadata: ["feed": "\(slug)", "source": "\(input.url)", "rules": "\(rules == nil ? "none" : "set")", "via": "api"])
-        await self.loader.rulesChanged(feed: slug, location: input.url)
-        await self.catalog.refresh()
         return try AdminJSON.encode(try await source(slug, input.url))
-    }
-
-    /// The feed's subscription to `url`: a 409 for a source of the feed file, a 404 for an address it does not fetch.
-    private func subscription(_ slug: String, _ url: String) async throws -> SourceSubscription {
-        switch try await self.loader.rulesHome(feed: slug, location: url) {
-        case .subscription(let subscription): return subscription
-        case .feedFile: throw HTTPError(.conflict, message: "\(url) is a source of feed '\(slug)' in its feed file; its rules are written there")
-        case .none: throw HTTPError(.notFound, message: "feed '\(slug)' does not keep fetching \(url.prefix(300))")
-        }
-    }
-
-    /// Rules as they are kept, or a 422 that names the key.
-    private static func checked(_ rules: String?) throws -> SubscriptionRules.Checked? {
-        do { return try SubscriptionRules.checked(rules) } catch { throw HTTPError(.unprocessableContent, message: "rules: \(error.description)") }
     }
 }

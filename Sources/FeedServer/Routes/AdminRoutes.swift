@@ -9,7 +9,6 @@ import Subscriptions
 
 /// The admin API under /api, behind the bearer token. Every write is one store
 /// transaction, so a failed request leaves the store as it was.
-@dynamicMemberLookup
 package struct AdminRoutes: Sendable {
     package let parts: ServerParts
     /// The detailed health that `/healthz` no longer shows to everyone.
@@ -20,7 +19,21 @@ package struct AdminRoutes: Sendable {
         self.health = health
     }
 
-    package subscript<Value>(dynamicMember path: KeyPath<ServerParts, Value>) -> Value { parts[keyPath: path] }
+    // What these routes use of the server's parts, named: not a locator of everything.
+    /// The use cases, run as the admin token.
+    package var service: CountdownService { parts.service.acting(as: .adminToken) }
+    package var catalog: FeedCatalog { parts.catalog }
+    package var renderer: FeedRenderer { parts.renderer }
+    package var settings: RenderSettings { parts.settings }
+    package var clock: @Sendable () -> Date { parts.clock }
+    package var loader: FeedLoader { parts.loader }
+    package var fetcher: CalendarFetcher { parts.fetcher }
+    package var metrics: ServerMetrics { parts.metrics }
+    package var maxBodyBytes: Int { parts.maxBodyBytes }
+    package var logger: Logger { parts.logger }
+    package var secrets: SecretKeeper? { parts.secrets }
+    /// For reads; every write goes through `service`.
+    package var store: any CountdownStore { parts.store }
 
     package func register(on router: Router<ServerContext>, token: AdminToken) {
         OpenAPIDocument.register(on: router)
@@ -47,7 +60,7 @@ package struct AdminRoutes: Sendable {
         api.patch("feeds/{slug}") { request, context in try await self.updateFeed(request, context) }
         api.delete("feeds/{slug}") { _, context in
             let slug = context.parameters.get("slug") ?? ""
-            try await self.write { try await $0.deleteFeed(slug: slug) }
+            try await self.service.deleteFeed(slug: slug)
             return Response(status: .noContent)
         }
         api.get("feeds/{slug}/countdowns") { _, context in try await self.listCountdowns(context) }
@@ -56,13 +69,13 @@ package struct AdminRoutes: Sendable {
         api.patch("countdowns/{id}") { request, context in try await self.updateCountdown(request, context) }
         api.delete("countdowns/{id}") { _, context in
             let id = try self.id(context)
-            try await self.write { try await $0.delete(id: id) }
+            try await self.service.delete(id: id)
             return Response(status: .noContent)
         }
         api.put("countdowns/{id}/image") { request, context in try await self.uploadImage(request, context) }
         api.delete("countdowns/{id}/image") { _, context in
             let (loaded, feed) = try await self.countdown(context)
-            return try AdminJSON.encode(self.snapshot(try await self.write { try await $0.replaceImage(ofCountdown: try loaded.savedID(), with: nil) }, feed))
+            return try AdminJSON.encode(self.snapshot(try await self.service.replaceImage(ofCountdown: try loaded.savedID(), with: nil), feed))
         }
         api.post("feeds/{slug}/import") { request, context in try await self.importCalendar(request, context) }
         api.get("feeds/{slug}/export") { request, context in
@@ -93,15 +106,9 @@ package struct AdminRoutes: Sendable {
         api.delete("feeds/{slug}/tokens/{id}") { _, context in
             let slug = try await self.stored(context).feed.slug
             let id = try self.id(context)
-            try await self.write { try await $0.revokeFeedToken(feed: slug, id: id) }
+            try await self.service.revokeFeedToken(feed: slug, id: id)
             return Response(status: .noContent)
         }
-    }
-
-    /// A store write, then the catalog brought up to it, so that the next read sees the change.
-    @discardableResult
-    package func write<T: Sendable>(_ body: @escaping @Sendable (CountdownService) async throws -> T) async throws -> T {
-        try await self.catalog.write(body)
     }
 
     package func stored(_ context: ServerContext) async throws -> StoredFeed {
@@ -128,7 +135,7 @@ package struct AdminRoutes: Sendable {
         var feed = Feed(slug: input.slug)
         warnAboutOldSpellings(input.settings)
         try input.settings.apply(to: &feed)
-        let stored = try await write { [feed] in try await $0.createFeed(feed) }
+        let stored = try await service.createFeed(feed)
         self.logger.info("feed created", metadata: ["feed": "\(feed.slug)"])
         return try AdminJSON.encode(FeedJSON(stored, baseURL: self.settings.baseURL), status: .created)
     }
@@ -139,7 +146,7 @@ package struct AdminRoutes: Sendable {
         guard input.slug == feed.slug else { throw HTTPError(.unprocessableContent, message: "a feed's slug cannot change (it is in every subscriber's URL)") }
         warnAboutOldSpellings(input.settings)
         try input.settings.apply(to: &feed)
-        return try AdminJSON.encode(FeedJSON(try await write { [feed] in try await $0.saveFeed(feed) }, baseURL: self.settings.baseURL))
+        return try AdminJSON.encode(FeedJSON(try await service.saveFeed(feed), baseURL: self.settings.baseURL))
     }
 
     private func warnAboutOldSpellings(_ settings: FeedSettingsDocument) {
@@ -167,7 +174,7 @@ package struct AdminRoutes: Sendable {
         let draft = try await AdminJSON.decode(CountdownDraft.self, request, limit: 64 << 10)
         var generator = SystemRandomNumberGenerator()
         let countdown = try draft.makeCountdown(uid: StableUID.generate(using: &generator), feedZone: feed.timeZone)
-        let saved = try await write { try await $0.add(countdown, toFeed: feed.slug) }
+        let saved = try await service.add(countdown, toFeed: feed.slug)
         return try AdminJSON.encode(snapshot(saved, feed), status: .created)
     }
 
@@ -182,7 +189,7 @@ package struct AdminRoutes: Sendable {
         var countdown = loaded
         try draft.apply(to: &countdown, feedZone: feed.timeZone)
         let edited = countdown
-        return try AdminJSON.encode(snapshot(try await write { try await $0.update(edited) }, feed))
+        return try AdminJSON.encode(snapshot(try await service.update(edited), feed))
     }
 
     /// The body is the image itself (png, jpeg, gif, webp or svg); its bytes decide the type.
@@ -193,7 +200,7 @@ package struct AdminRoutes: Sendable {
             throw HTTPError(.unsupportedMediaType, message: "the body is not a png, jpeg, gif, webp or svg image")
         }
         let image = try ImageUpload(bytes, mimeType: type, limits: self.store.limits)
-        let saved = try await write { try await $0.replaceImage(ofCountdown: try loaded.savedID(), with: image) }
+        let saved = try await service.replaceImage(ofCountdown: try loaded.savedID(), with: image)
         return try AdminJSON.encode(snapshot(saved, feed))
     }
 
@@ -227,7 +234,7 @@ package struct AdminRoutes: Sendable {
         }
         let options = ImportOptions(strict: strict, source: source, createFeed: false)
         let report: ImportReport
-        do { report = try await write { try await $0.importCalendar(bytes, intoFeed: slug, options: options) } } catch {
+        do { report = try await service.importCalendar(bytes, intoFeed: slug, options: options) } catch {
             self.metrics.imported(via: .api, ok: false)
             throw error
         }
@@ -239,9 +246,7 @@ package struct AdminRoutes: Sendable {
 
     private func refresh(_ context: ServerContext) async throws -> Response {
         let slug = try await stored(context).feed.slug
-        let sources = self.loader.urlSources.filter { $0.feed == slug }
-        for (feed, source) in sources { await self.loader.refresh(feed: feed, source: source) }
-        await self.catalog.refresh()
+        try await self.sources.refresh(feed: slug)
         return try AdminJSON.encode(try await self.store.sources().filter { $0.feed == slug })
     }
 
@@ -256,7 +261,7 @@ package struct AdminRoutes: Sendable {
         }
         let label = String(SafeText.clean(asked.label ?? "token").prefix(80))
         let visibility = try Visibility(naming: asked.visibility)
-        let (secret, info) = try await write { try await $0.createFeedToken(feed: slug, label: label, visibility: visibility) }
+        let (secret, info) = try await service.createFeedToken(feed: slug, label: label, visibility: visibility)
         let links = FeedPage.links(baseURL: self.settings.baseURL, path: "/t/\(secret)/feeds/\(slug)")
         struct Created: Encodable { var token: FeedToken; var secret: String; var ics: String; var webcal: String; var countdown: String; var html: String }
         return try AdminJSON.encode(Created(token: info, secret: secret, ics: links.https, webcal: links.webcal, countdown: links.countdown,

@@ -475,15 +475,6 @@ package final class FeedCatalog: Sendable {
 
     // MARK: refresh
 
-    /// A use case, then the published state brought up to it, so that the
-    /// next read, on any route, sees the change.
-    @discardableResult
-    package func write<T: Sendable>(_ body: @Sendable (CountdownService) async throws -> T) async throws -> T {
-        let result = try await body(service)
-        await refresh()
-        return result
-    }
-
     /// Brings the catalog up to the store: reads the rows of feeds whose
     /// revision changed, drops deleted ones, reloads tokens. Compiles nothing.
     /// `force` reads every row again and drops every compilation (after

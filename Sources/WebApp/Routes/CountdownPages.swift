@@ -74,14 +74,14 @@ package struct CountdownPages: Sendable {
             copy.title = SafeText.title(original.title + " (copy)")
             copy.source = nil
             copy.overrides = []
-            let saved = try await self.app.catalog.write { [copy] in try await $0.add(copy, toFeed: slug) }
+            let saved = try await self.app.service.add(copy, toFeed: slug)
             return self.app.redirect("/app/countdowns/\(try saved.savedID())/edit", flash: self.app.words(context)["flash.duplicated", ["title": original.title]],
                                      context: context)
         }
         app.post("countdowns/{id}/delete") { request, context in
             let (countdown, slug) = try await self.load(context)
             let id = try countdown.savedID()
-            try await self.app.catalog.write { try await $0.delete(id: id) }
+            try await self.app.service.delete(id: id)
             context.sessions.withLockedSession { session in
                 session?.undo = DeletedCountdown(feed: slug, title: countdown.title, sequence: countdown.sequence,
                                                  calendar: CountdownArchive.text(of: countdown))
@@ -95,7 +95,7 @@ package struct CountdownPages: Sendable {
                 return self.app.redirect("/app", flash: self.app.words(context)["flash.nothingToUndo"], context: context)
             }
             countdown.sequence = deleted.sequence
-            let restored = try await self.app.catalog.write { [countdown] in try await $0.restore(countdown, toFeed: deleted.feed) }
+            let restored = try await self.app.service.restore(countdown, toFeed: deleted.feed)
             context.sessions.withLockedSession { $0?.undo = nil }
             return self.app.redirect("/app/feeds/\(deleted.feed)#countdown-\(try restored.savedID())", flash: self.app.words(context)["flash.restored", ["title": deleted.title]],
                                      context: context)
@@ -183,9 +183,7 @@ package struct CountdownPages: Sendable {
             }
         }
         let target = form.feed.nonEmpty ?? slug
-        let saved = try await app.catalog.write { [countdown, image, slug] in
-            try await $0.save(countdown, inFeed: slug, image: image, moveTo: target)
-        }
+        let saved = try await app.service.save(countdown, inFeed: slug, image: image, moveTo: target)
         app.logger.info(existing == nil ? "countdown added" : "countdown saved", metadata: ["feed": "\(target)", "id": "\(saved.id ?? 0)"])
         return app.redirect("/app/feeds/\(target)#countdown-\(saved.id ?? 0)",
                             flash: words[target != slug ? "flash.savedMoved" : "flash.saved", ["title": saved.title]], context: context)
@@ -209,7 +207,7 @@ package struct CountdownPages: Sendable {
         guard loaded.kind == .task else { throw HTTPError(.unprocessableContent, message: app.words(context)["error.onlyTasks"]) }
         var countdown = loaded
         if done { countdown.complete(at: app.clock()) } else { countdown.reopen() }
-        try await app.catalog.write { [countdown] in try await $0.update(countdown) }
+        try await app.service.update(countdown)
         let back = request.uri.queryParameters.get("back") == "tasks" ? "/app/tasks" : "/app/feeds/\(slug)#countdown-\(try loaded.savedID())"
         return app.redirect(back, flash: app.words(context)[done ? "flash.done" : "flash.reopened", ["title": loaded.title]],
                             context: context)

@@ -79,7 +79,7 @@ package struct FeedPages: Sendable {
         }
         app.post("feeds/{slug}/delete") { request, context in
             let compiled = try await self.app.compiled(context)
-            try await self.app.catalog.write { [slug = compiled.slug] in try await $0.deleteFeed(slug: slug) }
+            try await self.app.service.deleteFeed(slug: compiled.slug)
             self.app.logger.info("feed deleted", metadata: ["feed": "\(compiled.slug)"])
             return self.app.redirect("/app", flash: self.app.words(context)["flash.feedDeleted", ["name": compiled.feed.name]],
                                      context: context)
@@ -95,22 +95,20 @@ package struct FeedPages: Sendable {
         }
         app.post("feeds/{slug}/refresh") { request, context in
             let compiled = try await self.app.compiled(context)
-            for (feed, source) in self.app.loader.urlSources where feed == compiled.slug { await self.app.loader.refresh(feed: feed, source: source) }
-            await self.app.catalog.refresh()
+            try await self.app.sources.refresh(feed: compiled.slug)
             return self.app.redirect("/app/feeds/\(compiled.slug)#sources", flash: self.app.words(context)["flash.fetched"], context: context)
         }
         app.get("feeds/{slug}/rules") { request, context in try await self.rules(context).response(from: request, context: context) }
         app.post("feeds/{slug}/unsubscribe") { request, context in
             let compiled = try await self.app.compiled(context)
             let form = try await WebForm.decode(SourceForm.self, request, limit: 8 << 10)
-            try await self.app.service.unsubscribe(feed: compiled.slug, location: form.location ?? "")
-            await self.app.loader.reloadSubscriptions()
+            try await self.app.sources.unsubscribe(feed: compiled.slug, location: form.location ?? "")
             return self.app.redirect("/app/feeds/\(compiled.slug)#sources", flash: self.app.words(context)["flash.unsubscribed"], context: context)
         }
         app.post("feeds/{slug}/tokens/{id}/revoke") { request, context in
             let compiled = try await self.app.compiled(context)
             let id = try self.app.id(context)
-            try await self.app.catalog.write { [slug = compiled.slug] in try await $0.revokeFeedToken(feed: slug, id: id) }
+            try await self.app.service.revokeFeedToken(feed: compiled.slug, id: id)
             return self.app.redirect("/app/feeds/\(compiled.slug)#tokens", flash: self.app.words(context)["flash.revoked"], context: context)
         }
     }
@@ -197,7 +195,7 @@ package struct FeedPages: Sendable {
         var feed = Feed(slug: slug)
         do { try form.document(words).apply(to: &feed) } catch { return try failed(Self.text(of: error, words)) }
         do {
-            try await app.catalog.write { [feed] in try await $0.createFeed(feed) }
+            try await app.service.createFeed(feed)
         } catch let error as StoreError where error == .feedExists(slug) { return try failed(words["feedForm.exists", ["slug": slug]]) }
         app.logger.info("feed created", metadata: ["feed": "\(slug)"])
         return app.redirect("/app/feeds/\(slug)", flash: words["flash.feedCreated", ["name": feed.name]], context: context)
@@ -214,7 +212,7 @@ package struct FeedPages: Sendable {
                                   FormView(form: form, isNew: false, action: "/app/feeds/\(compiled.slug)/edit", error: Self.text(of: error, words),
                                            zones: TimeZoneChoices.all), context: context, status: .unprocessableContent).response(from: request, context: context)
         }
-        try await app.catalog.write { [feed] in try await $0.saveFeed(feed) }
+        try await app.service.saveFeed(feed)
         return app.redirect("/app/feeds/\(compiled.slug)", flash: words["flash.feedSaved"], context: context)
     }
 
@@ -224,9 +222,7 @@ package struct FeedPages: Sendable {
         let form = try await WebForm.decode(TokenForm.self, request, limit: 4 << 10)
         let label = String(SafeText.clean(form.label.nonEmpty ?? "link").prefix(80))
         let visibility = try Visibility(naming: form.visibility.nonEmpty)
-        let (secret, _) = try await app.catalog.write { [slug = compiled.slug] in
-            try await $0.createFeedToken(feed: slug, label: label, visibility: visibility)
-        }
+        let (secret, _) = try await app.service.createFeedToken(feed: compiled.slug, label: label, visibility: visibility)
         let path = "/t/\(secret)/feeds/\(compiled.slug)"
         let links = FeedPage.links(baseURL: app.settings.baseURL, path: path)
         let made = FeedView.NewToken(label: label, https: links.https, webcal: links.webcal, page: app.settings.baseURL + path,

@@ -70,57 +70,37 @@ package struct ImportPage: Sendable {
             try app.render("import", title: words["import.title", ["name": compiled.feed.name]], view, context: context, status: status)
                 .response(from: request, context: context)
         }
-        let rules: SubscriptionRules.Checked?
-        do { rules = try SubscriptionRules.checked(form.rules) } catch {
-            view.error = words["sourceRules.invalid", ["error": error.description]]
-            return try page(.unprocessableContent)
-        }
-        let bytes: [UInt8]
-        var source: String?
-        var sealed: String?
         let keep = form.keep.isChecked && (form.file ?? Data()).isEmpty && form.url.nonEmpty != nil
-        if let file = form.file, !file.isEmpty {
-            bytes = Array(file)
-        } else if let url = form.url.nonEmpty {
-            do {
-                let remote = try RemoteCalendar(url: url, username: form.username, password: form.password, token: form.token)
-                bytes = try await remote.fetch(with: app.fetcher)
-                // A login kept with the subscription is sealed before it leaves this function.
-                if keep { sealed = try remote.sealedLogin(app.secrets, feed: slug) }
-            } catch {
-                view.error = Self.text(of: error, url: url, words)
-                return try page(error.status == .badRequest ? .unprocessableContent : error.status)
-            }
-            source = url
-        } else {
-            view.error = words["import.nothingChosen"]
-            return try page(.unprocessableContent)
-        }
-        let subscription = keep ? source : nil
-        var options = ImportOptions(strict: form.strict.isChecked, source: source, sync: keep, createFeed: false)
-        let (apply, importedWith) = await app.loader.importRules(feed: slug, location: source, given: rules)
-        options.rules = apply
+        let sources = app.sources
         let report: ImportReport
         do {
-            report = try await app.catalog.write { [sealed, options] service in
-                if let subscription {
-                    return try await service.importAndSubscribe(bytes, intoFeed: slug, options: options, location: subscription, login: sealed,
-                                                                rules: rules?.text, importedWith: importedWith)
-                }
-                return try await service.importCalendar(bytes, intoFeed: slug, options: options)
+            if let file = form.file, !file.isEmpty {
+                report = try await sources.importFile(Array(file), intoFeed: slug, rules: form.rules, strict: form.strict.isChecked)
+            } else if let url = form.url.nonEmpty {
+                report = try await sources.importAddress(.init(url: url, username: form.username, password: form.password, token: form.token),
+                                                         intoFeed: slug, rules: form.rules, strict: form.strict.isChecked, keep: keep)
+            } else {
+                view.error = words["import.nothingChosen"]
+                return try page(.unprocessableContent)
             }
             app.metrics.imported(via: .app, ok: true)
+        } catch let refusal as SourceUseCases.Refusal {
+            switch refusal {
+            case .invalidRules(let invalid): view.error = words["sourceRules.invalid", ["error": invalid.description]]
+            case .remote(let remote): view.error = Self.text(of: remote, url: form.url.nonEmpty ?? "", words)
+            case .definedInFile, .notSubscribed: view.error = refusal.description
+            }
+            return try page(refusal.status == .badRequest ? .unprocessableContent : refusal.status)
         } catch let error as StoreError {
             app.metrics.imported(via: .app, ok: false)
             view.error = words["import.failed", ["error": Self.headline(error)]]
             view.problems = Self.problems(error)
             return try page(error.status)
         }
-        if keep { await app.loader.reloadSubscriptions() }
         app.logger.info("import", metadata: ["feed": "\(slug)", "result": "\(report)", "via": "web app"])
         view.result = .init(added: report.added, updated: report.updated, unchanged: report.unchanged, removed: report.removed,
                             skipped: report.skipped, diagnostics: Array(report.diagnostics.prefix(200)),
-                            subscribed: keep ? source : nil)
+                            subscribed: keep ? form.url.nonEmpty : nil)
         return try page(.ok)
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Pages
 import Rules
+import Subscriptions
 
 /// The rules of a source the feed keeps fetching (one added with "keep it up
 /// to date" on the import page): the `include:`, `exclude:` and `change:` a
@@ -50,34 +51,38 @@ package struct SourceRulesPage: Sendable {
         let compiled = try await app.compiled(context)
         let form = try await WebForm.decode(RulesForm.self, request, limit: SubscriptionRules.maxBytes + (8 << 10))
         let location = form.location ?? ""
-        _ = try await subscription(compiled.slug, location, context)
         let words = app.words(context)
-        let rules: String?
+        let rules: SubscriptionRules.Checked?
         do {
-            rules = try SubscriptionRules.checked(form.rules)?.text
-        } catch {
+            rules = try await sources.changeRules(feed: compiled.slug, location: location, rules: form.rules)
+        } catch SourceUseCases.Refusal.invalidRules(let invalid) {
             var view = RulesView(slug: compiled.slug, name: compiled.feed.name, location: location, rules: form.rules ?? "")
-            view.error = words["sourceRules.invalid", ["error": error.description]]
+            view.error = words["sourceRules.invalid", ["error": invalid.description]]
             return try page(view, context, status: .unprocessableContent).response(from: request, context: context)
-        }
-        guard try await app.service.setSubscriptionRules(feed: compiled.slug, location: location, rules: rules) else {
-            throw HTTPError(.notFound, message: words["sourceRules.notSubscribed", ["location": location]])
+        } catch let refusal as SourceUseCases.Refusal {
+            throw Self.refused(refusal, compiled.slug, words)
         }
         app.logger.info("source rules saved", metadata: ["feed": "\(compiled.slug)", "source": "\(location)", "rules": "\(rules == nil ? "none" : "set")",
                                                         "via": "web app"])
-        await app.loader.rulesChanged(feed: compiled.slug, location: location)
-        await app.catalog.refresh()
         return app.redirect("/app/feeds/\(compiled.slug)#sources", flash: words[rules == nil ? "flash.rulesCleared" : "flash.rulesSaved"], context: context)
     }
+
+    private var sources: SourceUseCases { app.sources }
 
     /// The feed's subscription to `location`; a 404 for an address it does
     /// not fetch, a 409 for one its feed file defines (its rules are there).
     private func subscription(_ slug: String, _ location: String, _ context: WebAppContext) async throws -> SourceSubscription {
-        let words = app.words(context)
-        switch try await app.loader.rulesHome(feed: slug, location: location) {
-        case .subscription(let subscription): return subscription
-        case .feedFile: throw HTTPError(.conflict, message: words["sourceRules.defined", ["slug": slug]])
-        case .none: throw HTTPError(.notFound, message: words["sourceRules.notSubscribed", ["location": String(location.prefix(300))]])
+        do { return try await sources.subscription(feed: slug, location: location) } catch let refusal as SourceUseCases.Refusal {
+            throw Self.refused(refusal, slug, app.words(context))
+        }
+    }
+
+    /// A refusal in the page's words.
+    private static func refused(_ refusal: SourceUseCases.Refusal, _ slug: String, _ words: WebWords) -> HTTPError {
+        switch refusal {
+        case .definedInFile: HTTPError(.conflict, message: words["sourceRules.defined", ["slug": slug]])
+        case .notSubscribed(_, let location): HTTPError(.notFound, message: words["sourceRules.notSubscribed", ["location": String(location.prefix(300))]])
+        case .invalidRules, .remote: HTTPError(refusal.status, message: refusal.description)
         }
     }
 

@@ -1,0 +1,25 @@
+import Countdowns
+
+/// Who asks for a use case. Every use case of `CountdownService` runs as one
+/// (`CountdownService.acting(as:)`), and `Authorization` decides in one place
+/// what each may do: the seam where people and roles (issue #37) come in
+/// without touching a handler.
+public enum Principal: Sendable, Equatable, CustomStringConvertible {
+    /// The owner, signed in to the web app.
+    case owner
+    /// Whoever holds the admin API's bearer token (an operator, a script).
+    case adminToken
+    /// The holder of a feed's token link: reads that feed as its visibility allows, changes nothing.
+    case feedToken(feed: String, visibility: Visibility)
+    /// The server itself (feed files, source refreshes, notices) and the command line on its machine.
+    case system
+
+    public var description: String {
+        switch self {
+        case .owner: "the owner"
+        case .adminToken: "the admin token"
+        case .feedToken(let feed, let visibility): "a \(visibility.rawValue) token of feed '\(feed)'"
+        case .system: "the server"
+        }
+    }
+}
