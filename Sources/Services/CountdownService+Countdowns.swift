@@ -125,4 +125,33 @@ extension CountdownService {
         try await tx.bumpRevision(feedId: targetId)
         return try row.countdown(source: nil)
     }
+
+    /// A copy of a countdown in its feed, under a new UID and "(copy)" after
+    /// its title; not tied to the source the original came from, and without
+    /// its moved or cancelled instances.
+    @discardableResult
+    public func duplicate(id: Int64) async throws -> Countdown {
+        try authorize(.editCountdown(id))
+        let (original, slug) = try await store.countdown(id: id)
+        var copy = original
+        var generator = SystemRandomNumberGenerator()
+        copy.id = nil
+        copy.uid = StableUID.generate(using: &generator)
+        copy.title = SafeText.title(original.title + " (copy)")
+        copy.source = nil
+        copy.overrides = []
+        return try await transaction { [copy] tx in try await add(copy, toFeed: slug, tx) }
+    }
+
+    /// A task marked done (now), or open again; refused for an event.
+    @discardableResult
+    public func setDone(id: Int64, _ done: Bool) async throws -> Countdown {
+        try authorize(.editCountdown(id))
+        return try await transaction { tx in
+            var countdown = try await tx.requireCountdown(id, lock: true).countdown(source: nil)
+            guard countdown.kind == .task else { throw StoreError.invalid("only a task can be marked done or reopened") }
+            if done { countdown.complete(at: tx.now) } else { countdown.reopen() }
+            return try await update(countdown, tx)
+        }
+    }
 }

@@ -215,26 +215,20 @@ package struct AdminRoutes: Sendable {
         let query = request.uri.queryParameters
         let strict = query.get("strict") == "true"
         let type = request.headers[.contentType]?.lowercased() ?? ""
-        let bytes: [UInt8]
-        var source: String?
-        if type.hasPrefix("application/json") {
-            struct URLImport: Decodable { var url: String }
-            let input = try await AdminJSON.decode(URLImport.self, request, limit: 16 << 10)
-            do {
-                bytes = try await RemoteCalendar(url: input.url, username: nil, password: nil, token: nil).fetch(with: self.fetcher)
-            } catch {
-                throw HTTPError(error.status, message: error.description)
-            }
-            source = input.url
-        } else if type.hasPrefix("text/calendar") || type.isEmpty || type.hasPrefix("application/octet-stream") {
-            let buffer = try await AdminJSON.body(request, limit: self.maxBodyBytes)
-            bytes = Array(buffer.readableBytesView)
-        } else {
-            throw HTTPError(.unsupportedMediaType, message: "send text/calendar, or application/json with {\"url\": …}")
-        }
-        let options = ImportOptions(strict: strict, source: source, createFeed: false)
         let report: ImportReport
-        do { report = try await service.importCalendar(bytes, intoFeed: slug, options: options) } catch {
+        do {
+            if type.hasPrefix("application/json") {
+                struct URLImport: Decodable { var url: String }
+                let input = try await AdminJSON.decode(URLImport.self, request, limit: 16 << 10)
+                report = try await self.sources.importAddress(.init(url: input.url), intoFeed: slug, rules: nil, strict: strict, keep: false)
+            } else if type.hasPrefix("text/calendar") || type.isEmpty || type.hasPrefix("application/octet-stream") {
+                let buffer = try await AdminJSON.body(request, limit: self.maxBodyBytes)
+                report = try await service.importCalendar(Array(buffer.readableBytesView), intoFeed: slug,
+                                                          options: ImportOptions(strict: strict, source: nil, createFeed: false))
+            } else {
+                throw HTTPError(.unsupportedMediaType, message: "send text/calendar, or application/json with {\"url\": …}")
+            }
+        } catch {
             self.metrics.imported(via: .api, ok: false)
             throw error
         }

@@ -66,15 +66,8 @@ package struct CountdownPages: Sendable {
         }
         app.post("countdowns/{id}/edit") { request, context in try await self.save(request, context, id: try self.app.id(context)) }
         app.post("countdowns/{id}/duplicate") { request, context in
-            let (original, slug) = try await self.load(context)
-            var copy = original
-            var generator = SystemRandomNumberGenerator()
-            copy.id = nil
-            copy.uid = StableUID.generate(using: &generator)
-            copy.title = SafeText.title(original.title + " (copy)")
-            copy.source = nil
-            copy.overrides = []
-            let saved = try await self.app.service.add(copy, toFeed: slug)
+            let (original, _) = try await self.load(context)
+            let saved = try await self.app.service.duplicate(id: try original.savedID())
             return self.app.redirect("/app/countdowns/\(try saved.savedID())/edit", flash: self.app.words(context)["flash.duplicated", ["title": original.title]],
                                      context: context)
         }
@@ -205,9 +198,7 @@ package struct CountdownPages: Sendable {
     private func setDone(_ done: Bool, _ request: Request, _ context: WebAppContext) async throws -> Response {
         let (loaded, slug) = try await load(context)
         guard loaded.kind == .task else { throw HTTPError(.unprocessableContent, message: app.words(context)["error.onlyTasks"]) }
-        var countdown = loaded
-        if done { countdown.complete(at: app.clock()) } else { countdown.reopen() }
-        try await app.service.update(countdown)
+        try await app.service.setDone(id: try loaded.savedID(), done)
         let back = request.uri.queryParameters.get("back") == "tasks" ? "/app/tasks" : "/app/feeds/\(slug)#countdown-\(try loaded.savedID())"
         return app.redirect(back, flash: app.words(context)[done ? "flash.done" : "flash.reopened", ["title": loaded.title]],
                             context: context)
