@@ -68,7 +68,7 @@ struct CountdownFields: ParsableArguments {
                 draft.image = upload?.reference
             }
         }
-        do { try draft.apply(to: &countdown, feedZone: feedZone) } catch { throw ValidationError("--\(error.field.kebab): \(error.message)") }
+        do { try draft.apply(to: &countdown, feedZone: feedZone) } catch { throw ValidationError("--\(error.field.rawValue.kebab): \(error.message)") }
         return upload
     }
 

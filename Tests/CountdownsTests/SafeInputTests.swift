@@ -24,7 +24,7 @@ struct SafeInputTests {
         draft.title = String(repeating: "x", count: SafeText.maxTitleCharacters + 1)
         draft.date = "2027-01-01"
         do { _ = try draft.makeCountdown(uid: "u", feedZone: "UTC"); Issue.record("a 501-character title was accepted") } catch {
-            #expect(error.field == "title" && error.message.contains("at most 500"), "\(error)")
+            #expect(error.field == .title && error.message.contains("at most 500"), "\(error)")
         }
         draft.title = String(repeating: "x", count: SafeText.maxTitleCharacters)
         #expect(try draft.makeCountdown(uid: "u", feedZone: "UTC").title.count == 500)

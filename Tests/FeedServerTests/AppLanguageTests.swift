@@ -61,6 +61,8 @@ import WebApp
         }
         #expect(asked.count > 100)
         asked.formUnion(DisplayUnit.allCases.map { "unit.\($0.rawValue)" })
+        asked.formUnion(RepeatChoice.allCases.map(\.wordKey))
+        asked.formUnion(CountdownDraft.Field.allCases.map { "field.\($0.rawValue)" })
         asked.formUnion(CategoryStatistics.Period.allCases.map { "period.\($0.rawValue)" })
         asked.formUnion(Visibility.allCases.map { "visibility.\($0.rawValue)" })
         asked.formUnion(NoticeTarget.Event.allCases.map { "notice.\($0.rawValue)" })

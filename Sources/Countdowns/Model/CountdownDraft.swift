@@ -39,22 +39,27 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
 
     public init() {}
 
+    /// A field of the draft, named as the JSON of the admin API names it.
+    public enum Field: String, Sendable, CaseIterable {
+        case title, date, time, timeZone, end, rrule, `repeat`, from, colors, textColor, image, alarms, url, priority, unit
+    }
+
     public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
-        public var field: String
+        public var field: Field
         /// English, as the API and the command line print it.
         public var message: String
         /// What is wrong, typed, so that the web app can say it in the page's language.
         public var reason: Reason
-        public var description: String { "\(field): \(message)" }
+        public var description: String { "\(field.rawValue): \(message)" }
 
         /// A reason the other layers name themselves (a rule's parse error, a link's problem): shown as written.
-        public init(field: String, message: String) {
+        public init(field: Field, message: String) {
             self.field = field
             self.message = message
             reason = .other
         }
 
-        init(field: String, _ reason: Reason) {
+        init(field: Field, _ reason: Reason) {
             self.field = field
             self.reason = reason
             message = reason.english
@@ -114,22 +119,22 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
 
     /// A new countdown from a draft that has at least a title and a date.
     public func makeCountdown(uid: String, feedZone: String) throws(Invalid) -> Countdown {
-        guard let title, !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: "title", .required) }
+        guard let title, !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: .title, .required) }
         guard title.count <= SafeText.maxTitleCharacters else { throw Self.tooLong(title) }
-        guard let date else { throw Invalid(field: "date", .requiredDate) }
-        guard let day = CivilDate(parsing: date) else { throw Invalid(field: "date", .notADate(date)) }
+        guard let date else { throw Invalid(field: .date, .requiredDate) }
+        guard let day = CivilDate(parsing: date) else { throw Invalid(field: .date, .notADate(date)) }
         var countdown = Countdown(uid: uid, title: SafeText.clean(title), target: .date(day), kind: kind ?? .event)
         try apply(to: &countdown, feedZone: feedZone)
         return countdown
     }
 
     static func tooLong(_ title: String) -> Invalid {
-        Invalid(field: "title", .titleTooLong(count: title.count, limit: SafeText.maxTitleCharacters))
+        Invalid(field: .title, .titleTooLong(count: title.count, limit: SafeText.maxTitleCharacters))
     }
 
     public func apply(to countdown: inout Countdown, feedZone: String) throws(Invalid) {
         if let title {
-            guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: "title", .empty) }
+            guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw Invalid(field: .title, .empty) }
             guard title.count <= SafeText.maxTitleCharacters else { throw Self.tooLong(title) }
             countdown.title = SafeText.clean(title)
         }
@@ -138,19 +143,19 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
             let wasAllDay = countdown.isAllDay
             var day = countdown.target.civilDate
             if let date {
-                guard let parsed = CivilDate(parsing: date) else { throw Invalid(field: "date", .notADate(date)) }
+                guard let parsed = CivilDate(parsing: date) else { throw Invalid(field: .date, .notADate(date)) }
                 day = parsed
             }
             var clock: (Int, Int)? = countdown.isAllDay || allDay == true ? nil : (countdown.target.local.hour, countdown.target.local.minute)
             if let time {
-                guard let parsed = Self.parseTime(time) else { throw Invalid(field: "time", .notATime(time)) }
+                guard let parsed = Self.parseTime(time) else { throw Invalid(field: .time, .notATime(time)) }
                 clock = parsed
             }
             if let (hour, minute) = clock {
                 let local = LocalDateTime(date: day, hour: hour, minute: minute)
                 let name = timeZone ?? countdown.target.tzid ?? feedZone
                 if name == "floating" { countdown.target = .floating(local) } else {
-                    guard let zone = Zone.named(name) else { throw Invalid(field: "timeZone", .unknownZone(name)) }
+                    guard let zone = Zone.named(name) else { throw Invalid(field: .timeZone, .unknownZone(name)) }
                     countdown.target = zone.isUTC ? .utc(local) : .zoned(local, tzid: zone.identifier)
                 }
             } else {
@@ -164,32 +169,32 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
         }
         if let end {
             if let endDate = CivilDate(parsing: end), countdown.isAllDay {
-                guard endDate >= countdown.target.civilDate else { throw Invalid(field: "end", .endBeforeStart(end)) }
+                guard endDate >= countdown.target.civilDate else { throw Invalid(field: .end, .endBeforeStart(end)) }
                 countdown.end = .date(endDate.adding(days: 1))
             } else if let (hour, minute) = Self.parseTime(end), !countdown.isAllDay {
                 let local = LocalDateTime(date: countdown.target.civilDate, hour: hour, minute: minute)
-                guard local > countdown.target.local else { throw Invalid(field: "end", .endNotAfterStart(end)) }
+                guard local > countdown.target.local else { throw Invalid(field: .end, .endNotAfterStart(end)) }
                 countdown.end = countdown.target.with(local: local)
             } else {
-                throw Invalid(field: "end", .endFormat)
+                throw Invalid(field: .end, .endFormat)
             }
             countdown.duration = nil
         }
         if let rrule {
-            do { _ = try RecurrenceRule(parsing: rrule) } catch { throw Invalid(field: "rrule", message: error.message) }
+            do { _ = try RecurrenceRule(parsing: rrule) } catch { throw Invalid(field: .rrule, message: error.message) }
             countdown.repeatRule = Repeat(rrule: rrule, startingOn: countdown.target.civilDate)
         } else if let phrase = `repeat` {
             do { countdown.repeatRule = try RepeatPhrase.parse(phrase, clamp: clamp ?? false) } catch {
-                throw Invalid(field: "repeat", message: error.description)
+                throw Invalid(field: .repeat, message: error.description)
             }
         } else if clamp == true, case .every(let interval, let unit, _) = countdown.repeatRule {
             countdown.repeatRule = .every(interval: interval, unit: unit, clamp: true)
         }
         if let from {
             if from.isEmpty { countdown.countsFrom = nil } else {
-                guard let day = CivilDate(parsing: from) else { throw Invalid(field: "from", .notADate(from)) }
+                guard let day = CivilDate(parsing: from) else { throw Invalid(field: .from, .notADate(from)) }
                 guard day < countdown.target.civilDate else {
-                    throw Invalid(field: "from", .fromNotBefore(from, date: countdown.target.civilDate.iso))
+                    throw Invalid(field: .from, .fromNotBefore(from, date: countdown.target.civilDate.iso))
                 }
                 countdown.countsFrom = day
             }
@@ -198,19 +203,19 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
             // No colours means the palette's, as an unticked "Use my colours" says (an empty list clears them).
             let parsed = colors.compactMap(Presentation.normalizeHex)
             guard (0...2).contains(colors.count), parsed.count == colors.count else {
-                throw Invalid(field: "colors", .colors)
+                throw Invalid(field: .colors, .colors)
             }
             countdown.presentation.gradient = parsed
         }
         if let textColor, textColor.isEmpty {
             countdown.presentation.textColor = nil
         } else if let textColor {
-            guard let hex = Presentation.normalizeHex(textColor) else { throw Invalid(field: "textColor", .notAColor(textColor)) }
+            guard let hex = Presentation.normalizeHex(textColor) else { throw Invalid(field: .textColor, .notAColor(textColor)) }
             countdown.presentation.textColor = hex
         }
         if let image {
             guard image.isEmpty || SafeLink.isAllowed(image, as: .image) else {
-                throw Invalid(field: "image", message: SafeLink.problem(image, as: .image))
+                throw Invalid(field: .image, message: SafeLink.problem(image, as: .image))
             }
             countdown.presentation.image = image.isEmpty ? nil : image
         }
@@ -218,7 +223,7 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
         if let alarms {
             var offsets: [ICalDuration] = []
             for alarm in alarms {
-                guard let offset = ICalDuration(parsing: alarm) else { throw Invalid(field: "alarms", .notADuration(alarm)) }
+                guard let offset = ICalDuration(parsing: alarm) else { throw Invalid(field: .alarms, .notADuration(alarm)) }
                 offsets.append(offset)
             }
             countdown.alarms = offsets
@@ -227,12 +232,12 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
         if let direction { countdown.direction = direction }
         if let notes { countdown.notes = notes.isEmpty ? nil : SafeText.clean(notes) }
         if let url {
-            guard url.isEmpty || SafeLink.isAllowed(url, as: .url) else { throw Invalid(field: "url", message: SafeLink.problem(url, as: .url)) }
+            guard url.isEmpty || SafeLink.isAllowed(url, as: .url) else { throw Invalid(field: .url, message: SafeLink.problem(url, as: .url)) }
             countdown.url = url.isEmpty ? nil : url
         }
         if let location { countdown.location = location.isEmpty ? nil : SafeText.clean(location) }
         if let priority {
-            guard (0...9).contains(priority) else { throw Invalid(field: "priority", .priorityRange) }
+            guard (0...9).contains(priority) else { throw Invalid(field: .priority, .priorityRange) }
             countdown.priority = priority
         }
         if let status { countdown.status = status }

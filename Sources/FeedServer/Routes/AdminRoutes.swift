@@ -80,8 +80,7 @@ package struct AdminRoutes: Sendable {
         api.post("feeds/{slug}/import") { request, context in try await self.importCalendar(request, context) }
         api.get("feeds/{slug}/export") { request, context in
             let slug = try await self.stored(context).feed.slug
-            await self.catalog.refresh()
-            guard let compiled = await self.catalog.feed(slug: slug) else { throw StoreError.feedNotFound(slug) }
+            guard let compiled = await self.catalog.current(slug: slug) else { throw StoreError.feedNotFound(slug) }
             var download = compiled.exported
             download.contentDisposition = "attachment; filename=\"\(slug).ics\""
             download.cacheControl = "private, no-store"

@@ -224,6 +224,13 @@ package final class FeedCatalog: Sendable {
         }
     }
 
+    /// The feed in full as the store has it this instant, even when another
+    /// process changed it since the last poll (a download the owner asked for).
+    package func current(slug: String) async -> CompiledFeed? {
+        await refresh()
+        return await feed(slug: slug)
+    }
+
     /// Starts compiling `slug` as `redaction` unless it is in memory or being
     /// compiled, and returns at once, without waiting for it. True while a compile of it runs.
     @discardableResult

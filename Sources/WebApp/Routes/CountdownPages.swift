@@ -119,7 +119,7 @@ package struct CountdownPages: Sendable {
         var alarms = alarmChoices.map { FormView.Choice(value: $0.0, label: $0.1, selected: $0.0 == (form.alarm ?? "")) }
         if let alarm = form.alarm.nonEmpty, !alarmChoices.contains(where: { $0.0 == alarm }) { alarms.append(.init(value: alarm, label: alarm, selected: true)) }
         var reading: String?
-        if form.repeat == "custom", let rule = form.rrule.nonEmpty {
+        if form.repeat == RepeatChoice.custom.rawValue, let rule = form.rrule.nonEmpty {
             reading = RuleReading.describe(rule, startingOn: CivilDate(parsing: form.date ?? "") ?? compiled.feed.zone.local(of: app.clock()).date)
         }
         var preview: CountdownRow?
@@ -130,10 +130,7 @@ package struct CountdownPages: Sendable {
         func choices(_ pairs: [(String, String)], _ current: String?, _ fallback: String) -> [FormView.Choice] {
             pairs.map { FormView.Choice(value: $0.0, label: $0.1, selected: $0.0 == (current ?? fallback)) }
         }
-        let repeatKeys = ["none": "none", "daily": "daily", "weekly": "weekly", "monthly": "monthly", "yearly": "yearly", "every": "every", "nth": "nth",
-                          "lastday": "lastday", "yearly chinese": "chinese", "yearly hebrew": "hebrew", "yearly islamic": "islamic", "custom": "custom"]
-        let repeats = choices(["none", "daily", "weekly", "monthly", "yearly", "every", "nth", "lastday", "yearly chinese", "yearly hebrew", "yearly islamic",
-                               "custom"].map { ($0, words["repeat.\(repeatKeys[$0]!)"]) }, form.repeat, "none")
+        let repeats = choices(RepeatChoice.allCases.map { ($0.rawValue, words[$0.wordKey]) }, form.repeat, RepeatChoice.none.rawValue)
         let everyUnits = choices(["days", "weeks", "months", "years"].map { ($0, words["every.\($0)"]) }, form.everyUnit, "weeks")
         let ordinals = choices([("1", words["ordinal.1"]), ("2", words["ordinal.2"]), ("3", words["ordinal.3"]), ("4", words["ordinal.4"]),
                                 ("-1", words["ordinal.last"])], form.nthOrdinal, "-1")
@@ -142,7 +139,7 @@ package struct CountdownPages: Sendable {
         let kinds = choices([("event", words["kind.event"]), ("task", words["kind.task"])], form.kind, "event")
         return FormView(form: form, isNew: isNew, action: action, feedName: compiled.feed.name, feeds: feeds, units: units, alarms: alarms,
                         kinds: kinds, repeats: repeats, everyUnits: everyUnits, ordinals: ordinals, weekdays: weekdays, directions: directions,
-                        error: error.map { Self.text(of: $0, words) }, errorField: error?.field, ruleReading: reading, zones: TimeZoneChoices.all, preview: preview,
+                        error: error.map { Self.text(of: $0, words) }, errorField: error?.field.rawValue, ruleReading: reading, zones: TimeZoneChoices.all, preview: preview,
                         scriptWords: words.language.scriptWordsJSON, cancel: "/app/feeds/\(compiled.slug)", id: countdown?.id)
     }
 
@@ -169,10 +166,10 @@ package struct CountdownPages: Sendable {
         var image: ImageUpload?
         if let bytes = form.imageBytes {
             guard let type = StoredImage.type(of: bytes) else {
-                return try failed(.init(field: "image", message: words["countdown.notImage"]))
+                return try failed(.init(field: .image, message: words["countdown.notImage"]))
             }
             do { image = try ImageUpload(bytes, mimeType: type, limits: app.store.limits) } catch let error as StoreError {
-                return try failed(.init(field: "image", message: error.description))
+                return try failed(.init(field: .image, message: error.description))
             }
         }
         let target = form.feed.nonEmpty ?? slug
@@ -209,7 +206,7 @@ package struct CountdownPages: Sendable {
     /// (a rule's parse error, a link's problem, which the API and the command
     /// line print the same) is shown as written.
     package static func text(of error: CountdownDraft.Invalid, _ words: WebWords) -> String {
-        let field = words["field.\(error.field)"]
+        let field = words["field.\(error.field.rawValue)"]
         let message = Self.reason(error, words)
         return field.hasPrefix("field.") ? message : words["error.field", ["field": field, "message": message]]
     }

@@ -61,18 +61,18 @@ package struct CountdownForm: PostedForm, TemplateView {
             }
         }
         switch countdown.repeatRule {
-        case .none: `repeat` = "none"
+        case .none: `repeat` = RepeatChoice.none.rawValue
         case .every(1, let unit, let clamped):
-            `repeat` = ["day": "daily", "week": "weekly", "month": "monthly", "year": "yearly"][unit.rawValue]
+            `repeat` = RepeatChoice.simple(everyOne: unit.rawValue)?.rawValue
             clamp = clamped ? "on" : nil
         case .every(let count, let unit, let clamped):
-            `repeat` = "every"; everyCount = String(count); everyUnit = unit.rawValue + "s"; clamp = clamped ? "on" : nil
+            `repeat` = RepeatChoice.every.rawValue; everyCount = String(count); everyUnit = unit.rawValue + "s"; clamp = clamped ? "on" : nil
         case .nthWeekday(let ordinal, let weekday, 1):
-            `repeat` = "nth"; nthOrdinal = String(ordinal); nthWeekday = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"][weekday.rawValue]
-        case .lastDayOfMonth(1): `repeat` = "lastday"
+            `repeat` = RepeatChoice.nth.rawValue; nthOrdinal = String(ordinal); nthWeekday = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"][weekday.rawValue]
+        case .lastDayOfMonth(1): `repeat` = RepeatChoice.lastDay.rawValue
         case .calendarYearly(let calendar) where ["CHINESE", "HEBREW", "ISLAMIC-CIVIL"].contains(calendar.name):
             `repeat` = RepeatPhrase.describe(countdown.repeatRule)
-        default: `repeat` = "custom"; rrule = countdown.repeatRule.rrule(startingOn: countdown.target.civilDate)
+        default: `repeat` = RepeatChoice.custom.rawValue; rrule = countdown.repeatRule.rrule(startingOn: countdown.target.civilDate)
         }
         direction = countdown.direction.rawValue
         from = countdown.countsFrom?.iso
@@ -94,20 +94,21 @@ package struct CountdownForm: PostedForm, TemplateView {
 
     /// The repeat phrase or rule the picker stands for.
     package func repeatChoice(_ words: WebWords) throws(CountdownDraft.Invalid) -> (phrase: String?, rrule: String?) {
-        switch `repeat` ?? "none" {
-        case "none", "daily", "weekly", "monthly", "yearly": return (`repeat` ?? "none", nil)
-        case "every":
+        guard let choice = RepeatChoice(rawValue: `repeat` ?? "none") else {
+            throw .init(field: .repeat, message: "'\(`repeat` ?? "")' is not a repeat choice")
+        }
+        switch choice {
+        case .none, .daily, .weekly, .monthly, .yearly, .chinese, .hebrew, .islamic: return (choice.rawValue, nil)
+        case .every:
             guard let count = everyCount.nonEmpty.flatMap({ Int($0) }), (1...1000).contains(count) else {
-                throw .init(field: "repeat", message: words["countdown.everyRange"])
+                throw .init(field: .repeat, message: words["countdown.everyRange"])
             }
             return ("every \(count) \(everyUnit.nonEmpty ?? "weeks")", nil)
-        case "nth": return ("\(nthOrdinal.nonEmpty ?? "1") \(nthWeekday.nonEmpty ?? "friday")".replacingOccurrences(of: "-1 ", with: "last "), nil)
-        case "lastday": return ("last day", nil)
-        case "yearly chinese", "yearly hebrew", "yearly islamic": return (`repeat`, nil)
-        case "custom":
-            guard let rule = rrule.nonEmpty else { throw .init(field: "rrule", message: words["countdown.writeRule"]) }
+        case .nth: return ("\(nthOrdinal.nonEmpty ?? "1") \(nthWeekday.nonEmpty ?? "friday")".replacingOccurrences(of: "-1 ", with: "last "), nil)
+        case .lastDay: return ("last day", nil)
+        case .custom:
+            guard let rule = rrule.nonEmpty else { throw .init(field: .rrule, message: words["countdown.writeRule"]) }
             return (nil, rule.hasPrefix("RRULE:") ? String(rule.dropFirst(6)) : rule)
-        case let other: throw .init(field: "repeat", message: "'\(other)' is not a repeat choice")
         }
     }
 
@@ -129,7 +130,7 @@ package struct CountdownForm: PostedForm, TemplateView {
         draft.clamp = clamp.isChecked
         draft.direction = direction == "up" ? .up : .down
         draft.from = from.nonEmpty ?? ""
-        guard let unit = DisplayUnit(rawValue: unit.nonEmpty ?? "dynamic") else { throw .init(field: "unit", message: "'\(unit ?? "")' is not a display unit") }
+        guard let unit = DisplayUnit(rawValue: unit.nonEmpty ?? "dynamic") else { throw .init(field: .unit, message: "'\(unit ?? "")' is not a display unit") }
         draft.unit = unit
         if useColors.isChecked {
             draft.colors = [color1.nonEmpty ?? "#007AFF", color2.nonEmpty ?? color1.nonEmpty ?? "#5AC8FA"]
@@ -145,7 +146,7 @@ package struct CountdownForm: PostedForm, TemplateView {
         draft.location = location ?? ""
         draft.alarms = alarm.nonEmpty.map { [$0] } ?? []
         if let priority = priority.nonEmpty {
-            guard let value = Int(priority) else { throw .init(field: "priority", message: words["countdown.priorityRange"]) }
+            guard let value = Int(priority) else { throw .init(field: .priority, message: words["countdown.priorityRange"]) }
             draft.priority = value
         } else if kind == "task" {
             draft.priority = 0
