@@ -62,6 +62,11 @@ package final class NoticeOutbox: Sendable {
         var queue: [Notice] = []
         var attempts = 0
         var working = false
+        /// Asleep until its next retry (on `waitClock`): true once that retry is due.
+        var retryDue: (@Sendable () -> Bool)?
+
+        /// Sending, or about to: working, and not asleep before a retry that is not due yet.
+        var isBusy: Bool { working && (retryDue?() ?? true) }
         var delivered = 0
         var dropped = 0
         var failing = false
@@ -80,13 +85,17 @@ package final class NoticeOutbox: Sendable {
     private let workers = Mutex<[Key: Task<Void, Never>]>([:])
     private let send: @Sendable (Notice, NoticeTarget) async throws(NoticeSender.Failed) -> Void
     private let clock: @Sendable () -> Date
+    private let waitClock: any Clock<Duration>
     private let backoff: Duration
+    /// Who waits for every lane to be idle or asleep before a retry (`quiescent()`).
+    private let quiescentWaiters = Mutex<[CheckedContinuation<Void, Never>]>([])
     private let logger: Logger
 
     /// `backoff` is the first wait; each later one is three times the last, at most an hour.
-    package init(backoff: Duration = .seconds(10), clock: @escaping @Sendable () -> Date, logger: Logger,
-         send: @escaping @Sendable (Notice, NoticeTarget) async throws(NoticeSender.Failed) -> Void) {
+    package init(backoff: Duration = .seconds(10), clock: @escaping @Sendable () -> Date, waitClock: any Clock<Duration> = ContinuousClock(),
+                 logger: Logger, send: @escaping @Sendable (Notice, NoticeTarget) async throws(NoticeSender.Failed) -> Void) {
         self.backoff = backoff
+        self.waitClock = waitClock
         self.clock = clock
         self.logger = logger
         self.send = send
@@ -127,6 +136,37 @@ package final class NoticeOutbox: Sendable {
         }
     }
 
+    /// Returns once no lane is sending: each is idle, or asleep until its next
+    /// retry. A test holding the wait clock awaits it, then moves the clock on.
+    package func quiescent() async {
+        await withCheckedContinuation { continuation in
+            let now = lanes.withLock { lanes -> Bool in
+                let busy = lanes.values.contains(where: \.isBusy)
+                if busy { quiescentWaiters.withLock { $0.append(continuation) } }
+                return !busy
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// True from `wait` on `clock` after now.
+    private static func deadline<C: Clock<Duration>>(on clock: C, after wait: Duration) -> @Sendable () -> Bool {
+        let end = clock.now.advanced(by: wait)
+        return { clock.now >= end }
+    }
+
+    /// Wakes `quiescent()`'s waiters when no lane is sending; called after a lane's state changed.
+    private func lanesChanged() {
+        let waiters = lanes.withLock { lanes -> [CheckedContinuation<Void, Never>] in
+            guard !lanes.values.contains(where: \.isBusy) else { return [] }
+            return quiescentWaiters.withLock { waiters in
+                defer { waiters = [] }
+                return waiters
+            }
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
     /// Stops every lane's worker (at shutdown); what is pending is not sent.
     package func stop() {
         for task in workers.withLock({ $0.values }) { task.cancel() }
@@ -160,7 +200,10 @@ package final class NoticeOutbox: Sendable {
                 lane.attempts += 1
                 lanes[key] = lane
                 return (first, lane.target, lane.attempts)
-            }) else { return }
+            }) else {
+                lanesChanged()
+                return
+            }
             var wait: Duration?
             do {
                 try await send(notice, target)
@@ -196,7 +239,13 @@ package final class NoticeOutbox: Sendable {
                 ])
                 if !givingUp { wait = min(backoff * Int(pow(3.0, Double(attempt - 1))), .seconds(3600)) }
             }
-            if let wait { try? await Task.sleep(for: wait) }
+            if let wait {
+                let due = Self.deadline(on: waitClock, after: wait)
+                lanes.withLock { $0[key]?.retryDue = due }
+                lanesChanged()
+                try? await waitClock.sleep(for: wait)
+                lanes.withLock { $0[key]?.retryDue = nil }
+            }
         }
     }
 }

@@ -88,16 +88,17 @@ package func buildServices(_ configuration: ServerConfiguration, store: any Coun
     health.update(sources: (try? await store.sources()) ?? [])
     let sender = NoticeSender(policy: AddressPolicy(allowPrivate: configuration.allowPrivateSources), userAgent: "tminus/\(configuration.build)",
                               clock: configuration.clock)
-    let outbox = NoticeOutbox(backoff: configuration.noticeBackoff, clock: configuration.clock, logger: logger) { notice, target throws(NoticeSender.Failed) in
+    let outbox = NoticeOutbox(backoff: configuration.noticeBackoff, clock: configuration.clock, waitClock: configuration.waitClock, logger: logger) { notice, target throws(NoticeSender.Failed) in
         try await sender.send(notice, to: target)
     }
     let notices = NoticeWatcher(loader: loader, feeds: CompiledNoticeFeeds(catalog: catalog, renderer: renderer), service: service, outbox: outbox,
                                 version: configuration.build, clock: configuration.clock, logger: logger)
     let parts = ServerParts(service: service, catalog: catalog, renderer: renderer, settings: settings, clock: configuration.clock, loader: loader,
                             fetcher: fetcher, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes, logger: logger, notices: notices, secrets: secrets)
+    var sessions = StorePersistDriver(service: service, logger: logger)
+    sessions.waitClock = configuration.waitClock
     return ServerDependencies(configuration: configuration, store: store, parts: parts, cache: cache, metrics: metrics, health: health, token: token,
-                              csrf: CSRFToken(key: try await ServerKeys.csrfKey(service)), sessions: StorePersistDriver(service: service, logger: logger),
-                              notices: notices, logger: logger)
+                              csrf: CSRFToken(key: try await ServerKeys.csrfKey(service)), sessions: sessions, notices: notices, logger: logger)
 }
 
 /// Every route, over the parts `buildServices` made; starts nothing.
@@ -133,9 +134,15 @@ package func backgroundServices(_ dependencies: ServerDependencies) -> [any Serv
     var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger), dependencies.sessions, catalog.exports]
     if let notices = store.changeNotices { services.append(FeedChangeService(notices: notices, catalog: catalog, logger: logger)) }
     services.append(catalogPoll(dependencies))
-    services.append(NoticeService(watcher: dependencies.notices, interval: configuration.noticeInterval))
+    var notices = NoticeService(watcher: dependencies.notices, interval: configuration.noticeInterval)
+    notices.waitClock = configuration.waitClock
+    services.append(notices)
     if let deadline = configuration.shutdownDeadline { services.append(ShutdownDeadline(limit: deadline, logger: logger)) }
-    if configuration.refreshSources { services.append(SourceRefreshService(loader: loader, catalog: catalog, clock: configuration.clock)) }
+    if configuration.refreshSources {
+        var refresh = SourceRefreshService(loader: loader, catalog: catalog, clock: configuration.clock)
+        refresh.waitClock = configuration.waitClock
+        services.append(refresh)
+    }
     return services
 }
 
@@ -144,6 +151,7 @@ package func catalogPoll(_ dependencies: ServerDependencies) -> CatalogPollServi
     var poll = CatalogPollService(catalog: dependencies.catalog, health: dependencies.health, store: dependencies.store,
                                   interval: dependencies.configuration.pollInterval)
     if dependencies.store.changeNotices != nil { poll.revisionTicks = 30 }
+    poll.waitClock = dependencies.configuration.waitClock
     return poll
 }
 

@@ -44,12 +44,15 @@ package struct StorePersistDriver: PersistDriver {
         return (object, found.expiresAt.map { .milliseconds(Int64(max(0, $0.timeIntervalSinceNow) * 1000)) })
     }
 
+    /// What the sweep waits on between rounds.
+    package var waitClock: any Clock<Duration> = ContinuousClock()
+
     package func remove(key: String) async throws {
         try await service.removePersistedValue(for: key)
     }
 
     package func run() async throws {
-        while (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: sweepInterval) })) != nil {
+        while (try? await cancelWhenGracefulShutdown({ [waitClock, sweepInterval] in try await waitClock.sleep(for: sweepInterval) })) != nil {
             do {
                 let removed = try await service.removeExpiredPersistedValues()
                 if removed > 0 { logger.debug("expired sessions removed", metadata: ["count": "\(removed)"]) }

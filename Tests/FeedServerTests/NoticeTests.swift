@@ -1,3 +1,4 @@
+import Clocks
 import Crypto
 import Foundation
 import HTTPTypes
@@ -223,6 +224,42 @@ struct NoticeTests {
                 #expect(page.text.contains("<code>webhook http://127.0.0.1:\(port)/gone</code>") && page.text.contains("Failing: it answered 410"))
                 let notices = String(page.text.drop { _ in false }.components(separatedBy: "id=\"notices\"").last ?? "")
                 #expect(notices.contains("<td>gave up</td>") && notices.contains("<td>delivered</td>") && notices.contains("1 delivered"), "\(notices.prefix(3000))")
+            }
+        }
+    }
+
+    /// The retries of a failing target wait 10 s, then 30 s, on the server's
+    /// wait clock: held by the test (`TestClock`) and moved on by hand.
+    @Test func retriesWaitTheirBackoffOnTheServersClock() async throws {
+        let received = Received()
+        try await Self.receiver(received).test(.live) { receiver in
+            let port = try #require(receiver.port)
+            let fixture = try ServerFixture()
+            try Data("s3cret\n".utf8).write(to: fixture.directory.appendingPathComponent("hook.secret"))
+            try fixture.feed("exams", calendar: Self.calendar, yaml: """
+                notify:
+                  - webhook: http://127.0.0.1:\(port)/flaky
+                    secretFile: ../hook.secret
+                    milestones: [3]
+                """)
+            let clock = TestClock()
+            try await fixture.withServer(adjust: { $0.noticeBackoff = .seconds(10); $0.waitClock = clock }) { _, parts in
+                let notices = parts.dependencies.notices
+                func outcomes() async -> [String] {
+                    await notices.outbox.quiescent()
+                    return notices.outbox.statuses.first?.log.map(\.outcome.rawValue) ?? []
+                }
+                await notices.tick()
+                #expect(await outcomes() == ["retrying"], "the first attempt failed (503)")
+                await clock.advance(by: .seconds(9))
+                #expect(await outcomes() == ["retrying"], "9 s: still waiting")
+                await clock.advance(by: .seconds(1))
+                #expect(await outcomes() == ["retrying", "retrying"], "10 s: the second attempt, failed too")
+                await clock.advance(by: .seconds(29))
+                #expect(await outcomes() == ["retrying", "retrying"], "the next wait is three times longer")
+                await clock.advance(by: .seconds(1))
+                #expect(await outcomes() == ["retrying", "retrying", "delivered"])
+                #expect(received.all.filter { $0.path == "/flaky" }.count == 1)
             }
         }
     }

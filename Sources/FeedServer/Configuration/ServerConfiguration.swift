@@ -66,6 +66,10 @@ public struct ServerConfiguration: Sendable {
     public var rulesBudget: Duration = WorkBudget.rulesPerImport
     /// Injected clock: rendering and caching depend on "now" only through this.
     public var clock: @Sendable () -> Date
+    /// What the background services wait on between their rounds, and a notice
+    /// between its retries: the real clock; a test holds one (swift-clocks' `TestClock`)
+    /// and moves it on, instead of sleeping.
+    public var waitClock: any Clock<Duration> = ContinuousClock()
 
     public init(host: String = "127.0.0.1", port: Int = 8080, database: DatabaseLocation = .sqlite(path: "tminus.sqlite"), feedsDirectory: String? = nil,
                 adminTokenFile: String? = nil, baseURL: String? = nil, maxBodyBytes: Int = 8 << 20, refreshSources: Bool = true,

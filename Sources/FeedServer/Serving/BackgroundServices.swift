@@ -11,6 +11,8 @@ package struct SourceRefreshService: Service {
     package let loader: FeedLoader
     package let catalog: FeedCatalog
     package let clock: @Sendable () -> Date
+    /// What it waits on between rounds.
+    package var waitClock: any Clock<Duration> = ContinuousClock()
 
     package init(loader: FeedLoader, catalog: FeedCatalog, clock: @escaping @Sendable () -> Date) {
         self.loader = loader
@@ -22,7 +24,7 @@ package struct SourceRefreshService: Service {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             if await loader.refreshDueSources(now: clock()) > 0 { await catalog.refresh() }
             // Wake at once on shutdown instead of finishing the nap.
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(30)) }
+            try? await cancelWhenGracefulShutdown { [clock = waitClock] in try await clock.sleep(for: .seconds(30)) }
         }
     }
 }
@@ -59,6 +61,8 @@ package struct CatalogPollService: Service {
     package let health: HealthMonitor
     package let store: any CountdownStore
     package var interval: Duration = .seconds(1)
+    /// What it waits on between ticks.
+    package var waitClock: any Clock<Duration> = ContinuousClock()
 
     package init(catalog: FeedCatalog, health: HealthMonitor, store: any CountdownStore, interval: Duration = .seconds(1)) {
         self.catalog = catalog
@@ -71,7 +75,7 @@ package struct CatalogPollService: Service {
     package func run() async throws {
         var tick = 1
         // The catalog was read before the server started listening: wait first.
-        while (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: interval) })) != nil,
+        while (try? await cancelWhenGracefulShutdown({ [clock = waitClock, interval] in try await clock.sleep(for: interval) })) != nil,
               !Task.isCancelled, !Task.isShuttingDownGracefully {
             await self.tick(tick)
             tick += 1
@@ -151,6 +155,8 @@ package struct ShutdownDeadline: Service {
 package struct NoticeService: Service {
     package let watcher: NoticeWatcher
     package let interval: Duration
+    /// What it waits on between ticks.
+    package var waitClock: any Clock<Duration> = ContinuousClock()
 
     package init(watcher: NoticeWatcher, interval: Duration) {
         self.watcher = watcher
@@ -160,7 +166,7 @@ package struct NoticeService: Service {
     package func run() async throws {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             await watcher.tick()
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            try? await cancelWhenGracefulShutdown { [clock = waitClock, interval] in try await clock.sleep(for: interval) }
         }
         watcher.stop()
     }
