@@ -61,10 +61,19 @@ let package = Package(
         .target(name: "Countdowns", dependencies: ["ICalendar"], resources: [.copy("Language/Tables")]),
         // Feed rules (include, exclude, change) and the linear pattern engine under them: pure, no I/O.
         .target(name: "Rules", dependencies: ["Countdowns", .product(name: "Yams", package: "Yams")]),
+        // The store's contract: the protocol and its primitives, rows, errors, snapshots, and the in-memory store.
         .target(
             name: "CountdownStore",
             dependencies: [
                 "Countdowns",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The store on one SQLite file through GRDB (the default `--db`).
+        .target(
+            name: "SQLiteStore",
+            dependencies: [
+                "CountdownStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -79,7 +88,7 @@ let package = Package(
             ]
         ),
         // Opens the store `--db` names: SQLite, PostgreSQL or memory.
-        .target(name: "StoreFactory", dependencies: ["CountdownStore", "PostgresStore", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "StoreFactory", dependencies: ["CountdownStore", "SQLiteStore", "PostgresStore", .product(name: "Logging", package: "swift-log")]),
         // Every use case that writes, once, over the store's primitives (`CountdownService`).
         .target(name: "Services", dependencies: ["CountdownStore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")]),
         // Feed definitions (feeds/*.yaml), subscribed sources, fetching them with their logins, and refreshing them.
@@ -169,7 +178,7 @@ let package = Package(
         .executableTarget(
             name: "tminus",
             dependencies: [
-                "ICalendar", "Countdowns", "CountdownStore", "Services", "Rules", "StoreFactory", "Subscriptions", "FeedServer", "TminusServer",
+                "ICalendar", "Countdowns", "CountdownStore", "SQLiteStore", "Services", "Rules", "StoreFactory", "Subscriptions", "FeedServer", "TminusServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -193,13 +202,14 @@ let package = Package(
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "CountdownStoreTests",
-            dependencies: ["CountdownStore", "Services", "PostgresStore", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["CountdownStore", "SQLiteStore", "Services", "PostgresStore", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "FeedServerTests",
             dependencies: [
-                "FeedServer", "TminusServer", "WebApp", "Pages", "Services", "Rules", "StoreFactory", "Subscriptions", "Notices", "TestSupport",
+                "FeedServer", "TminusServer", "WebApp", "Pages", "Services", "Rules", "StoreFactory", "Subscriptions", "Notices", "SQLiteStore", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),

@@ -27,18 +27,18 @@ public enum SVGCheck {
         public var description: String
     }
 
-    static let svgNamespace = "http://www.w3.org/2000/svg"
-    static let xlinkNamespace = "http://www.w3.org/1999/xlink"
-    static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
+    package static let svgNamespace = "http://www.w3.org/2000/svg"
+    package static let xlinkNamespace = "http://www.w3.org/1999/xlink"
+    package static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
     /// Editors' metadata: browsers ignore elements and attributes in these.
-    static let metadataNamespaces: Set<String> = [
+    package static let metadataNamespaces: Set<String> = [
         "http://www.inkscape.org/namespaces/inkscape", "http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd",
         "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "http://purl.org/dc/elements/1.1/", "http://purl.org/dc/terms/",
         "http://creativecommons.org/ns#", "http://web.resource.org/cc/", "http://ns.adobe.com/AdobeIllustrator/10.0/",
         "http://ns.adobe.com/SaveForWeb/1.0/", "http://ns.adobe.com/Extensibility/1.0/", "http://www.bohemiancoding.com/sketch/ns",
     ]
 
-    static let allowedElements: Set<String> = [
+    package static let allowedElements: Set<String> = [
         "svg", "g", "defs", "symbol", "use", "title", "desc", "metadata", "switch", "style", "image", "view",
         "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "tspan", "textPath",
         "linearGradient", "radialGradient", "stop", "pattern", "clipPath", "mask", "marker", "filter",
@@ -49,7 +49,7 @@ public enum SVGCheck {
     ]
 
     /// SVG's attributes and presentation attributes (SVG 1.1 and 2), lowercased.
-    static let allowedAttributes: Set<String> = Set([
+    package static let allowedAttributes: Set<String> = Set([
         "id", "class", "style", "lang", "tabindex", "role", "version", "baseprofile", "viewbox", "preserveaspectratio",
         "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "fx", "fy", "fr", "width", "height", "d", "points",
         "pathlength", "transform", "gradienttransform", "gradientunits", "spreadmethod", "offset", "patternunits",
@@ -98,7 +98,7 @@ public enum SVGCheck {
     }
 
     /// What `href` may point at on `element`.
-    static func isAllowedReference(_ value: String, on element: String) -> Bool {
+    package static func isAllowedReference(_ value: String, on element: String) -> Bool {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         if trimmed.hasPrefix("#") { return true }
         guard element == "image" || element == "feImage" else { return false }
@@ -107,7 +107,7 @@ public enum SVGCheck {
 
     /// Why a piece of CSS (a `<style>` element, a `style` attribute, any
     /// attribute value) may load something or hide what it does, or nil.
-    static func cssProblem(_ value: String) -> String? {
+    package static func cssProblem(_ value: String) -> String? {
         let lower = value.lowercased()
         if lower.contains("\\") { return "a CSS escape" }
         for word in ["@import", "image-set(", "expression(", "-moz-binding", "behavior:", "javascript:"] where lower.contains(word) {

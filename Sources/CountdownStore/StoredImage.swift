@@ -39,7 +39,7 @@ public enum StoredImage {
     /// An SVG starts with `<svg`, after at most a byte-order mark, white space, an
     /// XML declaration and comments: `<svg` merely somewhere in the first bytes
     /// let an HTML page holding `<!-- <svg -->` through as an image.
-    static func looksLikeSVG(_ bytes: Data) -> Bool {
+    package static func looksLikeSVG(_ bytes: Data) -> Bool {
         var text = Substring(String(decoding: bytes.prefix(4096), as: UTF8.self))
         if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
         while true {

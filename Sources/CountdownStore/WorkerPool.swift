@@ -11,10 +11,10 @@ import Synchronization
 /// never takes one from a request.
 public final class WorkerPool: Sendable {
     /// One job: its work and whether the awaiting task was cancelled.
-    final class Job: Sendable {
-        let run: @Sendable (Job) -> Void
-        let cancelled = Atomic<Bool>(false)
-        init(run: @escaping @Sendable (Job) -> Void) { self.run = run }
+    package final class Job: Sendable {
+        package let run: @Sendable (Job) -> Void
+        package let cancelled = Atomic<Bool>(false)
+        package init(run: @escaping @Sendable (Job) -> Void) { self.run = run }
     }
 
     private let queue = Mutex<[Job]>([])

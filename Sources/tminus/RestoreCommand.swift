@@ -1,3 +1,4 @@
+import SQLiteStore
 import ArgumentParser
 import CountdownStore
 import Foundation

@@ -1,3 +1,4 @@
+import SQLiteStore
 import Foundation
 import GRDB
 import Testing

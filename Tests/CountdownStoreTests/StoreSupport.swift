@@ -1,3 +1,4 @@
+import SQLiteStore
 import Foundation
 import Logging
 import PostgresNIO

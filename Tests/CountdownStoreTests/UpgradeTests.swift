@@ -1,3 +1,4 @@
+import SQLiteStore
 import Countdowns
 import Foundation
 import GRDB

@@ -1,3 +1,4 @@
+import SQLiteStore
 import AsyncHTTPClient
 import CountdownStore
 import Services

@@ -1,3 +1,4 @@
+import SQLiteStore
 import CountdownStore
 import Foundation
 import Hummingbird

@@ -1,3 +1,4 @@
+import SQLiteStore
 import Countdowns
 import CountdownStore
 import Services

@@ -14,13 +14,13 @@ import Synchronization
 public final class InMemoryCountdownStore: CountdownStore {
     public let limits: StoreLimits
     public var location: String { "memory" }
-    let clock: @Sendable () -> Date
-    let tables = Mutex(InMemoryTables())
-    let turns = WriteTurns()
+    package let clock: @Sendable () -> Date
+    package let tables = Mutex(InMemoryTables())
+    package let turns = WriteTurns()
     /// Kept exports by feed id and view, beside the tables: a transaction
     /// replaces the tables with its copy, and must not drop a render kept meanwhile.
     /// Ids are never reused, so a deleted feed's rows are never read again.
-    let exports = Mutex<[Int64: [Redaction: KeptExport]]>([:])
+    package let exports = Mutex<[Int64: [Redaction: KeptExport]]>([:])
 
     public init(limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() }) {
         self.limits = limits

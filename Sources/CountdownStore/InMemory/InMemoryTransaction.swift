@@ -4,12 +4,12 @@ import Synchronization
 
 /// The primitives on a working copy of the tables; the store keeps the copy
 /// when the use case returns, and drops it when it throws.
-final class InMemoryTransaction: StoreTransaction {
-    let now: Date
-    let limits: StoreLimits
-    let tables: Mutex<InMemoryTables>
+package final class InMemoryTransaction: StoreTransaction {
+    package let now: Date
+    package let limits: StoreLimits
+    package let tables: Mutex<InMemoryTables>
 
-    init(_ tables: InMemoryTables, now: Date, limits: StoreLimits) {
+    package init(_ tables: InMemoryTables, now: Date, limits: StoreLimits) {
         self.tables = Mutex(tables)
         self.now = now
         self.limits = limits
@@ -21,9 +21,9 @@ final class InMemoryTransaction: StoreTransaction {
 
     // MARK: feeds
 
-    func feedRow(slug: String, lock: Bool) async throws -> FeedRecord? { with { $0.feed(slug: slug) } }
+    package func feedRow(slug: String, lock: Bool) async throws -> FeedRecord? { with { $0.feed(slug: slug) } }
 
-    func insertFeed(_ row: FeedRecord) async throws -> FeedRecord {
+    package func insertFeed(_ row: FeedRecord) async throws -> FeedRecord {
         try with { tables in
             guard tables.feed(slug: row.slug) == nil else { throw StoreError.feedExists(row.slug) }
             var row = row
@@ -34,7 +34,7 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func updateFeed(_ row: FeedRecord) async throws {
+    package func updateFeed(_ row: FeedRecord) async throws {
         with { tables in
             guard let id = row.id, var stored = tables.feeds[id] else { return }
             let (createdAt, updatedAt, revision) = (stored.createdAt, stored.updatedAt, stored.revision)
@@ -46,7 +46,7 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func deleteFeed(slug: String) async throws -> Bool {
+    package func deleteFeed(slug: String) async throws -> Bool {
         with { tables in
             guard let id = tables.feed(slug: slug)?.id else { return false }
             tables.deleteFeed(id: id)
@@ -54,15 +54,15 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func storedFeed(_ row: FeedRecord) async throws -> StoredFeed { try with { try $0.stored(row) } }
+    package func storedFeed(_ row: FeedRecord) async throws -> StoredFeed { try with { try $0.stored(row) } }
 
-    func saveCategoryColors(feedId: Int64, colors: [String: String]) async throws {
+    package func saveCategoryColors(feedId: Int64, colors: [String: String]) async throws {
         with { tables in
             for (name, color) in colors { tables.categories[tables.categoryId(feedId: feedId, name: name)]?.color = color }
         }
     }
 
-    func bumpRevision(feedId: Int64) async throws {
+    package func bumpRevision(feedId: Int64) async throws {
         with { tables in
             tables.feeds[feedId]?.revision += 1
             if let updated = tables.feeds[feedId]?.updatedAt { tables.feeds[feedId]?.updatedAt = max(updated, now) }
@@ -71,10 +71,10 @@ final class InMemoryTransaction: StoreTransaction {
 
     // MARK: countdowns
 
-    func countdownRow(id: Int64, lock: Bool) async throws -> CountdownRecord? { with { $0.countdowns[id] } }
-    func sourceLocation(id: Int64) async throws -> String? { with { $0.sources[id]?.location } }
+    package func countdownRow(id: Int64, lock: Bool) async throws -> CountdownRecord? { with { $0.countdowns[id] } }
+    package func sourceLocation(id: Int64) async throws -> String? { with { $0.sources[id]?.location } }
 
-    func countdownStates(feedId: Int64) async throws -> [String: CountdownState] {
+    package func countdownStates(feedId: Int64) async throws -> [String: CountdownState] {
         try with { tables in
             try tables.countdowns.values.filter { $0.feedId == feedId }.reduce(into: [:]) { states, row in
                 states[row.uid] = CountdownState(id: try row.savedID(), content: row.content, sequence: row.sequence, lastModified: row.lastModified,
@@ -83,11 +83,11 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func hasUID(_ uid: String, feedId: Int64) async throws -> Bool {
+    package func hasUID(_ uid: String, feedId: Int64) async throws -> Bool {
         with { $0.countdowns.values.contains { $0.feedId == feedId && $0.uid == uid } }
     }
 
-    func insertCountdowns(_ rows: [CountdownRecord]) async throws -> [Int64] {
+    package func insertCountdowns(_ rows: [CountdownRecord]) async throws -> [Int64] {
         try with { tables in
             try rows.map { row in
                 guard tables.feeds[row.feedId] != nil else { throw StoreError.invalid("no feed with id \(row.feedId)") }
@@ -103,7 +103,7 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func updateCountdowns(_ rows: [CountdownRecord]) async throws {
+    package func updateCountdowns(_ rows: [CountdownRecord]) async throws {
         with { tables in
             for row in rows {
                 guard let id = row.id, let stored = tables.countdowns[id] else { continue }
@@ -114,11 +114,11 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func deleteCountdowns(ids: [Int64]) async throws {
+    package func deleteCountdowns(ids: [Int64]) async throws {
         with { tables in for id in ids { tables.deleteCountdown(id: id) } }
     }
 
-    func linkCategories(_ links: [CategoryLinks], feedId: Int64, replacing: Bool) async throws {
+    package func linkCategories(_ links: [CategoryLinks], feedId: Int64, replacing: Bool) async throws {
         with { tables in
             for link in links {
                 let ids = Set(link.names.map { tables.categoryId(feedId: feedId, name: $0) })
@@ -127,13 +127,13 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func categoryNames(countdownId: Int64) async throws -> [String] {
+    package func categoryNames(countdownId: Int64) async throws -> [String] {
         with { tables in (tables.links[countdownId] ?? []).compactMap { tables.categories[$0]?.name }.sorted() }
     }
 
     // MARK: images
 
-    func putImage(digest: String, mimeType: String, bytes: Data) async throws {
+    package func putImage(digest: String, mimeType: String, bytes: Data) async throws {
         with { tables in
             if tables.images[digest] == nil { tables.images[digest] = InMemoryTables.Image(mimeType: mimeType, bytes: bytes, createdAt: now) }
         }
@@ -141,7 +141,7 @@ final class InMemoryTransaction: StoreTransaction {
 
     // MARK: sources
 
-    func sourceId(feedId: Int64, location: String) async throws -> Int64 {
+    package func sourceId(feedId: Int64, location: String) async throws -> Int64 {
         with { tables in
             if let found = tables.sources.first(where: { $0.value.feedId == feedId && $0.value.location == location }) { return found.key }
             let id = tables.nextId(.source)
@@ -150,11 +150,11 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func existingSourceId(feedId: Int64, location: String) async throws -> Int64? {
+    package func existingSourceId(feedId: Int64, location: String) async throws -> Int64? {
         with { $0.sources.first { $0.value.feedId == feedId && $0.value.location == location }?.key }
     }
 
-    func markSourceImported(id: Int64) async throws {
+    package func markSourceImported(id: Int64) async throws {
         with { tables in
             tables.sources[id]?.lastFetchedAt = now
             tables.sources[id]?.lastSuccessAt = now
@@ -162,7 +162,7 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?, importedWith: String?) async throws {
+    package func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?, importedWith: String?) async throws {
         with { tables in
             guard var source = tables.sources[sourceId] else { return }
             source.lastFetchedAt = now
@@ -178,7 +178,7 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func leaseSource(id: Int64, until: Date) async throws -> Bool {
+    package func leaseSource(id: Int64, until: Date) async throws -> Bool {
         with { tables in
             guard let source = tables.sources[id], source.leaseUntil.map({ $0 <= now }) ?? true else { return false }
             tables.sources[id]?.leaseUntil = until
@@ -186,7 +186,7 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func setSourceRules(sourceId: Int64, rules: String?) async throws -> Bool {
+    package func setSourceRules(sourceId: Int64, rules: String?) async throws -> Bool {
         with {
             guard $0.sources[sourceId]?.subscribed == true else { return false }
             $0.sources[sourceId]?.rules = rules
@@ -196,7 +196,7 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func setSubscribed(sourceId: Int64, _ subscribed: Bool, login: String?) async throws {
+    package func setSubscribed(sourceId: Int64, _ subscribed: Bool, login: String?) async throws {
         with {
             $0.sources[sourceId]?.subscribed = subscribed
             $0.sources[sourceId]?.login = login
@@ -205,7 +205,7 @@ final class InMemoryTransaction: StoreTransaction {
 
     // MARK: tokens and settings
 
-    func insertToken(feedId: Int64, label: String, hash: String, visibility: Visibility) async throws -> Int64 {
+    package func insertToken(feedId: Int64, label: String, hash: String, visibility: Visibility) async throws -> Int64 {
         try with { tables in
             guard let slug = tables.feeds[feedId]?.slug else { throw StoreError.invalid("no feed with id \(feedId)") }
             let id = tables.nextId(.token)
@@ -215,7 +215,7 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func revokeToken(id: Int64, feedId: Int64) async throws -> Bool {
+    package func revokeToken(id: Int64, feedId: Int64) async throws -> Bool {
         with { tables in
             guard let token = tables.tokens[id], token.feedId == feedId else { return false }
             tables.tokens[id]?.info.revokedAt = token.info.revokedAt ?? now
@@ -223,7 +223,7 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func recordTokenUse(_ uses: [Int64: Date]) async throws {
+    package func recordTokenUse(_ uses: [Int64: Date]) async throws {
         with { tables in
             for (id, date) in uses {
                 let last = tables.tokens[id]?.info.lastUsedAt ?? date
@@ -232,16 +232,16 @@ final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    func setting(_ key: SettingKey) async throws -> String? { with { $0.settings[key.rawValue] } }
-    func setSetting(_ key: SettingKey, to value: String?) async throws { with { $0.settings[key.rawValue] = value } }
+    package func setting(_ key: SettingKey) async throws -> String? { with { $0.settings[key.rawValue] } }
+    package func setSetting(_ key: SettingKey, to value: String?) async throws { with { $0.settings[key.rawValue] = value } }
 
     // MARK: expiring entries
 
-    func persistEntry(keyHash: String) async throws -> PersistedValue? { with { $0.entries[keyHash] } }
-    func putPersistEntry(keyHash: String, _ value: PersistedValue) async throws { with { $0.entries[keyHash] = value } }
-    func deletePersistEntry(keyHash: String) async throws { with { $0.entries[keyHash] = nil } }
+    package func persistEntry(keyHash: String) async throws -> PersistedValue? { with { $0.entries[keyHash] } }
+    package func putPersistEntry(keyHash: String, _ value: PersistedValue) async throws { with { $0.entries[keyHash] = value } }
+    package func deletePersistEntry(keyHash: String) async throws { with { $0.entries[keyHash] = nil } }
 
-    func deleteExpiredPersistEntries() async throws -> Int {
+    package func deleteExpiredPersistEntries() async throws -> Int {
         with { tables in
             let expired = tables.entries.filter { $0.value.expiresAt.map { $0 <= now } ?? false }.keys
             for key in expired { tables.entries[key] = nil }

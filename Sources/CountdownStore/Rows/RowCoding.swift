@@ -22,9 +22,9 @@ public enum RowCoding {
         try Record(from: CellDecoder(cells: Dictionary(uniqueKeysWithValues: zip(table.columns.map(\.name), cells))))
     }
 
-    struct Unsupported: Error, CustomStringConvertible {
-        var what: String
-        var description: String { "a store row cannot hold \(what)" }
+    package struct Unsupported: Error, CustomStringConvertible {
+        package var what: String
+        package var description: String { "a store row cannot hold \(what)" }
     }
 }
 

@@ -1,3 +1,4 @@
+import CountdownStore
 import Foundation
 import GRDB
 
@@ -8,7 +9,7 @@ extension FeedRecord: FetchableRecord, MutablePersistableRecord {
 
     /// Moves `updatedAt` forward, never back, so Last-Modified only rises; and
     /// bumps `revision`, which changes even when the clock does not move.
-    static func touch(_ db: Database, feedId: Int64, now: Date) throws {
+    package static func touch(_ db: Database, feedId: Int64, now: Date) throws {
         try db.execute(sql: "UPDATE feed SET updatedAt = MAX(updatedAt, ?), revision = revision + 1 WHERE id = ?", arguments: [now, feedId])
     }
 }
@@ -22,7 +23,7 @@ extension FeedRecord {
 
 extension StoredFeed {
     /// A feed row as callers see it, with its category colours and countdown count.
-    static func read(_ record: FeedRecord, _ db: Database) throws -> StoredFeed {
+    package static func read(_ record: FeedRecord, _ db: Database) throws -> StoredFeed {
         let id = try record.savedID()
         let count = try CountdownRecord.filter(CountdownRecord.Columns.feedId == id).fetchCount(db)
         return try StoredFeed(record, categoryColors: try CategoryRecord.colors(db, feedId: id), countdownCount: count)

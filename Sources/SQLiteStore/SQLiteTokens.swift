@@ -1,4 +1,5 @@
 import Countdowns
+import CountdownStore
 import Foundation
 import GRDB
 

@@ -1,15 +1,16 @@
 import Countdowns
+import CountdownStore
 import Foundation
 import GRDB
 import ICalendar
 
 /// Which file a path names: device and inode, so that a file deleted or
 /// replaced under an open database is noticed.
-struct FileIdentity: Equatable, Sendable {
-    var device: UInt64
-    var inode: UInt64
+package struct FileIdentity: Equatable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
 
-    init?(path: String) {
+    package init?(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         device = UInt64(status.st_dev)
@@ -22,15 +23,15 @@ struct FileIdentity: Equatable, Sendable {
 /// is injected so that tests and imports agree on "now". GRDB runs each read
 /// and write on its own queues, so awaiting one never blocks a cooperative thread.
 public final class SQLiteCountdownStore: CountdownStore {
-    let pool: DatabasePool
-    let clock: @Sendable () -> Date
+    package let pool: DatabasePool
+    package let clock: @Sendable () -> Date
     public let limits: StoreLimits
     public let path: String
-    let statements = StatementCounter()
+    package let statements = StatementCounter()
     /// Every write waits here for its turn on the writer connection.
-    let turns = WriteTurns()
+    package let turns = WriteTurns()
     /// The file opened, to tell when it is deleted or replaced (`storageProblem`).
-    let identity: FileIdentity?
+    package let identity: FileIdentity?
 
     public init(path: String, limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() }) throws {
         var configuration = Configuration()
@@ -60,7 +61,7 @@ public final class SQLiteCountdownStore: CountdownStore {
     /// SQLite's own words for a file it cannot write ("attempt to write a
     /// readonly database while executing SELECT") name neither the file nor
     /// the fix.
-    static func explained(_ error: DatabaseError, path: String) -> Error {
+    package static func explained(_ error: DatabaseError, path: String) -> Error {
         switch error.resultCode {
         case .SQLITE_READONLY:
             StoreError.unavailable("the database file \(path) is read-only for this user: tminus writes it, and the -wal and -shm files beside it, "
@@ -88,14 +89,14 @@ public final class SQLiteCountdownStore: CountdownStore {
     public var changeNotices: (any FeedChangeNotices)? { nil }
 
     /// A read on one of the pool's reader connections (a snapshot).
-    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+    package func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         try await pool.read(body)
     }
 
     /// A write transaction of its own (for the writes that are not yet
     /// primitives). A full disk comes back as `StoreError.storageFull` (507 to
     /// HTTP clients), not as a raw SQLite error.
-    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+    package func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         if let storageProblem { throw StoreError.unavailable(storageProblem) }
         do { return try await turns.run { try await pool.write(body) } } catch let error as DatabaseError {
             throw explained(error)
@@ -173,7 +174,7 @@ extension SQLiteCountdownStore {
 
     // MARK: helpers
 
-    func requireFeed(_ db: Database, _ slug: String) throws -> FeedRecord {
+    package func requireFeed(_ db: Database, _ slug: String) throws -> FeedRecord {
         guard let feed = try FeedRecord.filter(Column("slug") == slug).fetchOne(db) else { throw StoreError.feedNotFound(slug) }
         return feed
     }
@@ -189,7 +190,7 @@ extension SQLiteCountdownStore {
 extension SQLiteCountdownStore {
     /// Lets the file grow by at most `pages` more pages on the writer's
     /// connection: how the tests make a disk full.
-    func limitGrowth(toPages pages: Int) throws {
+    package func limitGrowth(toPages pages: Int) throws {
         try pool.writeWithoutTransaction { db in
             let current = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(current + pages)")

@@ -1,3 +1,4 @@
+import CountdownStore
 import Foundation
 import GRDB
 
@@ -6,7 +7,7 @@ extension SourceRecord: FetchableRecord, MutablePersistableRecord {
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
-    static func findOrCreate(_ db: Database, feedId: Int64, location: String) throws -> SourceRecord {
+    package static func findOrCreate(_ db: Database, feedId: Int64, location: String) throws -> SourceRecord {
         if let existing = try SourceRecord.filter(Column("feedId") == feedId && Column("location") == location).fetchOne(db) {
             return existing
         }

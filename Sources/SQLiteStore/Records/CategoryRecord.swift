@@ -1,18 +1,19 @@
+import CountdownStore
 import Foundation
 import GRDB
 
 /// A `category` row: a tag within one feed, with an optional colour.
-struct CategoryRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
-    static let databaseTableName = "category"
-    var id: Int64?
-    var feedId: Int64
-    var name: String
-    var color: String?
+package struct CategoryRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    package static let databaseTableName = "category"
+    package var id: Int64?
+    package var feedId: Int64
+    package var name: String
+    package var color: String?
 
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    package mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     /// Links a countdown to exactly these category names, creating categories as needed.
-    static func link(_ db: Database, countdownId: Int64, feedId: Int64, names: [String]) throws {
+    package static func link(_ db: Database, countdownId: Int64, feedId: Int64, names: [String]) throws {
         var linker = Linker(feedId: feedId)
         try linker.link(db, countdownId: countdownId, names: names, replacing: true)
     }
@@ -21,14 +22,14 @@ struct CategoryRecord: Codable, FetchableRecord, MutablePersistableRecord, Senda
     /// is looked up or created once, and every statement is prepared once: an
     /// import links every countdown it writes, and compiling the statements anew
     /// each time cost more than running them.
-    struct Linker {
-        let feedId: Int64
+    package struct Linker {
+        package let feedId: Int64
         private var ids: [String: Int64] = [:]
 
-        init(feedId: Int64) { self.feedId = feedId }
+        package init(feedId: Int64) { self.feedId = feedId }
 
         /// `replacing` first removes the countdown's old links (not needed for a new row).
-        mutating func link(_ db: Database, countdownId: Int64, names: [String], replacing: Bool) throws {
+        package mutating func link(_ db: Database, countdownId: Int64, names: [String], replacing: Bool) throws {
             if replacing {
                 try db.cachedStatement(sql: "DELETE FROM countdownCategory WHERE countdownId = ?").execute(arguments: [countdownId])
             }
@@ -51,7 +52,7 @@ struct CategoryRecord: Codable, FetchableRecord, MutablePersistableRecord, Senda
     }
 
     /// Sets colours, creating the categories, and leaves the other categories as they are.
-    static func saveColors(_ db: Database, feedId: Int64, colors: [String: String]) throws {
+    package static func saveColors(_ db: Database, feedId: Int64, colors: [String: String]) throws {
         for (name, color) in colors {
             try db.execute(sql: """
                 INSERT INTO category (feedId, name, color) VALUES (?, ?, ?)
@@ -60,7 +61,7 @@ struct CategoryRecord: Codable, FetchableRecord, MutablePersistableRecord, Senda
         }
     }
 
-    static func colors(_ db: Database, feedId: Int64) throws -> [String: String] {
+    package static func colors(_ db: Database, feedId: Int64) throws -> [String: String] {
         var colors: [String: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT name, color FROM category WHERE feedId = ? AND color IS NOT NULL", arguments: [feedId]) {
             colors[row["name"]] = row["color"]

@@ -1,4 +1,5 @@
 import Countdowns
+import CountdownStore
 import GRDB
 
 /// The enums rows hold are stored as their raw text, checked on the way in

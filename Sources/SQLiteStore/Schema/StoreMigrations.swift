@@ -1,8 +1,9 @@
+import CountdownStore
 import GRDB
 
 /// Versioned schema. Migrations are append-only: never edit a shipped one.
-enum StoreMigrations {
-    static var migrator: DatabaseMigrator {
+package enum StoreMigrations {
+    package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: feeds, countdowns, categories, sources, images") { db in
             try db.create(table: "feed") { t in

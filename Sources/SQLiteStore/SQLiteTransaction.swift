@@ -1,4 +1,5 @@
 import Countdowns
+import CountdownStore
 import Foundation
 import GRDB
 
@@ -6,10 +7,10 @@ import GRDB
 /// connection, inside the transaction `SQLiteCountdownStore.transaction` began
 /// there (its turn keeps every other write off the connection until COMMIT or
 /// ROLLBACK). Statements are cached and prepared once per connection.
-struct SQLiteTransaction: StoreTransaction {
-    let pool: DatabasePool
-    let now: Date
-    let limits: StoreLimits
+package struct SQLiteTransaction: StoreTransaction {
+    package let pool: DatabasePool
+    package let now: Date
+    package let limits: StoreLimits
 
     /// One access to the writer, within the open transaction.
     private func on<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
@@ -18,11 +19,11 @@ struct SQLiteTransaction: StoreTransaction {
 
     // MARK: feeds
 
-    func feedRow(slug: String, lock: Bool) async throws -> FeedRecord? {
+    package func feedRow(slug: String, lock: Bool) async throws -> FeedRecord? {
         try await on { db in try FeedRecord.filter(FeedRecord.Columns.slug == slug).fetchOne(db) }
     }
 
-    func insertFeed(_ row: FeedRecord) async throws -> FeedRecord {
+    package func insertFeed(_ row: FeedRecord) async throws -> FeedRecord {
         try await on { db in
             var row = row
             try row.insert(db)
@@ -30,37 +31,37 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func updateFeed(_ row: FeedRecord) async throws {
+    package func updateFeed(_ row: FeedRecord) async throws {
         try await on { db in try row.update(db) }
     }
 
-    func deleteFeed(slug: String) async throws -> Bool {
+    package func deleteFeed(slug: String) async throws -> Bool {
         try await on { db in try FeedRecord.filter(FeedRecord.Columns.slug == slug).deleteAll(db) > 0 }
     }
 
-    func storedFeed(_ row: FeedRecord) async throws -> StoredFeed {
+    package func storedFeed(_ row: FeedRecord) async throws -> StoredFeed {
         try await on { db in try StoredFeed.read(row, db) }
     }
 
-    func saveCategoryColors(feedId: Int64, colors: [String: String]) async throws {
+    package func saveCategoryColors(feedId: Int64, colors: [String: String]) async throws {
         try await on { db in try CategoryRecord.saveColors(db, feedId: feedId, colors: colors) }
     }
 
-    func bumpRevision(feedId: Int64) async throws {
+    package func bumpRevision(feedId: Int64) async throws {
         try await on { [now] db in try FeedRecord.touch(db, feedId: feedId, now: now) }
     }
 
     // MARK: countdowns
 
-    func countdownRow(id: Int64, lock: Bool) async throws -> CountdownRecord? {
+    package func countdownRow(id: Int64, lock: Bool) async throws -> CountdownRecord? {
         try await on { db in try CountdownRecord.fetchOne(db, key: id) }
     }
 
-    func sourceLocation(id: Int64) async throws -> String? {
+    package func sourceLocation(id: Int64) async throws -> String? {
         try await on { db in try String.fetchOne(db, sql: "SELECT location FROM source WHERE id = ?", arguments: [id]) }
     }
 
-    func countdownStates(feedId: Int64) async throws -> [String: CountdownState] {
+    package func countdownStates(feedId: Int64) async throws -> [String: CountdownState] {
         try await on { db in
             var states: [String: CountdownState] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT id, uid, content, sequence, lastModified, sourceId FROM countdown WHERE feedId = ?",
@@ -72,13 +73,13 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func hasUID(_ uid: String, feedId: Int64) async throws -> Bool {
+    package func hasUID(_ uid: String, feedId: Int64) async throws -> Bool {
         try await on { db in
             try CountdownRecord.filter(CountdownRecord.Columns.feedId == feedId && CountdownRecord.Columns.uid == uid).fetchCount(db) > 0
         }
     }
 
-    func insertCountdowns(_ rows: [CountdownRecord]) async throws -> [Int64] {
+    package func insertCountdowns(_ rows: [CountdownRecord]) async throws -> [Int64] {
         try await on { db in
             try rows.map { row in
                 var row = row
@@ -88,7 +89,7 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func updateCountdowns(_ rows: [CountdownRecord]) async throws {
+    package func updateCountdowns(_ rows: [CountdownRecord]) async throws {
         try await on { db in
             for row in rows {
                 try db.cachedStatement(sql: """
@@ -100,20 +101,20 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func deleteCountdowns(ids: [Int64]) async throws {
+    package func deleteCountdowns(ids: [Int64]) async throws {
         try await on { db in
             for id in ids { try db.cachedStatement(sql: "DELETE FROM countdown WHERE id = ?").execute(arguments: [id]) }
         }
     }
 
-    func linkCategories(_ links: [CategoryLinks], feedId: Int64, replacing: Bool) async throws {
+    package func linkCategories(_ links: [CategoryLinks], feedId: Int64, replacing: Bool) async throws {
         try await on { db in
             var linker = CategoryRecord.Linker(feedId: feedId)
             for link in links { try linker.link(db, countdownId: link.countdownId, names: link.names, replacing: replacing) }
         }
     }
 
-    func categoryNames(countdownId: Int64) async throws -> [String] {
+    package func categoryNames(countdownId: Int64) async throws -> [String] {
         try await on { db in
             try String.fetchAll(db, sql: """
                 SELECT category.name FROM countdownCategory JOIN category ON category.id = countdownCategory.categoryId
@@ -124,24 +125,24 @@ struct SQLiteTransaction: StoreTransaction {
 
     // MARK: images
 
-    func putImage(digest: String, mimeType: String, bytes: Data) async throws {
+    package func putImage(digest: String, mimeType: String, bytes: Data) async throws {
         try await on { [now] db in
             try db.execute(sql: "INSERT OR IGNORE INTO image (sha256, mimeType, bytes, createdAt) VALUES (?, ?, ?, ?)",
                            arguments: [digest, mimeType, bytes, now])
         }
     }
 
-    func sourceId(feedId: Int64, location: String) async throws -> Int64 {
+    package func sourceId(feedId: Int64, location: String) async throws -> Int64 {
         try await on { db in try SourceRecord.findOrCreate(db, feedId: feedId, location: location).savedID() }
     }
 
-    func existingSourceId(feedId: Int64, location: String) async throws -> Int64? {
+    package func existingSourceId(feedId: Int64, location: String) async throws -> Int64? {
         try await on { db in
             try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE feedId = ? AND location = ?", arguments: [feedId, location])
         }
     }
 
-    func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?, importedWith: String?) async throws {
+    package func recordFetch(sourceId: Int64, etag: String?, lastModified: String?, error: String?, importedWith: String?) async throws {
         try await on { [now] db in
             if let error {
                 try db.execute(sql: "UPDATE source SET lastFetchedAt = ?, lastError = ?, leaseUntil = NULL WHERE id = ?",
@@ -156,7 +157,7 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func leaseSource(id: Int64, until: Date) async throws -> Bool {
+    package func leaseSource(id: Int64, until: Date) async throws -> Bool {
         try await on { [now] db in
             try db.execute(sql: "UPDATE source SET leaseUntil = ? WHERE id = ? AND (leaseUntil IS NULL OR leaseUntil <= ?)",
                            arguments: [until, id, now])
@@ -164,13 +165,13 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func setSubscribed(sourceId: Int64, _ subscribed: Bool, login: String?) async throws {
+    package func setSubscribed(sourceId: Int64, _ subscribed: Bool, login: String?) async throws {
         try await on { db in
             try db.execute(sql: "UPDATE source SET subscribed = ?, login = ? WHERE id = ?", arguments: [subscribed, login, sourceId])
         }
     }
 
-    func setSourceRules(sourceId: Int64, rules: String?) async throws -> Bool {
+    package func setSourceRules(sourceId: Int64, rules: String?) async throws -> Bool {
         try await on { db in
             try db.execute(sql: "UPDATE source SET rules = ?, etag = NULL, lastModifiedHeader = NULL WHERE id = ? AND subscribed",
                            arguments: [rules, sourceId])
@@ -178,13 +179,13 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func markSourceImported(id: Int64) async throws {
+    package func markSourceImported(id: Int64) async throws {
         try await on { [now] db in
             try db.execute(sql: "UPDATE source SET lastFetchedAt = ?, lastSuccessAt = ?, lastError = NULL WHERE id = ?", arguments: [now, now, id])
         }
     }
 
-    func insertToken(feedId: Int64, label: String, hash: String, visibility: Visibility) async throws -> Int64 {
+    package func insertToken(feedId: Int64, label: String, hash: String, visibility: Visibility) async throws -> Int64 {
         try await on { [now] db in
             try db.execute(sql: "INSERT INTO feedToken (feedId, label, tokenHash, createdAt, visibility) VALUES (?, ?, ?, ?, ?)",
                            arguments: [feedId, label, hash, now, visibility])
@@ -192,14 +193,14 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func revokeToken(id: Int64, feedId: Int64) async throws -> Bool {
+    package func revokeToken(id: Int64, feedId: Int64) async throws -> Bool {
         try await on { [now] db in
             try db.execute(sql: "UPDATE feedToken SET revokedAt = COALESCE(revokedAt, ?) WHERE id = ? AND feedId = ?", arguments: [now, id, feedId])
             return db.changesCount > 0
         }
     }
 
-    func recordTokenUse(_ uses: [Int64: Date]) async throws {
+    package func recordTokenUse(_ uses: [Int64: Date]) async throws {
         try await on { db in
             for (id, date) in uses {
                 try db.execute(sql: "UPDATE feedToken SET lastUsedAt = MAX(COALESCE(lastUsedAt, 0), ?) WHERE id = ?", arguments: [date, id])
@@ -207,11 +208,11 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    func setting(_ key: SettingKey) async throws -> String? {
+    package func setting(_ key: SettingKey) async throws -> String? {
         try await on { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue]) }
     }
 
-    func setSetting(_ key: SettingKey, to value: String?) async throws {
+    package func setSetting(_ key: SettingKey, to value: String?) async throws {
         try await on { db in
             if let value {
                 try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -224,22 +225,22 @@ struct SQLiteTransaction: StoreTransaction {
 
     // MARK: expiring entries
 
-    func persistEntry(keyHash: String) async throws -> PersistedValue? {
+    package func persistEntry(keyHash: String) async throws -> PersistedValue? {
         try await on { db in
             try PersistEntryRecord.filter(PersistEntryRecord.Columns.keyHash == keyHash).fetchOne(db)
                 .map { PersistedValue(bytes: $0.value, expiresAt: $0.expiresAt) }
         }
     }
 
-    func putPersistEntry(keyHash: String, _ value: PersistedValue) async throws {
+    package func putPersistEntry(keyHash: String, _ value: PersistedValue) async throws {
         try await on { db in try PersistEntryRecord(keyHash: keyHash, value: value.bytes, expiresAt: value.expiresAt).save(db) }
     }
 
-    func deletePersistEntry(keyHash: String) async throws {
+    package func deletePersistEntry(keyHash: String) async throws {
         try await on { db in _ = try PersistEntryRecord.filter(PersistEntryRecord.Columns.keyHash == keyHash).deleteAll(db) }
     }
 
-    func deleteExpiredPersistEntries() async throws -> Int {
+    package func deleteExpiredPersistEntries() async throws -> Int {
         try await on { [now] db in try PersistEntryRecord.filter(PersistEntryRecord.Columns.expiresAt <= now).deleteAll(db) }
     }
 }

@@ -5,7 +5,9 @@ import Synchronization
 /// primitives, COMMIT): no other write may run on that connection in between,
 /// so every write of `SQLiteCountdownStore` waits for its turn here. Waiting
 /// suspends the task; it never blocks a thread.
-final class WriteTurns: Sendable {
+package final class WriteTurns: Sendable {
+    package init() {}
+
     private struct State {
         var busy = false
         var waiting: [CheckedContinuation<Void, Never>] = []
@@ -14,7 +16,7 @@ final class WriteTurns: Sendable {
     private let state = Mutex(State())
 
     /// Returns once the caller holds the turn; `end()` passes it on.
-    func begin() async {
+    package func begin() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state -> Bool in
                 guard state.busy else {
@@ -28,7 +30,7 @@ final class WriteTurns: Sendable {
         }
     }
 
-    func end() {
+    package func end() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard !state.waiting.isEmpty else {
                 state.busy = false
@@ -40,7 +42,7 @@ final class WriteTurns: Sendable {
     }
 
     /// Runs `body` in the caller's turn.
-    func run<T>(_ body: () async throws -> T) async throws -> T {
+    package func run<T>(_ body: () async throws -> T) async throws -> T {
         await begin()
         defer { end() }
         return try await body()

@@ -1,3 +1,4 @@
+import CountdownStore
 import Foundation
 import GRDB
 
@@ -34,7 +35,7 @@ extension CountdownRecord: FetchableRecord, MutablePersistableRecord {
     /// Inserts through one cached, prepared statement: an import writes
     /// thousands of rows in one transaction, and GRDB's generic record insert
     /// builds its column dictionary and statement key for each of them.
-    mutating func insertPrepared(_ db: Database) throws {
+    package mutating func insertPrepared(_ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO countdown (feedId, sourceId, uid, title, kind, status, startsOn, sequence, createdAt, lastModified, content)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
