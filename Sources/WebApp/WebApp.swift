@@ -16,7 +16,7 @@ import Subscriptions
 /// only adds the live preview and drag and drop. It writes through the same
 /// store and catalog as the admin API, so a change shows on the public pages,
 /// the calendars and the JSON at once.
-package struct WebApp: Sendable {
+package struct WebApp: PartsRoutes, Sendable {
     package let parts: ServerParts
     package let pages: WebPages
     package let csrf: CSRFToken
@@ -31,24 +31,8 @@ package struct WebApp: Sendable {
         self.trustForwardedFor = trustForwardedFor
     }
 
-    // What these routes use of the server's parts, named: not a locator of everything.
-    /// The use cases, run as the owner (the web app is behind the sign-in).
-    package var service: CountdownService { parts.service.acting(as: .owner) }
-    package var catalog: FeedCatalog { parts.catalog }
-    package var renderer: FeedRenderer { parts.renderer }
-    package var settings: RenderSettings { parts.settings }
-    package var clock: @Sendable () -> Date { parts.clock }
-    package var loader: FeedLoader { parts.loader }
-    package var fetcher: CalendarFetcher { parts.fetcher }
-    package var metrics: ServerMetrics { parts.metrics }
-    package var maxBodyBytes: Int { parts.maxBodyBytes }
-    package var logger: Logger { parts.logger }
-    package var notices: NoticeWatcher? { parts.notices }
-    package var secrets: SecretKeeper? { parts.secrets }
-    /// The sources' use cases, run as the owner.
-    package var sources: SourceUseCases { SourceUseCases(service: service, loader: loader, fetcher: fetcher, secrets: secrets) }
-    /// For reads; every write goes through `service`.
-    package var store: any CountdownStore { parts.store }
+    /// Its middleware lets only the signed-in owner in.
+    package static let principal: Principal = .owner
     /// Cookies get `Secure` when the public address is https.
     package var secureCookies: Bool { self.settings.baseURL.lowercased().hasPrefix("https://") }
 

@@ -71,9 +71,6 @@ extension AdminRoutes {
         return source
     }
 
-    /// The sources' use cases, run as the admin token.
-    var sources: SourceUseCases { SourceUseCases(service: service, loader: loader, fetcher: fetcher, secrets: secrets) }
-
     /// Fetches `url`, imports it through its rules and keeps fetching it, in
     /// one transaction: a refused import or bad rules subscribe nothing.
     private func subscribe(_ request: Request, _ context: ServerContext) async throws -> Response {

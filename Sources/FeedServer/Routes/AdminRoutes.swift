@@ -9,7 +9,7 @@ import Subscriptions
 
 /// The admin API under /api, behind the bearer token. Every write is one store
 /// transaction, so a failed request leaves the store as it was.
-package struct AdminRoutes: Sendable {
+package struct AdminRoutes: PartsRoutes, Sendable {
     package let parts: ServerParts
     /// The detailed health that `/healthz` no longer shows to everyone.
     package let health: @Sendable () -> Health
@@ -19,21 +19,8 @@ package struct AdminRoutes: Sendable {
         self.health = health
     }
 
-    // What these routes use of the server's parts, named: not a locator of everything.
-    /// The use cases, run as the admin token.
-    package var service: CountdownService { parts.service.acting(as: .adminToken) }
-    package var catalog: FeedCatalog { parts.catalog }
-    package var renderer: FeedRenderer { parts.renderer }
-    package var settings: RenderSettings { parts.settings }
-    package var clock: @Sendable () -> Date { parts.clock }
-    package var loader: FeedLoader { parts.loader }
-    package var fetcher: CalendarFetcher { parts.fetcher }
-    package var metrics: ServerMetrics { parts.metrics }
-    package var maxBodyBytes: Int { parts.maxBodyBytes }
-    package var logger: Logger { parts.logger }
-    package var secrets: SecretKeeper? { parts.secrets }
-    /// For reads; every write goes through `service`.
-    package var store: any CountdownStore { parts.store }
+    /// Its middleware lets only the admin token's bearer in.
+    package static let principal: Principal = .adminToken
 
     package func register(on router: Router<ServerContext>, token: AdminToken) {
         OpenAPIDocument.register(on: router)
