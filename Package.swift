@@ -1,7 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Layers point downwards only: CLibical → ICalendar → Countdowns → CountdownStore (+ PostgresStore) → Services → FeedServer → tminus.
+// Layers point downwards only: CLibical → ICalendar → Countdowns → Rules → CountdownStore (the contract, in memory)
+// → SQLiteStore, PostgresStore → StoreFactory → Services (use cases, authorization, events) → Subscriptions, Notices
+// → Pages → FeedServer (HTTP) → WebApp → TminusServer (buildApplication) → tminus.
 // See ../shared/DESIGN.md for what each target owns.
 let package = Package(
     name: "tminus",
