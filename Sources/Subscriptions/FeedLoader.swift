@@ -299,9 +299,12 @@ package final class FeedLoader: Sendable {
     @discardableResult
     package func refreshDueSources(now: Date) async -> Int {
         await reloadSubscriptions()
+        // One read of every source's state for the round, not one per source (that was O(S²)).
+        var statuses: [String: [String: SourceStatus]] = [:]
+        for status in (try? await store.sources()) ?? [] { statuses[status.feed, default: [:]][status.location] = status }
         var due: [(String, LoadedFeedDefinition.Source)] = []
         for (slug, source) in urlSources {
-            let status = (try? await store.source(feed: slug, location: source.location)) ?? nil
+            let status = statuses[slug]?[source.location]
             // Rules that changed since its last import (a restart with an edited feed file) make it due at once.
             let rulesChanged = source.problem == nil && status?.lastSuccessAt != nil && status?.importedWith != source.rulesFingerprint
             if let last = status?.lastFetchedAt, now.timeIntervalSince(last) < source.refresh, !rulesChanged { continue }
