@@ -118,6 +118,9 @@ metrics=$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$port/metr
 requests=$(echo "$metrics" | grep -F 'tminus_http_requests_total{route="/feeds/{slug}.ics",method="GET",status="200"}' | awk '{print $2}')
 check "/metrics answers with the admin token, and counted the .ics request" "$([ "$requests" = 1 ] && [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 401 ]; echo $?)" \
     "$(echo "$metrics" | grep -c '^tminus_') series, .ics requests: ${requests:-none}"
+contract=$(curl -fs "http://127.0.0.1:$port/api/openapi.json" || true)
+check "the API's contract is installed and served without the token" "$(echo "$contract" | grep -q '"openapi": "3.1.0"'; echo $?)" \
+    "$(echo "$contract" | wc -c) bytes"
 data=$(chroot "$root" sh -c 'stat -c "%U %a %n" /var/lib/tminus /var/lib/tminus/*')
 check "the data is the service user's, owner-only" "$(echo "$data" | grep -qv '^tminus [67]00 '; [ $? = 1 ] && echo "$data" | grep -q 'tminus.sqlite$'; echo $?)" "$(echo "$data" | tr '\n' ';')"
 stop_server
