@@ -95,7 +95,8 @@ package func buildServices(_ configuration: ServerConfiguration, store: any Coun
                                 version: configuration.build, clock: configuration.clock, logger: logger)
     let parts = ServerParts(service: service, catalog: catalog, renderer: renderer, settings: settings, clock: configuration.clock, loader: loader,
                             fetcher: fetcher, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes, logger: logger, notices: notices, secrets: secrets)
-    var sessions = StorePersistDriver(service: service, logger: logger)
+    // Sessions change no feed: their writes publish nothing (a sign-in or a flash message refreshes no catalog).
+    var sessions = StorePersistDriver(service: CountdownService(store: store), logger: logger)
     sessions.waitClock = configuration.waitClock
     return ServerDependencies(configuration: configuration, store: store, parts: parts, cache: cache, metrics: metrics, health: health, token: token,
                               csrf: CSRFToken(key: try await ServerKeys.csrfKey(service)), sessions: sessions, notices: notices, logger: logger)
