@@ -32,12 +32,13 @@ package final class ServerEvents: StoreEvents {
         }
     }
 
-    /// Weak: the catalog holds the service, which holds these events.
-    private struct FeedCatalogReference: @unchecked Sendable {
+    /// Weak: the catalog holds the service, which holds these events (the Mutex guards the reference).
+    private struct FeedCatalogReference {
         weak var catalog: FeedCatalog?
     }
 
-    private struct FeedLoaderReference: @unchecked Sendable {
+    /// Weak, like the catalog's: the server's parts own the loader.
+    private struct FeedLoaderReference {
         weak var loader: FeedLoader?
     }
 }
