@@ -13,8 +13,9 @@ import TestSupport
 enum Mosquitto {
     static let broker = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) }
     static let subscriber = ["/usr/bin/mosquitto_sub"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let publisher = ["/usr/bin/mosquitto_pub"].first { FileManager.default.isExecutableFile(atPath: $0) }
     static let passwd = ["/usr/bin/mosquitto_passwd"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    static var installed: Bool { broker != nil && subscriber != nil && passwd != nil }
+    static var installed: Bool { broker != nil && subscriber != nil && publisher != nil && passwd != nil }
 }
 
 /// Issue #26: each countdown of a feed with `notify: - mqtt:` becomes a Home
@@ -22,7 +23,7 @@ enum Mosquitto {
 /// loopback with a password file), retained, removed with the countdown, and
 /// updated when the feed's day begins. `make test-mqtt` installs mosquitto
 /// and runs this suite; elsewhere it is skipped when mosquitto is missing.
-@Suite(.enabled(if: Mosquitto.installed, "mosquitto and mosquitto_sub are not installed (make test-mqtt installs them)"))
+@Suite(.enabled(if: Mosquitto.installed, "mosquitto and its clients are not installed (make test-mqtt installs them)"), .timeLimit(.minutes(2)))
 struct MQTTSensorTests {
 
     /// A broker on a free loopback port, with one user; stopped by PID.
@@ -62,7 +63,17 @@ struct MQTTSensorTests {
                 stop()
                 throw Failure(description: "mosquitto did not listen on \(port) within 10 s: \(said.suffix(500))")
             }
+            // The end mark of every read of the retained messages (`retainedNow`).
+            let mark = Process()
+            mark.executableURL = URL(fileURLWithPath: try #require(Mosquitto.publisher))
+            mark.arguments = ["-h", "127.0.0.1", "-p", String(port), "-u", "ha", "-P", password, "-r", "-t", Self.endTopic, "-m", "end"]
+            try ChildProcesses.start(mark)
+            mark.waitUntilExit()
         }
+
+        /// A retained topic subscribed to last: mosquitto sends each filter's retained
+        /// messages in the order of the SUBSCRIBE, so this one arrives after all the others.
+        static let endTopic = "tminus-test/end"
 
         struct Failure: Error, CustomStringConvertible {
             var description: String
@@ -88,22 +99,27 @@ struct MQTTSensorTests {
             let sub = Process()
             sub.executableURL = URL(fileURLWithPath: try #require(Mosquitto.subscriber))
             sub.arguments = ["-h", "127.0.0.1", "-p", String(port), "-u", "ha", "-P", password, "-t", "homeassistant/#", "-t", "tminus/#",
-                             "--retained-only", "-F", "%t\t%p"]
+                             "-t", Self.endTopic, "--retained-only", "-F", "%t\t%p"]
             let out = Pipe()
             sub.standardOutput = out
             sub.standardError = FileHandle(forWritingAtPath: "/dev/null")
             try ChildProcesses.start(sub)
-            // Retained messages arrive at once. Stopped from here, by SIGKILL: its own -W uses SIGALRM,
-            // which the test process's threads block, as they block SIGTERM, and a child inherits that.
-            // Real time on purpose (a broker): "everything retained" has no last message to wait for.
-            let pid = sub.processIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.7) { kill(pid, SIGKILL) }
-            let data = out.fileHandleForReading.readDataToEndOfFile()
+            // Read until the end mark, which comes after every retained message; then stopped by
+            // SIGKILL (its own -W uses SIGALRM, which the test process's threads block, as they
+            // block SIGTERM, and a child inherits that).
+            var text = ""
+            let end = "\n\(Self.endTopic)\t"
+            while !("\n" + text).contains(end) {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }   // it exited: the broker refused it
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            kill(sub.processIdentifier, SIGKILL)
             sub.waitUntilExit()
             var messages: [String: String] = [:]
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            for line in text.split(separator: "\n") {
                 let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
-                if parts.count == 2 { messages[String(parts[0])] = String(parts[1]) }
+                if parts.count == 2, parts[0] != Self.endTopic { messages[String(parts[0])] = String(parts[1]) }
             }
             return messages
         }

@@ -11,7 +11,7 @@ import TestSupport
 
 /// Secrets stay out of logs and out of other users' reach: the real `tminus
 /// serve` binary, its real log, its real files.
-@Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"))
+@Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"), .timeLimit(.minutes(3)))
 struct SecretsStayOutTests {
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -53,7 +53,7 @@ struct SecretsStayOutTests {
             let response = try await client.execute(request, timeout: .seconds(10))
             return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1 << 20)))
         }
-        try #require(await output.wait(for: "listening on", limit: .seconds(20)), "the server came up")
+        try #require(await output.wait(for: "listening on"), "the server came up")
         #expect(try await get("/healthz").0 == 200)
         let (created, body) = try await get("/api/feeds/family/tokens", bearer: fixture.adminToken, method: .POST)
         #expect(created == 201 || created == 200, "\(body)")

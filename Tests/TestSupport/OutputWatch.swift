@@ -6,7 +6,7 @@ import Synchronization
 /// hears the moment a server is ready instead of asking it every 100 ms.
 public final class OutputWatch: Sendable {
     private let pipe = Pipe()
-    private let seen = Mutex<(text: String, wanted: [(String, Signal)])>(("", []))
+    private let seen = Mutex<(text: String, wanted: [(String, Signal)], closed: Bool)>(("", [], false))
     /// Fired when the child has closed its output (it exited): everything it wrote is in the file.
     public let ended = Signal()
 
@@ -20,6 +20,13 @@ public final class OutputWatch: Sendable {
             guard !data.isEmpty else {
                 reading.readabilityHandler = nil
                 try? handle.close()
+                // The child exited: no line is coming any more, so every wait ends now.
+                let waiting = self.seen.withLock { state -> [Signal] in
+                    state.closed = true
+                    defer { state.wanted = [] }
+                    return state.wanted.map(\.1)
+                }
+                for signal in waiting { signal.fire() }
                 ended.fire()
                 return
             }
@@ -45,22 +52,17 @@ public final class OutputWatch: Sendable {
         try pipe.fileHandleForWriting.close()
     }
 
-    /// True once `text` has appeared; false when `limit` passes first (a
-    /// timer racing the signal, not a loop that looks again).
-    public func wait(for text: String, limit: Duration = .seconds(10)) async -> Bool {
+    /// True once `text` has appeared; false when the child exits without
+    /// writing it. A child that lives on without writing it is ended by the
+    /// test's time limit (`.timeLimit`), not by a timer here.
+    public func wait(for text: String) async -> Bool {
         let signal = Signal()
         let already = seen.withLock { state -> Bool in
-            if state.text.contains(text) { return true }
+            if state.text.contains(text) || state.closed { return true }
             state.wanted.append((text, signal))
             return false
         }
-        if already { return true }
-        let timer = Task {
-            try await Task.sleep(for: limit)   // the limit, not a poll: it only ends the wait
-            signal.fire()
-        }
-        await signal.wait()
-        timer.cancel()
+        if !already { await signal.wait() }
         return seen.withLock { $0.text.contains(text) }
     }
 }

@@ -7,7 +7,13 @@ import Synchronization
 import Foundation
 final class Box: Sendable { let m = Mutex<(a: [String: Int], b: Set<String>)>(([:], [])) }
 let box = Box()
-let threads = (0..<4).map { t in Thread { for i in 0..<20000 { _ = box.m.withLock { $0.a["k\(i % 50)"] }; box.m.withLock { $0.a["k\(i % 50)"] = i; $0.b.insert("x\(t)") } } } }
+let finished = DispatchSemaphore(value: 0)
+let threads = (0..<4).map { t in
+    Thread {
+        for i in 0..<20000 { _ = box.m.withLock { $0.a["k\(i % 50)"] }; box.m.withLock { $0.a["k\(i % 50)"] = i; $0.b.insert("x\(t)") } }
+        finished.signal()
+    }
+}
 threads.forEach { $0.start() }
-Thread.sleep(forTimeInterval: 3)
+threads.forEach { _ in finished.wait() }
 print(box.m.withLock { $0.a.count })
