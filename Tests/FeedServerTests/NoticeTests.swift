@@ -72,6 +72,16 @@ struct NoticeTests {
 
         """
 
+    /// A server whose feed `exams` tells a webhook of the receiver at each of
+    /// `paths` of its 3-day milestones, signed with one secret.
+    static func webhooks(port: Int, paths: [String]) throws -> ServerFixture {
+        let fixture = try ServerFixture()
+        try Data("s3cret\n".utf8).write(to: fixture.directory.appendingPathComponent("hook.secret"))
+        let targets = paths.map { "  - webhook: http://127.0.0.1:\(port)\($0)\n    secretFile: ../hook.secret\n    milestones: [3]\n" }.joined()
+        try fixture.feed("exams", calendar: calendar, yaml: "notify:\n" + targets)
+        return fixture
+    }
+
     /// One round of the notice service, run by the test: the watcher looks at
     /// every feed once, and the outbox delivers (or gives up) what that posted.
     static func settle(_ parts: ServerFixture.Parts) async {
@@ -189,17 +199,7 @@ struct NoticeTests {
         let received = Received()
         try await Self.receiver(received).test(.live) { receiver in
             let port = try #require(receiver.port)
-            let fixture = try ServerFixture()
-            try Data("s3cret\n".utf8).write(to: fixture.directory.appendingPathComponent("hook.secret"))
-            try fixture.feed("exams", calendar: Self.calendar, yaml: """
-                notify:
-                  - webhook: http://127.0.0.1:\(port)/flaky
-                    secretFile: ../hook.secret
-                    milestones: [3]
-                  - webhook: http://127.0.0.1:\(port)/gone
-                    secretFile: ../hook.secret
-                    milestones: [3]
-                """)
+            let fixture = try Self.webhooks(port: port, paths: ["/flaky", "/gone"])
             try await fixture.withServer(adjust: { $0.noticeBackoff = .milliseconds(50) }) { client, parts in
                 // The flaky hook gets through on its third attempt; the gone one is given up at once.
                 await Self.settle(parts)
@@ -234,14 +234,7 @@ struct NoticeTests {
         let received = Received()
         try await Self.receiver(received).test(.live) { receiver in
             let port = try #require(receiver.port)
-            let fixture = try ServerFixture()
-            try Data("s3cret\n".utf8).write(to: fixture.directory.appendingPathComponent("hook.secret"))
-            try fixture.feed("exams", calendar: Self.calendar, yaml: """
-                notify:
-                  - webhook: http://127.0.0.1:\(port)/flaky
-                    secretFile: ../hook.secret
-                    milestones: [3]
-                """)
+            let fixture = try Self.webhooks(port: port, paths: ["/flaky"])
             let clock = TestClock()
             try await fixture.withServer(adjust: { $0.noticeBackoff = .seconds(10); $0.waitClock = clock }) { _, parts in
                 let notices = parts.dependencies.notices

@@ -30,20 +30,22 @@ extension StoreError: HTTPResponseError {
     }
 }
 
-extension CountdownDraft.Invalid: HTTPResponseError {
-    public var status: HTTPResponse.Status { .unprocessableContent }
+/// An error whose description is the whole answer: its status, and
+/// HTTPError's JSON body with the description as the message.
+public protocol DescribedHTTPError: HTTPResponseError, CustomStringConvertible {}
 
+extension DescribedHTTPError {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         try HTTPError(status, message: description).response(from: request, context: context)
     }
 }
 
-extension Visibility.Unknown: HTTPResponseError {
-    public var status: HTTPResponse.Status { .badRequest }
+extension CountdownDraft.Invalid: DescribedHTTPError {
+    public var status: HTTPResponse.Status { .unprocessableContent }
+}
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        try HTTPError(status, message: description).response(from: request, context: context)
-    }
+extension Visibility.Unknown: DescribedHTTPError {
+    public var status: HTTPResponse.Status { .badRequest }
 }
 
 extension Feed.InvalidSetting: HTTPResponseError {
@@ -66,7 +68,7 @@ extension RemoteCalendar.Refusal {
     }
 }
 
-extension SourceUseCases.Refusal: HTTPResponseError {
+extension SourceUseCases.Refusal: DescribedHTTPError {
     package var status: HTTPResponse.Status {
         switch self {
         case .definedInFile: .conflict
@@ -75,16 +77,8 @@ extension SourceUseCases.Refusal: HTTPResponseError {
         case .remote(let refusal): refusal.status
         }
     }
-
-    package func response(from request: Request, context: some RequestContext) throws -> Response {
-        try HTTPError(status, message: description).response(from: request, context: context)
-    }
 }
 
-extension Authorization.Refused: HTTPResponseError {
+extension Authorization.Refused: DescribedHTTPError {
     public var status: HTTPResponse.Status { .forbidden }
-
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        try HTTPError(status, message: description).response(from: request, context: context)
-    }
 }

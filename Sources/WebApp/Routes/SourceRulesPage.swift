@@ -54,7 +54,7 @@ package struct SourceRulesPage: Sendable {
         let words = app.words(context)
         let rules: SubscriptionRules.Checked?
         do {
-            rules = try await sources.changeRules(feed: compiled.slug, location: location, rules: form.rules)
+            rules = try await app.sources.changeRules(feed: compiled.slug, location: location, rules: form.rules)
         } catch SourceUseCases.Refusal.invalidRules(let invalid) {
             var view = RulesView(slug: compiled.slug, name: compiled.feed.name, location: location, rules: form.rules ?? "")
             view.error = words["sourceRules.invalid", ["error": invalid.description]]
@@ -67,12 +67,10 @@ package struct SourceRulesPage: Sendable {
         return app.redirect("/app/feeds/\(compiled.slug)#sources", flash: words[rules == nil ? "flash.rulesCleared" : "flash.rulesSaved"], context: context)
     }
 
-    private var sources: SourceUseCases { app.sources }
-
     /// The feed's subscription to `location`; a 404 for an address it does
     /// not fetch, a 409 for one its feed file defines (its rules are there).
     private func subscription(_ slug: String, _ location: String, _ context: WebAppContext) async throws -> SourceSubscription {
-        do { return try await sources.subscription(feed: slug, location: location) } catch let refusal as SourceUseCases.Refusal {
+        do { return try await app.sources.subscription(feed: slug, location: location) } catch let refusal as SourceUseCases.Refusal {
             throw Self.refused(refusal, slug, app.words(context))
         }
     }
