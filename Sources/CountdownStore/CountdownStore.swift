@@ -3,50 +3,34 @@ import Foundation
 
 /// Where countdowns live. Two implementations: `SQLiteCountdownStore`, one file
 /// on one machine (the default, nothing to run beside it), and
-/// `PostgresCountdownStore` in the PostgresStore target, shared by several
-/// replicas. The service layer, the server, the CLI and the web app see only
-/// this protocol, and one test suite runs against both.
+/// `PostgresCountdownStore`, shared by several replicas; and
+/// `InMemoryCountdownStore` for tests and dry runs. The service layer, the
+/// server, the CLI and the web app see only this protocol, and one contract
+/// suite runs every requirement against all three.
 ///
-/// Feeds, countdowns, images, imports and tokens are written only through
-/// `transaction`, whose primitives (`StoreTransaction`) the use cases of
-/// `CountdownService` combine; the other writes here are single statements
-/// still waiting to become primitives (issue #22).
+/// The store is narrow on purpose: rows in, rows out. Reads go through `read`
+/// and writes through `transaction`, both over the row-level primitives of
+/// `StoreReader` and `StoreTransaction`; every decision (stamps, revisions,
+/// leases, which validators a new rule forgets) is the service's. What is
+/// left here is what only a store can do: kept renders, copying a whole
+/// store, its health, and telling of other processes' changes.
 ///
 /// Every method is async: PostgreSQL answers over the network, and SQLite's
 /// work runs on GRDB's own queues, so neither ever blocks a thread of Swift's
-/// cooperative pool. Every write is one transaction: a refused or failed call
-/// leaves the store as it was.
+/// cooperative pool.
 public protocol CountdownStore: AnyObject, Sendable {
-    var limits: StoreLimits { get }
     /// Where the store is, for logs and health: a file path, or a `postgres://`
     /// URL without its password.
     var location: String { get }
 
+    /// Runs reads. Each primitive sees every transaction committed before it
+    /// began; a caller that needs rows to agree with a revision reads the feed
+    /// row first (what it then reads is never older than that revision).
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) async throws -> T) async throws -> T
+
     /// Runs a use case's writes in one transaction: it commits when `body`
-    /// returns, and rolls back, changing nothing, when `body` throws. Every
-    /// write of the service layer goes through here.
+    /// returns, and rolls back, changing nothing, when `body` throws.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T
-
-    // MARK: feeds
-
-    /// Every feed, ordered by slug.
-    func feeds() async throws -> [StoredFeed]
-    func feed(slug: String) async throws -> StoredFeed?
-
-    // MARK: countdowns
-
-    /// One countdown and the slug of its feed.
-    func countdown(id: Int64) async throws -> (countdown: Countdown, feed: String)
-
-    // MARK: what a serving catalog reads
-
-    /// Every feed's slug and revision: cheap, read whenever a change may have happened.
-    func feedVersions() async throws -> [FeedVersion]
-    /// A feed and all its countdowns as of one revision. Countdowns in `known`
-    /// whose row has not changed are reused instead of parsed again.
-    func feedContents(slug: String, reusing known: [Int64: Countdown]) async throws -> (feed: StoredFeed, countdowns: [Countdown])?
-    /// Every token that is not revoked.
-    func activeTokens() async throws -> [ActiveToken]
 
     // MARK: exported calendars kept (a cache of renders, not data)
 
@@ -65,26 +49,6 @@ public protocol CountdownStore: AnyObject, Sendable {
     /// revision (a slow writer never replaces newer bytes).
     func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws
 
-    // MARK: feed tokens and settings
-
-    func feedTokens(feed slug: String) async throws -> [FeedToken]
-    func setting(_ key: SettingKey) async throws -> String?
-
-    // MARK: images
-
-    /// The bytes behind a `tminus-image:` reference.
-    func image(_ reference: String) async throws -> (bytes: Data, mimeType: String)?
-
-    // MARK: expiring entries (the web app's sessions)
-
-    func persistedValue(for key: String) async throws -> PersistedValue?
-    func persistedKeyHashes() async throws -> [String]
-
-    // MARK: sources
-
-    func sources() async throws -> [SourceStatus]
-    func subscriptions() async throws -> [SourceSubscription]
-
     // MARK: copying a whole store
 
     /// Every row of every table, read in one snapshot.
@@ -92,17 +56,14 @@ public protocol CountdownStore: AnyObject, Sendable {
     /// Writes a snapshot into this store in one transaction; refused unless the
     /// store holds no feed yet (a copy never merges into existing data).
     func restore(_ snapshot: StoreSnapshot) async throws
-    /// The schema migrations applied, oldest first.
-    func appliedMigrations() async throws -> [String]
 
     // MARK: health
 
-    /// A cheap check that the store answers and is sound: "ok" when it is.
-    func quickCheck() async throws -> String
-    /// Why what is written now would be lost, found without a query, or nil:
-    /// a SQLite file deleted or replaced under the running server still
-    /// answers every query from its open descriptor, and is gone at restart.
-    var storageProblem: String? { get }
+    /// Whether the store is sound and, looking `.full`, answers and which
+    /// schema it is at. A SQLite file deleted or replaced under the running
+    /// server still answers every query from its open descriptor, and is gone
+    /// at restart: a cheap check finds that.
+    func check(_ depth: StoreCheck.Depth) async throws -> StoreCheck
     /// How the store tells of changes other processes make, when it can
     /// (PostgreSQL); nil when the server must poll (`feedVersions`).
     var changeNotices: (any FeedChangeNotices)? { get }

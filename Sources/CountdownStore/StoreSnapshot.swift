@@ -53,10 +53,7 @@ public struct StoreTable: Sendable {
 
     public static let all: [StoreTable] = [
         StoreTable(name: "feed", columns: [
-            ("id", .integer), ("slug", .text), ("name", .text), ("description", .text), ("timeZone", .text), ("color", .text),
-            ("isPublic", .boolean), ("countdownMode", .text), ("includeAlarms", .boolean), ("refreshInterval", .text),
-            ("createdAt", .date), ("updatedAt", .date), ("revision", .integer), ("countdownMaxEvents", .integer), ("celebrations", .text),
-            ("purgeURL", .text), ("weekend", .integer), ("holidays", .text), ("language", .text), ("sort", .text),
+            ("id", .integer), ("slug", .text), ("createdAt", .date), ("updatedAt", .date), ("revision", .integer), ("settings", .text),
         ], key: "id"),
         StoreTable(name: "source", columns: [
             ("id", .integer), ("feedId", .integer), ("location", .text), ("etag", .text), ("lastModifiedHeader", .text),

@@ -8,7 +8,7 @@ import PostgresNIO
 extension PostgresCountdownStore {
     public func keptExport(slug: String, view: Redaction, bodyUpTo maxBytes: Int) async throws -> KeptExport? {
         let max = Int64(clamping: maxBytes)
-        return try await read { connection in
+        return try await onConnection { connection in
             var kept: [Redaction: KeptExport] = [:]
             let rows = try await connection.query("""
                 SELECT feedExport.view, feedExport.revision, feedExport.variant, CASE WHEN octet_length(feedExport.body) <= \(max) THEN feedExport.body END,
@@ -25,7 +25,7 @@ extension PostgresCountdownStore {
     }
 
     public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> Data? {
-        try await read { connection in
+        try await onConnection { connection in
             let rows = try await connection.query("""
                 SELECT substring(COALESCE(own.body, whole.body) FROM \(Int32(clamping: offset + 1)) FOR \(Int32(clamping: length))) FROM feedExport own JOIN feed ON feed.id = own.feedId
                 LEFT JOIN feedExport whole ON own.body IS NULL AND whole.feedId = own.feedId AND whole.view = 'none'
@@ -40,7 +40,7 @@ extension PostgresCountdownStore {
 
     public func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws {
         let bytes = export.bytes
-        _ = try await read { connection in
+        _ = try await onConnection { connection in
             // Only for the feed's current revision: a slow replica never
             // replaces a newer revision's bytes with older ones.
             try await connection.query("""

@@ -12,7 +12,6 @@ import Synchronization
 /// notification is delivered only if the transaction commits). Replicas listen
 /// on that channel (`FeedChangeListener`) instead of polling.
 public final class PostgresCountdownStore: CountdownStore {
-    public let limits: StoreLimits
     public let location: String
     public let postgres: PostgresLocation
     let client: PostgresClient
@@ -24,10 +23,9 @@ public final class PostgresCountdownStore: CountdownStore {
     /// Makes the connection pool; nothing is sent until `run()` runs it, in a
     /// task the caller owns (`DatabaseLocation.withStore`), and `migrate()`
     /// brings the schema up to date.
-    public init(_ postgres: PostgresLocation, limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() },
+    public init(_ postgres: PostgresLocation, clock: @escaping @Sendable () -> Date = { Date() },
                 logger: Logger = Logger(label: "tminus.postgres")) {
         self.postgres = postgres
-        self.limits = limits
         self.clock = clock
         self.logger = logger
         location = postgres.description
@@ -45,9 +43,10 @@ public final class PostgresCountdownStore: CountdownStore {
     /// Brings the schema up to date (`PostgresMigrations`; two replicas
     /// starting at once take turns on an advisory lock); refuses a database
     /// a newer tminus migrated.
-    public func migrate() async throws {
+    /// `upTo` stops after that migration (tests of an upgrade build an older schema).
+    public func migrate(upTo last: String? = nil) async throws {
         await running.wait()
-        do { try await PostgresMigrations.migrate(client, logger: logger) } catch {
+        do { try await PostgresMigrations.migrate(client, upTo: last, logger: logger) } catch {
             throw Self.storeError(error, location: location)
         }
     }
@@ -55,12 +54,15 @@ public final class PostgresCountdownStore: CountdownStore {
     /// The pool stops with the task that runs it (`run()`).
     public func close() async throws {}
 
-    /// The migrations applied, oldest first (`tminus migrate` prints them).
-    public func appliedMigrations() async throws -> [String] {
-        try await read { connection in
-            try await connection.query("SELECT name FROM schemaMigration ORDER BY name COLLATE \"C\"", logger: self.logger)
-                .collect(String.self)
+    /// The database answers, and the migrations applied, oldest first
+    /// (`tminus migrate` prints them). The server keeps the data: nothing
+    /// local can be lost under it.
+    public func check(_ depth: StoreCheck.Depth) async throws -> StoreCheck {
+        guard depth == .full else { return StoreCheck(problem: nil, migrations: nil) }
+        let migrations = try await onConnection { connection in
+            try await connection.query("SELECT name FROM schemaMigration ORDER BY name COLLATE \"C\"", logger: self.logger).collect(String.self)
         }
+        return StoreCheck(problem: nil, migrations: migrations)
     }
 
     // MARK: running statements
@@ -74,6 +76,8 @@ public final class PostgresCountdownStore: CountdownStore {
                 try await connection.withTransaction(logger: self.logger) { connection in try await body(connection) }
             }
         } catch let error as PostgresTransactionError {
+            // The use case's own refusal comes out as it was.
+            if let refusal = error.closureError, !(refusal is PSQLError) { throw refusal }
             throw Self.storeError(error.closureError ?? error.beginError ?? error.commitError ?? error, location: location)
         } catch {
             throw Self.storeError(error, location: location)
@@ -86,8 +90,17 @@ public final class PostgresCountdownStore: CountdownStore {
         return try await inTransaction { connection in try await body(PostgresTransaction(store: self, connection: connection, now: now)) }
     }
 
-    /// Reads on a pooled connection (one statement, or several that need no snapshot).
-    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    /// Reads on a pooled connection, in one REPEATABLE READ snapshot.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) async throws -> T) async throws -> T {
+        let now = clock()
+        return try await inTransaction { connection in
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
+            return try await body(PostgresTransaction(store: self, connection: connection, now: now, readOnly: true))
+        }
+    }
+
+    /// Statements on a pooled connection (one, or several that need no snapshot).
+    func onConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await leased(body)
         } catch {
@@ -183,7 +196,7 @@ extension PostgresCountdownStore {
     /// tests compare to prove that a refused write changed nothing.
     public func rowsAsText(_ table: String) async throws -> [String] {
         guard table.allSatisfy({ $0.isLetter }) else { throw StoreError.invalid("not a table name: \(table)") }
-        return try await read { connection in
+        return try await onConnection { connection in
             try await connection.query(PostgresQuery(unsafeSQL: "SELECT (t.*)::text FROM \(table) t ORDER BY 1"), logger: self.logger)
                 .collect(String.self)
         }

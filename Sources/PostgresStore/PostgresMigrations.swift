@@ -16,6 +16,10 @@ enum PostgresMigrations {
     struct Migration {
         let name: String
         let statements: [String]
+        /// Rows rewritten by Swift after `statements`, in the same transaction.
+        var rewrite: (@Sendable (PostgresConnection, Logger) async throws -> Void)?
+        /// Statements after the rewrite.
+        var after: [String] = []
     }
 
     static let all: [Migration] = [
@@ -148,6 +152,19 @@ enum PostgresMigrations {
         ]),
         Migration(name: "v10: source logins", statements: ["ALTER TABLE source ADD COLUMN login TEXT"]),
         Migration(name: "v11: source rules", statements: ["ALTER TABLE source ADD COLUMN rules TEXT", "ALTER TABLE source ADD COLUMN importedWith TEXT"]),
+        // Every setting of a feed in one JSON document, as SQLite's v12.
+        Migration(name: "v12: feed settings document", statements: ["ALTER TABLE feed ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'"],
+                  rewrite: { connection, logger in
+                      let table = LegacyFeedColumns.table
+                      for row in try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(table.columnList) FROM feed"), logger: logger).rows() {
+                          let cells = row.makeRandomAccess()
+                          let legacy = try RowCoding.record(LegacyFeedColumns.self, from: try table.columns.enumerated().map { index, column in
+                              try PostgresCountdownStore.value(cells[index], column.kind)
+                          }, in: table)
+                          try await connection.query("UPDATE feed SET settings = \(legacy.settings.rawValue) WHERE id = \(legacy.id)", logger: logger)
+                      }
+                  },
+                  after: LegacyFeedColumns.dropped.map { "ALTER TABLE feed DROP COLUMN \($0)" }),
     ]
 }
 
@@ -155,7 +172,7 @@ extension PostgresMigrations {
     /// Applies the migrations this database lacks, each in its own transaction,
     /// under a transaction-scoped advisory lock: replicas that start together
     /// take turns, and the second finds nothing left to do.
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+    static func migrate(_ client: PostgresClient, upTo last: String? = nil, logger: Logger) async throws {
         try await client.query("""
             CREATE TABLE IF NOT EXISTS schemaMigration (name TEXT PRIMARY KEY, appliedAt TIMESTAMPTZ NOT NULL DEFAULT now())
             """, logger: logger)
@@ -164,13 +181,18 @@ extension PostgresMigrations {
         if let newest = Set(applied).subtracting(all.map(\.name)).sorted().last {
             throw StoreError.newerSchema(database: "the PostgreSQL database", migration: newest)
         }
-        for migration in all {
+        let wanted = last.flatMap { name in all.firstIndex { $0.name == name } }.map { all[...$0] } ?? all[...]
+        for migration in wanted {
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
                 let done = try await connection.query("SELECT count(*) FROM schemaMigration WHERE name = \(migration.name)", logger: logger)
                     .collect(Int64.self).first ?? 0
                 guard done == 0 else { return }
                 for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await migration.rewrite?(connection, logger)
+                for statement in migration.after {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await connection.query("INSERT INTO schemaMigration (name) VALUES (\(migration.name))", logger: logger)

@@ -27,7 +27,4 @@ extension PostgresTextValue {
     }
 }
 
-extension Visibility: PostgresTextValue {}
-extension Countdown.Kind: PostgresTextValue {}
-extension CountdownStatus: PostgresTextValue {}
 extension Redaction: PostgresTextValue {}

@@ -15,20 +15,3 @@ package struct PersistEntryRecord: Codable, FetchableRecord, PersistableRecord, 
         package static let keyHash = Column(CodingKeys.keyHash), value = Column(CodingKeys.value), expiresAt = Column(CodingKeys.expiresAt)
     }
 }
-
-extension SQLiteCountdownStore {
-    /// The live value under `key`, or nil when there is none or it has expired.
-    public func persistedValue(for key: String) async throws -> PersistedValue? {
-        let now = clock()
-        return try await read { db in
-            guard let record = try PersistEntryRecord.filter(PersistEntryRecord.Columns.keyHash == Secret.hash(key)).fetchOne(db) else { return nil }
-            let value = PersistedValue(bytes: record.value, expiresAt: record.expiresAt)
-            return value.isLive(at: now) ? value : nil
-        }
-    }
-
-    /// What the table holds as keys: hashes only (for audits and tests).
-    public func persistedKeyHashes() async throws -> [String] {
-        try await read { db in try String.fetchAll(db, sql: "SELECT keyHash FROM persistEntry ORDER BY keyHash") }
-    }
-}

@@ -25,7 +25,6 @@ package struct FileIdentity: Equatable, Sendable {
 public final class SQLiteCountdownStore: CountdownStore {
     package let pool: DatabasePool
     package let clock: @Sendable () -> Date
-    public let limits: StoreLimits
     public let path: String
     package let statements = StatementCounter()
     /// Every write waits here for its turn on the writer connection.
@@ -33,7 +32,7 @@ public final class SQLiteCountdownStore: CountdownStore {
     /// The file opened, to tell when it is deleted or replaced (`storageProblem`).
     package let identity: FileIdentity?
 
-    public init(path: String, limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(path: String, clock: @escaping @Sendable () -> Date = { Date() }) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
@@ -46,15 +45,17 @@ public final class SQLiteCountdownStore: CountdownStore {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             let migrator = StoreMigrations.migrator
-            let unknown = try pool.read { db in try migrator.appliedIdentifiers(db) }.subtracting(migrator.migrations)
+            // Read on the writer: a reader connection opened now would keep the
+            // old schema's column lists cached after the migrations below.
+            let unknown = try pool.writeWithoutTransaction { db in try migrator.appliedIdentifiers(db) }.subtracting(migrator.migrations)
             if let newest = unknown.sorted().last { throw StoreError.newerSchema(database: path, migration: newest) }
             try migrator.migrate(pool)
+            pool.invalidateReadOnlyConnections()
         } catch let error as DatabaseError {
             throw Self.explained(error, path: path)
         }
         identity = FileIdentity(path: path)
         self.clock = clock
-        self.limits = limits
         self.path = path
     }
 
@@ -89,7 +90,7 @@ public final class SQLiteCountdownStore: CountdownStore {
     public var changeNotices: (any FeedChangeNotices)? { nil }
 
     /// A read on one of the pool's reader connections (a snapshot).
-    package func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+    package func readDatabase<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         try await pool.read(body)
     }
 
@@ -113,7 +114,7 @@ public final class SQLiteCountdownStore: CountdownStore {
         return try await turns.run {
             do {
                 try await pool.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
-                let result = try await body(SQLiteTransaction(pool: pool, now: clock(), limits: limits))
+                let result = try await body(SQLiteTransaction(pool: pool, now: clock(), writes: true))
                 try await pool.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
                 return result
             } catch {
@@ -138,7 +139,7 @@ public final class SQLiteCountdownStore: CountdownStore {
 
     /// `PRAGMA integrity_check`: "ok" for a healthy file.
     public func integrityCheck() async throws -> String {
-        try await read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
+        try await readDatabase { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
     }
 
     /// A second point of ownership must not outlive the process in tests.
@@ -146,45 +147,25 @@ public final class SQLiteCountdownStore: CountdownStore {
 }
 
 extension SQLiteCountdownStore {
-    // MARK: feeds
+    /// Reads, each primitive on one of the pool's reader connections.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) async throws -> T) async throws -> T {
+        try await body(SQLiteTransaction(pool: pool, now: clock(), writes: false))
+    }
 
-    public func feeds() async throws -> [StoredFeed] {
-        try await read { db in
-            try FeedRecord.order(Column("slug")).fetchAll(db).map { try StoredFeed.read($0, db) }
+    /// The file as it stands (not deleted or replaced under the server), a
+    /// cheap `PRAGMA quick_check` (the full integrity check reads every page),
+    /// and the migrations applied.
+    public func check(_ depth: StoreCheck.Depth) async throws -> StoreCheck {
+        if let storageProblem { return StoreCheck(problem: storageProblem, migrations: nil) }
+        guard depth == .full else { return StoreCheck(problem: nil, migrations: nil) }
+        let (verdict, migrations) = try await readDatabase { db in
+            (try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer", try StoreMigrations.migrator.appliedMigrations(db))
         }
+        return StoreCheck(problem: (verdict == "ok" ? nil : "the database file \(path) fails its check: \(verdict)"), migrations: migrations)
     }
 
-    public func feed(slug: String) async throws -> StoredFeed? {
-        try await read { db in try FeedRecord.filter(Column("slug") == slug).fetchOne(db).map { try StoredFeed.read($0, db) } }
-    }
-
-    // MARK: countdowns
-
-    /// One countdown and the slug of its feed.
-    public func countdown(id: Int64) async throws -> (countdown: Countdown, feed: String) {
-        try await read { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT countdown.*, source.location AS sourceLocation, feed.slug AS feedSlug FROM countdown
-                JOIN feed ON feed.id = countdown.feedId LEFT JOIN source ON source.id = countdown.sourceId
-                WHERE countdown.id = ?
-                """, arguments: [id]) else { throw StoreError.countdownNotFound(id) }
-            return (try CountdownRecord(row: row).countdown(source: row["sourceLocation"]), row["feedSlug"])
-        }
-    }
-
-    // MARK: helpers
-
-    package func requireFeed(_ db: Database, _ slug: String) throws -> FeedRecord {
-        guard let feed = try FeedRecord.filter(Column("slug") == slug).fetchOne(db) else { throw StoreError.feedNotFound(slug) }
-        return feed
-    }
-}
-
-extension SQLiteCountdownStore {
-    /// A cheap liveness check for /healthz (the full integrity check reads every page).
-    public func quickCheck() async throws -> String {
-        try await read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer" }
-    }
+    /// SQL statements run since the store was opened (all connections).
+    public var statementCount: Int { statements.value }
 }
 
 extension SQLiteCountdownStore {

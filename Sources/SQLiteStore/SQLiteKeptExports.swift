@@ -6,7 +6,7 @@ import GRDB
 /// The exported calendars a server kept (`KeptExport`, table `feedExport`, v9).
 extension SQLiteCountdownStore {
     public func keptExport(slug: String, view: Redaction, bodyUpTo maxBytes: Int) async throws -> KeptExport? {
-        try await read { db in
+        try await readDatabase { db in
             // A cached statement: this runs on almost every calendar request of a
             // server whose feeds do not fit in memory, and parsing it took longer than the read.
             let statement = try db.cachedStatement(sql: """
@@ -22,7 +22,7 @@ extension SQLiteCountdownStore {
     }
 
     public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> Data? {
-        try await read { db in
+        try await readDatabase { db in
             // The view's own bytes, or, for a view written as the same, the full view's of the same revision and variant.
             let statement = try db.cachedStatement(sql: """
                 SELECT substr(COALESCE(own.body, whole.body), ?, ?) FROM feedExport own JOIN feed ON feed.id = own.feedId

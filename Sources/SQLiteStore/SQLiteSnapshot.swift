@@ -4,7 +4,7 @@ import GRDB
 
 extension SQLiteCountdownStore {
     public func snapshot() async throws -> StoreSnapshot {
-        try await read { db in
+        try await readDatabase { db in
             var snapshot = StoreSnapshot()
             for table in StoreTable.all {
                 snapshot.tables[table.name] = try Row.fetchAll(db, sql: "SELECT \(table.columnList) FROM \(table.name) ORDER BY \(table.key)").map { row in
@@ -31,10 +31,6 @@ extension SQLiteCountdownStore {
                 }
             }
         }
-    }
-
-    public func appliedMigrations() async throws -> [String] {
-        try await read { db in try StoreMigrations.migrator.appliedMigrations(db) }
     }
 
     private static func value(_ row: Row, _ index: Int, _ kind: StoreTable.Kind) -> StoreValue {

@@ -27,7 +27,7 @@ extension CountdownService {
         try await transaction { tx in
             let row = try await tx.requireCountdown(id, lock: true)
             try await tx.deleteCountdowns(ids: [id])
-            try await tx.bumpRevision(feedId: row.feedId)
+            try await tx.touch(feedId: row.feedId)
         }
     }
 
@@ -85,12 +85,13 @@ extension CountdownService {
     /// restore); refused when the feed already has its UID.
     func insertNew(_ stamped: Countdown, toFeed slug: String, _ tx: any StoreTransaction) async throws -> Countdown {
         let feedId = try await tx.requireFeed(slug, lock: true).savedID()
-        guard try await !tx.hasUID(stamped.uid, feedId: feedId) else { throw StoreError.duplicateUID(stamped.uid, feed: slug) }
+        guard try await tx.countdownRows(feedId: feedId, uid: stamped.uid).isEmpty else { throw StoreError.duplicateUID(stamped.uid, feed: slug) }
         var saved = stamped
-        let ids = try await tx.insertCountdowns([CountdownRecord(saved, feedId: feedId, sourceId: nil, now: tx.now)])
-        try await tx.linkCategories([CategoryLinks(countdownId: ids[0], names: saved.categories)], feedId: feedId, replacing: false)
-        try await tx.bumpRevision(feedId: feedId)
-        saved.id = ids[0]
+        let ids = try await tx.saveCountdowns([CountdownRecord(saved, feedId: feedId, sourceId: nil, now: tx.now)])
+        guard let id = ids.first else { throw StoreError.unsaved("countdown") }
+        try await tx.link([CategoryLinks(countdownId: id, names: saved.categories)], feedId: feedId, replacing: false)
+        try await tx.touch(feedId: feedId)
+        saved.id = id
         return saved
     }
 
@@ -102,9 +103,9 @@ extension CountdownService {
         let edited = CountdownStamps.edited(countdown, row: row, now: tx.now)
         var replacement = CountdownRecord(edited, feedId: row.feedId, sourceId: row.sourceId, now: tx.now, content: content)
         replacement.id = id
-        try await tx.updateCountdowns([replacement])
-        try await tx.linkCategories([CategoryLinks(countdownId: id, names: edited.categories)], feedId: row.feedId, replacing: true)
-        try await tx.bumpRevision(feedId: row.feedId)
+        _ = try await tx.saveCountdowns([replacement])
+        try await tx.link([CategoryLinks(countdownId: id, names: edited.categories)], feedId: row.feedId, replacing: true)
+        try await tx.touch(feedId: row.feedId)
         return edited
     }
 
@@ -112,17 +113,17 @@ extension CountdownService {
         var row = try await tx.requireCountdown(id, lock: true)
         let targetId = try await tx.requireFeed(slug, lock: true).savedID()
         guard targetId != row.feedId else { return try row.countdown(source: nil) }
-        guard try await !tx.hasUID(row.uid, feedId: targetId) else { throw StoreError.duplicateUID(row.uid, feed: slug) }
-        let names = try await tx.categoryNames(countdownId: id)
+        guard try await tx.countdownRows(feedId: targetId, uid: row.uid).isEmpty else { throw StoreError.duplicateUID(row.uid, feed: slug) }
+        let names = try row.countdown(source: nil).categories
         let from = row.feedId
         row.feedId = targetId
         row.sourceId = nil
         row.sequence += 1
         row.lastModified = max(tx.now, row.lastModified)
-        try await tx.updateCountdowns([row])
-        try await tx.linkCategories([CategoryLinks(countdownId: id, names: names)], feedId: targetId, replacing: true)
-        try await tx.bumpRevision(feedId: from)
-        try await tx.bumpRevision(feedId: targetId)
+        _ = try await tx.saveCountdowns([row])
+        try await tx.link([CategoryLinks(countdownId: id, names: names)], feedId: targetId, replacing: true)
+        try await tx.touch(feedId: from)
+        try await tx.touch(feedId: targetId)
         return try row.countdown(source: nil)
     }
 

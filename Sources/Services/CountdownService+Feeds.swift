@@ -10,8 +10,8 @@ extension CountdownService {
         guard Feed.isValidSlug(feed.slug) else { throw StoreError.invalidSlug(feed.slug) }
         return try await transaction { tx in
             guard try await tx.feedRow(slug: feed.slug, lock: false) == nil else { throw StoreError.feedExists(feed.slug) }
-            let row = try await tx.insertFeed(FeedRecord(feed, now: tx.now))
-            try await tx.saveCategoryColors(feedId: try row.savedID(), colors: feed.categoryColors)
+            let row = try await tx.saveFeed(FeedRecord(feed, now: tx.now))
+            try await tx.saveCategories(feedId: try row.savedID(), colors: feed.categoryColors, links: [], replacing: false)
             return try await tx.storedFeed(row)
         }
     }
@@ -28,13 +28,16 @@ extension CountdownService {
             if let before = try await tx.feedRow(slug: feed.slug, lock: true) {
                 row = before
                 row.apply(feed)
-                try await tx.updateFeed(row)
-                if before.feed(categoryColors: [:]) != row.feed(categoryColors: [:]) { try await tx.bumpRevision(feedId: try row.savedID()) }
+                if before.feed(categoryColors: [:]) != row.feed(categoryColors: [:]) {
+                    row.revision += 1
+                    row.updatedAt = max(row.updatedAt, tx.now)
+                }
+                if row != before { row = try await tx.saveFeed(row) }
             } else {
-                row = try await tx.insertFeed(FeedRecord(feed, now: tx.now))
+                row = try await tx.saveFeed(FeedRecord(feed, now: tx.now))
             }
-            try await tx.saveCategoryColors(feedId: try row.savedID(), colors: feed.categoryColors)
-            return try await tx.storedFeed(try await tx.requireFeed(feed.slug))
+            try await tx.saveCategories(feedId: try row.savedID(), colors: feed.categoryColors, links: [], replacing: false)
+            return try await tx.storedFeed(row)
         }
     }
 
@@ -42,7 +45,7 @@ extension CountdownService {
     public func deleteFeed(slug: String) async throws {
         try authorize(.manageFeeds)
         try await transaction { tx in
-            guard try await tx.deleteFeed(slug: slug) else { throw StoreError.feedNotFound(slug) }
+            try await tx.deleteFeed(id: try await tx.requireFeed(slug, lock: true).savedID())
         }
     }
 }

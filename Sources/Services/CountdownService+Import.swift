@@ -70,11 +70,14 @@ extension CountdownService {
             feed = found
         } else {
             guard options.createFeed else { throw StoreError.feedNotFound(slug) }
-            feed = try await tx.insertFeed(FeedRecord(batch.feedTemplate, now: now))
+            feed = try await tx.saveFeed(FeedRecord(batch.feedTemplate, now: now))
         }
         let feedId = try feed.savedID()
-        let sourceId = try await options.source.asyncMap { try await tx.sourceId(feedId: feedId, location: $0) }
-        let existing = try await tx.countdownStates(feedId: feedId)
+        var source = try await options.source.asyncMap { try await tx.source(feedId: feedId, location: $0) }
+        let sourceId = source?.id
+        let existing = try await tx.countdownRows(feedId: feedId, uid: nil).reduce(into: [String: CountdownState]()) { states, row in
+            states[row.uid] = CountdownState(row)
+        }
         let rivals = try await rivals(for: options, sourceId: sourceId, existing: existing, feedId: feedId, tx)
         let plan = ImportPlan(batch: batch, existing: existing, sourceId: sourceId, sync: options.sync, now: now, rivals: rivals)
         for start in stride(from: 0, to: plan.steps.count, by: Self.importChunk) {
@@ -103,20 +106,24 @@ extension CountdownService {
                 }
             }
             if !updates.isEmpty {
-                try await tx.updateCountdowns(updates)
-                try await tx.linkCategories(updatedLinks, feedId: feedId, replacing: true)
+                _ = try await tx.saveCountdowns(updates)
+                try await tx.link(updatedLinks, feedId: feedId, replacing: true)
             }
             if !inserts.isEmpty {
-                let ids = try await tx.insertCountdowns(inserts)
-                try await tx.linkCategories(zip(ids, insertedNames).map { CategoryLinks(countdownId: $0, names: $1) }, feedId: feedId,
-                                            replacing: false)
+                let ids = try await tx.saveCountdowns(inserts)
+                try await tx.link(zip(ids, insertedNames).map { CategoryLinks(countdownId: $0, names: $1) }, feedId: feedId, replacing: false)
             }
             if end - start == Self.importChunk { progress?(end, plan.steps.count) }
         }
         if !plan.removals.isEmpty { try await tx.deleteCountdowns(ids: plan.removals) }
-        try await tx.saveCategoryColors(feedId: feedId, colors: batch.categoryColors)
-        if let sourceId { try await tx.markSourceImported(id: sourceId) }
-        if plan.changesFeed || created { try await tx.bumpRevision(feedId: feedId) }
+        try await tx.saveCategories(feedId: feedId, colors: batch.categoryColors, links: [], replacing: false)
+        if var imported = source {
+            imported.lastFetchedAt = now
+            imported.lastSuccessAt = now
+            imported.lastError = nil
+            source = try await tx.saveSource(imported)
+        }
+        if plan.changesFeed || created { try await tx.touch(feedId: feedId) }
         return plan.report(from: batch)
     }
 
@@ -130,7 +137,7 @@ extension CountdownService {
         var ranks: [Int64: Int] = [:]
         var locations: [Int64: String] = [:]
         for (other, place) in zip(policy.preference.indices, policy.preference) where place != location {
-            if let id = try await tx.existingSourceId(feedId: feedId, location: place), id != sourceId {
+            if let id = try await tx.sourceRow(feedId: feedId, location: place)?.id, id != sourceId {
                 ranks[id] = other
                 locations[id] = place
             }

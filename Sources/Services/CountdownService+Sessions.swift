@@ -12,24 +12,30 @@ extension CountdownService {
         try authorize(.administer)
         let hash = Secret.hash(key)
         return try await transaction { tx in
-            let existing = try await tx.persistEntry(keyHash: hash)
+            let existing = try await tx.value(for: .entry(keyHash: hash))
             let live = existing?.isLive(at: tx.now) ?? false
             if onlyIfAbsent && live { return false }
             let expiry = expiresIn.map { tx.now.addingTimeInterval($0) } ?? (live ? existing?.expiresAt : nil)
-            try await tx.putPersistEntry(keyHash: hash, PersistedValue(bytes: bytes, expiresAt: expiry))
+            try await tx.setValue(PersistedValue(bytes: bytes, expiresAt: expiry), for: .entry(keyHash: hash))
             return true
         }
     }
 
+    /// The live value under `key`, or nil when there is none or it has expired.
+    public func persistedValue(for key: String) async throws -> PersistedValue? {
+        try authorize(.administer)
+        return try await store.persistedValue(for: key, now: clock())
+    }
+
     public func removePersistedValue(for key: String) async throws {
         try authorize(.administer)
-        try await transaction { tx in try await tx.deletePersistEntry(keyHash: Secret.hash(key)) }
+        try await transaction { tx in try await tx.setValue(nil, for: .entry(keyHash: Secret.hash(key))) }
     }
 
     /// Deletes every entry whose time has passed; returns how many went.
     @discardableResult
     public func removeExpiredPersistedValues() async throws -> Int {
         try authorize(.administer)
-        return try await transaction { tx in try await tx.deleteExpiredPersistEntries() }
+        return try await transaction { tx in try await tx.deleteExpiredEntries() }
     }
 }

@@ -59,7 +59,14 @@ extension CountdownService {
     public func recordTokenUse(_ uses: [Int64: Date]) async throws {
         try authorize(.administer)
         guard !uses.isEmpty else { return }
-        try await transaction { tx in try await tx.recordTokenUse(uses) }
+        try await transaction { tx in
+            // Each token's last use moves forward, never back.
+            for var row in try await tx.tokenRows(feedId: nil) {
+                guard let id = row.id, let used = uses[id], used > (row.lastUsedAt ?? .distantPast) else { continue }
+                row.lastUsedAt = used
+                _ = try await tx.saveToken(row)
+            }
+        }
     }
 }
 

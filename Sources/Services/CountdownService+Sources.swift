@@ -11,8 +11,8 @@ extension CountdownService {
         try authorize(.editFeed(slug))
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            let id = try await tx.sourceId(feedId: try feed.savedID(), location: location)
-            try await tx.recordFetch(sourceId: id, etag: etag, lastModified: lastModified, error: error, importedWith: importedWith)
+            let source = try await tx.source(feedId: try feed.savedID(), location: location)
+            try await tx.recordFetch(source, etag: etag, lastModified: lastModified, error: error, importedWith: importedWith)
         }
     }
 
@@ -23,8 +23,12 @@ extension CountdownService {
         try authorize(.editFeed(slug))
         return try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            let id = try await tx.sourceId(feedId: try feed.savedID(), location: location)
-            return try await tx.leaseSource(id: id, until: tx.now.addingTimeInterval(duration))
+            // Read locked: of two replicas asking at once, one takes the lease and the other then sees it taken.
+            var source = try await tx.source(feedId: try feed.savedID(), location: location)
+            if let held = source.leaseUntil, held > tx.now { return false }
+            source.leaseUntil = tx.now.addingTimeInterval(duration)
+            _ = try await tx.saveSource(source)
+            return true
         }
     }
 
@@ -33,9 +37,11 @@ extension CountdownService {
         try authorize(.editFeed(slug))
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            if let id = try await tx.existingSourceId(feedId: try feed.savedID(), location: location) {
-                _ = try await tx.setSourceRules(sourceId: id, rules: nil)
-                try await tx.setSubscribed(sourceId: id, false, login: nil)
+            if var source = try await tx.sourceRow(feedId: try feed.savedID(), location: location, lock: true) {
+                source.setRules(nil)
+                source.subscribed = false
+                source.login = nil
+                _ = try await tx.saveSource(source)
             }
         }
         await events.published(.subscriptionsChanged(feed: slug))
@@ -48,8 +54,11 @@ extension CountdownService {
         try authorize(.editFeed(slug))
         let saved = try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            guard let id = try await tx.existingSourceId(feedId: try feed.savedID(), location: location) else { return false }
-            return try await tx.setSourceRules(sourceId: id, rules: rules)
+            // Only a subscribed source has rules.
+            guard var source = try await tx.sourceRow(feedId: try feed.savedID(), location: location, lock: true), source.subscribed else { return false }
+            source.setRules(rules)
+            _ = try await tx.saveSource(source)
+            return true
         }
         if saved { await events.published(.rulesChanged(feed: slug, location: location)) }
         return saved
@@ -63,8 +72,10 @@ extension CountdownService {
         try await transaction { tx in
             for login in logins {
                 guard let feed = try await tx.feedRow(slug: login.feed, lock: true), let feedId = feed.id,
-                      let id = try await tx.existingSourceId(feedId: feedId, location: login.location) else { continue }
-                try await tx.setSubscribed(sourceId: id, true, login: login.login)
+                      var source = try await tx.sourceRow(feedId: feedId, location: login.location, lock: true) else { continue }
+                source.subscribed = true
+                source.login = login.login
+                _ = try await tx.saveSource(source)
             }
         }
     }
@@ -82,13 +93,45 @@ extension CountdownService {
         let report = try await transaction { tx in
             let report = try await apply(batch, intoFeed: slug, options: options, progress: nil, tx)
             let feed = try await tx.requireFeed(slug)
-            let source = try await tx.sourceId(feedId: try feed.savedID(), location: location)
-            try await tx.setSubscribed(sourceId: source, true, login: login)
-            if let rules { _ = try await tx.setSourceRules(sourceId: source, rules: rules) }
-            if let importedWith { try await tx.recordFetch(sourceId: source, etag: nil, lastModified: nil, error: nil, importedWith: importedWith) }
+            var source = try await tx.source(feedId: try feed.savedID(), location: location)
+            source.subscribed = true
+            source.login = login
+            if let rules { source.setRules(rules) }
+            source = try await tx.saveSource(source)
+            if let importedWith { try await tx.recordFetch(source, etag: nil, lastModified: nil, error: nil, importedWith: importedWith) }
             return report
         }
         await events.published(.subscriptionsChanged(feed: slug))
         return report
+    }
+}
+
+extension StoreTransaction {
+    /// A fetch, now, which gives back the lease: on success (`error` nil) the
+    /// validators given replace the old ones (nil keeps them) and
+    /// `importedWith`, the digest of the rules an import went through, is
+    /// kept; on failure only the error is.
+    func recordFetch(_ source: SourceRecord, etag: String?, lastModified: String?, error: String?, importedWith: String?) async throws {
+        var source = source
+        source.lastFetchedAt = now
+        source.leaseUntil = nil
+        source.lastError = error
+        if error == nil {
+            source.lastSuccessAt = now
+            source.etag = etag ?? source.etag
+            source.lastModifiedHeader = lastModified ?? source.lastModifiedHeader
+            source.importedWith = importedWith ?? source.importedWith
+        }
+        _ = try await saveSource(source)
+    }
+}
+
+extension SourceRecord {
+    /// New rules, and the validators forgotten: the next fetch brings the
+    /// whole calendar, so that the new rules see every event.
+    mutating func setRules(_ rules: String?) {
+        self.rules = rules
+        etag = nil
+        lastModifiedHeader = nil
     }
 }

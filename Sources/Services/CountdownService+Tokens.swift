@@ -10,8 +10,9 @@ extension CountdownService {
         let secret = Secret.generate()
         let info = try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            let id = try await tx.insertToken(feedId: try feed.savedID(), label: label, hash: Secret.hash(secret), visibility: visibility)
-            return FeedToken(id: id, feed: slug, label: label, visibility: visibility, createdAt: tx.now)
+            let row = try await tx.saveToken(TokenRecord(feedId: try feed.savedID(), label: label, tokenHash: Secret.hash(secret), createdAt: tx.now,
+                                                          visibility: visibility))
+            return try row.token(feed: slug)
         }
         return (secret, info)
     }
@@ -20,7 +21,13 @@ extension CountdownService {
         try authorize(.editFeed(slug))
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            guard try await tx.revokeToken(id: id, feedId: try feed.savedID()) else { throw StoreError.invalid("feed '\(slug)' has no token \(id)") }
+            guard var row = try await tx.tokenRows(feedId: try feed.savedID()).first(where: { $0.id == id }) else {
+                throw StoreError.invalid("feed '\(slug)' has no token \(id)")
+            }
+            // The first revocation's time is kept.
+            guard row.revokedAt == nil else { return }
+            row.revokedAt = tx.now
+            _ = try await tx.saveToken(row)
         }
     }
 }

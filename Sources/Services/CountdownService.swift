@@ -22,9 +22,19 @@ public struct CountdownService: Sendable {
     /// Told after each commit.
     public let events: any StoreEvents
 
-    public init(store: any CountdownStore, events: any StoreEvents = NoStoreEvents()) {
+    /// How large an input may be (calendars, images) and how far repeats are spelled out.
+    public let limits: StoreLimits
+
+    /// What time it is, for what reads compare with it (a session's expiry);
+    /// writes take the instant their transaction began (`StoreTransaction.now`).
+    public let clock: @Sendable () -> Date
+
+    public init(store: any CountdownStore, limits: StoreLimits = StoreLimits(), events: any StoreEvents = NoStoreEvents(),
+                clock: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
+        self.limits = limits
         self.events = events
+        self.clock = clock
     }
 
     /// The same use cases, run as `principal`.
@@ -38,8 +48,6 @@ public struct CountdownService: Sendable {
     public func authorize(_ permission: Permission) throws(Authorization.Refused) {
         try Authorization.check(principal, permission)
     }
-
-    public var limits: StoreLimits { store.limits }
 
     /// One use case's transaction; once it committed, `StoreEvent.committed` is published.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {

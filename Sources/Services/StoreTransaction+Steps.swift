@@ -2,29 +2,27 @@ import Countdowns
 import CountdownStore
 import Foundation
 
-/// Steps several use cases share, built from primitives.
+/// Steps several use cases share, built from primitives: the decisions the
+/// store's rows do not make themselves.
 extension StoreTransaction {
-    /// The feed row, or `feedNotFound`.
-    func requireFeed(_ slug: String, lock: Bool = false) async throws -> FeedRecord {
-        guard let feed = try await feedRow(slug: slug, lock: lock) else { throw StoreError.feedNotFound(slug) }
-        return feed
+    /// Raises the feed's revision and moves its `updatedAt` forward, never
+    /// back: what tells every server that the feed must be compiled again.
+    /// The row is read locked, so two writers of one feed take turns.
+    func touch(feedId: Int64) async throws {
+        guard var row = try await feedRow(id: feedId, lock: true) else { return }
+        row.revision += 1
+        row.updatedAt = max(row.updatedAt, now)
+        _ = try await saveFeed(row)
     }
 
-    /// The countdown row, or `countdownNotFound`.
-    func requireCountdown(_ id: Int64, lock: Bool = false) async throws -> CountdownRecord {
-        guard let row = try await countdownRow(id: id, lock: lock) else { throw StoreError.countdownNotFound(id) }
-        return row
+    /// The feed's source at `location`, made when new.
+    func source(feedId: Int64, location: String) async throws -> SourceRecord {
+        if let found = try await sourceRow(feedId: feedId, location: location, lock: true) { return found }
+        return try await saveSource(SourceRecord(feedId: feedId, location: location))
     }
 
-    /// A countdown row as a countdown, with the location of its source.
-    func countdown(_ row: CountdownRecord) async throws -> Countdown {
-        try row.countdown(source: try await row.sourceId.asyncMap { try await sourceLocation(id: $0) } ?? nil)
-    }
-}
-
-extension Optional {
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
+    /// Links countdowns to their categories (no colours change).
+    func link(_ links: [CategoryLinks], feedId: Int64, replacing: Bool) async throws {
+        try await saveCategories(feedId: feedId, colors: [:], links: links, replacing: replacing)
     }
 }

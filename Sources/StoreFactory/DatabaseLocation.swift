@@ -27,13 +27,13 @@ public enum DatabaseLocation: Sendable, CustomStringConvertible {
     /// closes it. PostgreSQL's connection pool runs in a child task for exactly
     /// that long: structured, so nothing of the store's outlives the call, and
     /// nothing spins waiting for it. The logger is for that pool; SQLite logs nothing.
-    public func withStore<T>(limits: StoreLimits = StoreLimits(), clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger? = nil,
+    public func withStore<T>(clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger? = nil,
                              _ body: (any CountdownStore) async throws -> T) async throws -> T {
         switch self {
-        case .sqlite(let path): return try await Self.using(try SQLiteCountdownStore(path: path, limits: limits, clock: clock), body)
-        case .memory: return try await Self.using(InMemoryCountdownStore(limits: limits, clock: clock), body)
+        case .sqlite(let path): return try await Self.using(try SQLiteCountdownStore(path: path, clock: clock), body)
+        case .memory: return try await Self.using(InMemoryCountdownStore(clock: clock), body)
         case .postgres(let location):
-            let store = PostgresCountdownStore(location, limits: limits, clock: clock, logger: logger ?? Logger(label: "tminus"))
+            let store = PostgresCountdownStore(location, clock: clock, logger: logger ?? Logger(label: "tminus"))
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await store.run() }
                 defer { group.cancelAll() }

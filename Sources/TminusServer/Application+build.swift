@@ -63,17 +63,17 @@ package func buildServices(_ configuration: ServerConfiguration, store: any Coun
     // subscriptions reload); the loader's own imports are followed by the
     // refresh of their round, so its service publishes nothing.
     let events = ServerEvents()
-    let service = CountdownService(store: store, events: events)
+    let service = CountdownService(store: store, limits: configuration.limits, events: events, clock: configuration.clock)
     let token = try await AdminToken.setUp(service: service, configuredFile: configuration.adminTokenFile, database: configuration.database, logger: logger)
     let pages = try WebPages.load()
     let settings = RenderSettings(baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", gzip: configuration.gzip,
-                                  maxOccurrences: store.limits.maxOccurrences, pages: pages, build: configuration.build)
+                                  maxOccurrences: configuration.limits.maxOccurrences, pages: pages, build: configuration.build)
     let cache = RenderCache(budgetBytes: configuration.cacheBytes)
     let renderer = FeedRenderer(cache: cache, settings: settings, cursorKey: try await ServerKeys.cursorKey(service), clock: configuration.clock, logger: logger)
     let purges = PurgeNotifier(baseURL: settings.baseURL, logger: logger, policy: AddressPolicy(allowPrivate: configuration.allowPrivateSources))
     let catalog = FeedCatalog(service: service, settings: settings, clock: configuration.clock, logger: logger, cache: cache,
                               budgetBytes: configuration.compiledBytes, changed: purges.changed)
-    let fetcher = CalendarFetcher(maxBytes: store.limits.maxInputBytes, timeout: configuration.fetchTimeout,
+    let fetcher = CalendarFetcher(maxBytes: configuration.limits.maxInputBytes, timeout: configuration.fetchTimeout,
                                   allowPrivate: configuration.allowPrivateSources)
     let health = HealthMonitor()
     let metrics = ServerMetrics()

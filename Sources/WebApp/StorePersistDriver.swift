@@ -38,7 +38,7 @@ package struct StorePersistDriver: PersistDriver {
     }
 
     package func getWithTTL<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> (object: Object, ttl: Duration?)? {
-        guard let found = try await store.persistedValue(for: key) else { return nil }
+        guard let found = try await service.persistedValue(for: key) else { return nil }
         let object: Object
         do { object = try JSONDecoder().decode(type, from: found.bytes) } catch { throw PersistError.invalidConversion }
         return (object, found.expiresAt.map { .milliseconds(Int64(max(0, $0.timeIntervalSinceNow) * 1000)) })

@@ -48,7 +48,7 @@ package struct WebApp: PartsRoutes, Sendable {
         app.add(middleware: CSRFCookieMiddleware(secure: secureCookies))
         app.add(middleware: WebErrorMiddleware(app: self))
         app.add(middleware: SameOriginMiddleware(baseURL: self.settings.baseURL, pages: pages))
-        app.add(middleware: CSRFCheckMiddleware(csrf: csrf, pages: pages, maxMultipartBytes: max(self.maxBodyBytes, self.store.limits.maxImageBytes) + (64 << 10)))
+        app.add(middleware: CSRFCheckMiddleware(csrf: csrf, pages: pages, maxMultipartBytes: max(self.maxBodyBytes, self.service.limits.maxImageBytes) + (64 << 10)))
         StaticFiles.register(on: app)
         SignInPages(app: self).register(on: app)
         AppLanguageSwitch(app: self).register(on: app)

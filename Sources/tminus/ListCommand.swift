@@ -48,8 +48,8 @@ struct ListCommand: ParsableCommand {
                 for stored in feeds {
                     let language = lang.flatMap(Language.named) ?? stored.feed.language
                         ?? ProcessInfo.processInfo.environment["LANG"].flatMap { Language.named(String($0.prefix { $0 != "." })) } ?? .english
-                    let calculator = RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: store.limits.maxOccurrences,
-                                                             workingDays: try await store.workingDays(of: stored.feed, now: now), language: language)
+                    let calculator = RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: StoreLimits().maxOccurrences,
+                                                             workingDays: try await store.workingDays(of: stored.feed, now: now, maxOccurrences: StoreLimits().maxOccurrences), language: language)
                     snapshots.append(FeedSnapshot(feed: stored.feed, countdowns: try await store.countdowns(inFeed: stored.feed.slug),
                                                   calculator: calculator, unit: unit, sort: sort))
                 }

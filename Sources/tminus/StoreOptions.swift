@@ -31,11 +31,11 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store (migrating it), runs `body` with it, and closes it.
     /// Quiet unless something goes wrong; a store that cannot be opened is
     /// named in the error.
-    func withStore<T>(limits: StoreLimits = StoreLimits(), _ body: (any CountdownStore) async throws -> T) async throws -> T {
+    func withStore<T>(_ body: (any CountdownStore) async throws -> T) async throws -> T {
         let location = try location()
         var opened = false
         do {
-            return try await location.withStore(limits: limits, logger: location.path == nil ? Self.quietLogger : nil) { store in
+            return try await location.withStore(logger: location.path == nil ? Self.quietLogger : nil) { store in
                 opened = true
                 return try await body(store)
             }
@@ -46,7 +46,7 @@ struct StoreOptions: ParsableArguments {
 
     /// The use cases over the opened store: what every command that writes calls.
     func withService<T>(limits: StoreLimits = StoreLimits(), _ body: (CountdownService) async throws -> T) async throws -> T {
-        try await withStore(limits: limits) { store in try await body(CountdownService(store: store)) }
+        try await withStore { store in try await body(CountdownService(store: store, limits: limits)) }
     }
 }
 

@@ -52,9 +52,9 @@ struct ImportTests {
         let temp = try await TemporaryStore.make(backend, limits: StoreLimits(maxInputBytes: 4000, maxComponents: 3))
         let before = try await temp.dump()
         let big = Data(repeating: 65, count: 5000)
-        await #expect(throws: StoreError.tooLarge(bytes: 5000, limit: 4000)) { try await temp.store.service.importCalendar(big, intoFeed: "family") }
+        await #expect(throws: StoreError.tooLarge(bytes: 5000, limit: 4000)) { try await temp.service.importCalendar(big, intoFeed: "family") }
         await #expect {
-            try await temp.store.service.importCalendar(try TemporaryStore.fixture("family.ics").prefix(4000) + Data(), intoFeed: "family")
+            try await temp.service.importCalendar(try TemporaryStore.fixture("family.ics").prefix(4000) + Data(), intoFeed: "family")
         } throws: { error in
             if case StoreError.tooManyComponents = error { return true }
             if case StoreError.unusableCalendar = error { return true }
@@ -104,7 +104,7 @@ struct ImportTests {
     @Test(arguments: StoreBackend.available) func imagesAreStoredApartAndListsCarryOnlyTheReference(_ backend: StoreBackend) async throws {
         let temp = try await TemporaryStore.make(backend)
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 2000))
-        let image = try ImageUpload(png, mimeType: try #require(StoredImage.type(of: png)), limits: temp.store.limits)
+        let image = try ImageUpload(png, mimeType: try #require(StoredImage.type(of: png)), limits: temp.limits)
         try await temp.store.service.createFeed(Feed(slug: "trips"))
         let holiday = Countdown(uid: "pic", title: "Holiday", target: .date(CivilDate(year: 2027, month: 7, day: 24)))
         let first = try await temp.store.service.add(holiday, toFeed: "trips", image: image)
@@ -115,7 +115,7 @@ struct ImportTests {
         let listed = try await temp.store.countdowns(inFeed: "trips")
         #expect(listed.map(\.presentation.image) == [reference, reference])
         #expect(try await temp.store.image(reference)?.bytes == png)
-        #expect(throws: StoreError.self) { try ImageUpload(Data("text".utf8), mimeType: "text/plain", limits: temp.store.limits) }
+        #expect(throws: StoreError.self) { try ImageUpload(Data("text".utf8), mimeType: "text/plain", limits: temp.limits) }
     }
 
     @Test(arguments: StoreBackend.available) func feedSlugsAreValidated(_ backend: StoreBackend) async throws {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import PostgresStore
+import Services
 import StoreFactory
 import Synchronization
 import Testing
@@ -48,6 +49,16 @@ enum TestPostgres {
         location.database = String(name)
         return location.urlForTests
     }
+
+    /// Runs statements on the database at `url`, one after another.
+    static func run(_ statements: [String], on url: String) async throws {
+        let client = PostgresClient(configuration: try PostgresLocation(url).configurationForTests, backgroundLogger: Logger(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            for statement in statements { try await client.query(PostgresQuery(unsafeSQL: statement)) }
+            group.cancelAll()
+        }
+    }
 }
 
 /// A store on a real SQLite file, or a fresh PostgreSQL database, in a fresh temporary folder.
@@ -56,6 +67,10 @@ struct TemporaryStore {
     let directory: URL
     let clock: TestClock
     let store: any CountdownStore
+    var limits = StoreLimits()
+
+    /// The use cases over this store, with its limits and clock.
+    var service: CountdownService { CountdownService(store: store, limits: limits, clock: { [clock] in clock.now }) }
 
     static func make(_ backend: StoreBackend = .sqlite, limits: StoreLimits = StoreLimits()) async throws -> TemporaryStore {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-store-\(UUID().uuidString)")
@@ -64,18 +79,18 @@ struct TemporaryStore {
         let store: any CountdownStore
         switch backend {
         case .sqlite:
-            store = try SQLiteCountdownStore(path: directory.appendingPathComponent("tminus.sqlite").path, limits: limits, clock: { clock.now })
+            store = try SQLiteCountdownStore(path: directory.appendingPathComponent("tminus.sqlite").path, clock: { clock.now })
         case .postgres:
             // The pool runs for the rest of the test process (the server and the CLI
             // scope it with `DatabaseLocation.withStore`; a test's store outlives `make`).
-            let postgres = PostgresCountdownStore(try PostgresLocation(try await TestPostgres.freshDatabase()), limits: limits, clock: { clock.now })
+            let postgres = PostgresCountdownStore(try PostgresLocation(try await TestPostgres.freshDatabase()), clock: { clock.now })
             Task { await postgres.run() }
             try await postgres.migrate()
             store = postgres
         case .memory:
-            store = InMemoryCountdownStore(limits: limits, clock: { clock.now })
+            store = InMemoryCountdownStore(clock: { clock.now })
         }
-        return TemporaryStore(backend: backend, directory: directory, clock: clock, store: store)
+        return TemporaryStore(backend: backend, directory: directory, clock: clock, store: store, limits: limits)
     }
 
     /// The SQLite file (SQLite only).

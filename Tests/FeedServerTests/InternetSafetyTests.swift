@@ -130,9 +130,9 @@ struct InternetSafetyTests {
         let fixture = try ServerFixture(backend: .sqlite)
         try fixture.feed("family", calendar: ServerFixture.family)
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            #expect(parts.store.storageProblem == nil)
+            #expect(try await parts.store.check(.cheap).problem == nil)
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: fixture.databasePath + suffix) }
-            #expect(parts.store.storageProblem?.contains("was deleted") == true)
+            #expect(try await parts.store.check(.cheap).problem?.contains("was deleted") == true)
             #expect(try await client.text("/healthz").1 == #"{"status":"ok"}"#, "not noticed before the poll looks")
             await catalogPoll(parts.dependencies).tick(1)
             #expect(try await client.text("/healthz").1 == #"{"status":"degraded"}"#)

@@ -215,8 +215,10 @@ struct SubscriptionRulesTests {
             let store = try SQLiteCountdownStore(path: fixture.databasePath)
             try await store.transaction { tx in
                 let feed = try #require(try await tx.feedRow(slug: "school", lock: false))
-                let source = try await tx.sourceId(feedId: feed.id!, location: url)
-                #expect(try await tx.setSourceRules(sourceId: source, rules: "exclude:\n  status: [someday]\n"))
+                var source = try #require(try await tx.sourceRow(feedId: try feed.savedID(), location: url))
+                #expect(source.subscribed)
+                source.rules = "exclude:\n  status: [someday]\n"
+                _ = try await tx.saveSource(source)
             }
             try await store.close()
             let before = seen.conditions.withLock { $0.count }

@@ -62,13 +62,14 @@ import Testing
 
             // The store keeps the session under the id's hash only.
             let sessionID = try #require(browser.cookies["tminus_session"])
-            #expect(try await parts.store.persistedValue(for: "session:" + sessionID) != nil)
-            let keys = try await parts.store.persistedKeyHashes()
-            #expect(!keys.contains { $0.contains(sessionID) } && keys.contains(Secret.hash("session:" + sessionID)))
+            #expect(try await parts.dependencies.parts.service.persistedValue(for: "session:" + sessionID) != nil)
+            let hashed = try await parts.store.read { try await $0.value(for: .entry(keyHash: Secret.hash("session:" + sessionID))) }
+            let plain = try await parts.store.read { try await $0.value(for: .entry(keyHash: "session:" + sessionID)) }
+            #expect(hashed != nil && plain == nil)
 
             let out = try await browser.post("/app/signout", [:])
             #expect(out.status == .seeOther)
-            #expect(try await parts.store.persistedValue(for: "session:" + sessionID) == nil)
+            #expect(try await parts.dependencies.parts.service.persistedValue(for: "session:" + sessionID) == nil)
             #expect(try await browser.get("/app").status == .seeOther)
         }
     }

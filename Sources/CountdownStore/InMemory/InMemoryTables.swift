@@ -11,12 +11,6 @@ package struct InMemoryTables: Sendable {
         package var color: String?
     }
 
-    package struct Token: Sendable {
-        package var info: FeedToken
-        package var feedId: Int64
-        package var hash: String
-    }
-
     package struct Image: Sendable {
         package var mimeType: String
         package var bytes: Data
@@ -29,10 +23,9 @@ package struct InMemoryTables: Sendable {
     /// countdown id → category ids.
     package var links: [Int64: Set<Int64>] = [:]
     package var sources: [Int64: SourceRecord] = [:]
-    package var tokens: [Int64: Token] = [:]
+    package var tokens: [Int64: TokenRecord] = [:]
     package var images: [String: Image] = [:]
-    package var settings: [String: String] = [:]
-    package var entries: [String: PersistedValue] = [:]
+    package var values: [StoreKey: PersistedValue] = [:]
     /// The tables whose rows get ids.
     package enum Table: Hashable, Sendable { case feed, countdown, category, source, token }
     private var lastIds: [Table: Int64] = [:]
@@ -42,17 +35,6 @@ package struct InMemoryTables: Sendable {
         let id = (lastIds[table] ?? 0) + 1
         lastIds[table] = id
         return id
-    }
-
-    package func feed(slug: String) -> FeedRecord? { feeds.values.first { $0.slug == slug } }
-
-    package func stored(_ row: FeedRecord) throws(StoreError) -> StoredFeed {
-        let colors = categories.values.filter { $0.feedId == row.id && $0.color != nil }.reduce(into: [String: String]()) { $0[$1.name] = $1.color }
-        return try StoredFeed(row, categoryColors: colors, countdownCount: countdowns.values.count { $0.feedId == row.id })
-    }
-
-    package func countdown(_ row: CountdownRecord) throws -> Countdown {
-        try row.countdown(source: row.sourceId.flatMap { sources[$0]?.location })
     }
 
     /// Deletes a feed and what hangs on it, as the databases' cascades do.
@@ -74,5 +56,15 @@ package struct InMemoryTables: Sendable {
         let id = nextId(.category)
         categories[id] = Category(id: id, feedId: feedId, name: name)
         return id
+    }
+
+    /// Inserts a row without an id (giving it the next one) or replaces the row with its id.
+    package mutating func save<Row: SavedRow>(_ row: Row, in table: WritableKeyPath<InMemoryTables, [Int64: Row]>, kind: Table,
+                                             id assign: (inout Row, Int64) -> Void) -> Row {
+        var row = row
+        let id = row.id ?? nextId(kind)
+        assign(&row, id)
+        self[keyPath: table][id] = row
+        return row
     }
 }

@@ -20,3 +20,4 @@ extension FeedRecord: SavedRow {}
 extension CountdownRecord: SavedRow {}
 extension SourceRecord: SavedRow {}
 extension Countdown: SavedRow {}
+extension TokenRecord: SavedRow {}

@@ -3,7 +3,7 @@ import Foundation
 /// A `source` row, the same in every store: where a feed's countdowns were
 /// imported from, how the last fetch went (for conditional GET and /healthz),
 /// whether the feed keeps fetching it, and who holds the right to fetch it now.
-public struct SourceRecord: Codable, Sendable {
+public struct SourceRecord: Codable, Sendable, Equatable {
     public var id: Int64?
     public var feedId: Int64
     public var location: String

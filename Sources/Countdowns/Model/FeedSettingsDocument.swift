@@ -108,6 +108,20 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         try values.encode(to: encoder)
     }
 
+    /// Every setting of `feed` that a store keeps in the feed's row: all but
+    /// its category colours, which live with the categories.
+    public init(stored feed: Feed) {
+        self.init(feed)
+        values.categories = nil
+    }
+
+    /// Applies a stored document to a feed of defaults: each setting by its
+    /// rule, and one that no longer passes (a time zone the system's zone
+    /// data dropped) leaves the default instead of losing the whole feed.
+    public func applyStored(to feed: inout Feed) {
+        for rule in Self.rules { try? rule.apply(values, &feed) }
+    }
+
     /// Applies the settings present, by the rules in `Feed.valid*`; on error the feed is unchanged.
     public func apply(to feed: inout Feed) throws(Feed.InvalidSetting) {
         var edited = feed

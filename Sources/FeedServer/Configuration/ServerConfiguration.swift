@@ -1,4 +1,5 @@
 import Countdowns
+import CountdownStore
 import Foundation
 import Rules
 import StoreFactory
@@ -64,6 +65,8 @@ public struct ServerConfiguration: Sendable {
     /// The CPU time the rules of one source import may take, past which that
     /// source fails with an error naming the rule and the event.
     public var rulesBudget: Duration = WorkBudget.rulesPerImport
+    /// How large a calendar or image may be, and how far repeats are spelled out.
+    public var limits = StoreLimits()
     /// Injected clock: rendering and caching depend on "now" only through this.
     public var clock: @Sendable () -> Date
     /// What the background services wait on between their rounds, and a notice

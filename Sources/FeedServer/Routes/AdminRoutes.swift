@@ -181,11 +181,11 @@ package struct AdminRoutes: PartsRoutes, Sendable {
     /// The body is the image itself (png, jpeg, gif, webp or svg); its bytes decide the type.
     private func uploadImage(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (loaded, feed) = try await countdown(context)
-        let bytes = Data(try await AdminJSON.body(request, limit: self.store.limits.maxImageBytes).readableBytesView)
+        let bytes = Data(try await AdminJSON.body(request, limit: service.limits.maxImageBytes).readableBytesView)
         guard let type = StoredImage.type(of: bytes) else {
             throw HTTPError(.unsupportedMediaType, message: "the body is not a png, jpeg, gif, webp or svg image")
         }
-        let image = try ImageUpload(bytes, mimeType: type, limits: self.store.limits)
+        let image = try ImageUpload(bytes, mimeType: type, limits: service.limits)
         let saved = try await service.replaceImage(ofCountdown: try loaded.savedID(), with: image)
         return try AdminJSON.encode(snapshot(saved, feed))
     }

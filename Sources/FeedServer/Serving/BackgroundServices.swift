@@ -91,11 +91,10 @@ package struct CatalogPollService: Service {
             await catalog.saveTokenUses()
             HeapTrim.now()   // what closed connections and finished requests freed goes back to the system
         }
-        if let problem = store.storageProblem {
-            // Every tick: a deleted database file answers queries as if nothing happened.
-            health.update(database: problem)
-        } else if number % 60 == 0 || health.databaseHadAProblem {
-            if let check = try? await store.quickCheck() { health.update(database: check) }
+        // Every tick, cheaply: a deleted database file answers queries as if nothing happened.
+        let deep = number % 60 == 0 || health.databaseHadAProblem
+        if let check = try? await store.check(deep ? .full : .cheap), check.problem != nil || deep {
+            health.update(database: check.problem ?? "ok")
         }
     }
 }

@@ -8,6 +8,14 @@ import GRDB
 extension Visibility: DatabaseValueConvertible {}
 extension Countdown.Kind: DatabaseValueConvertible {}
 extension CountdownStatus: DatabaseValueConvertible {}
-extension Feed.CountdownMode: DatabaseValueConvertible {}
-extension FeedSnapshot.Sort: DatabaseValueConvertible {}
 extension Redaction: DatabaseValueConvertible {}
+
+/// A feed's settings document, stored as its text (not as GRDB's JSON of a
+/// Codable value, which would wrap the text in quotes).
+extension FeedSettingsColumn: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { rawValue.databaseValue }
+
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> FeedSettingsColumn? {
+        String.fromDatabaseValue(value).map(FeedSettingsColumn.init(rawValue:))
+    }
+}

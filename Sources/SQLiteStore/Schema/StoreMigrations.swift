@@ -165,6 +165,22 @@ package enum StoreMigrations {
                 t.add(column: "importedWith", .text)
             }
         }
+        migrator.registerMigration("v12: feed settings document") { db in
+            // Every setting of a feed in one JSON document (`FeedSettingsColumn`, the
+            // keys of feeds/*.yaml): a new setting needs no column. The countdown
+            // mode, stored as "daily:60" until now, is typed there ({"countdown":
+            // {"mode": "daily", "days": 60}}). PostgreSQL's v12 does the same.
+            try db.alter(table: "feed") { t in t.add(column: "settings", .text).notNull().defaults(to: "{}") }
+            let columns = LegacyFeedColumns.table.columnList
+            for legacy in try LegacyFeedColumns.fetchAll(db, sql: "SELECT \(columns) FROM feed") {
+                try db.execute(sql: "UPDATE feed SET settings = ? WHERE id = ?", arguments: [legacy.settings.rawValue, legacy.id])
+            }
+            try db.alter(table: "feed") { t in
+                for column in LegacyFeedColumns.dropped { t.drop(column: column) }
+            }
+        }
         return migrator
     }
 }
+
+extension LegacyFeedColumns: FetchableRecord {}

@@ -149,7 +149,7 @@ package struct CountdownPages: Sendable {
         if let id { (existing, slug) = try await app.store.countdown(id: id) }
         let compiled = try await app.compiled(slug, context)
         let words = app.words(context)
-        let form = try await WebForm.decode(CountdownForm.self, request, limit: app.store.limits.maxImageBytes + (64 << 10))
+        let form = try await WebForm.decode(CountdownForm.self, request, limit: app.service.limits.maxImageBytes + (64 << 10))
         let action = id.map { "/app/countdowns/\($0)/edit" } ?? "/app/feeds/\(slug)/countdowns"
         func failed(_ error: CountdownDraft.Invalid) throws -> Response {
             try app.render("countdown-form", title: words[id == nil ? "countdown.new" : "countdown.edit"],
@@ -168,7 +168,7 @@ package struct CountdownPages: Sendable {
             guard let type = StoredImage.type(of: bytes) else {
                 return try failed(.init(field: .image, message: words["countdown.notImage"]))
             }
-            do { image = try ImageUpload(bytes, mimeType: type, limits: app.store.limits) } catch let error as StoreError {
+            do { image = try ImageUpload(bytes, mimeType: type, limits: app.service.limits) } catch let error as StoreError {
                 return try failed(.init(field: .image, message: error.description))
             }
         }

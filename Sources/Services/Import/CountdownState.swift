@@ -1,3 +1,4 @@
+import CountdownStore
 import Foundation
 
 /// The part of a countdown row that an import compares against: whether the
@@ -15,5 +16,9 @@ public struct CountdownState: Sendable {
         self.sequence = sequence
         self.lastModified = lastModified
         self.sourceId = sourceId
+    }
+
+    init(_ row: CountdownRecord) {
+        self.init(id: row.id ?? 0, content: row.content, sequence: row.sequence, lastModified: row.lastModified, sourceId: row.sourceId)
     }
 }

@@ -1,0 +1,33 @@
+import Countdowns
+import Foundation
+
+/// The row-level reads every store offers, inside `CountdownStore.read` and
+/// inside a transaction (which sees its own writes). Each read is scoped to
+/// what a use case needs: one feed's rows, one source's, by key; none is a
+/// generic query. Rows come ordered, the same in every store (byte order of
+/// text, as SQLite compares it), so that every store serves the same bytes.
+public protocol StoreReader: Sendable {
+    /// The feed row `key` names, or every feed by slug (`nil`). `lock` holds
+    /// the rows until the end of a transaction where the store needs that
+    /// (PostgreSQL's `FOR UPDATE`: two replicas writing one feed take turns;
+    /// SQLite's writer is already alone); a read ignores it.
+    func feedRows(_ key: FeedKey?, lock: Bool) async throws -> [FeedRecord]
+    /// The feed as callers see it: its row, category colours and countdown count.
+    func storedFeed(_ row: FeedRecord) async throws -> StoredFeed
+
+    func countdownRow(id: Int64, lock: Bool) async throws -> CountdownRecord?
+    /// A feed's countdown rows, soonest first (`startsOn`, title, id); only
+    /// the one with `uid` when given.
+    func countdownRows(feedId: Int64, uid: String?) async throws -> [CountdownRecord]
+
+    /// The sources of one feed, or of every feed (`nil`), by feed and location.
+    func sourceRows(feedId: Int64?, lock: Bool) async throws -> [SourceRecord]
+    /// The tokens of one feed, or of every feed (`nil`), revoked ones too, by id.
+    func tokenRows(feedId: Int64?) async throws -> [TokenRecord]
+
+    /// A setting's text (as UTF-8 bytes, without expiry) or an entry, expired
+    /// or not; nil when none is kept.
+    func value(for key: StoreKey) async throws -> PersistedValue?
+    /// An image by the SHA-256 of its bytes.
+    func image(digest: String) async throws -> (bytes: Data, mimeType: String)?
+}

@@ -1,0 +1,49 @@
+import Countdowns
+import Foundation
+
+/// Single rows and joins built from the scoped reads, written once for every
+/// store.
+extension StoreReader {
+    public func feedRow(slug: String, lock: Bool = false) async throws -> FeedRecord? {
+        try await feedRows(.slug(slug), lock: lock).first
+    }
+
+    public func feedRow(id: Int64, lock: Bool = false) async throws -> FeedRecord? {
+        try await feedRows(.id(id), lock: lock).first
+    }
+
+    /// The feed row, or `feedNotFound`.
+    public func requireFeed(_ slug: String, lock: Bool = false) async throws -> FeedRecord {
+        guard let feed = try await feedRow(slug: slug, lock: lock) else { throw StoreError.feedNotFound(slug) }
+        return feed
+    }
+
+    /// The countdown row, or `countdownNotFound`.
+    public func requireCountdown(_ id: Int64, lock: Bool = false) async throws -> CountdownRecord {
+        guard let row = try await countdownRow(id: id, lock: lock) else { throw StoreError.countdownNotFound(id) }
+        return row
+    }
+
+    /// A feed's source at `location`, if it has one.
+    public func sourceRow(feedId: Int64, location: String, lock: Bool = false) async throws -> SourceRecord? {
+        try await sourceRows(feedId: feedId, lock: lock).first { $0.location == location }
+    }
+
+    /// A countdown row as a countdown, with the location of its source.
+    public func countdown(_ row: CountdownRecord) async throws -> Countdown {
+        guard let sourceId = row.sourceId else { return try row.countdown(source: nil) }
+        return try row.countdown(source: try await sourceRows(feedId: row.feedId, lock: false).first { $0.id == sourceId }?.location)
+    }
+
+    /// A setting's text.
+    public func setting(_ key: SettingKey) async throws -> String? {
+        try await value(for: .setting(key)).map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
+}
+
+extension StoreTransaction {
+    /// Sets a setting, or removes it (`nil`).
+    public func setSetting(_ key: SettingKey, to value: String?) async throws {
+        try await setValue(value.map { PersistedValue(bytes: Data($0.utf8), expiresAt: nil) }, for: .setting(key))
+    }
+}

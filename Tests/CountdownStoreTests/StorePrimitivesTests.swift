@@ -1,0 +1,214 @@
+import Countdowns
+import Foundation
+import ICalendar
+import Testing
+@testable import CountdownStore
+
+/// Every primitive of `StoreReader` and `StoreTransaction`, called directly on
+/// each store (`StoreBackend.available`: SQLite and memory always, PostgreSQL
+/// under `make test-postgres`): rows go in and come back as written, ordered
+/// the same everywhere, and a refused write changes nothing.
+struct StorePrimitivesTests {
+    static func feed(_ slug: String, now: Date) -> FeedRecord { FeedRecord(Feed(slug: slug), now: now) }
+
+    static func countdown(_ uid: String, title: String, on day: String, feedId: Int64, now: Date) -> CountdownRecord {
+        let parts = day.split(separator: "-").compactMap { Int($0) }
+        let date = CivilDate(year: parts[0], month: parts[1], day: parts[2])
+        return CountdownRecord(Countdown(uid: uid, title: title, target: .date(date)), feedId: feedId, sourceId: nil, now: now)
+    }
+
+    @Test(arguments: StoreBackend.available) func feedRowsAreSavedReadByKeyAndDeletedWithWhatHangsOnThem(_ backend: StoreBackend) async throws {
+        let store = try await TemporaryStore.make(backend).store
+        let (zoo, bees) = try await store.transaction { tx in
+            (try await tx.saveFeed(Self.feed("zoo", now: tx.now)), try await tx.saveFeed(Self.feed("bees", now: tx.now)))
+        }
+        let zooId = try zoo.savedID()
+        #expect(try await store.read { try await $0.feedRows(nil, lock: false).map(\.slug) } == ["bees", "zoo"], "every feed, by slug")
+        #expect(try await store.read { try await $0.feedRows(.slug("zoo"), lock: false) } == [zoo])
+        #expect(try await store.read { try await $0.feedRows(.id(zooId), lock: true) } == [zoo], "lock is harmless in a read")
+        #expect(try await store.read { try await $0.feedRows(.slug("none"), lock: false) }.isEmpty)
+
+        // Every column is written as given, revision and stamps included: the decisions are the service's.
+        var renamed = zoo
+        renamed.revision = 7
+        renamed.updatedAt = zoo.updatedAt.addingTimeInterval(60)
+        renamed.apply(Feed(slug: "zoo", name: "The zoo", timeZone: "Europe/Vienna"))
+        _ = try await store.transaction { [renamed] tx in try await tx.saveFeed(renamed) }
+        #expect(try await store.read { try await $0.feedRow(id: zooId) } == renamed)
+
+        // A second feed of one slug is refused, and changes nothing.
+        await #expect(throws: (any Error).self) { try await store.transaction { tx in try await tx.saveFeed(Self.feed("bees", now: tx.now)) } }
+        #expect(try await store.read { try await $0.feedRows(nil, lock: false).count } == 2)
+
+        // Countdowns, sources and tokens go with their feed.
+        try await store.transaction { tx in
+            _ = try await tx.saveCountdowns([Self.countdown("a", title: "A", on: "2027-01-01", feedId: zooId, now: tx.now)])
+            _ = try await tx.saveSource(SourceRecord(feedId: zooId, location: "https://example.org/zoo.ics"))
+            _ = try await tx.saveToken(TokenRecord(feedId: zooId, label: "phone", tokenHash: "h", createdAt: tx.now, visibility: .full))
+            try await tx.deleteFeed(id: zooId)
+        }
+        try await store.read { reader async throws in
+            #expect(try await reader.feedRows(nil, lock: false).map(\.slug) == ["bees"])
+            #expect(try await reader.countdownRows(feedId: zooId, uid: nil).isEmpty)
+            #expect(try await reader.sourceRows(feedId: nil, lock: false).isEmpty)
+            #expect(try await reader.tokenRows(feedId: nil).isEmpty)
+        }
+        _ = bees
+    }
+
+    @Test(arguments: StoreBackend.available) func countdownRowsComeSoonestFirstAndKeepTheirCreation(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let store = temp.store
+        let feedId = try await store.transaction { tx in try await tx.saveFeed(Self.feed("school", now: tx.now)).savedID() }
+        let created = temp.clock.now
+        let ids = try await store.transaction { tx in
+            try await tx.saveCountdowns([
+                Self.countdown("late", title: "Zeugnis", on: "2027-07-01", feedId: feedId, now: tx.now),
+                Self.countdown("b", title: "Biology", on: "2027-03-01", feedId: feedId, now: tx.now),
+                Self.countdown("a", title: "Art", on: "2027-03-01", feedId: feedId, now: tx.now),
+            ])
+        }
+        #expect(ids.count == 3 && Set(ids).count == 3)
+        let rows = try await store.read { try await $0.countdownRows(feedId: feedId, uid: nil) }
+        #expect(rows.map(\.uid) == ["a", "b", "late"], "by start, then title, then id")
+        #expect(try await store.read { try await $0.countdownRows(feedId: feedId, uid: "b") }.map(\.title) == ["Biology"])
+        #expect(try await store.read { try await $0.countdownRow(id: ids[0], lock: false) }?.title == "Zeugnis")
+
+        // An update writes every column but the creation date.
+        temp.clock.advance(3600)
+        var edited = try #require(rows.first)
+        edited.title = "Art history"
+        edited.sequence = 4
+        edited.createdAt = temp.clock.now
+        edited.lastModified = temp.clock.now
+        let saved = try await store.transaction { [edited] tx in try await tx.saveCountdowns([edited]) }
+        #expect(saved == [try edited.savedID()])
+        let editedId = try edited.savedID()
+        let found = try await store.read { try await $0.countdownRow(id: editedId, lock: false) }
+        let read = try #require(found)
+        #expect(read.title == "Art history" && read.sequence == 4 && read.lastModified == temp.clock.now && read.createdAt == created)
+
+        // A second row of one UID in a feed is refused, the whole transaction with it.
+        await #expect(throws: (any Error).self) {
+            try await store.transaction { tx in
+                _ = try await tx.saveCountdowns([Self.countdown("new", title: "New", on: "2027-01-01", feedId: feedId, now: tx.now)])
+                _ = try await tx.saveCountdowns([Self.countdown("a", title: "Again", on: "2027-01-01", feedId: feedId, now: tx.now)])
+            }
+        }
+        #expect(try await store.read { try await $0.countdownRows(feedId: feedId, uid: nil).count } == 3)
+
+        try await store.transaction { tx in try await tx.deleteCountdowns(ids: [ids[1], ids[2]]) }
+        #expect(try await store.read { try await $0.countdownRows(feedId: feedId, uid: nil).map(\.uid) } == ["late"])
+    }
+
+    @Test(arguments: StoreBackend.available) func categoriesKeepColoursAndLinks(_ backend: StoreBackend) async throws {
+        let store = try await TemporaryStore.make(backend).store
+        let (feedId, id) = try await store.transaction { tx in
+            let feedId = try await tx.saveFeed(Self.feed("home", now: tx.now)).savedID()
+            let id = try await tx.saveCountdowns([Self.countdown("x", title: "X", on: "2027-01-01", feedId: feedId, now: tx.now)])[0]
+            try await tx.saveCategories(feedId: feedId, colors: ["Birthday": "#FF0000"], links: [CategoryLinks(countdownId: id, names: ["Birthday", "Family"])],
+                                        replacing: false)
+            return (feedId, id)
+        }
+        let stored = try await store.read { reader in try await reader.storedFeed(try await reader.requireFeedRow(feedId)) }
+        #expect(stored.feed.categoryColors == ["Birthday": "#FF0000"] && stored.countdownCount == 1)
+        try await store.transaction { tx in
+            try await tx.saveCategories(feedId: feedId, colors: ["Family": "#00FF00"], links: [CategoryLinks(countdownId: id, names: ["Family"])], replacing: true)
+        }
+        let again = try await store.read { reader in try await reader.storedFeed(try await reader.requireFeedRow(feedId)) }
+        #expect(again.feed.categoryColors == ["Birthday": "#FF0000", "Family": "#00FF00"], "other colours stay")
+    }
+
+    @Test(arguments: StoreBackend.available) func sourcesAndTokensAreRowsWrittenAsGiven(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let store = temp.store
+        let (first, second) = try await store.transaction { tx in
+            (try await tx.saveFeed(Self.feed("b", now: tx.now)).savedID(), try await tx.saveFeed(Self.feed("a", now: tx.now)).savedID())
+        }
+        var source = try await store.transaction { tx in
+            _ = try await tx.saveSource(SourceRecord(feedId: first, location: "https://example.org/z.ics"))
+            _ = try await tx.saveSource(SourceRecord(feedId: second, location: "https://example.org/y.ics"))
+            return try await tx.saveSource(SourceRecord(feedId: first, location: "https://example.org/a.ics"))
+        }
+        #expect(try await store.read { try await $0.sourceRows(feedId: first, lock: false).map(\.location) }
+                == ["https://example.org/a.ics", "https://example.org/z.ics"])
+        #expect(try await store.read { try await $0.sourceRows(feedId: nil, lock: false).count } == 3)
+        source.etag = "\"v1\""
+        source.lastModifiedHeader = "Mon, 23 Nov 2026 10:00:00 GMT"
+        source.lastFetchedAt = temp.clock.now
+        source.lastSuccessAt = temp.clock.now
+        source.lastError = "timed out"
+        source.subscribed = true
+        source.login = "v1.sealed"
+        source.rules = "exclude:\n  status: [someday]\n"
+        source.importedWith = "digest"
+        source.leaseUntil = temp.clock.now.addingTimeInterval(60)
+        _ = try await store.transaction { [source] tx in try await tx.saveSource(source) }
+        #expect(try await store.read { try await $0.sourceRow(feedId: first, location: "https://example.org/a.ics", lock: true) } == source)
+        await #expect(throws: (any Error).self, "one location per feed") {
+            try await store.transaction { tx in try await tx.saveSource(SourceRecord(feedId: first, location: "https://example.org/a.ics")) }
+        }
+
+        var token = try await store.transaction { tx in
+            try await tx.saveToken(TokenRecord(feedId: first, label: "phone", tokenHash: "h1", createdAt: tx.now, visibility: .busy))
+        }
+        _ = try await store.transaction { tx in try await tx.saveToken(TokenRecord(feedId: second, label: "tablet", tokenHash: "h2", createdAt: tx.now, visibility: .full)) }
+        token.lastUsedAt = temp.clock.now
+        token.revokedAt = temp.clock.now
+        _ = try await store.transaction { [token] tx in try await tx.saveToken(token) }
+        #expect(try await store.read { try await $0.tokenRows(feedId: first) } == [token])
+        #expect(try await store.read { try await $0.tokenRows(feedId: nil).map(\.tokenHash) } == ["h1", "h2"], "by id")
+    }
+
+    @Test(arguments: StoreBackend.available) func valuesImagesAndExpiry(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let store = temp.store
+        try await store.transaction { tx in
+            try await tx.setValue(PersistedValue(bytes: Data("key".utf8), expiresAt: nil), for: .setting(.csrfKey))
+            try await tx.setValue(PersistedValue(bytes: Data("soon".utf8), expiresAt: tx.now.addingTimeInterval(10)), for: .entry(keyHash: "a"))
+            try await tx.setValue(PersistedValue(bytes: Data("later".utf8), expiresAt: tx.now.addingTimeInterval(100)), for: .entry(keyHash: "b"))
+            try await tx.setValue(PersistedValue(bytes: Data("never".utf8), expiresAt: nil), for: .entry(keyHash: "c"))
+            try await tx.putImage(digest: "d1", mimeType: "image/png", bytes: Data([1, 2, 3]))
+            try await tx.putImage(digest: "d1", mimeType: "image/gif", bytes: Data([9]))
+        }
+        #expect(try await store.read { try await $0.setting(.csrfKey) } == "key")
+        #expect(try await store.read { try await $0.value(for: .entry(keyHash: "a")) }?.bytes == Data("soon".utf8))
+        #expect(try await store.read { try await $0.value(for: .setting(.cursorKey)) } == nil)
+        let image = try await store.read { try await $0.image(digest: "d1") }
+        #expect(image?.bytes == Data([1, 2, 3]) && image?.mimeType == "image/png", "a second copy is ignored")
+        temp.clock.advance(50)
+        #expect(try await store.transaction { tx in try await tx.deleteExpiredEntries() } == 1)
+        try await store.transaction { tx in
+            try await tx.setValue(nil, for: .entry(keyHash: "b"))
+            try await tx.setValue(nil, for: .setting(.csrfKey))
+        }
+        try await store.read { reader async throws in
+            #expect(try await reader.value(for: .entry(keyHash: "a")) == nil)
+            #expect(try await reader.value(for: .entry(keyHash: "b")) == nil)
+            #expect(try await reader.value(for: .entry(keyHash: "c")) != nil)
+            #expect(try await reader.setting(.csrfKey) == nil)
+        }
+    }
+
+    @Test(arguments: StoreBackend.available) func aTransactionThatThrowsChangesNothingAndReadsItsOwnWrites(_ backend: StoreBackend) async throws {
+        let store = try await TemporaryStore.make(backend).store
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            try await store.transaction { tx in
+                let feed = try await tx.saveFeed(Self.feed("draft", now: tx.now))
+                #expect(try await tx.feedRow(id: try feed.savedID()) == feed, "a transaction sees its own writes")
+                throw Refused()
+            }
+        }
+        #expect(try await store.read { try await $0.feedRows(nil, lock: false) }.isEmpty)
+        let check = try await store.check(.full)
+        #expect(check.problem == nil && (backend == .memory || check.migrations?.isEmpty == false))
+    }
+}
+
+extension StoreReader {
+    func requireFeedRow(_ id: Int64) async throws -> FeedRecord {
+        guard let row = try await feedRow(id: id) else { throw StoreError.invalid("no feed \(id)") }
+        return row
+    }
+}
