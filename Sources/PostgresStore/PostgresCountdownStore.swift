@@ -59,10 +59,12 @@ public final class PostgresCountdownStore: CountdownStore {
     /// local can be lost under it.
     public func check(_ depth: StoreCheck.Depth) async throws -> StoreCheck {
         guard depth == .full else { return StoreCheck(problem: nil, migrations: nil) }
-        let migrations = try await onConnection { connection in
-            try await connection.query("SELECT name FROM schemaMigration ORDER BY name COLLATE \"C\"", logger: self.logger).collect(String.self)
+        let names = try await onConnection { connection in
+            try await connection.query("SELECT name FROM schemaMigration", logger: self.logger).collect(String.self)
         }
-        return StoreCheck(problem: nil, migrations: migrations)
+        // In the order they are applied in ("v12" after "v9", which text order would not say).
+        let order = Dictionary(uniqueKeysWithValues: PostgresMigrations.all.enumerated().map { ($1.name, $0) })
+        return StoreCheck(problem: nil, migrations: names.sorted { (order[$0] ?? .max, $0) < (order[$1] ?? .max, $1) })
     }
 
     // MARK: running statements
