@@ -3,6 +3,7 @@ import Countdowns
 import CountdownStore
 import Foundation
 import Services
+import Subscriptions
 import ICalendar
 
 /// `tminus feeds`: list, add and remove feeds.
@@ -23,8 +24,12 @@ struct FeedsCommand: ParsableCommand {
             try reportingErrors {
                 let feeds = try await store.withStore { try await $0.feeds() }
                 if json {
-                    let rows = feeds.map { ["slug": $0.feed.slug, "name": $0.feed.name, "timeZone": $0.feed.timeZone,
-                                            "public": $0.feed.isPublic ? "yes" : "no", "countdowns": String($0.countdownCount)] }
+                    // Every setting too, as a feed file or the admin API writes them.
+                    let rows = try feeds.map { stored -> [String: Any] in
+                        ["slug": stored.feed.slug, "name": stored.feed.name, "timeZone": stored.feed.timeZone,
+                         "public": stored.feed.isPublic ? "yes" : "no", "countdowns": String(stored.countdownCount),
+                         "settings": try JSONSerialization.jsonObject(with: JSONEncoder().encode(FeedSettingsDocument(stored.feed)))]
+                    }
                     print(String(decoding: try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
                     return
                 }
@@ -53,6 +58,11 @@ struct FeedsCommand: ParsableCommand {
         @Option(help: "The slug of the feed whose events are holidays when counting working days.") var holidays: String?
         @Option(help: ArgumentHelp("The feed's language (\(Language.codes.joined(separator: ", "))); default: each viewer's.", valueName: "code"))
         var language: String?
+        @Option(name: .customLong("set"), help: ArgumentHelp("""
+            Any setting as a feed file writes it, repeatable: --set sort=title \
+            --set 'countdown={mode: milestones, milestones: [30, 7, 1]}' (settings: \(FeedSettingsDocument.keys.joined(separator: ", "))).
+            """, valueName: "key=value"))
+        var assignments: [String] = []
 
         func validate() throws {
             guard Feed.isValidSlug(slug) else { throw ValidationError(StoreError.invalidSlug(slug).description) }
@@ -60,6 +70,9 @@ struct FeedsCommand: ParsableCommand {
             if let color, Presentation.normalizeHex(color) == nil { throw ValidationError("--color '\(color)' is not #RRGGBB") }
             var feed = Feed(slug: slug)
             do { try settings.apply(to: &feed) } catch { throw ValidationError("--\(error.message)") }
+            let more: FeedSettingsDocument
+            do { more = try SettingAssignments.document(assignments) } catch { throw ValidationError(error.description) }
+            do { try more.apply(to: &feed) } catch { throw ValidationError("--set \(error.message)") }
         }
 
         /// `--weekend`, `--holidays` and `--language`, checked by the rules the feed files and the API use.
@@ -76,6 +89,7 @@ struct FeedsCommand: ParsableCommand {
                 var feed = Feed(slug: slug, name: name, description: description, timeZone: Zone.named(tz)!.identifier,
                                 color: color.flatMap(Presentation.normalizeHex), isPublic: !`private`, includeAlarms: alarms)
                 try settings.apply(to: &feed)
+                try SettingAssignments.document(assignments).apply(to: &feed)
                 try await store.withService { try await $0.createFeed(feed) }
                 print("created feed '\(slug)'")
             }

@@ -108,6 +108,9 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         try values.encode(to: encoder)
     }
 
+    /// Every setting's key, as people write it, sorted.
+    public static let keys: [String] = Mirror(reflecting: Values()).children.compactMap(\.label).sorted()
+
     /// Every setting of `feed` that a store keeps in the feed's row: all but
     /// its category colours, which live with the categories.
     public init(stored feed: Feed) {
