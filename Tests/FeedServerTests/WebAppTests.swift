@@ -383,6 +383,32 @@ import Testing
         }
     }
 
+    /// A feed setting end to end (`countdown.title`, issue #36's example of a
+    /// new setting): the web form sets it, the store keeps it, the countdown
+    /// calendar titles its events with it, the admin API shows it, and the
+    /// form refuses a pattern that does not name the countdown.
+    @Test func theCountdownCalendarsTitlesAreTheOwnersWords() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin\ncountdown: {title: 'From the file: {title}'}")
+        try await Self.withSignedInBrowser(fixture) { browser, parts, client in
+            #expect(try await parts.store.feed(slug: "family")?.feed.countdownTitle == "From the file: {title}", "a feed file sets it")
+            _ = try await browser.get("/app/feeds/family/edit")
+            let fields = ["name": "Family", "timeZone": "Europe/Berlin", "isPublic": "on", "mode": "daily", "days": "30"]
+            let wrong = try await browser.post("/app/feeds/family/edit", fields.merging(["countdownTitle": "{amount} left"]) { $1 })
+            #expect(wrong.status == .unprocessableContent && wrong.text.contains("must contain {title}"))
+            let saved = try await browser.post("/app/feeds/family/edit", fields.merging(["countdownTitle": "⏳ {title}: {amount}"]) { $1 })
+            #expect(saved.status == .seeOther)
+            #expect(try await parts.store.feed(slug: "family")?.feed.countdownTitle == "⏳ {title}: {amount}")
+            let edit = try await browser.get("/app/feeds/family/edit")
+            #expect(edit.text.contains("value=\"⏳ {title}: {amount}\""), "the form shows it again")
+            let calendar = try await client.text("/feeds/family/countdown.ics").1
+            #expect(calendar.contains("SUMMARY:⏳ "), "\(calendar.prefix(600))")
+            #expect(!calendar.contains("SUMMARY:From the file"))
+            let api = try await client.text("/api/feeds/family", headers: fixture.admin).1
+            #expect(api.contains(#""title":"⏳ {title}: {amount}""#), "\(api)")
+        }
+    }
+
     @Test func deletingOffersUndoThatBringsBackTheSameUID() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "timeZone: Europe/Berlin")

@@ -45,6 +45,10 @@ public struct Feed: Sendable, Hashable {
     /// The order of the feed's page and JSON when the request names none
     /// (`?sort=`): soonest first, or by title.
     public var sort: FeedSnapshot.Sort
+    /// The titles of the countdown calendar's events, `{title}` and `{amount}`
+    /// ("25 days", "today", in the feed's language) filled in: "🎂 {title} in
+    /// {amount}"; nil for `{title} — {amount}`.
+    public var countdownTitle: String?
 
     private static func resolve(_ name: String) -> Zone { Zone.named(name) ?? .utc }
 
@@ -52,7 +56,8 @@ public struct Feed: Sendable, Hashable {
                 isPublic: Bool = true, countdownMode: CountdownMode = .daily(days: 60), includeAlarms: Bool = false,
                 refreshInterval: ICalDuration = ICalDuration(seconds: 6 * 3600), categoryColors: [String: String] = [:],
                 countdownMaxEvents: Int = 2_000, celebrations: Celebrations = .default, purgeURL: String? = nil,
-                weekend: Weekend = .standard, holidays: String? = nil, language: Language? = nil, sort: FeedSnapshot.Sort = .remaining) {
+                weekend: Weekend = .standard, holidays: String? = nil, language: Language? = nil, sort: FeedSnapshot.Sort = .remaining,
+                countdownTitle: String? = nil) {
         self.slug = slug
         self.name = name ?? slug
         self.description = description
@@ -71,6 +76,7 @@ public struct Feed: Sendable, Hashable {
         self.holidays = holidays
         self.language = language
         self.sort = sort
+        self.countdownTitle = countdownTitle
     }
 
     /// Slugs appear in URLs and file names: lower-case letters, digits and dashes.

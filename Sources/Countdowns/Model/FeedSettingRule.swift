@@ -19,6 +19,30 @@ struct FeedSettingRule {
 }
 
 extension FeedSettingsDocument {
+    /// A countdown-calendar title pattern, cleaned: it names the countdown
+    /// (`{title}`), knows no other placeholder than `{amount}`, and fits on a
+    /// line; empty is the default (nil).
+    static func countdownTitle(_ text: String) throws(Feed.InvalidSetting) -> String? {
+        let pattern = SafeText.clean(text).trimmingCharacters(in: .whitespaces)
+        guard !pattern.isEmpty else { return nil }
+        guard pattern.count <= 200 else { throw Feed.InvalidSetting(message: "countdown title must be at most 200 characters") }
+        guard pattern.contains("{title}") else {
+            throw Feed.InvalidSetting(message: "countdown title must contain {title} (and may contain {amount}), such as '{title} in {amount}'")
+        }
+        var rest = Substring(pattern)
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                throw Feed.InvalidSetting(message: "countdown title: a '{' is not closed (use {title} and {amount})")
+            }
+            let placeholder = rest[open...close]
+            guard placeholder == "{title}" || placeholder == "{amount}" else {
+                throw Feed.InvalidSetting(message: "countdown title: '\(placeholder.prefix(40))' is not a placeholder (use {title} and {amount})")
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return pattern
+    }
+
     /// Every setting, in the order they are applied (the first invalid one is reported).
     static var rules: [FeedSettingRule] {
         [
@@ -60,14 +84,16 @@ extension FeedSettingsDocument {
             },
             FeedSettingRule(\.countdown, read: { feed in
                 switch feed.countdownMode {
-                case .daily(let days): CountdownSettings(mode: "daily", days: days, maxEvents: feed.countdownMaxEvents)
-                case .milestones(let marks): CountdownSettings(mode: "milestones", milestones: marks, maxEvents: feed.countdownMaxEvents)
+                case .daily(let days): CountdownSettings(mode: "daily", days: days, maxEvents: feed.countdownMaxEvents, title: feed.countdownTitle)
+                case .milestones(let marks):
+                    CountdownSettings(mode: "milestones", milestones: marks, maxEvents: feed.countdownMaxEvents, title: feed.countdownTitle)
                 }
             }) { (value, feed) throws(Feed.InvalidSetting) in
                 if value.mode != nil || value.days != nil || value.milestones != nil {
                     feed.countdownMode = try Feed.validCountdownMode(value.mode, days: value.days, milestones: value.milestones)
                 }
                 if let maxEvents = value.maxEvents { feed.countdownMaxEvents = try Feed.validMaxEvents(maxEvents) }
+                if let title = value.title { feed.countdownTitle = try Self.countdownTitle(title) }
             },
             FeedSettingRule(\.celebrate, read: { CelebrationSettings(halfBirthdays: $0.celebrations.halfBirthdays, days: $0.celebrations.dayCounts) }) {
                 (value, feed) throws(Feed.InvalidSetting) in

@@ -57,12 +57,16 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         public var milestones: [Int]?
         /// Most events in the countdown calendar (default 2,000, about 900 KB).
         public var maxEvents: Int?
+        /// Its events' titles: `{title}` and `{amount}` filled in (default
+        /// `{title} — {amount}`); empty for the default.
+        public var title: String?
 
-        public init(mode: String? = nil, days: Int? = nil, milestones: [Int]? = nil, maxEvents: Int? = nil) {
+        public init(mode: String? = nil, days: Int? = nil, milestones: [Int]? = nil, maxEvents: Int? = nil, title: String? = nil) {
             self.mode = mode
             self.days = days
             self.milestones = milestones
             self.maxEvents = maxEvents
+            self.title = title
         }
     }
 

@@ -219,7 +219,10 @@ public struct CountdownCalendar: Sendable {
             let number = numbering?.number(on: target, from: countdown.target.civilDate)
             let amount = countdown.displayUnit == .workdays ? language.quantity(workingDays.count(from: day, to: target), .workdays)
                 : language.quantity(left, .days)
-            var title = countdown.renderedTitle(occurrenceNumber: number) + " — " + (left == 0 ? language.today : amount)
+            let named = countdown.renderedTitle(occurrenceNumber: number), when = left == 0 ? language.today : amount
+            // The title last, so that nothing in it is taken for a placeholder.
+            var title = feed.countdownTitle.map { $0.replacingOccurrences(of: "{amount}", with: when).replacingOccurrences(of: "{title}", with: named) }
+                ?? named + " — " + when
             if let from = countdown.countsFrom, !countdown.isRepeating, target > from, left > 0 {
                 // "End of term — 25 days (76% done)": the span from `countsFrom`, on that day.
                 let total = Double(target.daysSinceEpoch - from.daysSinceEpoch)

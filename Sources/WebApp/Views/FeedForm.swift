@@ -17,6 +17,8 @@ package struct FeedForm: PostedForm, TemplateView {
     package var days: String?
     package var milestones: String?
     package var maxEvents: String?
+    /// The countdown calendar's event titles, `{title}` and `{amount}` filled in.
+    package var countdownTitle: String?
     package var alarms: String?
     /// Hours between client polls (REFRESH-INTERVAL).
     package var refreshHours: String?
@@ -53,6 +55,7 @@ package struct FeedForm: PostedForm, TemplateView {
         case .milestones(let marks): mode = "milestones"; milestones = marks.map(String.init).joined(separator: ", ")
         }
         maxEvents = String(feed.countdownMaxEvents)
+        countdownTitle = feed.countdownTitle
         alarms = feed.includeAlarms ? "on" : nil
         let seconds = feed.refreshInterval.days * 86_400 + feed.refreshInterval.seconds
         refreshHours = seconds % 3600 == 0 ? String(seconds / 3600) : String(format: "%.2f", Double(seconds) / 3600)
@@ -97,6 +100,7 @@ package struct FeedForm: PostedForm, TemplateView {
             guard let value = Int(maxEvents) else { throw Feed.InvalidSetting(message: words["feedForm.badMaxEvents"]) }
             countdown.maxEvents = value
         }
+        countdown.title = countdownTitle ?? ""
         document.countdown = countdown
         var colors: [String: String] = [:]
         for line in (categoryColors ?? "").split(whereSeparator: \.isNewline) {
