@@ -103,31 +103,51 @@ extension CountdownStore {
 
     /// Every source with how its last fetch went, by feed and location.
     public func sources() async throws -> [SourceStatus] {
-        try await sourcesWithFeeds().map { slug, source in
-            SourceStatus(feed: slug, location: source.location, etag: source.etag, lastModifiedHeader: source.lastModifiedHeader,
-                         lastFetchedAt: source.lastFetchedAt, lastSuccessAt: source.lastSuccessAt, lastError: source.lastError,
-                         importedWith: source.importedWith)
-        }
+        try await sourcesWithFeeds().map(Self.status)
     }
 
     /// The sources the feeds keep fetching, by feed and location.
     public func subscriptions() async throws -> [SourceSubscription] {
-        try await sourcesWithFeeds().filter(\.source.subscribed).map { slug, source in
-            SourceSubscription(feed: slug, location: source.location, login: source.login, rules: source.rules)
-        }
+        try await sourcesWithFeeds().filter(\.source.subscribed).map(Self.subscription)
     }
 
+    /// One feed's sources, by location.
+    public func sources(feed slug: String) async throws -> [SourceStatus] {
+        try await sourcesWithFeeds(slug).map(Self.status)
+    }
+
+    /// The sources one feed keeps fetching, by location.
+    public func subscriptions(feed slug: String) async throws -> [SourceSubscription] {
+        try await sourcesWithFeeds(slug).filter(\.source.subscribed).map(Self.subscription)
+    }
+
+    /// The feed's source at `location`; nil when there is none, or no such feed.
     public func source(feed slug: String, location: String) async throws -> SourceStatus? {
-        try await sources().first { $0.feed == slug && $0.location == location }
+        guard try await feed(slug: slug) != nil else { return nil }
+        return try await sources(feed: slug).first { $0.location == location }
     }
 
-    /// Every source row under its feed's slug, by slug and location.
-    private func sourcesWithFeeds() async throws -> [(feed: String, source: SourceRecord)] {
+    /// The source rows of one feed (`slug`) or of all, under their feed's slug, by slug and location.
+    private func sourcesWithFeeds(_ slug: String? = nil) async throws -> [(feed: String, source: SourceRecord)] {
         try await read { reader in
+            if let slug {
+                guard let feed = try await reader.feedRow(slug: slug) else { throw StoreError.feedNotFound(slug) }
+                return try await reader.sourceRows(feedId: try feed.savedID(), lock: false).map { (slug, $0) }
+            }
             let slugs = try await reader.feedRows(nil, lock: false).reduce(into: [Int64: String]()) { $0[$1.id ?? 0] = $1.slug }
             return try await reader.sourceRows(feedId: nil, lock: false).compactMap { row in slugs[row.feedId].map { ($0, row) } }
                 .sorted { ($0.feed, $0.source.location) < ($1.feed, $1.source.location) }
         }
+    }
+
+    private static func status(_ slug: String, _ source: SourceRecord) -> SourceStatus {
+        SourceStatus(feed: slug, location: source.location, etag: source.etag, lastModifiedHeader: source.lastModifiedHeader,
+                     lastFetchedAt: source.lastFetchedAt, lastSuccessAt: source.lastSuccessAt, lastError: source.lastError,
+                     importedWith: source.importedWith)
+    }
+
+    private static func subscription(_ slug: String, _ source: SourceRecord) -> SourceSubscription {
+        SourceSubscription(feed: slug, location: source.location, login: source.login, rules: source.rules)
     }
 
     /// The schema migrations applied, oldest first.

@@ -109,7 +109,7 @@ package func buildRouter(_ dependencies: ServerDependencies) -> Router<ServerCon
     let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: RequestLogMiddleware())
-    PublicRoutes(catalog: catalog, renderer: dependencies.renderer, images: ImageRoute(store: dependencies.store, cache: cache),
+    PublicRoutes(catalog: catalog, renderer: dependencies.renderer, images: ImageRoute(service: dependencies.parts.service, cache: cache),
                  health: { health.status(definitionErrors: loader.definitionErrors, catalogRead: catalog.isRead, noticesFailing: notices.anyFailing) })
         .register(on: router)
     WebApp(parts: dependencies.parts, pages: dependencies.parts.settings.pages, csrf: dependencies.csrf, throttle: SignInThrottle(),

@@ -43,7 +43,7 @@ package struct WebApp: PartsRoutes, Sendable {
         let cookie = SessionCookieParameters(name: WebAppContext.sessionCookieName, path: "/app", secure: secureCookies, sameSite: .strict)
         app.add(middleware: SessionMiddleware<WebAppContext>(
             storage: sessions, configuration: .init(sessionCookieParameters: cookie, keyPrefix: "session:", defaultSessionExpiration: Self.sessionLifetime)))
-        app.add(middleware: SessionEpochMiddleware(store: self.store))
+        app.add(middleware: SessionEpochMiddleware(service: self.service))
         app.add(middleware: AppLanguageMiddleware())
         app.add(middleware: CSRFCookieMiddleware(secure: secureCookies))
         app.add(middleware: WebErrorMiddleware(app: self))

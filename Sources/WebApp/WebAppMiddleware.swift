@@ -2,6 +2,7 @@ import CountdownStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Services
 import Pages
 
 /// Gives every browser a CSRF cookie (random, HttpOnly, SameSite=Strict) the
@@ -97,10 +98,10 @@ struct CSRFCheckMiddleware: RouterMiddleware {
 /// any page sees it, on every replica.
 struct SessionEpochMiddleware: RouterMiddleware {
     typealias Context = WebAppContext
-    let store: any CountdownStore
+    let service: CountdownService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let session = context.sessions.session, session.epoch != (try await SessionEpoch.current(in: store)) {
+        if let session = context.sessions.session, session.epoch != (try await SessionEpoch.current(in: service)) {
             context.sessions.clearSession()
         }
         return try await next(request, context)

@@ -23,8 +23,8 @@ package struct WebSession: Codable, Sendable {
 /// set or the owner signs out everywhere. Random rather than a counter, so two
 /// changes at once need no read-modify-write.
 package enum SessionEpoch {
-    package static func current(in store: any CountdownStore) async throws -> String? {
-        try await store.setting(.sessionEpoch)
+    package static func current(in service: CountdownService) async throws -> String? {
+        try await service.acting(as: .system).setting(.sessionEpoch)
     }
 }
 

@@ -34,7 +34,7 @@ struct AddCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             try await store.withService { service in
-                var stored = try await service.store.feed(slug: feed)
+                var stored = try await service.feed(slug: feed)
                 if stored == nil { stored = try await service.createFeed(Feed(slug: feed, timeZone: try ViewerZone.resolve(nil).identifier)) }
                 var generator = SystemRandomNumberGenerator()
                 var countdown = Countdown(uid: StableUID.generate(using: &generator), title: title,

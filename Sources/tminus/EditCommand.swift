@@ -20,9 +20,9 @@ struct EditCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             try await store.withService { service in
-                let (loaded, feedSlug) = try await service.store.countdown(id: id)
+                let (loaded, feedSlug) = try await service.countdown(id: id)
                 var countdown = loaded
-                let feedZone = try await service.store.feed(slug: feedSlug)?.feed.timeZone ?? "UTC"
+                let feedZone = try await service.feed(slug: feedSlug)?.feed.timeZone ?? "UTC"
                 let image = try fields.apply(to: &countdown, title: title, feedZone: feedZone, limits: service.limits)
                 let saved = try await service.save(countdown, inFeed: feedSlug, image: image, moveTo: nil)
                 print(saved.sequence == loaded.sequence ? "#\(id): nothing changed" : "#\(id) updated (sequence \(saved.sequence))")

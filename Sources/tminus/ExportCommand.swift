@@ -29,12 +29,12 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            try await store.withStore { store in
-                guard let stored = try await store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
+            try await store.withService { service in
+                let stored = try await service.requireFeed(slug: feed)
                 var definition = stored.feed
                 definition.includeAlarms = alarms
                 let today = definition.zone.local(of: Date()).date
-                let bytes = Data(CalendarExport.bytes(feed: definition, countdowns: try await store.countdowns(inFeed: feed),
+                let bytes = Data(CalendarExport.bytes(feed: definition, countdowns: try await service.countdowns(inFeed: feed),
                                                       otherCalendarDates: OtherCalendarDates(form: rscale, today: today, years: years)))
                 try OutputFile.write(bytes, to: output ?? "-")
             }

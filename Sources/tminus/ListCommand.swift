@@ -34,23 +34,17 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            try await store.withStore { store in
-                let feeds: [StoredFeed]
-                if let feed {
-                    guard let stored = try await store.feed(slug: feed) else { throw StoreError.feedNotFound(feed) }
-                    feeds = [stored]
-                } else {
-                    feeds = try await store.feeds()
-                }
+            try await store.withService { service in
+                let feeds = if let feed { [try await service.requireFeed(slug: feed)] } else { try await service.feeds() }
                 let now = Date()
                 let zone = try ViewerZone.resolve(tz)
                 var snapshots: [FeedSnapshot] = []
                 for stored in feeds {
                     let language = lang.flatMap(Language.named) ?? stored.feed.language
                         ?? ProcessInfo.processInfo.environment["LANG"].flatMap { Language.named(String($0.prefix { $0 != "." })) } ?? .english
-                    let calculator = RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: StoreLimits().maxOccurrences,
-                                                             workingDays: try await store.workingDays(of: stored.feed, now: now, maxOccurrences: StoreLimits().maxOccurrences), language: language)
-                    snapshots.append(FeedSnapshot(feed: stored.feed, countdowns: try await store.countdowns(inFeed: stored.feed.slug),
+                    let calculator = RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: service.limits.maxOccurrences,
+                                                             workingDays: try await service.workingDays(of: stored.feed, now: now), language: language)
+                    snapshots.append(FeedSnapshot(feed: stored.feed, countdowns: try await service.countdowns(inFeed: stored.feed.slug),
                                                   calculator: calculator, unit: unit, sort: sort))
                 }
                 if json {

@@ -14,7 +14,7 @@ struct RemoveCommand: ParsableCommand {
         try reportingErrors {
             try await store.withService { service in
                 for id in ids {
-                    let (countdown, feed) = try await service.store.countdown(id: id)
+                    let (countdown, feed) = try await service.countdown(id: id)
                     try await service.delete(id: id)
                     print("deleted #\(id) from \(feed): \(countdown.title)")
                 }

@@ -19,7 +19,7 @@ package struct AdminToken: Sendable {
     package static func setUp(service: CountdownService, configuredFile: String?, database: DatabaseLocation, logger: Logger) async throws -> AdminToken {
         let directory = database.path.map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? URL(fileURLWithPath: ".")
         let file = configuredFile ?? directory.appendingPathComponent("tminus-admin-token").path
-        if configuredFile == nil, database.path == nil, let shared = try await service.store.setting(.adminTokenHash) {
+        if configuredFile == nil, database.path == nil, let shared = try await service.setting(.adminTokenHash) {
             logger.notice("admin API: the token is the one the database holds (pass --admin-token-file to set another)")
             return AdminToken(hash: shared, file: "(in the database)")
         }

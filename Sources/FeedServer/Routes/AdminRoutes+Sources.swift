@@ -57,8 +57,8 @@ extension AdminRoutes {
     }
 
     private func sourceList(_ slug: String) async throws -> [SourceJSON] {
-        let subscriptions = try await self.store.subscriptions().filter { $0.feed == slug }
-        return try await self.store.sources().filter { $0.feed == slug }.map { status in
+        let subscriptions = try await service.subscriptions(feed: slug)
+        return try await service.sources(feed: slug).map { status in
             let subscription = subscriptions.first { $0.location == status.location }
             return SourceJSON(url: status.location, subscribed: subscription != nil, definedInFile: self.loader.isDefined(feed: slug, location: status.location),
                               hasLogin: subscription?.login != nil, rules: subscription?.rules, lastFetchedAt: status.lastFetchedAt,

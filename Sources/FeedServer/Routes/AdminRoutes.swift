@@ -40,7 +40,7 @@ package struct AdminRoutes: PartsRoutes, Sendable {
             return health
         }
         api.get("feeds") { _, _ in
-            try AdminJSON.encode(try await self.store.feeds().map { FeedJSON($0, baseURL: self.settings.baseURL) })
+            try AdminJSON.encode(try await service.feeds().map { FeedJSON($0, baseURL: self.settings.baseURL) })
         }
         api.post("feeds") { request, _ in try await self.createFeed(request) }
         api.get("feeds/{slug}") { _, context in try AdminJSON.encode(FeedJSON(try await self.stored(context), baseURL: self.settings.baseURL)) }
@@ -86,7 +86,7 @@ package struct AdminRoutes: PartsRoutes, Sendable {
         registerSources(on: api)
         api.get("feeds/{slug}/tokens") { _, context in
             let slug = try await self.stored(context).feed.slug
-            return try AdminJSON.encode(try await self.store.feedTokens(feed: slug))
+            return try AdminJSON.encode(try await service.feedTokens(feed: slug))
         }
         api.post("feeds/{slug}/tokens") { request, context in try await self.createToken(request, context) }
         api.delete("feeds/{slug}/tokens/{id}") { _, context in
@@ -99,15 +99,15 @@ package struct AdminRoutes: PartsRoutes, Sendable {
 
     package func stored(_ context: ServerContext) async throws -> StoredFeed {
         let slug = context.parameters.get("slug") ?? ""
-        guard let stored = try await self.store.feed(slug: slug) else { throw StoreError.feedNotFound(slug) }
+        guard let stored = try await service.feed(slug: slug) else { throw StoreError.feedNotFound(slug) }
         return stored
     }
 
     /// A countdown by `{id}`, and the feed it is in.
     private func countdown(_ context: ServerContext) async throws -> (Countdown, Feed) {
         let id = try self.id(context)
-        let (countdown, slug) = try await self.store.countdown(id: id)
-        guard let feed = try await self.store.feed(slug: slug)?.feed else { throw StoreError.feedNotFound(slug) }
+        let (countdown, slug) = try await service.countdown(id: id)
+        guard let feed = try await service.feed(slug: slug)?.feed else { throw StoreError.feedNotFound(slug) }
         return (countdown, feed)
     }
 
@@ -147,7 +147,7 @@ package struct AdminRoutes: PartsRoutes, Sendable {
 
     private func listCountdowns(_ context: ServerContext) async throws -> Response {
         let feed = try await stored(context).feed
-        let countdowns = try await self.store.countdowns(inFeed: feed.slug)
+        let countdowns = try await service.countdowns(inFeed: feed.slug)
         return try AdminJSON.encode(FeedSnapshot(feed: feed, countdowns: countdowns, calculator: calculator(feed), imageURL: { self.settings.imageURL($0) }))
     }
 
@@ -227,7 +227,7 @@ package struct AdminRoutes: PartsRoutes, Sendable {
     private func refresh(_ context: ServerContext) async throws -> Response {
         let slug = try await stored(context).feed.slug
         try await self.sources.refresh(feed: slug)
-        return try AdminJSON.encode(try await self.store.sources().filter { $0.feed == slug })
+        return try AdminJSON.encode(try await service.sources(feed: slug))
     }
 
     private func createToken(_ request: Request, _ context: ServerContext) async throws -> Response {

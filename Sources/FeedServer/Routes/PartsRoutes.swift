@@ -19,8 +19,6 @@ extension PartsRoutes {
     package var service: CountdownService { parts.service.acting(as: Self.principal) }
     /// The sources' use cases, run as `principal`.
     package var sources: SourceUseCases { SourceUseCases(service: service, loader: loader, fetcher: fetcher, secrets: secrets) }
-    /// For reads; every write goes through `service`.
-    package var store: any CountdownStore { parts.store }
     package var catalog: FeedCatalog { parts.catalog }
     package var renderer: FeedRenderer { parts.renderer }
     package var settings: RenderSettings { parts.settings }

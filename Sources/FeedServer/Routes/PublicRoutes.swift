@@ -3,6 +3,7 @@ import CountdownStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Services
 import ICalendar
 
 /// Everything a calendar client, a browser or a dashboard reads, answered from
@@ -119,11 +120,11 @@ package struct PublicRoutes: Sendable {
 /// `/images/{sha256}`: uploaded images, immutable, so each is read from the
 /// store once and then kept in the render cache (within its budget).
 package struct ImageRoute: Sendable {
-    package let store: any CountdownStore
+    package let service: CountdownService
     package let cache: RenderCache
 
-    package init(store: any CountdownStore, cache: RenderCache) {
-        self.store = store
+    package init(service: CountdownService, cache: RenderCache) {
+        self.service = service
         self.cache = cache
     }
 
@@ -131,8 +132,8 @@ package struct ImageRoute: Sendable {
         let sha = context.parameters.get("sha") ?? ""
         let notFound = HTTPError(.notFound, message: "no such image")
         guard sha.utf8.count == 64, sha.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { throw notFound }
-        return try await cache.value(for: .image(sha: sha), load: { [store] in
-            guard let (bytes, type) = try await store.image(StoredImage.scheme + sha) else { throw notFound }
+        return try await cache.value(for: .image(sha: sha), load: { [service] in
+            guard let (bytes, type) = try await service.image(StoredImage.scheme + sha) else { throw notFound }
             return Representation(bytes: [UInt8](bytes), contentType: type, lastModified: Date(timeIntervalSince1970: 0),
                                   cacheControl: "public, max-age=31536000, immutable", extraHeaders: PageHeaders.image)
         })

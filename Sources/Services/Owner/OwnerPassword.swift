@@ -32,14 +32,15 @@ public enum OwnerPassword {
         try await service.setOwnerPassword(hash: try await PasswordHashing.hash(password, cost: cost))
     }
 
-    public static func isSet(in store: any CountdownStore) async throws -> Bool {
-        try await store.setting(.ownerPasswordHash) != nil
+    /// Asked before anyone has signed in: as the server itself.
+    public static func isSet(in service: CountdownService) async throws -> Bool {
+        try await service.acting(as: .system).setting(.ownerPasswordHash) != nil
     }
 
     /// True when `password` is the owner's. bcrypt takes about a quarter of a
     /// second on purpose, so it runs on a thread of its own, one at a time (`PasswordHashing`).
-    package static func verify(_ password: String, in store: any CountdownStore) async throws -> Bool {
-        guard password.utf8.count <= maxBytes, let hash = try await store.setting(.ownerPasswordHash) else { return false }
+    package static func verify(_ password: String, in service: CountdownService) async throws -> Bool {
+        guard password.utf8.count <= maxBytes, let hash = try await service.acting(as: .system).setting(.ownerPasswordHash) else { return false }
         return try await PasswordHashing.verify(password, hash: hash)
     }
 
@@ -50,8 +51,8 @@ public enum OwnerPassword {
         return try await service.keepSetupToken(hash: Secret.hash(token)) ? token : nil
     }
 
-    package static func acceptsSetupToken(_ token: String, in store: any CountdownStore) async throws -> Bool {
-        guard try await !isSet(in: store), let hash = try await store.setting(.ownerSetupTokenHash) else { return false }
+    package static func acceptsSetupToken(_ token: String, in service: CountdownService) async throws -> Bool {
+        guard try await !isSet(in: service), let hash = try await service.acting(as: .system).setting(.ownerSetupTokenHash) else { return false }
         return Secret.constantTimeEquals(Secret.hash(token), hash)
     }
 }

@@ -107,7 +107,7 @@ package struct CountdownPages: Sendable {
 
     private func load(_ context: WebAppContext) async throws -> (Countdown, String) {
         let id = try app.id(context)
-        return try await app.store.countdown(id: id)
+        return try await app.service.countdown(id: id)
     }
 
     package func formView(_ form: CountdownForm, isNew: Bool, action: String, compiled: CompiledFeed, countdown: Countdown? = nil,
@@ -146,7 +146,7 @@ package struct CountdownPages: Sendable {
     private func save(_ request: Request, _ context: WebAppContext, id: Int64?) async throws -> Response {
         var existing: Countdown?
         var slug = context.parameters.get("slug") ?? ""
-        if let id { (existing, slug) = try await app.store.countdown(id: id) }
+        if let id { (existing, slug) = try await app.service.countdown(id: id) }
         let compiled = try await app.compiled(slug, context)
         let words = app.words(context)
         let form = try await WebForm.decode(CountdownForm.self, request, limit: app.service.limits.maxImageBytes + (64 << 10))

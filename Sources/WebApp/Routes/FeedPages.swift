@@ -132,9 +132,9 @@ package struct FeedPages: Sendable {
         let base = app.settings.baseURL
         let links = FeedPage.links(baseURL: base, path: "/feeds/\(compiled.slug)")
         let slug = compiled.slug
-        let tokens = try await app.store.feedTokens(feed: slug)
-        let sources = try await app.store.sources().filter { $0.feed == slug }
-        let subscriptions = try await app.store.subscriptions().filter { $0.feed == slug }
+        let tokens = try await app.service.feedTokens(feed: slug)
+        let sources = try await app.service.sources(feed: slug)
+        let subscriptions = try await app.service.subscriptions(feed: slug)
         let urlSources = Set(app.loader.urlSources.filter { $0.feed == compiled.slug }.map(\.source.location))
         let sourceRows = sources.map { source in
             let subscription = subscriptions.first { $0.location == source.location }

@@ -34,7 +34,7 @@ package struct SignInPages: Sendable {
     package func register(on app: RouterGroup<WebAppContext>) {
         app.get("signin") { request, context in
             if context.isSignedIn { return Response.redirect(to: "/app", type: .normal) }
-            let needsSetup = try await !OwnerPassword.isSet(in: self.app.store)
+            let needsSetup = try await !OwnerPassword.isSet(in: self.app.service)
             return try self.app.render("signin", title: self.app.words(context)["signin.title"], SignInView(needsSetup: needsSetup), context: context)
                 .response(from: request, context: context)
         }
@@ -52,7 +52,7 @@ package struct SignInPages: Sendable {
         }
         app.get("setup/{token}") { _, context in
             let token = context.parameters.get("token") ?? ""
-            guard try await OwnerPassword.acceptsSetupToken(token, in: self.app.store) else {
+            guard try await OwnerPassword.acceptsSetupToken(token, in: self.app.service) else {
                 throw HTTPError(.notFound, message: self.app.words(context)["error.setupUsed"])
             }
             return self.app.render("setup", title: self.app.words(context)["setup.title"], SetupView(action: "/app/setup/\(token)"), context: context)
@@ -74,7 +74,7 @@ package struct SignInPages: Sendable {
         }
         let form = try await WebForm.decode(SignInForm.self, request, limit: 4 << 10)
         let verified: Bool
-        do { verified = try await OwnerPassword.verify(form.password ?? "", in: app.store) } catch is PasswordHashing.Busy {
+        do { verified = try await OwnerPassword.verify(form.password ?? "", in: app.service) } catch is PasswordHashing.Busy {
             var response = try app.render("signin", title: words["signin.title"], SignInView(error: words["signin.busy"], needsSetup: false),
                                           context: context, status: .serviceUnavailable).response(from: request, context: context)
             response.headers[.retryAfter] = "5"
@@ -82,13 +82,13 @@ package struct SignInPages: Sendable {
         }
         guard verified else {
             app.logger.notice("sign-in failed", metadata: ["client": "\(client)"])
-            let needsSetup = try await !OwnerPassword.isSet(in: app.store)
+            let needsSetup = try await !OwnerPassword.isSet(in: app.service)
             return try app.render("signin", title: words["signin.title"],
                                   SignInView(error: words[needsSetup ? "signin.noPassword" : "signin.wrong"], needsSetup: needsSetup),
                                   context: context, status: .unauthorized).response(from: request, context: context)
         }
         app.throttle.recordSuccess(client: client)
-        startSession(context, epoch: try await SessionEpoch.current(in: app.store), flash: words["signin.signedIn"])
+        startSession(context, epoch: try await SessionEpoch.current(in: app.service), flash: words["signin.signedIn"])
         app.logger.info("signed in", metadata: ["client": "\(client)"])
         return .redirect(to: "/app", type: .normal)
     }
@@ -96,7 +96,7 @@ package struct SignInPages: Sendable {
     private func setUp(_ request: Request, _ context: WebAppContext) async throws -> Response {
         let token = context.parameters.get("token") ?? ""
         let words = app.words(context)
-        guard try await OwnerPassword.acceptsSetupToken(token, in: app.store) else {
+        guard try await OwnerPassword.acceptsSetupToken(token, in: app.service) else {
             throw HTTPError(.notFound, message: words["error.setupUsed"])
         }
         let form = try await WebForm.decode(SetupForm.self, request, limit: 4 << 10)
@@ -112,7 +112,7 @@ package struct SignInPages: Sendable {
         }
         try await OwnerPassword.set(password, in: app.service)
         app.logger.notice("owner password set through the setup link")
-        startSession(context, epoch: try await SessionEpoch.current(in: app.store), flash: words["signin.signedIn"])
+        startSession(context, epoch: try await SessionEpoch.current(in: app.service), flash: words["signin.signedIn"])
         return .redirect(to: "/app", type: .normal)
     }
 
