@@ -6,6 +6,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     case feedExists(String)
     case invalidSlug(String)
     case countdownNotFound(Int64)
+    /// No such person, or none the caller may see (issue #37).
+    case personNotFound(String)
+    /// No such space, or none the caller may see.
+    case spaceNotFound(String)
     case duplicateUID(String, feed: String)
     case tooLarge(bytes: Int, limit: Int)
     case tooManyComponents(count: Int, limit: Int)
@@ -28,6 +32,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
         case .feedExists(let slug): "a feed '\(slug)' already exists"
         case .invalidSlug(let slug): "'\(slug)' is not a valid feed slug: use lower-case letters, digits and dashes (at most 64)"
         case .countdownNotFound(let id): "no countdown with id \(id) (see `tminus list`)"
+        case .personNotFound(let login): "no person '\(login)' (see `tminus users list`)"
+        case .spaceNotFound(let slug): "no space '\(slug)'"
         case .duplicateUID(let uid, let feed): "feed '\(feed)' already has a countdown with UID \(uid)"
         case .tooLarge(let bytes, let limit): "the calendar is \(bytes) bytes, over the limit of \(limit) bytes"
         case .tooManyComponents(let count, let limit): "the calendar has \(count) events and tasks, over the limit of \(limit)"

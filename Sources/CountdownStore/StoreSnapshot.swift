@@ -52,8 +52,14 @@ public struct StoreTable: Sendable {
     public var columnList: String { columns.map(\.name).joined(separator: ", ") }
 
     public static let all: [StoreTable] = [
+        StoreTable(name: "person", columns: [
+            ("id", .integer), ("login", .text), ("displayName", .text), ("passwordHash", .text), ("language", .text), ("isAdmin", .boolean),
+            ("disabledAt", .date), ("createdAt", .date),
+        ], key: "id"),
+        StoreTable(name: "space", columns: [("id", .integer), ("slug", .text), ("name", .text), ("createdAt", .date)], key: "id"),
         StoreTable(name: "feed", columns: [
             ("id", .integer), ("slug", .text), ("createdAt", .date), ("updatedAt", .date), ("revision", .integer), ("settings", .text),
+            ("personId", .integer), ("spaceId", .integer),
         ], key: "id"),
         StoreTable(name: "source", columns: [
             ("id", .integer), ("feedId", .integer), ("location", .text), ("etag", .text), ("lastModifiedHeader", .text),
@@ -71,6 +77,11 @@ public struct StoreTable: Sendable {
         StoreTable(name: "feedToken", columns: [
             ("id", .integer), ("feedId", .integer), ("label", .text), ("tokenHash", .text), ("createdAt", .date), ("lastUsedAt", .date),
             ("revokedAt", .date), ("visibility", .text),
+        ], key: "id"),
+        StoreTable(name: "member", columns: [("spaceId", .integer), ("personId", .integer), ("role", .text), ("joinedAt", .date)], key: "spaceId, personId"),
+        StoreTable(name: "personToken", columns: [
+            ("id", .integer), ("personId", .integer), ("label", .text), ("tokenHash", .text), ("readOnly", .boolean), ("createdAt", .date),
+            ("expiresAt", .date), ("lastUsedAt", .date), ("revokedAt", .date),
         ], key: "id"),
         StoreTable(name: "setting", columns: [("key", .text), ("value", .text)], key: "key"),
         StoreTable(name: "persistEntry", columns: [("keyHash", .text), ("value", .blob), ("expiresAt", .date)], key: "keyHash"),

@@ -10,13 +10,18 @@ public struct StoredFeed: Sendable, Hashable {
     public var updatedAt: Date
     /// Rises with every change: a cache key that a stalled clock cannot fool.
     public var revision: Int64
+    /// Whose it is: a person's, a space's, or (both nil) the operator's.
+    public var personId: Int64?
+    public var spaceId: Int64?
 
-    public init(id: Int64, feed: Feed, countdownCount: Int, updatedAt: Date, revision: Int64) {
+    public init(id: Int64, feed: Feed, countdownCount: Int, updatedAt: Date, revision: Int64, personId: Int64? = nil, spaceId: Int64? = nil) {
         self.id = id
         self.feed = feed
         self.countdownCount = countdownCount
         self.updatedAt = updatedAt
         self.revision = revision
+        self.personId = personId
+        self.spaceId = spaceId
     }
 }
 

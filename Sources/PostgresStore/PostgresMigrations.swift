@@ -165,6 +165,48 @@ enum PostgresMigrations {
                       }
                   },
                   after: LegacyFeedColumns.dropped.map { "ALTER TABLE feed DROP COLUMN \($0)" }),
+        // People, spaces, memberships and people's API tokens, as SQLite's v13.
+        Migration(name: "v13: people and spaces", statements: [
+            """
+            CREATE TABLE person (
+                id BIGSERIAL PRIMARY KEY,
+                login TEXT NOT NULL UNIQUE,
+                displayName TEXT NOT NULL,
+                passwordHash TEXT,
+                language TEXT,
+                isAdmin BOOLEAN NOT NULL DEFAULT FALSE,
+                disabledAt TIMESTAMPTZ,
+                createdAt TIMESTAMPTZ NOT NULL
+            )
+            """,
+            "CREATE TABLE space (id BIGSERIAL PRIMARY KEY, slug TEXT NOT NULL UNIQUE, name TEXT NOT NULL, createdAt TIMESTAMPTZ NOT NULL)",
+            """
+            CREATE TABLE member (
+                spaceId BIGINT NOT NULL REFERENCES space(id) ON DELETE CASCADE,
+                personId BIGINT NOT NULL REFERENCES person(id) ON DELETE CASCADE,
+                role TEXT NOT NULL CHECK (role IN ('owner', 'editor', 'viewer')),
+                joinedAt TIMESTAMPTZ NOT NULL,
+                PRIMARY KEY (spaceId, personId)
+            )
+            """,
+            "CREATE INDEX member_personId ON member (personId)",
+            """
+            CREATE TABLE personToken (
+                id BIGSERIAL PRIMARY KEY,
+                personId BIGINT NOT NULL REFERENCES person(id) ON DELETE CASCADE,
+                label TEXT NOT NULL,
+                tokenHash TEXT NOT NULL UNIQUE,
+                readOnly BOOLEAN NOT NULL DEFAULT FALSE,
+                createdAt TIMESTAMPTZ NOT NULL,
+                expiresAt TIMESTAMPTZ,
+                lastUsedAt TIMESTAMPTZ,
+                revokedAt TIMESTAMPTZ
+            )
+            """,
+            "CREATE INDEX personToken_personId ON personToken (personId)",
+            "ALTER TABLE feed ADD COLUMN personId BIGINT REFERENCES person(id) ON DELETE SET NULL",
+            "ALTER TABLE feed ADD COLUMN spaceId BIGINT REFERENCES space(id) ON DELETE SET NULL",
+        ]),
     ]
 }
 

@@ -87,6 +87,45 @@ struct PostgresTransaction: StoreTransaction {
         return nil
     }
 
+    func personRows(_ key: PersonKey?) async throws -> [PersonRecord] {
+        let table = PostgresCountdownStore.personTable
+        return switch key {
+        case .id(let id)?: try await store.select(PersonRecord.self, from: table, where: "id = $1", PostgresBindings(id), order: "id", on: connection)
+        case .login(let login)?:
+            try await store.select(PersonRecord.self, from: table, where: "login = $1", PostgresBindings(login), order: "id", on: connection)
+        case nil: try await store.select(PersonRecord.self, from: table, order: "login COLLATE \"C\"", on: connection)
+        }
+    }
+
+    func spaceRows(_ key: SpaceKey?) async throws -> [SpaceRecord] {
+        let table = PostgresCountdownStore.spaceTable
+        return switch key {
+        case .id(let id)?: try await store.select(SpaceRecord.self, from: table, where: "id = $1", PostgresBindings(id), order: "id", on: connection)
+        case .slug(let slug)?: try await store.select(SpaceRecord.self, from: table, where: "slug = $1", PostgresBindings(slug), order: "id", on: connection)
+        case nil: try await store.select(SpaceRecord.self, from: table, order: "slug COLLATE \"C\"", on: connection)
+        }
+    }
+
+    func memberRows(spaceId: Int64?, personId: Int64?) async throws -> [MemberRecord] {
+        var binds = PostgresBindings()
+        var conditions: [String] = []
+        if let spaceId { binds.append(spaceId); conditions.append("spaceId = $\(conditions.count + 1)") }
+        if let personId { binds.append(personId); conditions.append("personId = $\(conditions.count + 1)") }
+        return try await store.select(MemberRecord.self, from: PostgresCountdownStore.memberTable,
+                                      where: conditions.isEmpty ? "TRUE" : conditions.joined(separator: " AND "), binds, order: "spaceId, personId",
+                                      on: connection)
+    }
+
+    func personTokenRows(_ key: PersonTokenKey) async throws -> [PersonTokenRecord] {
+        let table = PostgresCountdownStore.personTokenTable
+        return switch key {
+        case .hash(let hash):
+            try await store.select(PersonTokenRecord.self, from: table, where: "tokenHash = $1", PostgresBindings(hash), order: "id", on: connection)
+        case .person(let id):
+            try await store.select(PersonTokenRecord.self, from: table, where: "personId = $1", PostgresBindings(id), order: "id", on: connection)
+        }
+    }
+
     // MARK: writes
 
     func saveFeed(_ row: FeedRecord) async throws -> FeedRecord {
@@ -173,6 +212,35 @@ struct PostgresTransaction: StoreTransaction {
         case (.entry(let keyHash), nil):
             try await connection.query("DELETE FROM persistEntry WHERE keyHash = \(keyHash)", logger: logger)
         }
+    }
+
+    func savePerson(_ row: PersonRecord) async throws -> PersonRecord {
+        var saved = row
+        saved.id = try await store.save(row, in: PostgresCountdownStore.personTable, on: connection)
+        return saved
+    }
+
+    func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord {
+        var saved = row
+        saved.id = try await store.save(row, in: PostgresCountdownStore.spaceTable, on: connection)
+        return saved
+    }
+
+    func setMember(spaceId: Int64, personId: Int64, to row: MemberRecord?) async throws {
+        if let row {
+            try await connection.query("""
+                INSERT INTO member (spaceId, personId, role, joinedAt) VALUES (\(spaceId), \(personId), \(row.role.rawValue), \(row.joinedAt))
+                ON CONFLICT (spaceId, personId) DO UPDATE SET role = excluded.role
+                """, logger: logger)
+        } else {
+            try await connection.query("DELETE FROM member WHERE spaceId = \(spaceId) AND personId = \(personId)", logger: logger)
+        }
+    }
+
+    func savePersonToken(_ row: PersonTokenRecord) async throws -> PersonTokenRecord {
+        var saved = row
+        saved.id = try await store.save(row, in: PostgresCountdownStore.personTokenTable, on: connection)
+        return saved
     }
 
     func deleteExpiredEntries() async throws -> Int {

@@ -84,6 +84,44 @@ package struct SQLiteTransaction: StoreTransaction {
         try await on { db in try ImageRecord.filter(Column("sha256") == digest).fetchOne(db).map { ($0.bytes, $0.mimeType) } }
     }
 
+    package func personRows(_ key: PersonKey?) async throws -> [PersonRecord] {
+        try await on { db in
+            switch key {
+            case .id(let id)?: try PersonRecord.filter(key: id).fetchAll(db)
+            case .login(let login)?: try PersonRecord.filter(Column("login") == login).fetchAll(db)
+            case nil: try PersonRecord.order(Column("login")).fetchAll(db)
+            }
+        }
+    }
+
+    package func spaceRows(_ key: SpaceKey?) async throws -> [SpaceRecord] {
+        try await on { db in
+            switch key {
+            case .id(let id)?: try SpaceRecord.filter(key: id).fetchAll(db)
+            case .slug(let slug)?: try SpaceRecord.filter(Column("slug") == slug).fetchAll(db)
+            case nil: try SpaceRecord.order(Column("slug")).fetchAll(db)
+            }
+        }
+    }
+
+    package func memberRows(spaceId: Int64?, personId: Int64?) async throws -> [MemberRecord] {
+        try await on { db in
+            var request = MemberRecord.order(Column("spaceId"), Column("personId"))
+            if let spaceId { request = request.filter(Column("spaceId") == spaceId) }
+            if let personId { request = request.filter(Column("personId") == personId) }
+            return try request.fetchAll(db)
+        }
+    }
+
+    package func personTokenRows(_ key: PersonTokenKey) async throws -> [PersonTokenRecord] {
+        try await on { db in
+            switch key {
+            case .hash(let hash): try PersonTokenRecord.filter(Column("tokenHash") == hash).fetchAll(db)
+            case .person(let id): try PersonTokenRecord.filter(Column("personId") == id).order(Column("id")).fetchAll(db)
+            }
+        }
+    }
+
     // MARK: writes
 
     package func saveFeed(_ row: FeedRecord) async throws -> FeedRecord {
@@ -159,6 +197,24 @@ package struct SQLiteTransaction: StoreTransaction {
 
     package func deleteExpiredEntries() async throws -> Int {
         try await on { [now] db in try PersistEntryRecord.filter(PersistEntryRecord.Columns.expiresAt <= now).deleteAll(db) }
+    }
+
+    package func savePerson(_ row: PersonRecord) async throws -> PersonRecord {
+        try await on { db in try Self.save(row, db) }
+    }
+
+    package func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord {
+        try await on { db in try Self.save(row, db) }
+    }
+
+    package func setMember(spaceId: Int64, personId: Int64, to row: MemberRecord?) async throws {
+        try await on { db in
+            if let row { try row.upsert(db) } else { _ = try MemberRecord.filter(Column("spaceId") == spaceId && Column("personId") == personId).deleteAll(db) }
+        }
+    }
+
+    package func savePersonToken(_ row: PersonTokenRecord) async throws -> PersonTokenRecord {
+        try await on { db in try Self.save(row, db) }
     }
 
     /// Inserts a row without an id, or writes every column of the row with one.

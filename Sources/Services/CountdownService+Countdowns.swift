@@ -7,7 +7,7 @@ extension CountdownService {
     /// its image when one comes along.
     @discardableResult
     public func add(_ countdown: Countdown, toFeed slug: String, image: ImageUpload? = nil) async throws -> Countdown {
-        try authorize(.editFeed(slug))
+        try await authorize(.editFeed(slug))
         return try await transaction { tx in
             var countdown = countdown
             if let image { countdown.presentation.image = try await tx.put(image) }
@@ -18,12 +18,12 @@ extension CountdownService {
     /// Saves an edited countdown; SEQUENCE and LAST-MODIFIED rise only when something changed.
     @discardableResult
     public func update(_ countdown: Countdown) async throws -> Countdown {
-        try authorize(.editCountdown(try countdown.savedID()))
+        try await authorize(.editCountdown(try countdown.savedID()))
         return try await transaction { tx in try await update(countdown, tx) }
     }
 
     public func delete(id: Int64) async throws {
-        try authorize(.editCountdown(id))
+        try await authorize(.editCountdown(id))
         try await transaction { tx in
             let row = try await tx.requireCountdown(id, lock: true)
             try await tx.deleteCountdowns(ids: [id])
@@ -36,8 +36,8 @@ extension CountdownService {
     /// both feeds change revision. Refused when the target already has that UID.
     @discardableResult
     public func move(id: Int64, toFeed slug: String) async throws -> Countdown {
-        try authorize(.editCountdown(id))
-        try authorize(.editFeed(slug))
+        try await authorize(.editCountdown(id))
+        try await authorize(.editFeed(slug))
         return try await transaction { tx in try await move(id: id, toFeed: slug, tx) }
     }
 
@@ -45,7 +45,7 @@ extension CountdownService {
     /// and a SEQUENCE above the one it had, so that clients take it as news.
     @discardableResult
     public func restore(_ countdown: Countdown, toFeed slug: String) async throws -> Countdown {
-        try authorize(.editFeed(slug))
+        try await authorize(.editFeed(slug))
         return try await transaction { tx in try await insertNew(CountdownStamps.restored(countdown, now: tx.now), toFeed: slug, tx) }
     }
 
@@ -53,8 +53,8 @@ extension CountdownService {
     /// move to another feed, all or nothing.
     @discardableResult
     public func save(_ countdown: Countdown, inFeed slug: String, image: ImageUpload?, moveTo target: String?) async throws -> Countdown {
-        try authorize(.editFeed(slug))
-        if let target { try authorize(.editFeed(target)) }
+        try await authorize(.editFeed(slug))
+        if let target { try await authorize(.editFeed(target)) }
         return try await transaction { tx in
             var countdown = countdown
             if let image { countdown.presentation.image = try await tx.put(image) }
@@ -67,7 +67,7 @@ extension CountdownService {
     /// Gives a countdown a new image, or none.
     @discardableResult
     public func replaceImage(ofCountdown id: Int64, with image: ImageUpload?) async throws -> Countdown {
-        try authorize(.editCountdown(id))
+        try await authorize(.editCountdown(id))
         return try await transaction { tx in
             var countdown = try await tx.countdown(try await tx.requireCountdown(id, lock: true))
             countdown.presentation.image = try await image.asyncMap { try await tx.put($0) }
@@ -132,7 +132,7 @@ extension CountdownService {
     /// its moved or cancelled instances.
     @discardableResult
     public func duplicate(id: Int64) async throws -> Countdown {
-        try authorize(.editCountdown(id))
+        try await authorize(.editCountdown(id))
         let (original, slug) = try await store.countdown(id: id)
         var copy = original
         var generator = SystemRandomNumberGenerator()
@@ -147,7 +147,7 @@ extension CountdownService {
     /// A task marked done (now), or open again; refused for an event.
     @discardableResult
     public func setDone(id: Int64, _ done: Bool) async throws -> Countdown {
-        try authorize(.editCountdown(id))
+        try await authorize(.editCountdown(id))
         return try await transaction { tx in
             var countdown = try await tx.requireCountdown(id, lock: true).countdown(source: nil)
             guard countdown.kind == .task else { throw StoreError.invalid("only a task can be marked done or reopened") }

@@ -13,7 +13,7 @@ extension CountdownService {
     /// seconds of CPU, which must not hold one of the cooperative pool's threads.
     public func importCalendar(_ data: some Collection<UInt8> & Sendable, intoFeed slug: String, options: ImportOptions = ImportOptions(),
                                progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> ImportReport {
-        try authorize(options.createFeed ? .manageFeeds : .editFeed(slug))
+        try await authorize(options.createFeed ? .manageFeeds : .editFeed(slug))
         return try await apply(try await read(data, intoFeed: slug, options: options), intoFeed: slug, options: options, progress: progress)
     }
 
@@ -29,7 +29,7 @@ extension CountdownService {
     /// not held twice at the peak.
     public func importCalendar(contentsOf url: URL, intoFeed slug: String, options: ImportOptions = ImportOptions(),
                                progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> ImportReport {
-        try authorize(options.createFeed ? .manageFeeds : .editFeed(slug))
+        try await authorize(options.createFeed ? .manageFeeds : .editFeed(slug))
         let limits = self.limits
         let batch = try await Offload.run {
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
@@ -53,7 +53,7 @@ extension CountdownService {
     /// into one feed take turns instead of racing on its UIDs.
     public func apply(_ batch: ImportBatch, intoFeed slug: String, options: ImportOptions,
                       progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> ImportReport {
-        try authorize(options.createFeed ? .manageFeeds : .editFeed(slug))
+        try await authorize(options.createFeed ? .manageFeeds : .editFeed(slug))
         let report = try await transaction { tx in try await apply(batch, intoFeed: slug, options: options, progress: progress, tx) }
         progress?(batch.countdowns.count, batch.countdowns.count)
         return report

@@ -10,11 +10,11 @@ import Foundation
 extension CountdownService {
     /// The feeds the principal may read, by slug.
     public func feeds() async throws -> [StoredFeed] {
-        try await store.feeds().filter { Authorization.allows(principal, .readFeed($0.feed.slug)) }
+        try await readable(try await store.feeds())
     }
 
     public func feed(slug: String) async throws -> StoredFeed? {
-        try authorize(.readFeed(slug))
+        try await authorize(.readFeed(slug))
         return try await store.feed(slug: slug)
     }
 
@@ -27,35 +27,35 @@ extension CountdownService {
     /// One countdown and the slug of its feed.
     public func countdown(id: Int64) async throws -> (countdown: Countdown, feed: String) {
         let found = try await store.countdown(id: id)
-        try authorize(.readFeed(found.feed))
+        try await authorize(.readFeed(found.feed))
         return found
     }
 
     /// The feed's countdowns, soonest first.
     public func countdowns(inFeed slug: String) async throws -> [Countdown] {
-        try authorize(.readFeed(slug))
+        try await authorize(.readFeed(slug))
         return try await store.countdowns(inFeed: slug)
     }
 
     public func feedTokens(feed slug: String) async throws -> [FeedToken] {
-        try authorize(.readFeed(slug))
+        try await authorize(.readFeed(slug))
         return try await store.feedTokens(feed: slug)
     }
 
     /// The feed's sources and how their last fetch went, by location.
     public func sources(feed slug: String) async throws -> [SourceStatus] {
-        try authorize(.readFeed(slug))
+        try await authorize(.readFeed(slug))
         return try await store.sources(feed: slug)
     }
 
     /// The sources the feed keeps fetching, by location.
     public func subscriptions(feed slug: String) async throws -> [SourceSubscription] {
-        try authorize(.readFeed(slug))
+        try await authorize(.readFeed(slug))
         return try await store.subscriptions(feed: slug)
     }
 
     public func setting(_ key: SettingKey) async throws -> String? {
-        try authorize(.administer)
+        try await authorize(.administer)
         return try await store.setting(key)
     }
 
@@ -68,7 +68,7 @@ extension CountdownService {
 
     /// `feed`'s working days: its weekend, and the events of the feed its `holidays:` names.
     public func workingDays(of feed: Feed, now: Date) async throws -> WorkingDays {
-        try authorize(.readFeed(feed.slug))
+        try await authorize(.readFeed(feed.slug))
         return try await store.workingDays(of: feed, now: now, maxOccurrences: limits.maxOccurrences)
     }
 }

@@ -9,7 +9,7 @@ extension CountdownService {
     /// refuses to replace a live entry and returns false instead.
     @discardableResult
     public func setPersistedValue(_ bytes: Data, for key: String, expiresIn: TimeInterval?, onlyIfAbsent: Bool = false) async throws -> Bool {
-        try authorize(.administer)
+        try await authorize(.administer)
         let hash = Secret.hash(key)
         return try await transaction { tx in
             let existing = try await tx.value(for: .entry(keyHash: hash))
@@ -23,19 +23,19 @@ extension CountdownService {
 
     /// The live value under `key`, or nil when there is none or it has expired.
     public func persistedValue(for key: String) async throws -> PersistedValue? {
-        try authorize(.administer)
+        try await authorize(.administer)
         return try await store.persistedValue(for: key, now: clock())
     }
 
     public func removePersistedValue(for key: String) async throws {
-        try authorize(.administer)
+        try await authorize(.administer)
         try await transaction { tx in try await tx.setValue(nil, for: .entry(keyHash: Secret.hash(key))) }
     }
 
     /// Deletes every entry whose time has passed; returns how many went.
     @discardableResult
     public func removeExpiredPersistedValues() async throws -> Int {
-        try authorize(.administer)
+        try await authorize(.administer)
         return try await transaction { tx in try await tx.deleteExpiredEntries() }
     }
 }

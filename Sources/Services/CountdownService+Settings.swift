@@ -5,7 +5,7 @@ extension CountdownService {
     /// Sets a server setting (the admin token's hash, the app's keys), or
     /// removes it with `nil`.
     public func setSetting(_ key: SettingKey, to value: String?) async throws {
-        try authorize(.administer)
+        try await authorize(.administer)
         try await transaction { tx in try await tx.setSetting(key, to: value) }
     }
 
@@ -13,7 +13,7 @@ extension CountdownService {
     /// the same transaction: two replicas starting at once agree on one value.
     public func keptSetting(_ key: SettingKey, usable: @escaping @Sendable (String) -> Bool,
                             make: @escaping @Sendable () -> String) async throws -> String {
-        try authorize(.administer)
+        try await authorize(.administer)
         return try await transaction { tx in
             if let stored = try await tx.setting(key), usable(stored) { return stored }
             let made = make()
@@ -25,7 +25,7 @@ extension CountdownService {
     /// Sets the owner's password (its bcrypt hash), in one transaction: any
     /// setup link stops working, and every signed-in session ends.
     public func setOwnerPassword(hash: String) async throws {
-        try authorize(.administer)
+        try await authorize(.administer)
         try await transaction { tx in
             try await tx.setSetting(.ownerPasswordHash, to: hash)
             try await tx.setSetting(.ownerSetupTokenHash, to: nil)
@@ -37,7 +37,7 @@ extension CountdownService {
     /// returned. Random rather than a counter, so two at once need no read-modify-write.
     @discardableResult
     public func renewSessionEpoch() async throws -> String {
-        try authorize(.administer)
+        try await authorize(.administer)
         let epoch = Secret.generate(bytes: 16)
         try await setSetting(.sessionEpoch, to: epoch)
         return epoch
@@ -46,7 +46,7 @@ extension CountdownService {
     /// Keeps the hash of a fresh one-time setup link, unless the owner already
     /// has a password; true when kept.
     public func keepSetupToken(hash: String) async throws -> Bool {
-        try authorize(.administer)
+        try await authorize(.administer)
         return try await transaction { tx in
             guard try await tx.setting(.ownerPasswordHash) == nil else { return false }
             try await tx.setSetting(.ownerSetupTokenHash, to: hash)
@@ -57,7 +57,7 @@ extension CountdownService {
     /// Saves when tokens were last used: the server gathers uses in memory and
     /// writes them now and then, never on the request path.
     public func recordTokenUse(_ uses: [Int64: Date]) async throws {
-        try authorize(.administer)
+        try await authorize(.administer)
         guard !uses.isEmpty else { return }
         try await transaction { tx in
             // Each token's last use moves forward, never back.
@@ -77,7 +77,7 @@ extension CountdownService {
     /// one before a restart). `subject` is `changes:{feed}` or
     /// `milestones:{feed}`; `mark` the revision or the day.
     public func claimNotice(subject: String, mark: String, newer: @escaping @Sendable (String, String) -> Bool) async throws -> Bool {
-        try authorize(.administer)
+        try await authorize(.administer)
         return try await transaction { tx in
             var claims = (try await tx.setting(.noticeClaims)).flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
             if let held = claims[subject], !newer(mark, held) { return false }

@@ -8,7 +8,7 @@ extension CountdownService {
     /// `importedWith`: after an import, a digest of the rules it went through.
     public func recordFetch(feed slug: String, location: String, etag: String?, lastModified: String?, error: String?,
                             importedWith: String? = nil) async throws {
-        try authorize(.editFeed(slug))
+        try await authorize(.editFeed(slug))
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
             let source = try await tx.source(feedId: try feed.savedID(), location: location)
@@ -20,7 +20,7 @@ extension CountdownService {
     /// process (a replica) holds it: true when the caller may fetch now, so
     /// that replicas never fetch one source at once. `recordFetch` gives it back.
     public func leaseRefresh(feed slug: String, location: String, for duration: TimeInterval) async throws -> Bool {
-        try authorize(.editFeed(slug))
+        try await authorize(.editFeed(slug))
         return try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
             // Read locked: of two replicas asking at once, one takes the lease and the other then sees it taken.
@@ -34,7 +34,7 @@ extension CountdownService {
 
     /// Stops fetching `location`; what it brought stays until removed by hand.
     public func unsubscribe(feed slug: String, location: String) async throws {
-        try authorize(.editFeed(slug))
+        try await authorize(.manageSources(slug))
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
             if var source = try await tx.sourceRow(feedId: try feed.savedID(), location: location, lock: true) {
@@ -51,7 +51,7 @@ extension CountdownService {
     /// checked by the caller; false when the feed has no such subscription.
     /// The source's validators go with the old rules: its next fetch is a full one.
     public func setSubscriptionRules(feed slug: String, location: String, rules: String?) async throws -> Bool {
-        try authorize(.editFeed(slug))
+        try await authorize(.manageSources(slug))
         let saved = try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
             // Only a subscribed source has rules.
@@ -68,7 +68,7 @@ extension CountdownService {
     /// them or none (the server re-seals logins of an older format at start).
     /// A subscription stopped meanwhile is left as it is.
     public func replaceSealedLogins(_ logins: [SourceSubscription]) async throws {
-        try authorize(.administer)
+        try await authorize(.administer)
         try await transaction { tx in
             for login in logins {
                 guard let feed = try await tx.feedRow(slug: login.feed, lock: true), let feedId = feed.id,
@@ -88,7 +88,7 @@ extension CountdownService {
     /// `importedWith`, the digest of the rules this import went through.
     public func importAndSubscribe(_ data: [UInt8], intoFeed slug: String, options: ImportOptions, location: String,
                                    login: String? = nil, rules: String? = nil, importedWith: String? = nil) async throws -> ImportReport {
-        try authorize(.editFeed(slug))
+        try await authorize(.manageSources(slug))
         let batch = try await read(data, intoFeed: slug, options: options)
         let report = try await transaction { tx in
             let report = try await apply(batch, intoFeed: slug, options: options, progress: nil, tx)

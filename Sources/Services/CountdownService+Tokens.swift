@@ -6,7 +6,7 @@ extension CountdownService {
     /// Creates a token for a feed, showing it as `visibility` says; returns the
     /// secret once (only its hash is kept).
     public func createFeedToken(feed slug: String, label: String, visibility: Visibility) async throws -> (token: String, info: FeedToken) {
-        try authorize(.editFeed(slug))
+        try await authorize(.editFeed(slug))
         let secret = Secret.generate()
         let info = try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
@@ -18,7 +18,7 @@ extension CountdownService {
     }
 
     public func revokeFeedToken(feed slug: String, id: Int64) async throws {
-        try authorize(.editFeed(slug))
+        try await authorize(.editFeed(slug))
         try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
             guard var row = try await tx.tokenRows(feedId: try feed.savedID()).first(where: { $0.id == id }) else {

@@ -45,8 +45,21 @@ public struct CountdownService: Sendable {
     }
 
     /// Refuses, changing nothing, unless the principal may do `permission`.
-    public func authorize(_ permission: Permission) throws(Authorization.Refused) {
-        try Authorization.check(principal, permission)
+    /// For a person, their standing toward the feed or space it is about is
+    /// read first; one they may not even read is not there for them
+    /// (`feedNotFound`, `spaceNotFound`: 404, not 403).
+    public func authorize(_ permission: Permission) async throws {
+        guard case .person(let person) = principal, !person.isAdmin else { return try Authorization.check(principal, permission) }
+        let standing = try await standing(of: person, toward: permission)
+        if let standing, !AccessTable.allows(standing, .read) {
+            switch permission {
+            case .readSpace(let slug), .manageSpace(let slug), .createFeed(let slug?): throw StoreError.spaceNotFound(slug)
+            case .editCountdown(let id): throw StoreError.countdownNotFound(id)
+            case .readFeed(let slug), .editFeed(let slug), .manageSources(let slug), .deleteFeed(let slug): throw StoreError.feedNotFound(slug)
+            default: break
+            }
+        }
+        try Authorization.check(principal, permission, standing: standing)
     }
 
     /// One use case's transaction; once it committed, `StoreEvent.committed` is published.

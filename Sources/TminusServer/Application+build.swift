@@ -118,7 +118,7 @@ package func buildRouter(_ dependencies: ServerDependencies) -> Router<ServerCon
     AdminRoutes(parts: dependencies.parts, health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors, notices: notices) })
         .register(on: router, token: dependencies.token)
     // Prometheus text, behind the admin token (a scrape config sends it as a bearer token).
-    router.group("metrics").add(middleware: AdminAuthMiddleware(token: dependencies.token)).get { _, _ in
+    router.group("metrics").add(middleware: AdminAuthMiddleware(token: dependencies.token, people: nil)).get { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                  body: .init(byteBuffer: ByteBuffer(bytes: metrics.scrape(catalog: catalog, cache: cache, health: health))))
     }

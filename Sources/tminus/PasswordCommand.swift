@@ -12,7 +12,7 @@ struct PasswordCommand: ParsableCommand {
         discussion: """
             Asks twice on a terminal; with --stdin, reads one line from standard input (for scripts). \
             Only a bcrypt hash is stored, in the database; any unused setup link stops working. \
-            Sessions already signed in stay signed in until they expire or sign out.
+            Every session signed in before ends (sign in again with the new password).
 
             Examples:
               tminus password

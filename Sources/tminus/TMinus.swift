@@ -20,7 +20,7 @@ struct TMinus: ParsableCommand {
         subcommands: [
             ServeCommand.self, ImportCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self, EditCommand.self, RemoveCommand.self,
             FeedsCommand.self, ValidateCommand.self, OccurrencesCommand.self, FormatCommand.self, PasswordCommand.self, MigrateCommand.self,
-            CopyCommand.self, BackupCommand.self, RestoreCommand.self, RulesCommand.self,
+            CopyCommand.self, BackupCommand.self, RestoreCommand.self, RulesCommand.self, UsersCommand.self,
         ]
     )
 

@@ -18,8 +18,9 @@ struct Tminus {
     /// Runs the binary in the folder; returns its exit status, standard output
     /// and standard error. Awaited, so no thread is held while it runs (`ChildRun`).
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, out: String, err: String) {
-        let result = try await ChildRun.run(try #require(Corpus.tminusBinary), arguments, environment: environment, directory: folder)
+    func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) async throws -> (status: Int32, out: String, err: String) {
+        let result = try await ChildRun.run(try #require(Corpus.tminusBinary), arguments, input: input.map { Data($0.utf8) }, environment: environment,
+                                            directory: folder)
         return (result.status, result.out, result.err)
     }
 

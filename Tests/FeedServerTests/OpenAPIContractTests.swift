@@ -87,10 +87,15 @@ struct OpenAPIContractTests {
         try await fixture.withServer(adjust: { _ in }) { client, parts in
             let countdown = try #require(try await parts.store.countdowns(inFeed: "exams").first?.savedID())
             let (_, token) = try await parts.dependencies.parts.service.createFeedToken(feed: "exams", label: "contract", visibility: .full)
+            // People and a space for the spaces' operations (their {slug} is "exams" too, their {user} "ben").
+            let service = parts.dependencies.parts.service
+            for login in ["anna", "ben"] { try await service.addPerson(login: login, password: "a long enough password", cost: 4) }
+            try await service.createSpace(slug: "exams", name: "Exams", owner: "anna")
             for operation in operations {
                 let uri = operation.path.replacingOccurrences(of: "{slug}", with: "exams")
                     .replacingOccurrences(of: "countdowns/{id}", with: "countdowns/\(countdown)")
                     .replacingOccurrences(of: "tokens/{id}", with: "tokens/\(token.id)")
+                    .replacingOccurrences(of: "{user}", with: "ben")
                     + (operation.id == "unsubscribe" ? "?url=https%3A%2F%2Fcalendar.example.org%2Fschool.ics" : "")
                 var headers = fixture.admin
                 if let type = operation.example?.contentType { headers[.contentType] = type }

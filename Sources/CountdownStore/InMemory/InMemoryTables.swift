@@ -26,8 +26,13 @@ package struct InMemoryTables: Sendable {
     package var tokens: [Int64: TokenRecord] = [:]
     package var images: [String: Image] = [:]
     package var values: [StoreKey: PersistedValue] = [:]
+    package var people: [Int64: PersonRecord] = [:]
+    package var spaces: [Int64: SpaceRecord] = [:]
+    /// By space id, then person id.
+    package var members: [Int64: [Int64: MemberRecord]] = [:]
+    package var personTokens: [Int64: PersonTokenRecord] = [:]
     /// The tables whose rows get ids.
-    package enum Table: Hashable, Sendable { case feed, countdown, category, source, token }
+    package enum Table: Hashable, Sendable { case feed, countdown, category, source, token, person, space, personToken }
     private var lastIds: [Table: Int64] = [:]
 
     /// Each table counts its own ids from 1, as SQLite's and PostgreSQL's do.

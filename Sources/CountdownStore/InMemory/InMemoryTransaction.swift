@@ -67,6 +67,42 @@ package final class InMemoryTransaction: StoreTransaction {
         with { $0.images[digest].map { ($0.bytes, $0.mimeType) } }
     }
 
+    package func personRows(_ key: PersonKey?) async throws -> [PersonRecord] {
+        with { tables in
+            switch key {
+            case .id(let id)?: tables.people[id].map { [$0] } ?? []
+            case .login(let login)?: tables.people.values.filter { $0.login == login }
+            case nil: tables.people.values.sorted { $0.login.utf8.lexicographicallyPrecedes($1.login.utf8) }
+            }
+        }
+    }
+
+    package func spaceRows(_ key: SpaceKey?) async throws -> [SpaceRecord] {
+        with { tables in
+            switch key {
+            case .id(let id)?: tables.spaces[id].map { [$0] } ?? []
+            case .slug(let slug)?: tables.spaces.values.filter { $0.slug == slug }
+            case nil: tables.spaces.values.sorted { $0.slug.utf8.lexicographicallyPrecedes($1.slug.utf8) }
+            }
+        }
+    }
+
+    package func memberRows(spaceId: Int64?, personId: Int64?) async throws -> [MemberRecord] {
+        with { tables in
+            tables.members.values.flatMap(\.values).filter { (spaceId == nil || $0.spaceId == spaceId) && (personId == nil || $0.personId == personId) }
+                .sorted { ($0.spaceId, $0.personId) < ($1.spaceId, $1.personId) }
+        }
+    }
+
+    package func personTokenRows(_ key: PersonTokenKey) async throws -> [PersonTokenRecord] {
+        with { tables in
+            switch key {
+            case .hash(let hash): tables.personTokens.values.filter { $0.tokenHash == hash }
+            case .person(let id): tables.personTokens.values.filter { $0.personId == id }.sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+            }
+        }
+    }
+
     // MARK: writes
 
     package func saveFeed(_ row: FeedRecord) async throws -> FeedRecord {
@@ -132,6 +168,43 @@ package final class InMemoryTransaction: StoreTransaction {
     package func setValue(_ value: PersistedValue?, for key: StoreKey) async throws {
         with { tables in
             if case .setting = key { tables.values[key] = value.map { PersistedValue(bytes: $0.bytes, expiresAt: nil) } } else { tables.values[key] = value }
+        }
+    }
+
+    package func savePerson(_ row: PersonRecord) async throws -> PersonRecord {
+        try with { tables in
+            guard !tables.people.values.contains(where: { $0.login == row.login && $0.id != row.id }) else {
+                throw StoreError.invalid("that already exists (person \(row.login))")
+            }
+            return tables.save(row, in: \.people, kind: .person) { $0.id = $1 }
+        }
+    }
+
+    package func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord {
+        try with { tables in
+            guard !tables.spaces.values.contains(where: { $0.slug == row.slug && $0.id != row.id }) else {
+                throw StoreError.invalid("that already exists (space \(row.slug))")
+            }
+            return tables.save(row, in: \.spaces, kind: .space) { $0.id = $1 }
+        }
+    }
+
+    package func setMember(spaceId: Int64, personId: Int64, to row: MemberRecord?) async throws {
+        try with { tables in
+            guard tables.spaces[spaceId] != nil, tables.people[personId] != nil else {
+                throw StoreError.invalid("no space \(spaceId) or person \(personId)")
+            }
+            tables.members[spaceId, default: [:]][personId] = row
+        }
+    }
+
+    package func savePersonToken(_ row: PersonTokenRecord) async throws -> PersonTokenRecord {
+        try with { tables in
+            guard tables.people[row.personId] != nil else { throw StoreError.invalid("no person with id \(row.personId)") }
+            guard !tables.personTokens.values.contains(where: { $0.tokenHash == row.tokenHash && $0.id != row.id }) else {
+                throw StoreError.invalid("that already exists (a token with that hash)")
+            }
+            return tables.save(row, in: \.personTokens, kind: .personToken) { $0.id = $1 }
         }
     }
 

@@ -30,4 +30,15 @@ public protocol StoreReader: Sendable {
     func value(for key: StoreKey) async throws -> PersistedValue?
     /// An image by the SHA-256 of its bytes.
     func image(digest: String) async throws -> (bytes: Data, mimeType: String)?
+
+    // MARK: people and spaces (issue #37)
+
+    /// The person `key` names, or every person by login (`nil`).
+    func personRows(_ key: PersonKey?) async throws -> [PersonRecord]
+    /// The space `key` names, or every space by slug (`nil`).
+    func spaceRows(_ key: SpaceKey?) async throws -> [SpaceRecord]
+    /// Memberships of one space, of one person, or both (one row at most), by space and person.
+    func memberRows(spaceId: Int64?, personId: Int64?) async throws -> [MemberRecord]
+    /// Person tokens by the hash of their secret, or a person's, by id.
+    func personTokenRows(_ key: PersonTokenKey) async throws -> [PersonTokenRecord]
 }

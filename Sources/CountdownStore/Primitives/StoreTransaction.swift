@@ -47,4 +47,16 @@ public protocol StoreTransaction: StoreReader {
     func setValue(_ value: PersistedValue?, for key: StoreKey) async throws
     /// Deletes every entry that expired at or before `now`; returns how many went.
     func deleteExpiredEntries() async throws -> Int
+
+    // MARK: people and spaces (issue #37)
+
+    /// Inserts or writes a person row, as `saveFeed` does.
+    func savePerson(_ row: PersonRecord) async throws -> PersonRecord
+    /// Inserts or writes a space row, as `saveFeed` does.
+    func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord
+    /// Gives a person a role in a space (a new member, or a new role), or
+    /// removes them (`nil`).
+    func setMember(spaceId: Int64, personId: Int64, to row: MemberRecord?) async throws
+    /// Inserts or writes a person token, as `saveFeed` does.
+    func savePersonToken(_ row: PersonTokenRecord) async throws -> PersonTokenRecord
 }

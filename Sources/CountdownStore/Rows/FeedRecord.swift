@@ -15,6 +15,11 @@ public struct FeedRecord: Codable, Sendable, Equatable {
     public var updatedAt: Date
     /// Rises with every change: what tells every server to compile the feed again.
     public var revision: Int64 = 0
+    /// Whose feed it is (schema v13): a person's, a space's, or (both nil) the
+    /// operator's, as every feed was before people: feed files' feeds, and
+    /// those made by the owner or the admin token.
+    public var personId: Int64?
+    public var spaceId: Int64?
 
     public init(_ feed: Feed, now: Date) {
         slug = feed.slug
@@ -39,6 +44,6 @@ extension StoredFeed {
     /// A stored row as callers see it: every store builds it the same way.
     public init(_ record: FeedRecord, categoryColors: [String: String], countdownCount: Int) throws(StoreError) {
         self.init(id: try record.savedID(), feed: record.feed(categoryColors: categoryColors), countdownCount: countdownCount,
-                  updatedAt: record.updatedAt, revision: record.revision)
+                  updatedAt: record.updatedAt, revision: record.revision, personId: record.personId, spaceId: record.spaceId)
     }
 }

@@ -21,3 +21,6 @@ extension CountdownRecord: SavedRow {}
 extension SourceRecord: SavedRow {}
 extension Countdown: SavedRow {}
 extension TokenRecord: SavedRow {}
+extension PersonRecord: SavedRow {}
+extension SpaceRecord: SavedRow {}
+extension PersonTokenRecord: SavedRow {}

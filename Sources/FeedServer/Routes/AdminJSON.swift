@@ -49,8 +49,10 @@ package struct FeedJSON: Codable {
     package var countdowns: Int?
     package var updatedAt: Date?
     package var links: [String: String]?
+    /// The space a new feed is made in (POST only); none: the person's own.
+    package var space: String?
 
-    package enum CodingKeys: String, CodingKey { case slug, countdowns, updatedAt, links }
+    package enum CodingKeys: String, CodingKey { case slug, countdowns, updatedAt, links, space }
 
     package init(_ stored: StoredFeed, baseURL: String) {
         let feed = stored.feed
@@ -67,6 +69,7 @@ package struct FeedJSON: Codable {
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         slug = try container.decode(String.self, forKey: .slug)
+        space = try container.decodeIfPresent(String.self, forKey: .space)
         settings = try FeedSettingsDocument(from: decoder)
     }
 

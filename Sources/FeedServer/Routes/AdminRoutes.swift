@@ -24,8 +24,9 @@ package struct AdminRoutes: PartsRoutes, Sendable {
 
     package func register(on router: Router<ServerContext>, token: AdminToken) {
         OpenAPIDocument.register(on: router)
-        let api = router.group("api").add(middleware: AdminAuthMiddleware(token: token))
+        let api = router.group("api").add(middleware: AdminAuthMiddleware(token: token, people: parts.service))
         api.get("health") { request, _ in
+            try await self.service.authorize(.administer)
             // Measured first, so that the cache figures include the renders measuring caused.
             // The feeds in memory, so that health compiles nothing; `?feed=` measures that one (compiling it).
             var outputs: [OutputBudget] = []
@@ -39,6 +40,7 @@ package struct AdminRoutes: PartsRoutes, Sendable {
             health.outputs = outputs
             return health
         }
+        registerSpaces(on: api)
         api.get("feeds") { _, _ in
             try AdminJSON.encode(try await service.feeds().map { FeedJSON($0, baseURL: self.settings.baseURL) })
         }
@@ -121,7 +123,7 @@ package struct AdminRoutes: PartsRoutes, Sendable {
         var feed = Feed(slug: input.slug)
         warnAboutOldSpellings(input.settings)
         try input.settings.apply(to: &feed)
-        let stored = try await service.createFeed(feed)
+        let stored = try await service.createFeed(feed, inSpace: input.space)
         self.logger.info("feed created", metadata: ["feed": "\(feed.slug)"])
         return try AdminJSON.encode(FeedJSON(stored, baseURL: self.settings.baseURL), status: .created)
     }

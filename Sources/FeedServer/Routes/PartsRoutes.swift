@@ -15,8 +15,8 @@ package protocol PartsRoutes {
 }
 
 extension PartsRoutes {
-    /// The use cases, run as `principal`.
-    package var service: CountdownService { parts.service.acting(as: Self.principal) }
+    /// The use cases, run as the request's principal (a person's token) or the group's.
+    package var service: CountdownService { parts.service.acting(as: RequestPrincipal.current ?? Self.principal) }
     /// The sources' use cases, run as `principal`.
     package var sources: SourceUseCases { SourceUseCases(service: service, loader: loader, fetcher: fetcher, secrets: secrets) }
     package var catalog: FeedCatalog { parts.catalog }

@@ -179,6 +179,50 @@ package enum StoreMigrations {
                 for column in LegacyFeedColumns.dropped { t.drop(column: column) }
             }
         }
+        migrator.registerMigration("v13: people and spaces") { db in
+            // People who sign in (issue #37): a bcrypt hash, never the password.
+            try db.create(table: "person") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("login", .text).notNull().unique()
+                t.column("displayName", .text).notNull()
+                t.column("passwordHash", .text)
+                t.column("language", .text)
+                t.column("isAdmin", .boolean).notNull().defaults(to: false)
+                t.column("disabledAt", .datetime)
+                t.column("createdAt", .datetime).notNull()
+            }
+            // Households, classes, teams; a member's role in each.
+            try db.create(table: "space") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("slug", .text).notNull().unique()
+                t.column("name", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "member") { t in
+                t.column("spaceId", .integer).notNull().references("space", onDelete: .cascade)
+                t.column("personId", .integer).notNull().references("person", onDelete: .cascade).indexed()
+                t.column("role", .text).notNull().check { ["owner", "editor", "viewer"].contains($0) }
+                t.column("joinedAt", .datetime).notNull()
+                t.primaryKey(["spaceId", "personId"])
+            }
+            // A person's API tokens, kept as the SHA-256 of their secret.
+            try db.create(table: "personToken") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("personId", .integer).notNull().references("person", onDelete: .cascade).indexed()
+                t.column("label", .text).notNull()
+                t.column("tokenHash", .text).notNull().unique()
+                t.column("readOnly", .boolean).notNull().defaults(to: false)
+                t.column("createdAt", .datetime).notNull()
+                t.column("expiresAt", .datetime)
+                t.column("lastUsedAt", .datetime)
+                t.column("revokedAt", .datetime)
+            }
+            // Whose a feed is: a person's, a space's, or neither (the operator's, as every feed was before).
+            try db.alter(table: "feed") { t in
+                t.add(column: "personId", .integer).references("person", onDelete: .setNull)
+                t.add(column: "spaceId", .integer).references("space", onDelete: .setNull)
+            }
+        }
         return migrator
     }
 }

@@ -1,7 +1,9 @@
-/// The one place that decides what a principal may do. Today tminus has one
-/// owner: the owner, the admin token and the server itself may do everything,
-/// and a feed token only reads its own feed in full (a `titles` or `busy`
-/// token reads a redacted view, which the server serves without a use case).
+/// The one place that decides what a principal may do. The owner of the web
+/// app (today's one password), the admin token and the server itself may do
+/// everything; a feed token only reads its own feed in full (a `titles` or
+/// `busy` token reads a redacted view, which the server serves without a use
+/// case); a person may do what their `Standing` toward the feed or space
+/// allows by `AccessTable`, and only reads with a read-only token.
 public enum Authorization {
     /// A use case refused for its principal: nothing was changed.
     public struct Refused: Error, Sendable, Equatable, CustomStringConvertible {
@@ -16,15 +18,28 @@ public enum Authorization {
         public var description: String { "\(principal) may not \(permission); nothing was changed" }
     }
 
-    public static func allows(_ principal: Principal, _ permission: Permission) -> Bool {
+    /// `standing` is the person's toward the feed or space the permission is
+    /// about (`CountdownService` reads it); it is not asked for other principals.
+    public static func allows(_ principal: Principal, _ permission: Permission, standing: Standing? = nil) -> Bool {
         switch principal {
         case .owner, .adminToken, .system: true
         case .feedToken(let feed, let visibility):
             if case .readFeed(let slug) = permission { slug == feed && visibility == .full } else { false }
+        case .person(let person):
+            if person.readOnly && permission.action != .read { false }
+            else if person.isAdmin { true }
+            else {
+                switch permission {
+                // Any person makes their own feeds; only the operator makes and deletes anyone's.
+                case .createFeed(nil): true
+                case .manageFeeds, .administer: false
+                default: AccessTable.allows(standing ?? .outsider, permission.action)
+                }
+            }
         }
     }
 
-    public static func check(_ principal: Principal, _ permission: Permission) throws(Refused) {
-        guard allows(principal, permission) else { throw Refused(principal: principal, permission: permission) }
+    public static func check(_ principal: Principal, _ permission: Permission, standing: Standing? = nil) throws(Refused) {
+        guard allows(principal, permission, standing: standing) else { throw Refused(principal: principal, permission: permission) }
     }
 }

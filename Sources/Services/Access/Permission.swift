@@ -2,13 +2,23 @@
 public enum Permission: Sendable, Equatable, CustomStringConvertible {
     /// Read a feed in full (its countdowns, sources and tokens).
     case readFeed(String)
-    /// Change a feed: its settings, countdowns, imports, sources and tokens.
+    /// Change a feed: its settings, countdowns, imports and tokens.
     case editFeed(String)
     /// Change a countdown known by its id (and the feed it is in).
     case editCountdown(Int64)
-    /// Make a feed, or delete one.
+    /// Add a URL source, a webhook, a purge hook or rules to a feed (they reach the network).
+    case manageSources(String)
+    /// Make a feed: a person's own (`nil`), or in a space.
+    case createFeed(space: String?)
+    /// Delete a feed.
+    case deleteFeed(String)
+    /// Make or delete any feed, as the operator does (feed files, imports that create feeds).
     case manageFeeds
-    /// The server's own settings: the owner's password, sessions, keys, notices' bookkeeping.
+    /// Read a space and its members.
+    case readSpace(String)
+    /// Change a space's members and settings.
+    case manageSpace(String)
+    /// The server's own settings and its people: passwords, sessions, keys, notices' bookkeeping.
     case administer
 
     public var description: String {
@@ -16,8 +26,26 @@ public enum Permission: Sendable, Equatable, CustomStringConvertible {
         case .readFeed(let slug): "read feed '\(slug)'"
         case .editFeed(let slug): "change feed '\(slug)'"
         case .editCountdown(let id): "change countdown \(id)"
-        case .manageFeeds: "make or delete feeds"
-        case .administer: "change the server's settings"
+        case .manageSources(let slug): "add sources, hooks or rules to feed '\(slug)'"
+        case .createFeed(let space?): "make a feed in space '\(space)'"
+        case .createFeed(nil): "make a feed"
+        case .deleteFeed(let slug): "delete feed '\(slug)'"
+        case .manageFeeds: "make or delete any feed"
+        case .readSpace(let slug): "see space '\(slug)'"
+        case .manageSpace(let slug): "change the members of space '\(slug)'"
+        case .administer: "change the server's settings or its people"
+        }
+    }
+
+    /// The action the table of permissions knows it by, and whether it is about a feed or a space.
+    var action: Action {
+        switch self {
+        case .readFeed, .readSpace: .read
+        case .editFeed, .editCountdown, .createFeed: .edit
+        case .manageSources: .reachNetwork
+        case .deleteFeed: .delete
+        case .manageSpace: .manageMembers
+        case .manageFeeds, .administer: .manageMembers
         }
     }
 }

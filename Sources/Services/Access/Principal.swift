@@ -13,6 +13,8 @@ public enum Principal: Sendable, Equatable, CustomStringConvertible {
     case feedToken(feed: String, visibility: Visibility)
     /// The server itself (feed files, source refreshes, notices) and the command line on its machine.
     case system
+    /// A person (issue #37), signed in or with one of their API tokens.
+    case person(PersonAccess)
 
     public var description: String {
         switch self {
@@ -20,6 +22,7 @@ public enum Principal: Sendable, Equatable, CustomStringConvertible {
         case .adminToken: "the admin token"
         case .feedToken(let feed, let visibility): "a \(visibility.rawValue) token of feed '\(feed)'"
         case .system: "the server"
+        case .person(let person): "\(person.login)\(person.readOnly ? " (read-only token)" : "")"
         }
     }
 }

@@ -1,0 +1,16 @@
+import Foundation
+
+/// A `member` row (schema v13): one person's role in one space.
+public struct MemberRecord: Codable, Sendable, Equatable {
+    public var spaceId: Int64
+    public var personId: Int64
+    public var role: SpaceRole
+    public var joinedAt: Date
+
+    public init(spaceId: Int64, personId: Int64, role: SpaceRole, joinedAt: Date) {
+        self.spaceId = spaceId
+        self.personId = personId
+        self.role = role
+        self.joinedAt = joinedAt
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// A `person` row (schema v13): someone who signs in. The password is kept
+/// only as its bcrypt hash; an administrator may do everything, anyone else
+/// what their own feeds and their spaces' roles allow.
+public struct PersonRecord: Codable, Sendable, Equatable {
+    public var id: Int64?
+    /// What they sign in with: lower-case letters, digits, dots, dashes, underscores.
+    public var login: String
+    public var displayName: String
+    public var passwordHash: String?
+    /// Their language's code; nil for the browser's.
+    public var language: String?
+    public var isAdmin: Bool
+    /// When an administrator disabled them: their tokens and sessions stop at once.
+    public var disabledAt: Date?
+    public var createdAt: Date
+
+    public init(id: Int64? = nil, login: String, displayName: String, passwordHash: String?, language: String? = nil, isAdmin: Bool = false,
+                disabledAt: Date? = nil, createdAt: Date) {
+        self.id = id
+        self.login = login
+        self.displayName = displayName
+        self.passwordHash = passwordHash
+        self.language = language
+        self.isAdmin = isAdmin
+        self.disabledAt = disabledAt
+        self.createdAt = createdAt
+    }
+
+    /// A login people can type and URLs can carry: 1 to 64 of a–z, 0–9, `.`, `-`, `_`, starting with a letter or digit.
+    public static func isValidLogin(_ login: String) -> Bool {
+        guard let first = login.utf8.first, login.utf8.count <= 64 else { return false }
+        func allowed(_ byte: UInt8) -> Bool { (97...122).contains(byte) || (48...57).contains(byte) }
+        return allowed(first) && login.utf8.allSatisfy { allowed($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+    }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import CountdownStore
+import Foundation
+import Services
+
+/// `tminus users`: the people who sign in, and their API tokens (issue #37).
+struct UsersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users",
+        abstract: "Add and list the people who use this tminus, and make their API tokens.",
+        discussion: """
+            Each person has a login, a password (only its bcrypt hash is kept) and API tokens of their own; \
+            an administrator may do everything. Spaces and their members are made through the API (POST /api/spaces).
+
+            Examples:
+              printf '%s\\n' "$PASSWORD" | tminus users add anna --name "Anna K." --admin --password-stdin
+              tminus users list
+              tminus users token anna --label laptop
+              tminus users token ben --label calendar-sync --read-only --expires-days 90
+            """,
+        subcommands: [Add.self, List.self, Token.self],
+        defaultSubcommand: List.self
+    )
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a person.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "Their login: lower-case letters, digits, dots, dashes, underscores.") var login: String
+        @Option(help: "The name others see (default: the login).") var name: String?
+        @Flag(help: "An administrator: may do everything, for everyone.") var admin = false
+        @Flag(help: "Read the password from one line of standard input (else it is asked for twice).") var passwordStdin = false
+
+        func validate() throws {
+            guard PersonRecord.isValidLogin(login) else {
+                throw ValidationError("'\(login)' is not a valid login: use 1 to 64 lower-case letters, digits, dots, dashes and underscores")
+            }
+        }
+
+        func run() throws {
+            try reportingErrors {
+                let password: String
+                if passwordStdin {
+                    guard let line = readLine(strippingNewline: true) else { throw CLIError("no password on standard input") }
+                    password = line
+                } else {
+                    guard let first = PasswordCommand.ask("Password for \(login): "), let second = PasswordCommand.ask("The same again: ") else {
+                        throw CLIError("no terminal to ask on; use --password-stdin")
+                    }
+                    guard first == second else { throw CLIError("the two passwords differ; nothing was changed") }
+                    password = first
+                }
+                do { try OwnerPassword.check(password) } catch { throw CLIError("\(error); nothing was changed") }
+                let person = try await store.withService { service in
+                    try await service.addPerson(login: login, displayName: name, password: password, isAdmin: admin)
+                }
+                print("added \(person.isAdmin ? "administrator" : "person") '\(person.login)'; `tminus users token \(person.login) --label NAME` makes an API token")
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the people.")
+        @OptionGroup var store: StoreOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try reportingErrors {
+                let people = try await store.withService { try await $0.people() }
+                if json {
+                    let rows = people.map { ["login": $0.login, "name": $0.displayName, "admin": $0.isAdmin ? "yes" : "no",
+                                             "disabled": $0.disabledAt == nil ? "no" : "yes"] }
+                    print(String(decoding: try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+                    return
+                }
+                if people.isEmpty { print("no people yet: `tminus users add NAME --admin`"); return }
+                for person in people {
+                    print("\(person.login.padding(toLength: 20, withPad: " ", startingAt: 0)) \(person.isAdmin ? "admin " : "      ")"
+                          + "\(person.disabledAt == nil ? "" : "(disabled) ")\(person.displayName)")
+                }
+            }
+        }
+    }
+
+    struct Token: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make an API token for a person; it is shown once.",
+            discussion: "Send it as `Authorization: Bearer <token>` to /api: requests then act as that person.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The person's login.") var login: String
+        @Option(help: "What the token is for (a device, a script).") var label: String
+        @Flag(help: "The token only reads.") var readOnly = false
+        @Option(help: "Days until it stops working (default: never).") var expiresDays: Int?
+
+        func validate() throws {
+            if let expiresDays, !(1...3650).contains(expiresDays) { throw ValidationError("--expires-days must be from 1 to 3650") }
+        }
+
+        func run() throws {
+            try reportingErrors {
+                let (secret, token) = try await store.withService { service in
+                    try await service.createPersonToken(login: login, label: label, readOnly: readOnly,
+                                                        expiresIn: expiresDays.map { TimeInterval($0) * 86_400 })
+                }
+                FileHandle.standardError.write(Data("token '\(token.label)' for \(login)\(token.readOnly ? " (read-only)" : ""); shown once:\n".utf8))
+                print(secret)
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// `tminus users`: people are added with a password read from standard
+/// input, listed, and given API tokens shown once; a refused one changes nothing.
+struct UsersCommandTests {
+    @Test func peopleAreAddedListedAndGivenTokens() async throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        let database = tminus.path("db.sqlite")
+        let added = try await tminus.run(["users", "add", "anna", "--name", "Anna K.", "--admin", "--password-stdin", "--db", database],
+                                         input: "a long enough password\n")
+        #expect(added.status == 0 && added.out.contains("added administrator 'anna'"), "\(added.err)")
+        #expect(try await tminus.run(["users", "add", "ben", "--password-stdin", "--db", database], input: "another long password\n").status == 0)
+
+        let short = try await tminus.run(["users", "add", "carl", "--password-stdin", "--db", database], input: "short\n")
+        #expect(short.status != 0 && short.err.contains("at least 10 characters"), "\(short.err)")
+        let taken = try await tminus.run(["users", "add", "anna", "--password-stdin", "--db", database], input: "a long enough password\n")
+        #expect(taken.status != 0 && taken.err.contains("already exists"), "\(taken.err)")
+        let invalid = try await tminus.run(["users", "add", "Anna Smith", "--password-stdin", "--db", database], input: "a long enough password\n")
+        #expect(invalid.status != 0 && invalid.err.contains("not a valid login"), "\(invalid.err)")
+
+        let listed = try await tminus.run(["users", "list", "--db", database])
+        #expect(listed.out.contains("anna") && listed.out.contains("admin") && listed.out.contains("Anna K.") && listed.out.contains("ben"))
+        #expect(!listed.out.contains("carl"), "a refused person is not added")
+
+        let token = try await tminus.run(["users", "token", "ben", "--label", "phone", "--read-only", "--db", database])
+        #expect(token.status == 0 && token.out.hasPrefix("tmp_") && token.err.contains("read-only"), "\(token.err)")
+        let nobody = try await tminus.run(["users", "token", "dora", "--label", "phone", "--db", database])
+        #expect(nobody.status != 0 && nobody.err.contains("no person 'dora'"), "\(nobody.err)")
+    }
+}
