@@ -17,8 +17,11 @@ struct UsersCommand: ParsableCommand {
               tminus users list
               tminus users token anna --label laptop
               tminus users token ben --label calendar-sync --read-only --expires-days 90
+              tminus users tokens ben
+              tminus users revoke ben 3
+              tminus users disable ben      # his tokens stop at once
             """,
-        subcommands: [Add.self, List.self, Token.self],
+        subcommands: [Add.self, List.self, Token.self, Tokens.self, Revoke.self, Disable.self, Enable.self],
         defaultSubcommand: List.self
     )
 
@@ -103,6 +106,66 @@ struct UsersCommand: ParsableCommand {
                 }
                 FileHandle.standardError.write(Data("token '\(token.label)' for \(login)\(token.readOnly ? " (read-only)" : ""); shown once:\n".utf8))
                 print(secret)
+            }
+        }
+    }
+
+    struct Tokens: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a person's API tokens (never their secrets).")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The person's login.") var login: String
+
+        func run() throws {
+            try reportingErrors {
+                let tokens = try await store.withService { try await $0.personTokens(login: login) }
+                if tokens.isEmpty { print("\(login) has no tokens: `tminus users token \(login) --label NAME`"); return }
+                let format = Date.ISO8601FormatStyle()
+                for token in tokens {
+                    let state = token.revokedAt != nil ? "revoked" : token.expiresAt.map { $0 <= Date() ? "expired" : "until \($0.formatted(format))" } ?? "live"
+                    print("#\(token.id ?? 0)".padding(toLength: 6, withPad: " ", startingAt: 0) + " \(token.label.padding(toLength: 20, withPad: " ", startingAt: 0)) "
+                          + "\(token.readOnly ? "read-only " : "read-write") \(state)"
+                          + ", last used \(token.lastUsedAt.map { $0.formatted(format) } ?? "never")")
+                }
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke one of a person's API tokens (see `tminus users tokens`).")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The person's login.") var login: String
+        @Argument(help: "The token's number.") var id: Int64
+
+        func run() throws {
+            try reportingErrors {
+                try await store.withService { try await $0.revokePersonToken(login: login, id: id) }
+                print("revoked token #\(id) of \(login)")
+            }
+        }
+    }
+
+    struct Disable: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Disable a person: their tokens stop working at once (nothing of theirs is deleted).")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The person's login.") var login: String
+
+        func run() throws {
+            try reportingErrors {
+                try await store.withService { try await $0.setDisabled(login: login, true) }
+                print("disabled \(login); `tminus users enable \(login)` undoes it")
+            }
+        }
+    }
+
+    struct Enable: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Enable a disabled person again.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The person's login.") var login: String
+
+        func run() throws {
+            try reportingErrors {
+                try await store.withService { try await $0.setDisabled(login: login, false) }
+                print("enabled \(login)")
             }
         }
     }

@@ -26,6 +26,14 @@ struct UsersCommandTests {
 
         let token = try await tminus.run(["users", "token", "ben", "--label", "phone", "--read-only", "--db", database])
         #expect(token.status == 0 && token.out.hasPrefix("tmp_") && token.err.contains("read-only"), "\(token.err)")
+        let tokens = try await tminus.run(["users", "tokens", "ben", "--db", database])
+        #expect(tokens.out.contains("#1") && tokens.out.contains("phone") && tokens.out.contains("read-only") && tokens.out.contains("last used never"),
+                "\(tokens.out)")
+        #expect(!tokens.out.contains("tmp_"), "secrets are never shown again")
+        #expect(try await tminus.run(["users", "revoke", "ben", "1", "--db", database]).status == 0)
+        #expect(try await tminus.run(["users", "tokens", "ben", "--db", database]).out.contains("revoked"))
+        #expect(try await tminus.run(["users", "disable", "ben", "--db", database]).status == 0)
+        #expect(try await tminus.run(["users", "list", "--db", database]).out.contains("(disabled)"))
         let nobody = try await tminus.run(["users", "token", "dora", "--label", "phone", "--db", database])
         #expect(nobody.status != 0 && nobody.err.contains("no person 'dora'"), "\(nobody.err)")
     }

@@ -78,6 +78,14 @@ struct PeopleAndSpacesTests {
             #expect(try await Self.send(client, .get, "/api/feeds/birthdays/countdowns", Self.bearer(reader)).status == 200)
             #expect(try await Self.send(client, .post, "/api/feeds/birthdays/countdowns", Self.bearer(reader), countdown).status == 403)
             #expect(try await Self.send(client, .get, "/api/health", anna).status == 403, "health is the operator's")
+
+            // Disabled, a person's tokens stop at once; a revoked token too.
+            try await operator_.setDisabled(login: "carl", true)
+            #expect(try await Self.send(client, .get, "/api/feeds", carl).status == 401)
+            let readerId = try #require(try await operator_.personTokens(login: "anna").first { $0.label == "reader" }?.id)
+            try await operator_.revokePersonToken(login: "anna", id: readerId)
+            #expect(try await Self.send(client, .get, "/api/feeds", Self.bearer(reader)).status == 401)
+            #expect(try await operator_.personTokens(login: "anna").first { $0.label == "tests" }?.lastUsedAt != nil, "when it was last used")
         }
     }
 }

@@ -34,7 +34,7 @@ extension CountdownService {
     /// only read; `expiresIn` ends it.
     public func createPersonToken(login: String, label: String, readOnly: Bool, expiresIn: TimeInterval? = nil) async throws
         -> (secret: String, token: PersonTokenRecord) {
-        if case .person(let me) = principal, me.login == login, !me.readOnly {} else { try await authorize(.administer) }
+        try await authorizeSelf(login)
         let label = Self.line(label)
         guard !label.isEmpty, label.count <= 100 else { throw StoreError.invalid("a token's label must have 1 to 100 characters") }
         let secret = "tmp_" + Secret.generate(bytes: 24)
@@ -47,16 +47,66 @@ extension CountdownService {
         return (secret, token)
     }
 
+    /// Disables a person (their tokens stop at once) or enables them again.
+    public func setDisabled(login: String, _ disabled: Bool) async throws {
+        try await authorize(.administer)
+        if disabled, case .person(let me) = principal, me.login == login { throw StoreError.invalid("you cannot disable yourself") }
+        try await transaction { tx in
+            guard var person = try await tx.personRows(.login(login)).first else { throw StoreError.personNotFound(login) }
+            guard (person.disabledAt != nil) != disabled else { return }
+            person.disabledAt = disabled ? tx.now : nil
+            _ = try await tx.savePerson(person)
+        }
+    }
+
+    /// A person's API tokens (an administrator's view, or their own), by id.
+    public func personTokens(login: String) async throws -> [PersonTokenRecord] {
+        try await authorizeSelf(login)
+        return try await store.read { reader in
+            guard let person = try await reader.personRows(.login(login)).first else { throw StoreError.personNotFound(login) }
+            return try await reader.personTokenRows(.person(try person.savedID()))
+        }
+    }
+
+    /// Revokes one of a person's API tokens (the first revocation's time is kept).
+    public func revokePersonToken(login: String, id: Int64) async throws {
+        try await authorizeSelf(login)
+        try await transaction { tx in
+            guard let person = try await tx.personRows(.login(login)).first,
+                  var token = try await tx.personTokenRows(.person(try person.savedID())).first(where: { $0.id == id }) else {
+                throw StoreError.invalid("\(login) has no token \(id) (see `tminus users tokens \(login)`)")
+            }
+            guard token.revokedAt == nil else { return }
+            token.revokedAt = tx.now
+            _ = try await tx.savePersonToken(token)
+        }
+    }
+
+    /// An administrator, or the person themselves with a read-write token.
+    func authorizeSelf(_ login: String) async throws {
+        if case .person(let me) = principal, me.login == login, !me.readOnly { return }
+        try await authorize(.administer)
+    }
+
     /// The person an API token's secret acts as, or nil (unknown, revoked,
     /// expired, or its person disabled). Asked for every API request that
     /// is not the operator's token.
     public func person(forToken secret: String) async throws -> PersonAccess? {
         let now = clock()
-        return try await store.read { reader in
+        guard let (access, token) = try await store.read({ reader -> (PersonAccess, PersonTokenRecord)? in
             guard let token = try await reader.personTokenRows(.hash(Secret.hash(secret))).first, token.isLive(at: now),
                   let person = try await reader.personRows(.id(token.personId)).first, person.disabledAt == nil, let id = person.id else { return nil }
-            return PersonAccess(id: id, login: person.login, isAdmin: person.isAdmin, readOnly: token.readOnly)
+            return (PersonAccess(id: id, login: person.login, isAdmin: person.isAdmin, readOnly: token.readOnly), token)
+        }) else { return nil }
+        // When it was last used, to the minute: one write a minute at most, not one a request.
+        if token.lastUsedAt.map({ now.timeIntervalSince($0) >= 60 }) ?? true {
+            try await transaction { tx in
+                guard var fresh = try await tx.personTokenRows(.hash(token.tokenHash)).first, (fresh.lastUsedAt ?? .distantPast) < now else { return }
+                fresh.lastUsedAt = now
+                _ = try await tx.savePersonToken(fresh)
+            }
         }
+        return access
     }
 }
 
