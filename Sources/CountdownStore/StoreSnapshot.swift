@@ -69,6 +69,7 @@ public struct StoreTable: Sendable {
         StoreTable(name: "countdown", columns: [
             ("id", .integer), ("feedId", .integer), ("sourceId", .integer), ("uid", .text), ("title", .text), ("kind", .text),
             ("status", .text), ("startsOn", .text), ("sequence", .integer), ("createdAt", .date), ("lastModified", .date), ("content", .text),
+            ("createdBy", .text), ("changedBy", .text),
         ], key: "id"),
         StoreTable(name: "category", columns: [("id", .integer), ("feedId", .integer), ("name", .text), ("color", .text)], key: "id"),
         StoreTable(name: "countdownCategory", columns: [("countdownId", .integer), ("categoryId", .integer)], key: "countdownId"),

@@ -207,6 +207,9 @@ enum PostgresMigrations {
             "ALTER TABLE feed ADD COLUMN personId BIGINT REFERENCES person(id) ON DELETE SET NULL",
             "ALTER TABLE feed ADD COLUMN spaceId BIGINT REFERENCES space(id) ON DELETE SET NULL",
         ]),
+        Migration(name: "v14: who made and changed each countdown", statements: [
+            "ALTER TABLE countdown ADD COLUMN createdBy TEXT", "ALTER TABLE countdown ADD COLUMN changedBy TEXT",
+        ]),
     ]
 }
 

@@ -146,7 +146,7 @@ struct PostgresTransaction: StoreTransaction {
         var ids: [Int64] = []
         ids.reserveCapacity(rows.count)
         for row in rows {
-            ids.append(try await store.save(row, in: PostgresCountdownStore.countdownTable, keeping: ["createdAt"], on: connection))
+            ids.append(try await store.save(row, in: PostgresCountdownStore.countdownTable, keeping: ["createdAt", "createdBy"], on: connection))
         }
         return ids
     }

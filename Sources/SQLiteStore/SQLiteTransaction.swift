@@ -139,9 +139,9 @@ package struct SQLiteTransaction: StoreTransaction {
                 if let id = row.id {
                     try db.cachedStatement(sql: """
                         UPDATE countdown SET feedId = ?, sourceId = ?, uid = ?, title = ?, kind = ?, status = ?, startsOn = ?,
-                            sequence = ?, lastModified = ?, content = ? WHERE id = ?
+                            sequence = ?, lastModified = ?, content = ?, changedBy = ? WHERE id = ?
                         """).execute(arguments: [row.feedId, row.sourceId, row.uid, row.title, row.kind, row.status, row.startsOn,
-                                                 row.sequence, row.lastModified, row.content, id])
+                                                 row.sequence, row.lastModified, row.content, row.changedBy, id])
                     return id
                 }
                 try row.insertPrepared(db)

@@ -87,6 +87,8 @@ extension CountdownService {
         let feedId = try await tx.requireFeed(slug, lock: true).savedID()
         guard try await tx.countdownRows(feedId: feedId, uid: stamped.uid).isEmpty else { throw StoreError.duplicateUID(stamped.uid, feed: slug) }
         var saved = stamped
+        saved.createdBy = principal.actorLabel
+        saved.changedBy = principal.actorLabel
         let ids = try await tx.saveCountdowns([CountdownRecord(saved, feedId: feedId, sourceId: nil, now: tx.now)])
         guard let id = ids.first else { throw StoreError.unsaved("countdown") }
         try await tx.link([CategoryLinks(countdownId: id, names: saved.categories)], feedId: feedId, replacing: false)
@@ -100,7 +102,9 @@ extension CountdownService {
         let row = try await tx.requireCountdown(id, lock: true)
         let content = CountdownRecord.content(of: countdown)
         guard content != row.content else { return try row.countdown(source: countdown.source) }
-        let edited = CountdownStamps.edited(countdown, row: row, now: tx.now)
+        var edited = CountdownStamps.edited(countdown, row: row, now: tx.now)
+        edited.createdBy = row.createdBy
+        edited.changedBy = principal.actorLabel
         var replacement = CountdownRecord(edited, feedId: row.feedId, sourceId: row.sourceId, now: tx.now, content: content)
         replacement.id = id
         _ = try await tx.saveCountdowns([replacement])
@@ -120,6 +124,7 @@ extension CountdownService {
         row.sourceId = nil
         row.sequence += 1
         row.lastModified = max(tx.now, row.lastModified)
+        row.changedBy = principal.actorLabel
         _ = try await tx.saveCountdowns([row])
         try await tx.link([CategoryLinks(countdownId: id, names: names)], feedId: targetId, replacing: true)
         try await tx.touch(feedId: from)

@@ -80,6 +80,8 @@ extension CountdownService {
         }
         let rivals = try await rivals(for: options, sourceId: sourceId, existing: existing, feedId: feedId, tx)
         let plan = ImportPlan(batch: batch, existing: existing, sourceId: sourceId, sync: options.sync, now: now, rivals: rivals)
+        // A source the server fetches is named by its address; anything else by who imported it.
+        let actor = principal == .system ? options.source.map { String($0.prefix(200)) } ?? principal.actorLabel : principal.actorLabel
         for start in stride(from: 0, to: plan.steps.count, by: Self.importChunk) {
             let end = min(start + Self.importChunk, plan.steps.count)
             var updates: [CountdownRecord] = [], updatedLinks: [CategoryLinks] = []
@@ -95,12 +97,15 @@ extension CountdownService {
                     row.id = id
                     row.sequence = sequence
                     row.lastModified = lastModified
+                    row.changedBy = actor
                     updates.append(row)
                     updatedLinks.append(CategoryLinks(countdownId: id, names: incoming.categories))
                 case .insert(let index):
                     var fresh = batch.countdowns[index]
                     fresh.created = fresh.created ?? now
                     fresh.lastModified = now
+                    fresh.createdBy = actor
+                    fresh.changedBy = actor
                     inserts.append(CountdownRecord(fresh, feedId: feedId, sourceId: sourceId, now: now, content: batch.contents[index]))
                     insertedNames.append(fresh.categories)
                 }

@@ -46,7 +46,7 @@ struct StoreOptions: ParsableArguments {
 
     /// The use cases over the opened store: what every command that writes calls.
     func withService<T>(limits: StoreLimits = StoreLimits(), _ body: (CountdownService) async throws -> T) async throws -> T {
-        try await withStore { store in try await body(CountdownService(store: store, limits: limits)) }
+        try await withStore { store in try await body(CountdownService(store: store, limits: limits).acting(as: .commandLine)) }
     }
 }
 

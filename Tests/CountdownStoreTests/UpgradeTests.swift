@@ -90,7 +90,7 @@ import Services
         try source.close()
     }
 
-    @Test(arguments: 0..<13)
+    @Test(arguments: 0..<14)
     func aDatabaseOfEachVersionOpensMigratedWithEverythingInIt(_ index: Int) async throws {
         let fixture = Self.fixture(index)
         try #require(FileManager.default.fileExists(atPath: fixture), "missing fixture \(fixture)")

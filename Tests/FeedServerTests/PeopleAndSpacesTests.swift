@@ -50,7 +50,13 @@ struct PeopleAndSpacesTests {
             // As an editor he adds one.
             #expect(try await Self.send(client, .patch, "/api/spaces/family/members/ben", anna, #"{"role":"editor"}"#).status == 200)
             let second = #"{"title":"Ben's exam","date":"2027-06-01"}"#
-            #expect(try await Self.send(client, .post, "/api/feeds/birthdays/countdowns", ben, second).status == 201)
+            let his = try await Self.send(client, .post, "/api/feeds/birthdays/countdowns", ben, second)
+            #expect(his.status == 201 && his.body.contains(#""createdBy":"ben""#), "who made it: \(his.body)")
+            let id = try #require(his.body.firstRange(of: #/"id":(\d+)/#).map { String(his.body[$0].dropFirst(5)) })
+            let edited = try await Self.send(client, .patch, "/api/countdowns/\(id)", anna, #"{"title":"Ben's final exam"}"#)
+            #expect(edited.body.contains(#""createdBy":"ben""#) && edited.body.contains(#""changedBy":"anna""#), "who changed it: \(edited.body)")
+            #expect(try await !Self.send(client, .get, "/feeds/birthdays.json", fixture.admin).body.contains("createdBy"),
+                    "who changed what is not in the feed's own outputs")
             #expect(try await Self.send(client, .post, "/api/feeds/birthdays/sources", ben, #"{"url":"https://example.org/x.ics"}"#).status == 403,
                     "an editor adds no source that reaches the network")
 

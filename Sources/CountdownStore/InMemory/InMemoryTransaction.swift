@@ -123,7 +123,10 @@ package final class InMemoryTransaction: StoreTransaction {
                 }
                 var row = row
                 // A row's creation date never changes once written.
-                if let id = row.id, let stored = tables.countdowns[id] { row.createdAt = stored.createdAt }
+                if let id = row.id, let stored = tables.countdowns[id] {
+                    row.createdAt = stored.createdAt
+                    row.createdBy = stored.createdBy
+                }
                 return try tables.save(row, in: \.countdowns, kind: .countdown) { $0.id = $1 }.savedID()
             }
         }

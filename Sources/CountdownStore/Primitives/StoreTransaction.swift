@@ -25,7 +25,7 @@ public protocol StoreTransaction: StoreReader {
     func deleteFeed(id: Int64) async throws
 
     /// Inserts rows without an id and writes rows with one (every column but
-    /// `createdAt`); returns their ids, in order. Batched: an import writes
+    /// `createdAt` and `createdBy`, which never change once written); returns their ids, in order. Batched: an import writes
     /// thousands of rows, and one call per row would cost a round trip each.
     func saveCountdowns(_ rows: [CountdownRecord]) async throws -> [Int64]
     func deleteCountdowns(ids: [Int64]) async throws

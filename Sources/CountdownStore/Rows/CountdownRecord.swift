@@ -18,10 +18,13 @@ public struct CountdownRecord: Codable, Sendable, Equatable {
     public var createdAt: Date
     public var lastModified: Date
     public var content: String
+    /// Who made it and who changed it last (schema v14; nil before).
+    public var createdBy: String?
+    public var changedBy: String?
 
     /// Every column, as a row holds them.
     public init(id: Int64?, feedId: Int64, sourceId: Int64?, uid: String, title: String, kind: Countdown.Kind, status: CountdownStatus, startsOn: String,
-                sequence: Int, createdAt: Date, lastModified: Date, content: String) {
+                sequence: Int, createdAt: Date, lastModified: Date, content: String, createdBy: String? = nil, changedBy: String? = nil) {
         self.id = id
         self.feedId = feedId
         self.sourceId = sourceId
@@ -34,6 +37,8 @@ public struct CountdownRecord: Codable, Sendable, Equatable {
         self.createdAt = createdAt
         self.lastModified = lastModified
         self.content = content
+        self.createdBy = createdBy
+        self.changedBy = changedBy
     }
 
     /// `content`, when the caller already has it, saves serializing the countdown again.
@@ -49,6 +54,8 @@ public struct CountdownRecord: Codable, Sendable, Equatable {
         createdAt = countdown.created ?? now
         lastModified = countdown.lastModified ?? now
         self.content = content ?? Self.content(of: countdown)
+        createdBy = countdown.createdBy
+        changedBy = countdown.changedBy
     }
 
     /// The canonical text two versions of a countdown are compared by.
@@ -63,6 +70,8 @@ public struct CountdownRecord: Codable, Sendable, Equatable {
         countdown.created = createdAt
         countdown.lastModified = lastModified
         countdown.source = source
+        countdown.createdBy = createdBy
+        countdown.changedBy = changedBy
         return countdown
     }
 }

@@ -54,6 +54,11 @@ public struct Countdown: Sendable, Hashable, Identifiable {
     public var sequence: Int
     public var created: Date?
     public var lastModified: Date?
+    /// Who made it and who changed it last, as the store keeps them (a
+    /// person's login, "admin token", "command line", a source's address);
+    /// never read from or written to a calendar.
+    public var createdBy: String?
+    public var changedBy: String?
 
     /// Properties and sub-components tminus does not model, written back unchanged.
     public var extraProperties: [Property]

@@ -60,6 +60,9 @@ public struct CountdownSnapshot: Sendable, Codable, Equatable {
     public var priority: Int?
     /// 0 to 1: how much of the span to the target has passed (`RemainingTime.progress`).
     public var progress: Double?
+    /// Who made it and changed it last: only the admin API sets these.
+    public var createdBy: String?
+    public var changedBy: String?
 
     public init(countdown: Countdown, remaining: RemainingTime, imageURL: (String) -> String? = { $0 }) {
         id = countdown.id

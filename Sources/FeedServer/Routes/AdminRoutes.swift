@@ -153,8 +153,12 @@ package struct AdminRoutes: PartsRoutes, Sendable {
         return try AdminJSON.encode(FeedSnapshot(feed: feed, countdowns: countdowns, calculator: calculator(feed), imageURL: { self.settings.imageURL($0) }))
     }
 
+    /// A countdown as the admin API shows it: as the feed's JSON does, and who made and changed it.
     private func snapshot(_ countdown: Countdown, _ feed: Feed) -> CountdownSnapshot {
-        CountdownSnapshot(countdown: countdown, remaining: calculator(feed).remaining(for: countdown), imageURL: { self.settings.imageURL($0) })
+        var snapshot = CountdownSnapshot(countdown: countdown, remaining: calculator(feed).remaining(for: countdown), imageURL: { self.settings.imageURL($0) })
+        snapshot.createdBy = countdown.createdBy
+        snapshot.changedBy = countdown.changedBy
+        return snapshot
     }
 
     private func createCountdown(_ request: Request, _ context: ServerContext) async throws -> Response {

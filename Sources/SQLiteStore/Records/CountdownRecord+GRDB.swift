@@ -11,6 +11,7 @@ extension CountdownRecord: FetchableRecord, MutablePersistableRecord {
         public static let status = Column("status"), startsOn = Column("startsOn")
         public static let sequence = Column("sequence"), createdAt = Column("createdAt")
         public static let lastModified = Column("lastModified"), content = Column("content")
+        public static let createdBy = Column("createdBy"), changedBy = Column("changedBy")
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -30,6 +31,8 @@ extension CountdownRecord: FetchableRecord, MutablePersistableRecord {
         container[Columns.createdAt] = createdAt
         container[Columns.lastModified] = lastModified
         container[Columns.content] = content
+        container[Columns.createdBy] = createdBy
+        container[Columns.changedBy] = changedBy
     }
 
     /// Inserts through one cached, prepared statement: an import writes
@@ -37,9 +40,9 @@ extension CountdownRecord: FetchableRecord, MutablePersistableRecord {
     /// builds its column dictionary and statement key for each of them.
     package mutating func insertPrepared(_ db: Database) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO countdown (feedId, sourceId, uid, title, kind, status, startsOn, sequence, createdAt, lastModified, content)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [feedId, sourceId, uid, title, kind, status, startsOn, sequence, createdAt, lastModified, content])
+            INSERT INTO countdown (feedId, sourceId, uid, title, kind, status, startsOn, sequence, createdAt, lastModified, content, createdBy, changedBy)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [feedId, sourceId, uid, title, kind, status, startsOn, sequence, createdAt, lastModified, content, createdBy, changedBy])
         id = db.lastInsertedRowID
     }
 }

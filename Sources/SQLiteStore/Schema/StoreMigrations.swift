@@ -223,6 +223,13 @@ package enum StoreMigrations {
                 t.add(column: "spaceId", .integer).references("space", onDelete: .setNull)
             }
         }
+        migrator.registerMigration("v14: who made and changed each countdown") { db in
+            // A person's login, "admin token", "command line" or a source's address; NULL before.
+            try db.alter(table: "countdown") { t in
+                t.add(column: "createdBy", .text)
+                t.add(column: "changedBy", .text)
+            }
+        }
         return migrator
     }
 }

@@ -22,7 +22,7 @@ public enum Authorization {
     /// about (`CountdownService` reads it); it is not asked for other principals.
     public static func allows(_ principal: Principal, _ permission: Permission, standing: Standing? = nil) -> Bool {
         switch principal {
-        case .owner, .adminToken, .system: true
+        case .owner, .adminToken, .system, .commandLine: true
         case .feedToken(let feed, let visibility):
             if case .readFeed(let slug) = permission { slug == feed && visibility == .full } else { false }
         case .person(let person):

@@ -11,8 +11,10 @@ public enum Principal: Sendable, Equatable, CustomStringConvertible {
     case adminToken
     /// The holder of a feed's token link: reads that feed as its visibility allows, changes nothing.
     case feedToken(feed: String, visibility: Visibility)
-    /// The server itself (feed files, source refreshes, notices) and the command line on its machine.
+    /// The server itself (feed files, source refreshes, notices).
     case system
+    /// Whoever runs `tminus` on the store's machine (it may open the database file).
+    case commandLine
     /// A person (issue #37), signed in or with one of their API tokens.
     case person(PersonAccess)
 
@@ -22,7 +24,22 @@ public enum Principal: Sendable, Equatable, CustomStringConvertible {
         case .adminToken: "the admin token"
         case .feedToken(let feed, let visibility): "a \(visibility.rawValue) token of feed '\(feed)'"
         case .system: "the server"
+        case .commandLine: "the command line"
         case .person(let person): "\(person.login)\(person.readOnly ? " (read-only token)" : "")"
+        }
+    }
+}
+
+extension Principal {
+    /// Who did a change, as a countdown keeps it (`createdBy`, `changedBy`).
+    public var actorLabel: String {
+        switch self {
+        case .owner: "owner"
+        case .adminToken: "admin token"
+        case .feedToken(let feed, _): "a link to \(feed)"
+        case .system: "tminus"
+        case .commandLine: "command line"
+        case .person(let person): person.login
         }
     }
 }
