@@ -66,6 +66,10 @@ struct PeopleAndSpacesTests {
             #expect(try await Self.send(client, .post, "/api/feeds", carl, #"{"slug":"carls","name":"Carl's"}"#).status == 201)
             #expect(try await Self.send(client, .get, "/api/feeds/carls", anna).status == 404, "a person's own feed is theirs")
             #expect(try await Self.send(client, .get, "/api/spaces/family", carl).status == 404)
+            let me = try await Self.send(client, .get, "/api/me", ben)
+            #expect(me.status == 200 && me.body.contains(#""user":"ben""#) && me.body.contains(#""role":"editor""#) && me.body.contains(#""slug":"family""#),
+                    "\(me.body)")
+            #expect(try await Self.send(client, .get, "/api/spaces", carl).body == "[]", "Carl belongs to no space")
 
             // Removed, the feed is gone for Ben; the last owner cannot go.
             #expect(try await Self.send(client, .delete, "/api/spaces/family/members/ben", anna).status == 204)

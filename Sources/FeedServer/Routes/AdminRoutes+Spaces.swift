@@ -30,7 +30,32 @@ extension AdminRoutes {
         var members: [Member]
     }
 
+    struct SpaceListJSON: Encodable {
+        var slug: String
+        var name: String
+        /// The caller's role there; none for an administrator who is no member.
+        var role: String?
+    }
+
+    /// Who the token acts as: a person, or the operator (the admin token).
+    struct MeJSON: Encodable {
+        var user: String?
+        var name: String?
+        var admin: Bool
+        var readOnly: Bool
+        var spaces: [SpaceListJSON]
+    }
+
     func registerSpaces(on api: RouterGroup<ServerContext>) {
+        api.get("me") { _, _ in
+            guard case .person(let me) = self.service.principal else {
+                return try AdminJSON.encode(MeJSON(admin: true, readOnly: false, spaces: try await self.spaceList()))
+            }
+            let person = try await self.service.me()
+            return try AdminJSON.encode(MeJSON(user: me.login, name: person.displayName, admin: me.isAdmin, readOnly: me.readOnly,
+                                               spaces: try await self.spaceList()))
+        }
+        api.get("spaces") { _, _ in try AdminJSON.encode(try await self.spaceList()) }
         api.post("spaces") { request, _ in
             let input = try await AdminJSON.decode(SpaceInput.self, request, limit: 16 << 10)
             let space = try await self.service.createSpace(slug: input.slug, name: input.name, owner: input.owner)
@@ -54,6 +79,10 @@ extension AdminRoutes {
             try await self.service.removeMember(space: context.parameters.get("slug") ?? "", login: context.parameters.get("user") ?? "")
             return Response(status: .noContent)
         }
+    }
+
+    private func spaceList() async throws -> [SpaceListJSON] {
+        try await service.spaces().map { SpaceListJSON(slug: $0.space.slug, name: $0.space.name, role: $0.role?.rawValue) }
     }
 
     private func spaceJSON(_ slug: String) async throws -> SpaceJSON {

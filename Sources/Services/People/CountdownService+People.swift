@@ -47,6 +47,13 @@ extension CountdownService {
         return (secret, token)
     }
 
+    /// The person the principal is.
+    public func me() async throws -> PersonRecord {
+        guard case .person(let me) = principal else { throw StoreError.invalid("not a person: the operator's token, the owner or the server") }
+        guard let person = try await store.read({ try await $0.personRows(.id(me.id)).first }) else { throw StoreError.personNotFound(me.login) }
+        return person
+    }
+
     /// Disables a person (their tokens stop at once) or enables them again.
     public func setDisabled(login: String, _ disabled: Bool) async throws {
         try await authorize(.administer)

@@ -35,6 +35,26 @@ extension CountdownService {
         }
     }
 
+    /// The spaces the principal belongs to, with their role in each, by slug
+    /// (an administrator's and the operator's view: every space, with no role).
+    public func spaces() async throws -> [(space: SpaceRecord, role: SpaceRole?)] {
+        let me: PersonAccess? = if case .person(let person) = principal { person } else { nil }
+        if me == nil || me?.isAdmin == true {
+            try await authorize(.administer)
+            return try await store.read { reader in
+                let mine = try await me.asyncMap { try await reader.memberRows(spaceId: nil, personId: $0.id) } ?? []
+                return try await reader.spaceRows(nil).map { space in (space, mine.first { $0.spaceId == space.id }?.role) }
+            }
+        }
+        return try await store.read { reader in
+            var spaces: [(space: SpaceRecord, role: SpaceRole?)] = []
+            for member in try await reader.memberRows(spaceId: nil, personId: me?.id) {
+                if let space = try await reader.spaceRows(.id(member.spaceId)).first { spaces.append((space, member.role)) }
+            }
+            return spaces.sorted { $0.space.slug < $1.space.slug }
+        }
+    }
+
     /// A space and its members with their roles, by login.
     public func space(slug: String) async throws -> (space: SpaceRecord, members: [(person: PersonRecord, role: SpaceRole)]) {
         try await authorize(.readSpace(slug))
