@@ -10,15 +10,21 @@ package struct AdminAuthMiddleware: RouterMiddleware {
     /// Looks a person's token up (as the server itself); nil where only the
     /// operator's token is let in (`/metrics`).
     package let people: CountdownService?
+    /// Says once in the log that scripts should move to people's tokens.
+    package let notice: AdminTokenNotice?
 
-    package init(token: AdminToken, people: CountdownService?) {
+    package init(token: AdminToken, people: CountdownService?, notice: AdminTokenNotice? = nil) {
         self.token = token
         self.people = people?.acting(as: .system)
+        self.notice = notice
     }
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let header = request.headers[.authorization]
-        if token.accepts(header) { return try await next(request, context) }
+        if token.accepts(header) {
+            await notice?.used(for: request.uri.path)
+            return try await next(request, context)
+        }
         if let people, let secret = Self.bearer(header), secret.hasPrefix("tmp_"), let person = try await people.person(forToken: secret) {
             return try await RequestPrincipal.$current.withValue(.person(person)) { try await next(request, context) }
         }

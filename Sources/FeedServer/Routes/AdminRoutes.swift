@@ -24,7 +24,8 @@ package struct AdminRoutes: PartsRoutes, Sendable {
 
     package func register(on router: Router<ServerContext>, token: AdminToken) {
         OpenAPIDocument.register(on: router)
-        let api = router.group("api").add(middleware: AdminAuthMiddleware(token: token, people: parts.service))
+        let api = router.group("api").add(middleware: AdminAuthMiddleware(token: token, people: parts.service,
+                                                                                  notice: AdminTokenNotice(people: parts.service, logger: logger)))
         api.get("health") { request, _ in
             try await self.service.authorize(.administer)
             // Measured first, so that the cache figures include the renders measuring caused.
