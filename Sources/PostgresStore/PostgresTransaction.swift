@@ -220,6 +220,10 @@ struct PostgresTransaction: StoreTransaction {
         return saved
     }
 
+    func deletePerson(id: Int64) async throws {
+        try await connection.query("DELETE FROM person WHERE id = \(id)", logger: logger)
+    }
+
     func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord {
         var saved = row
         saved.id = try await store.save(row, in: PostgresCountdownStore.spaceTable, on: connection)

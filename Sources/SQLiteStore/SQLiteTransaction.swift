@@ -203,6 +203,10 @@ package struct SQLiteTransaction: StoreTransaction {
         try await on { db in try Self.save(row, db) }
     }
 
+    package func deletePerson(id: Int64) async throws {
+        try await on { db in _ = try PersonRecord.deleteOne(db, key: id) }
+    }
+
     package func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord {
         try await on { db in try Self.save(row, db) }
     }

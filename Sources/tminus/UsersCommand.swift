@@ -20,8 +20,9 @@ struct UsersCommand: ParsableCommand {
               tminus users tokens ben
               tminus users revoke ben 3
               tminus users disable ben      # his tokens stop at once
+              tminus users delete ben --hand-to anna
             """,
-        subcommands: [Add.self, List.self, Token.self, Tokens.self, Revoke.self, Disable.self, Enable.self],
+        subcommands: [Add.self, List.self, Token.self, Tokens.self, Revoke.self, Disable.self, Enable.self, Delete.self],
         defaultSubcommand: List.self
     )
 
@@ -153,6 +154,21 @@ struct UsersCommand: ParsableCommand {
             try reportingErrors {
                 try await store.withService { try await $0.setDisabled(login: login, true) }
                 print("disabled \(login); `tminus users enable \(login)` undoes it")
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a person: their memberships and tokens go; their own feeds are handed over (--hand-to) or deleted.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The person's login.") var login: String
+        @Option(help: "Who gets their own feeds (default: the feeds are deleted with them).") var handTo: String?
+
+        func run() throws {
+            try reportingErrors {
+                try await store.withService { try await $0.deletePerson(login: login, handTo: handTo) }
+                print("deleted \(login)" + (handTo.map { "; their feeds are \($0)'s now" } ?? " and their own feeds"))
             }
         }
     }

@@ -34,6 +34,9 @@ struct UsersCommandTests {
         #expect(try await tminus.run(["users", "tokens", "ben", "--db", database]).out.contains("revoked"))
         #expect(try await tminus.run(["users", "disable", "ben", "--db", database]).status == 0)
         #expect(try await tminus.run(["users", "list", "--db", database]).out.contains("(disabled)"))
+        let deleted = try await tminus.run(["users", "delete", "ben", "--hand-to", "anna", "--db", database])
+        #expect(deleted.status == 0 && deleted.out.contains("their feeds are anna's now"), "\(deleted.err)")
+        #expect(!(try await tminus.run(["users", "list", "--db", database]).out.contains("ben")))
         let nobody = try await tminus.run(["users", "token", "dora", "--label", "phone", "--db", database])
         #expect(nobody.status != 0 && nobody.err.contains("no person 'dora'"), "\(nobody.err)")
     }

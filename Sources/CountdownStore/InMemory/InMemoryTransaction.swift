@@ -183,6 +183,15 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
+    package func deletePerson(id: Int64) async throws {
+        with { tables in
+            tables.people[id] = nil
+            for space in tables.members.keys { tables.members[space]?[id] = nil }
+            tables.personTokens = tables.personTokens.filter { $0.value.personId != id }
+            for (feedId, feed) in tables.feeds where feed.personId == id { tables.feeds[feedId]?.personId = nil }
+        }
+    }
+
     package func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord {
         try with { tables in
             guard !tables.spaces.values.contains(where: { $0.slug == row.slug && $0.id != row.id }) else {

@@ -52,6 +52,9 @@ public protocol StoreTransaction: StoreReader {
 
     /// Inserts or writes a person row, as `saveFeed` does.
     func savePerson(_ row: PersonRecord) async throws -> PersonRecord
+    /// Deletes a person and, by cascade, their memberships and tokens (their
+    /// own feeds lose their owner: the service deletes or hands them over first).
+    func deletePerson(id: Int64) async throws
     /// Inserts or writes a space row, as `saveFeed` does.
     func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord
     /// Gives a person a role in a space (a new member, or a new role), or

@@ -66,6 +66,37 @@ extension CountdownService {
         }
     }
 
+    /// Deletes a person: their memberships and tokens go with them; their own
+    /// feeds are handed to `handTo`, or deleted with them. Refused for
+    /// oneself, and while they are the last owner of a space.
+    public func deletePerson(login: String, handTo heir: String?) async throws {
+        try await authorize(.administer)
+        if case .person(let me) = principal, me.login == login { throw StoreError.invalid("you cannot delete yourself") }
+        if heir == login { throw StoreError.invalid("hand \(login)'s feeds to someone else") }
+        try await transaction { tx in
+            guard let person = try await tx.personRows(.login(login)).first else { throw StoreError.personNotFound(login) }
+            let id = try person.savedID()
+            let heirId = try await heir.asyncMap { heir in
+                guard let found = try await tx.personRows(.login(heir)).first else { throw StoreError.personNotFound(heir) }
+                return try found.savedID()
+            }
+            for membership in try await tx.memberRows(spaceId: nil, personId: id) where membership.role == .owner {
+                let slug = try await tx.spaceRows(.id(membership.spaceId)).first?.slug ?? "\(membership.spaceId)"
+                try await Self.keepAnOwner(membership.spaceId, besides: id, slug, tx)
+            }
+            for var feed in try await tx.feedRows(nil, lock: true) where feed.personId == id {
+                if let heirId {
+                    feed.personId = heirId
+                    _ = try await tx.saveFeed(feed)
+                } else {
+                    try await tx.deleteFeed(id: try feed.savedID())
+                }
+            }
+            try await tx.deletePerson(id: id)
+        }
+        await events.published(.committed)
+    }
+
     /// A person's API tokens (an administrator's view, or their own), by id.
     public func personTokens(login: String) async throws -> [PersonTokenRecord] {
         try await authorizeSelf(login)
