@@ -94,7 +94,6 @@ extension CountdownService {
             }
             try await tx.deletePerson(id: id)
         }
-        await events.published(.committed)
     }
 
     /// A person's API tokens (an administrator's view, or their own), by id.
