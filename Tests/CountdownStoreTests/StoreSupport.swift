@@ -4,7 +4,6 @@ import Logging
 import PostgresNIO
 import PostgresStore
 import Services
-import StoreFactory
 import Synchronization
 import Testing
 import TestSupport
