@@ -54,6 +54,14 @@ extension PostgresCountdownStore {
         return id
     }
 
+    /// `record` as saved: with the id the database gave it, or its own.
+    func saved<Record: Encodable & IdentifiedRow>(_ record: Record, in table: StoreTable, keeping: Set<String> = [],
+                                                  on connection: PostgresConnection) async throws -> Record {
+        var saved = record
+        saved.id = try await save(record, in: table, keeping: keeping, on: connection)
+        return saved
+    }
+
     /// Tells the replicas which revision a feed is at (or, for one deleted,
     /// one past its last). NOTIFY is transactional: it goes out when the
     /// transaction commits, and never if it rolls back.
@@ -69,3 +77,15 @@ extension PostgresBindings {
         append(value)
     }
 }
+
+/// A row whose id the database gives on insert.
+protocol IdentifiedRow: SavedRow {
+    var id: Int64? { get set }
+}
+
+extension FeedRecord: IdentifiedRow {}
+extension SourceRecord: IdentifiedRow {}
+extension TokenRecord: IdentifiedRow {}
+extension PersonRecord: IdentifiedRow {}
+extension SpaceRecord: IdentifiedRow {}
+extension PersonTokenRecord: IdentifiedRow {}

@@ -129,8 +129,7 @@ struct PostgresTransaction: StoreTransaction {
     // MARK: writes
 
     func saveFeed(_ row: FeedRecord) async throws -> FeedRecord {
-        var saved = row
-        saved.id = try await store.save(row, in: PostgresCountdownStore.feedTable, on: connection)
+        let saved = try await store.saved(row, in: PostgresCountdownStore.feedTable, on: connection)
         try await store.notify(connection, slug: saved.slug, revision: saved.revision)
         return saved
     }
@@ -184,15 +183,11 @@ struct PostgresTransaction: StoreTransaction {
     }
 
     func saveSource(_ row: SourceRecord) async throws -> SourceRecord {
-        var saved = row
-        saved.id = try await store.save(row, in: PostgresCountdownStore.sourceTable, on: connection)
-        return saved
+        try await store.saved(row, in: PostgresCountdownStore.sourceTable, on: connection)
     }
 
     func saveToken(_ row: TokenRecord) async throws -> TokenRecord {
-        var saved = row
-        saved.id = try await store.save(row, in: PostgresCountdownStore.tokenTable, on: connection)
-        return saved
+        try await store.saved(row, in: PostgresCountdownStore.tokenTable, on: connection)
     }
 
     func setValue(_ value: PersistedValue?, for key: StoreKey) async throws {
@@ -215,9 +210,7 @@ struct PostgresTransaction: StoreTransaction {
     }
 
     func savePerson(_ row: PersonRecord) async throws -> PersonRecord {
-        var saved = row
-        saved.id = try await store.save(row, in: PostgresCountdownStore.personTable, on: connection)
-        return saved
+        try await store.saved(row, in: PostgresCountdownStore.personTable, on: connection)
     }
 
     func deletePerson(id: Int64) async throws {
@@ -225,9 +218,7 @@ struct PostgresTransaction: StoreTransaction {
     }
 
     func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord {
-        var saved = row
-        saved.id = try await store.save(row, in: PostgresCountdownStore.spaceTable, on: connection)
-        return saved
+        try await store.saved(row, in: PostgresCountdownStore.spaceTable, on: connection)
     }
 
     func setMember(spaceId: Int64, personId: Int64, to row: MemberRecord?) async throws {
@@ -242,9 +233,7 @@ struct PostgresTransaction: StoreTransaction {
     }
 
     func savePersonToken(_ row: PersonTokenRecord) async throws -> PersonTokenRecord {
-        var saved = row
-        saved.id = try await store.save(row, in: PostgresCountdownStore.personTokenTable, on: connection)
-        return saved
+        try await store.saved(row, in: PostgresCountdownStore.personTokenTable, on: connection)
     }
 
     func deleteExpiredEntries() async throws -> Int {

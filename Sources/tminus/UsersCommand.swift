@@ -151,10 +151,7 @@ struct UsersCommand: ParsableCommand {
         @Argument(help: "The person's login.") var login: String
 
         func run() throws {
-            try reportingErrors {
-                try await store.withService { try await $0.setDisabled(login: login, true) }
-                print("disabled \(login); `tminus users enable \(login)` undoes it")
-            }
+            try UsersCommand.setDisabled(login, true, in: store, saying: "disabled \(login); `tminus users enable \(login)` undoes it")
         }
     }
 
@@ -179,10 +176,15 @@ struct UsersCommand: ParsableCommand {
         @Argument(help: "The person's login.") var login: String
 
         func run() throws {
-            try reportingErrors {
-                try await store.withService { try await $0.setDisabled(login: login, false) }
-                print("enabled \(login)")
-            }
+            try UsersCommand.setDisabled(login, false, in: store, saying: "enabled \(login)")
+        }
+    }
+
+    /// `disable` and `enable`: one use case, two words.
+    static func setDisabled(_ login: String, _ disabled: Bool, in store: StoreOptions, saying done: String) throws {
+        try reportingErrors {
+            try await store.withService { try await $0.setDisabled(login: login, disabled) }
+            print(done)
         }
     }
 }
