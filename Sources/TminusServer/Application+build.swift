@@ -99,6 +99,7 @@ package func buildServices(_ configuration: ServerConfiguration, store: any Coun
     var sessions = StorePersistDriver(service: CountdownService(store: store), logger: logger)
     sessions.waitClock = configuration.waitClock
     return ServerDependencies(configuration: configuration, store: store, parts: parts, cache: cache, metrics: metrics, health: health, token: token,
+                              tokenNotice: AdminTokenNotice(people: service, logger: logger),
                               csrf: CSRFToken(key: try await ServerKeys.csrfKey(service)), sessions: sessions, notices: notices, logger: logger)
 }
 
@@ -116,7 +117,7 @@ package func buildRouter(_ dependencies: ServerDependencies) -> Router<ServerCon
            trustForwardedFor: configuration.trustForwardedFor)
         .register(on: router, sessions: dependencies.sessions)
     AdminRoutes(parts: dependencies.parts, health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors, notices: notices) })
-        .register(on: router, token: dependencies.token)
+        .register(on: router, token: dependencies.token, notice: dependencies.tokenNotice)
     // Prometheus text, behind the admin token (a scrape config sends it as a bearer token).
     router.group("metrics").add(middleware: AdminAuthMiddleware(token: dependencies.token, people: nil)).get { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
@@ -132,7 +133,8 @@ package func buildRouter(_ dependencies: ServerDependencies) -> Router<ServerCon
 package func backgroundServices(_ dependencies: ServerDependencies) -> [any Service] {
     let (configuration, catalog, loader, logger, store) = (dependencies.configuration, dependencies.catalog, dependencies.loader, dependencies.logger,
                                                            dependencies.store)
-    var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger), dependencies.sessions, catalog.exports]
+    var services: [any Service] = [ReloadOnHangupService(loader: loader, catalog: catalog, logger: logger), dependencies.sessions, catalog.exports,
+                                    dependencies.tokenNotice]
     if let notices = store.changeNotices { services.append(FeedChangeService(notices: notices, catalog: catalog, logger: logger)) }
     services.append(catalogPoll(dependencies))
     var notices = NoticeService(watcher: dependencies.notices, interval: configuration.noticeInterval)

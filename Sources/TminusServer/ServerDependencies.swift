@@ -19,6 +19,8 @@ package struct ServerDependencies: Sendable {
     package var metrics: ServerMetrics
     package var health: HealthMonitor
     package var token: AdminToken
+    /// Told when the admin token is used; runs among the background services.
+    package var tokenNotice: AdminTokenNotice
     package var csrf: CSRFToken
     package var sessions: StorePersistDriver
     package var notices: NoticeWatcher

@@ -22,7 +22,7 @@ package struct AdminAuthMiddleware: RouterMiddleware {
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let header = request.headers[.authorization]
         if token.accepts(header) {
-            await notice?.used(for: request.uri.path)
+            notice?.used(for: request.uri.path)
             return try await next(request, context)
         }
         if let people, let secret = Self.bearer(header), secret.hasPrefix("tmp_"), let person = try await people.person(forToken: secret) {

@@ -1,24 +1,31 @@
 import Logging
+import ServiceLifecycle
 import Services
 import Synchronization
 
-/// Once people have their own API tokens, a script still sending the admin
-/// token for feeds and countdowns keeps working, as the first administrator,
-/// and the log says once that it should move to a person's token (the admin
-/// token is meant for operations: health, metrics, people, backups). Whether
-/// anyone exists is asked at most once a minute, never on every request.
-package final class AdminTokenNotice: Sendable {
+/// Says once in the log, after people exist, that the admin token used for
+/// feeds belongs to operations and scripts should move to people's tokens.
+///
+/// Whether people exist is a store read, so it never runs in the request's
+/// path: a request only hands its path over (`used(for:)`, at most once a
+/// minute), and the check runs here, beside the routes. With the database
+/// down, a request through the admin token once waited for that read's
+/// connection timeout before its own.
+package final class AdminTokenNotice: Service, Sendable {
     private let state = Mutex<(warned: Bool, checked: ContinuousClock.Instant?)>((false, nil))
     private let people: CountdownService
     private let logger: Logger
+    private let paths: AsyncStream<String>
+    private let handOver: AsyncStream<String>.Continuation
 
     package init(people: CountdownService, logger: Logger) {
         self.people = people.acting(as: .system)
         self.logger = logger
+        (paths, handOver) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Called when the admin token was used for `path`.
-    package func used(for path: String) async {
+    /// Called when the admin token was used for `path`; returns at once.
+    package func used(for path: String) {
         guard !path.hasPrefix("/api/health") else { return }
         let now = ContinuousClock.now
         let due = state.withLock { state -> Bool in
@@ -26,7 +33,18 @@ package final class AdminTokenNotice: Sendable {
             state.checked = now
             return true
         }
-        guard due, let someone = try? await people.people().first else { return }
+        if due { handOver.yield(path) }
+    }
+
+    /// Ends `run()` once what was handed over is checked (the server's shutdown does too).
+    package func finish() { handOver.finish() }
+
+    package func run() async throws {
+        for await path in paths.cancelOnGracefulShutdown() { await check(path) }
+    }
+
+    private func check(_ path: String) async {
+        guard let someone = try? await people.people().first else { return }
         guard state.withLock({ state -> Bool in defer { state.warned = true }; return !state.warned }) else { return }
         logger.warning("""
             the admin token was used for \(path): it keeps working as the first administrator, but people now have their own tokens \

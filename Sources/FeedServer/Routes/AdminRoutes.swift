@@ -22,10 +22,10 @@ package struct AdminRoutes: PartsRoutes, Sendable {
     /// Its middleware lets only the admin token's bearer in.
     package static let principal: Principal = .adminToken
 
-    package func register(on router: Router<ServerContext>, token: AdminToken) {
+    /// `notice` runs beside the routes (a background service) and is told when the admin token is used.
+    package func register(on router: Router<ServerContext>, token: AdminToken, notice: AdminTokenNotice? = nil) {
         OpenAPIDocument.register(on: router)
-        let api = router.group("api").add(middleware: AdminAuthMiddleware(token: token, people: parts.service,
-                                                                                  notice: AdminTokenNotice(people: parts.service, logger: logger)))
+        let api = router.group("api").add(middleware: AdminAuthMiddleware(token: token, people: parts.service, notice: notice))
         api.get("health") { request, _ in
             try await self.service.authorize(.administer)
             // Measured first, so that the cache figures include the renders measuring caused.
