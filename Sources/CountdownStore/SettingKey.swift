@@ -1,12 +1,10 @@
 /// The server's settings, kept in the store so that every replica on one store
 /// shares them. Stored by these raw names, which never change.
 public enum SettingKey: String, Sendable, CaseIterable {
-    /// The owner's password, as a bcrypt hash.
-    case ownerPasswordHash
-    /// The one-time setup link's hash, while no password is set.
-    case ownerSetupTokenHash
-    /// Which web-app sessions are valid: changes when every session must end.
-    case sessionEpoch
+    /// The one-time setup link's hash, while nobody has an account. (The
+    /// owner's password and the sessions' epoch, settings before schema v15,
+    /// became the first administrator's and each person's own.)
+    case setupTokenHash = "ownerSetupTokenHash"
     /// The key the web app's CSRF tokens are signed with.
     case csrfKey
     /// The admin API token's hash (PostgreSQL replicas share it).

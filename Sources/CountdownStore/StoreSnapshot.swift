@@ -54,7 +54,7 @@ public struct StoreTable: Sendable {
     public static let all: [StoreTable] = [
         StoreTable(name: "person", columns: [
             ("id", .integer), ("login", .text), ("displayName", .text), ("passwordHash", .text), ("language", .text), ("isAdmin", .boolean),
-            ("disabledAt", .date), ("createdAt", .date),
+            ("disabledAt", .date), ("createdAt", .date), ("sessionEpoch", .text),
         ], key: "id"),
         StoreTable(name: "space", columns: [("id", .integer), ("slug", .text), ("name", .text), ("createdAt", .date)], key: "id"),
         StoreTable(name: "feed", columns: [

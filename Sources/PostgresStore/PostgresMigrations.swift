@@ -210,6 +210,21 @@ enum PostgresMigrations {
         Migration(name: "v14: who made and changed each countdown", statements: [
             "ALTER TABLE countdown ADD COLUMN createdBy TEXT", "ALTER TABLE countdown ADD COLUMN changedBy TEXT",
         ]),
+        // The owner becomes the first administrator, as SQLite's v15.
+        Migration(name: "v15: the owner becomes the first administrator", statements: [
+            "ALTER TABLE person ADD COLUMN sessionEpoch TEXT",
+            """
+            INSERT INTO person (login, displayName, passwordHash, isAdmin, createdAt)
+            SELECT 'owner', 'Owner', value, TRUE, now() FROM setting
+            WHERE key = 'ownerPasswordHash' AND NOT EXISTS (SELECT 1 FROM person WHERE login = 'owner')
+            """,
+            """
+            UPDATE feed SET personId = (
+                SELECT p.id FROM person p JOIN setting s ON s.key = 'ownerPasswordHash' AND p.passwordHash = s.value WHERE p.login = 'owner'
+            ) WHERE personId IS NULL AND spaceId IS NULL
+            """,
+            "DELETE FROM setting WHERE key IN ('ownerPasswordHash', 'sessionEpoch')",
+        ]),
     ]
 }
 

@@ -22,38 +22,6 @@ extension CountdownService {
         }
     }
 
-    /// Sets the owner's password (its bcrypt hash), in one transaction: any
-    /// setup link stops working, and every signed-in session ends.
-    public func setOwnerPassword(hash: String) async throws {
-        try await authorize(.administer)
-        try await transaction { tx in
-            try await tx.setSetting(.ownerPasswordHash, to: hash)
-            try await tx.setSetting(.ownerSetupTokenHash, to: nil)
-            try await tx.setSetting(.sessionEpoch, to: Secret.generate(bytes: 16))
-        }
-    }
-
-    /// Ends every web-app session ("Sign out everywhere"): a new random epoch,
-    /// returned. Random rather than a counter, so two at once need no read-modify-write.
-    @discardableResult
-    public func renewSessionEpoch() async throws -> String {
-        try await authorize(.administer)
-        let epoch = Secret.generate(bytes: 16)
-        try await setSetting(.sessionEpoch, to: epoch)
-        return epoch
-    }
-
-    /// Keeps the hash of a fresh one-time setup link, unless the owner already
-    /// has a password; true when kept.
-    public func keepSetupToken(hash: String) async throws -> Bool {
-        try await authorize(.administer)
-        return try await transaction { tx in
-            guard try await tx.setting(.ownerPasswordHash) == nil else { return false }
-            try await tx.setSetting(.ownerSetupTokenHash, to: hash)
-            return true
-        }
-    }
-
     /// Saves when tokens were last used: the server gathers uses in memory and
     /// writes them now and then, never on the request path.
     public func recordTokenUse(_ uses: [Int64: Date]) async throws {

@@ -158,14 +158,15 @@ package func catalogPoll(_ dependencies: ServerDependencies) -> CatalogPollServi
     return poll
 }
 
-/// Until the owner has a password, a one-time setup link: printed on a terminal, else only announced.
+/// Until anyone has an account, a one-time setup link that makes the first
+/// administrator: printed on a terminal, else only announced.
 private func offerSetupLink(_ dependencies: ServerDependencies) async throws {
-    guard let setup = try await OwnerPassword.issueSetupToken(in: dependencies.parts.service) else { return }
+    guard let setup = try await dependencies.parts.service.acting(as: .system).issueSetupLink() else { return }
     let logger = dependencies.logger
     if let show = dependencies.configuration.showSetupLink {
         show("\(dependencies.parts.settings.baseURL)/app/setup/\(setup)")
-        logger.notice("the web app has no password yet: a one-time setup link was printed on the terminal (or run `tminus password`)")
+        logger.notice("nobody has an account yet: a one-time setup link that makes the first administrator was printed on the terminal (or run `tminus password`)")
     } else {
-        logger.notice("the web app has no password yet: run `tminus password` on this machine to set it (the setup link is shown only on a terminal)")
+        logger.notice("nobody has an account yet: run `tminus password` on this machine to make the first administrator (the setup link is shown only on a terminal)")
     }
 }

@@ -8,6 +8,8 @@ package struct PageContext: TemplateView {
     package var title: String
     package var csrf: String
     package var signedIn: Bool
+    /// "Signed in as Anna", beside "Sign out".
+    package var signedInAs: String?
     package var flash: String?
     package var undo: String?
     /// Which navigation entry is current: "feeds", "timeline", "tasks" or "stats".

@@ -31,8 +31,8 @@ package struct WebApp: PartsRoutes, Sendable {
         self.trustForwardedFor = trustForwardedFor
     }
 
-    /// Its middleware lets only the signed-in owner in.
-    package static let principal: Principal = .owner
+    /// Before sign-in, nobody; behind `RequireSignInMiddleware`, the signed-in person.
+    package static let principal: Principal = .anonymous
     /// Cookies get `Secure` when the public address is https.
     package var secureCookies: Bool { self.settings.baseURL.lowercased().hasPrefix("https://") }
 
@@ -43,7 +43,7 @@ package struct WebApp: PartsRoutes, Sendable {
         let cookie = SessionCookieParameters(name: WebAppContext.sessionCookieName, path: "/app", secure: secureCookies, sameSite: .strict)
         app.add(middleware: SessionMiddleware<WebAppContext>(
             storage: sessions, configuration: .init(sessionCookieParameters: cookie, keyPrefix: "session:", defaultSessionExpiration: Self.sessionLifetime)))
-        app.add(middleware: SessionEpochMiddleware(service: self.service))
+        app.add(middleware: SessionPersonMiddleware(service: parts.service.acting(as: .system)))
         app.add(middleware: AppLanguageMiddleware())
         app.add(middleware: CSRFCookieMiddleware(secure: secureCookies))
         app.add(middleware: WebErrorMiddleware(app: self))
@@ -80,7 +80,7 @@ package struct WebApp: PartsRoutes, Sendable {
             data?.flash = nil
         }
         let chrome = PageContext(title: title, csrf: csrf.token(for: context.csrfCookie, session: context.boundSession), signedIn: context.isSignedIn,
-                                 flash: flash, undo: undo, section: section, back: context.path,
+                                 signedInAs: context.person.map { words(context)["layout.signedInAs", ["name": $0.displayName]] }, flash: flash, undo: undo, section: section, back: context.path,
                                  languages: LanguageChoice.all(current: context.language), page: page)
         return pages.render(template, chrome, in: pages.localized(context.language), status: status)
     }
@@ -91,11 +91,27 @@ package struct WebApp: PartsRoutes, Sendable {
         return .redirect(to: location, type: .normal)
     }
 
+    /// The feed `slug`, compiled, if the signed-in person may read it (else
+    /// 404, as for a feed that does not exist).
     package func compiled(_ slug: String, _ context: WebAppContext) async throws -> CompiledFeed {
-        guard Feed.isValidSlug(slug), let compiled = try await self.catalog.readable(slug: slug) else {
+        guard Feed.isValidSlug(slug) else {
+            throw HTTPError(.notFound, message: words(context)["error.noFeed", ["slug": String(slug.prefix(64))]])
+        }
+        try await service.authorize(.readFeed(slug))
+        guard let compiled = try await self.catalog.readable(slug: slug) else {
             throw HTTPError(.notFound, message: words(context)["error.noFeed", ["slug": String(slug.prefix(64))]])
         }
         return compiled
+    }
+
+    /// The feeds the signed-in person may read, as the catalog last read them.
+    package func readableFeeds() async throws -> [StoredFeed] {
+        try await service.readable(catalog.storedFeeds)
+    }
+
+    /// The feeds the signed-in person may change (where a countdown may move to).
+    package func editableFeeds() async throws -> [StoredFeed] {
+        try await service.editable(catalog.storedFeeds)
     }
 
     /// The feed named by the route's `{slug}`.

@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdAuth
 import NIOCore
+import Services
 
 /// The context of `/app` requests: the server's, plus the session that
 /// hummingbird-auth's `SessionMiddleware` loads from the store.
@@ -31,7 +32,10 @@ package struct WebAppContext: ChildRequestContext, SessionRequestContext, Remote
         remoteAddress = context.remoteAddress
     }
 
-    package var isSignedIn: Bool { sessions.session != nil }
+    /// Who is signed in, once `SessionPersonMiddleware` checked the session.
+    package var person: SignedInPerson?
+
+    package var isSignedIn: Bool { person != nil }
 
     /// Who the sign-in throttle counts failures against: the peer's IP address,
     /// or, behind a trusted proxy, the address the proxy appended last.

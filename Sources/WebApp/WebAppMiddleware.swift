@@ -93,15 +93,19 @@ struct CSRFCheckMiddleware: RouterMiddleware {
     }
 }
 
-/// Ends a session begun before the owner last changed the password or signed
-/// out everywhere: the session of an older `SessionEpoch` is cleared before
-/// any page sees it, on every replica.
-struct SessionEpochMiddleware: RouterMiddleware {
+/// Learns who the session is for, and ends it before any page sees it when
+/// that person was deleted or disabled, or changed their password or signed
+/// out everywhere since it began: on every replica, at the next request.
+struct SessionPersonMiddleware: RouterMiddleware {
     typealias Context = WebAppContext
     let service: CountdownService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let session = context.sessions.session, session.epoch != (try await SessionEpoch.current(in: service)) {
+        guard let session = context.sessions.session else { return try await next(request, context) }
+        var context = context
+        if let id = session.personId, let person = try await service.sessionPerson(id: id, epoch: session.epoch) {
+            context.person = person
+        } else {
             context.sessions.clearSession()
         }
         return try await next(request, context)
@@ -109,13 +113,14 @@ struct SessionEpochMiddleware: RouterMiddleware {
 }
 
 /// Sends visitors without a session (or whose session expired, mid-form
-/// included) to the sign-in page with a 303, so nothing behind it runs for them.
+/// included) to the sign-in page with a 303, so nothing behind it runs for
+/// them; the pages behind it act as the signed-in person.
 struct RequireSignInMiddleware: RouterMiddleware {
     typealias Context = WebAppContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard context.isSignedIn else { return .redirect(to: "/app/signin", type: .normal) }
-        return try await next(request, context)
+        guard let person = context.person else { return .redirect(to: "/app/signin", type: .normal) }
+        return try await RequestPrincipal.$current.withValue(.person(person.access)) { try await next(request, context) }
     }
 }
 

@@ -7,24 +7,23 @@ import Services
 /// HttpOnly, SameSite=Strict cookie, and the store keeps only the id's hash.
 package struct WebSession: Codable, Sendable {
     package var signedInAt: Date
-    /// The sessions' epoch when this one began (`SessionEpoch`): changing the
-    /// password or "Sign out everywhere" starts a new epoch, and every session
-    /// of an older one ends. Nil for sessions made before epochs existed, which
-    /// stay valid until the first change.
+    /// Whose session it is. Nil for sessions made before people existed
+    /// (schema v15), which end at their next request.
+    package var personId: Int64?
+    /// The person's sessions' epoch when this one began
+    /// (`PersonRecord.sessionEpoch`): a new password or "Sign out everywhere"
+    /// moves it on, and every session of an older one ends.
     package var epoch: String?
     /// One line shown on the next page ("Saved “Rent”."), then cleared.
     package var flash: String?
     /// The countdown deleted last, for "Undo": its feed and its iCalendar text.
     package var undo: DeletedCountdown?
-}
 
-/// Which sessions are still valid, kept in the store's settings so that every
-/// replica agrees: a random value that changes when the owner's password is
-/// set or the owner signs out everywhere. Random rather than a counter, so two
-/// changes at once need no read-modify-write.
-package enum SessionEpoch {
-    package static func current(in service: CountdownService) async throws -> String? {
-        try await service.acting(as: .system).setting(.sessionEpoch)
+    package init(signedInAt: Date, person: SignedInPerson, flash: String?) {
+        self.signedInAt = signedInAt
+        self.personId = person.access.id
+        self.epoch = person.sessionEpoch
+        self.flash = flash
     }
 }
 

@@ -84,7 +84,7 @@ struct ServeCommand: ParsableCommand {
         configuration.shutdownDeadline = .seconds(10)
         if isatty(STDERR_FILENO) == 1 {
             configuration.showSetupLink = { link in
-                FileHandle.standardError.write(Data("\nThe web app has no password yet. Open this one-time link to choose it:\n\n    \(link)\n\n".utf8))
+                FileHandle.standardError.write(Data("\nNobody has an account yet. Open this one-time link to make the first administrator:\n\n    \(link)\n\n".utf8))
             }
         }
         configuration.connections = ConnectionLimits(idleTimeout: .seconds(idleTimeout), requestHeadTimeout: .seconds(requestTimeout),

@@ -42,18 +42,7 @@ struct UsersCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let password: String
-                if passwordStdin {
-                    guard let line = readLine(strippingNewline: true) else { throw CLIError("no password on standard input") }
-                    password = line
-                } else {
-                    guard let first = PasswordCommand.ask("Password for \(login): "), let second = PasswordCommand.ask("The same again: ") else {
-                        throw CLIError("no terminal to ask on; use --password-stdin")
-                    }
-                    guard first == second else { throw CLIError("the two passwords differ; nothing was changed") }
-                    password = first
-                }
-                do { try OwnerPassword.check(password) } catch { throw CLIError("\(error); nothing was changed") }
+                let password = try PasswordCommand.newPassword(fromStdin: passwordStdin, for: login, flag: "--password-stdin")
                 let person = try await store.withService { service in
                     try await service.addPerson(login: login, displayName: name, password: password, isAdmin: admin)
                 }

@@ -40,4 +40,26 @@ struct UsersCommandTests {
         let nobody = try await tminus.run(["users", "token", "dora", "--label", "phone", "--db", database])
         #expect(nobody.status != 0 && nobody.err.contains("no person 'dora'"), "\(nobody.err)")
     }
+
+    /// `tminus password`: with nobody yet it makes the first administrator
+    /// (`owner`, or the login given); then it sets a named person's password,
+    /// or the only person's; with several and no name it asks which.
+    @Test func passwordMakesTheFirstAdministratorThenSetsAPersonsPassword() async throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        let database = tminus.path("db.sqlite")
+        let first = try await tminus.run(["password", "--stdin", "--db", database], input: "a long enough password\n")
+        #expect(first.status == 0 && first.out.contains("made the first administrator 'owner'"), "\(first.err)")
+        let listed = try await tminus.run(["users", "list", "--db", database])
+        #expect(listed.out.contains("owner") && listed.out.contains("admin"), "\(listed.out)")
+        let only = try await tminus.run(["password", "--stdin", "--db", database], input: "another long password\n")
+        #expect(only.status == 0 && only.out.contains("password set for 'owner'"), "\(only.err)")
+        #expect(try await tminus.run(["users", "add", "ben", "--password-stdin", "--db", database], input: "bens long password\n").status == 0)
+        let which = try await tminus.run(["password", "--stdin", "--db", database], input: "a third long password\n")
+        #expect(which.status != 0 && which.err.contains("say whose password") && which.err.contains("ben, owner"), "\(which.err)")
+        let ben = try await tminus.run(["password", "ben", "--stdin", "--db", database], input: "short\n")
+        #expect(ben.status != 0 && ben.err.contains("at least 10 characters"), "\(ben.err)")
+        let nobody = try await tminus.run(["password", "dora", "--stdin", "--db", database], input: "a long enough password\n")
+        #expect(nobody.status != 0 && nobody.err.contains("no person 'dora'"), "\(nobody.err)")
+    }
 }

@@ -24,14 +24,14 @@ struct AuthorizationTests {
     @Test func aFeedTokenReadsItsOwnFeedAndChangesNothing() async throws {
         let store = InMemoryCountdownStore()
         let recorder = Recorder()
-        let owner = CountdownService(store: store, events: recorder).acting(as: .owner)
+        let owner = CountdownService(store: store, events: recorder).acting(as: .adminToken)
         _ = try await owner.createFeed(Feed(slug: "family"))
         let before = recorder.all
         let reader = owner.acting(as: .feedToken(feed: "family", visibility: .full))
         await #expect(throws: Authorization.Refused.self) { try await reader.add(Self.countdown("Sneaky"), toFeed: "family") }
         await #expect(throws: Authorization.Refused.self) { try await reader.createFeed(Feed(slug: "other")) }
         await #expect(throws: Authorization.Refused.self) { try await reader.createFeedToken(feed: "family", label: "more", visibility: .full) }
-        await #expect(throws: Authorization.Refused.self) { try await reader.setOwnerPassword(hash: "x") }
+        await #expect(throws: Authorization.Refused.self) { try await reader.issueSetupLink() }
         #expect(try await store.countdowns(inFeed: "family").isEmpty, "nothing was added")
         #expect(try await store.feed(slug: "other") == nil)
         #expect(recorder.all == before, "a refusal tells no one")
@@ -39,9 +39,11 @@ struct AuthorizationTests {
         #expect(Authorization.allows(.feedToken(feed: "family", visibility: .full), .readFeed("family")))
         #expect(!Authorization.allows(.feedToken(feed: "family", visibility: .full), .readFeed("bills")), "only its own feed")
         #expect(!Authorization.allows(.feedToken(feed: "family", visibility: .busy), .readFeed("family")), "a busy token never reads in full")
-        for principal in [Principal.owner, .adminToken, .system] {
+        for principal in [Principal.commandLine, .adminToken, .system] {
             #expect(Authorization.allows(principal, .manageFeeds) && Authorization.allows(principal, .editCountdown(1)))
         }
+        #expect(!Authorization.allows(.anonymous, .readFeed("family")) && !Authorization.allows(.anonymous, .createFeed(space: nil)),
+                "a page before sign-in may do nothing")
         let refusal = Authorization.Refused(principal: .feedToken(feed: "family", visibility: .titles), permission: .editFeed("family"))
         #expect(refusal.description == "a titles token of feed 'family' may not change feed 'family'; nothing was changed")
     }

@@ -69,8 +69,8 @@ struct SecretsStayOutTests {
         #expect(written.contains("/t/***/feeds/family.ics"), "the request was logged, redacted")
         #expect(!written.contains(token), "the feed token is not in the log")
         #expect(!written.contains(fixture.adminToken), "the admin token is not in the log")
-        // Issue #27: the one-time setup link sets the password; it was logged at notice.
-        #expect(written.contains("the web app has no password yet"), "the log says a password is missing")
+        // Issue #27: the one-time setup link makes the first account; it was logged at notice.
+        #expect(written.contains("nobody has an account yet"), "the log says the first account is missing")
         #expect(!written.contains("/app/setup/"), "the setup link is shown only on a terminal, never logged")
     }
 

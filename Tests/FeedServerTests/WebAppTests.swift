@@ -16,14 +16,15 @@ import Testing
 @Suite struct WebAppTests {
     static let password = "correct horse battery"
 
-    /// The owner's password at bcrypt's lowest cost: these tests sign in many
-    /// times in a debug build, beside timing-sensitive suites. (The setup-link
-    /// test keeps the real cost and checks it.)
+    /// The administrator these tests sign in as: the `owner` an upgraded
+    /// server has, with a password at bcrypt's lowest cost (these tests sign in
+    /// many times in a debug build, beside timing-sensitive suites; the
+    /// setup-link test keeps the real cost and checks it).
     static func setPassword(_ store: any CountdownStore) async throws {
-        try await OwnerPassword.set(password, in: store.service, cost: 4)
+        try await store.service.addPerson(login: "owner", password: password, isAdmin: true, cost: 4)
     }
 
-    /// A live server with the owner's password set, and a browser signed in to it.
+    /// A live server with an administrator, and a browser signed in as them.
     static func withSignedInBrowser(_ fixture: ServerFixture,
                                     _ body: @escaping @Sendable (inout Browser, ServerFixture.Parts, any TestClientProtocol) async throws -> Void) async throws {
         try await fixture.withServer(adjust: { _ in }) { client, parts in
@@ -48,11 +49,11 @@ import Testing
             #expect(csrfCookie.contains("HttpOnly") && csrfCookie.contains("SameSite=Strict") && csrfCookie.contains("Path=/app"))
             #expect(form.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
 
-            let wrong = try await browser.post("/app/signin", ["password": "not the password"])
+            let wrong = try await browser.post("/app/signin", ["login": "owner", "password": "not the password"])
             #expect(wrong.status == .unauthorized && wrong.text.contains("not right"))
             #expect(browser.cookies["tminus_session"] == nil)
 
-            let right = try await browser.post("/app/signin", ["password": Self.password])
+            let right = try await browser.post("/app/signin", ["login": "owner", "password": Self.password])
             #expect(right.status == .seeOther && right.headers[.location] == "/app")
             let session = try #require(right.headers[values: .setCookie].first { $0.hasPrefix("tminus_session=") })
             #expect(session.contains("HttpOnly") && session.contains("SameSite=Strict"))
@@ -121,13 +122,13 @@ import Testing
             try await Self.setPassword(parts.store)
             var browser = Browser(client: client)
             _ = try await browser.get("/app/signin")
-            for _ in 0..<5 { #expect(try await browser.post("/app/signin", ["password": "guess"]).status == .unauthorized) }
-            let throttled = try await browser.post("/app/signin", ["password": Self.password])
+            for _ in 0..<5 { #expect(try await browser.post("/app/signin", ["login": "owner", "password": "guess"]).status == .unauthorized) }
+            let throttled = try await browser.post("/app/signin", ["login": "owner", "password": Self.password])
             #expect(throttled.status == .tooManyRequests)
             let wait = try #require(throttled.headers[.retryAfter].flatMap { Int($0) })
             #expect((1...60).contains(wait))
             fixture.setClock(fixture.clockNow.addingTimeInterval(61))
-            #expect(try await browser.post("/app/signin", ["password": Self.password]).status == .seeOther)
+            #expect(try await browser.post("/app/signin", ["login": "owner", "password": Self.password]).status == .seeOther)
         }
     }
 
@@ -145,7 +146,7 @@ import Testing
                 for index in 0..<20 {
                     group.addTask {
                         var copy = guesser
-                        return try await copy.post("/app/signin", ["password": "guess number \(index)"]).status
+                        return try await copy.post("/app/signin", ["login": "owner", "password": "guess number \(index)"]).status
                     }
                 }
                 return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
@@ -161,31 +162,36 @@ import Testing
             try await Self.setPassword(parts.store)
             var guesser = Browser(client: client, extraHeaders: [HTTPField.Name("X-Forwarded-For")!: "198.51.100.7, 203.0.113.5"])
             _ = try await guesser.get("/app/signin")
-            for _ in 0..<5 { #expect(try await guesser.post("/app/signin", ["password": "guess"]).status == .unauthorized) }
-            #expect(try await guesser.post("/app/signin", ["password": Self.password]).status == .tooManyRequests)
+            for _ in 0..<5 { #expect(try await guesser.post("/app/signin", ["login": "owner", "password": "guess"]).status == .unauthorized) }
+            #expect(try await guesser.post("/app/signin", ["login": "owner", "password": Self.password]).status == .tooManyRequests)
             var owner = Browser(client: client, extraHeaders: [HTTPField.Name("X-Forwarded-For")!: "203.0.113.9"])
             _ = try await owner.get("/app/signin")
-            #expect(try await owner.post("/app/signin", ["password": Self.password]).status == .seeOther, "another client behind the same proxy")
+            #expect(try await owner.post("/app/signin", ["login": "owner", "password": Self.password]).status == .seeOther, "another client behind the same proxy")
         }
     }
 
     @Test func theSetupLinkSetsTheFirstPasswordOnceAndKeepsOnlyABcryptHash() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            let token = try #require(try await OwnerPassword.issueSetupToken(in: parts.store.service))
+            let token = try #require(try await parts.store.service.issueSetupLink())
             var browser = Browser(client: client)
             #expect(try await browser.get("/app/setup/not-the-token").status == .notFound)
             #expect(try await browser.get("/app/setup/\(token)").status == .ok)
-            let short = try await browser.post("/app/setup/\(token)", ["password": "short", "confirm": "short"])
+            let short = try await browser.post("/app/setup/\(token)", ["login": "anna", "password": "short", "confirm": "short"])
             #expect(short.status == .unprocessableContent && short.text.contains("at least 10"))
-            let differ = try await browser.post("/app/setup/\(token)", ["password": Self.password, "confirm": Self.password + "!"])
+            let differ = try await browser.post("/app/setup/\(token)", ["login": "anna", "password": Self.password, "confirm": Self.password + "!"])
             #expect(differ.status == .unprocessableContent && differ.text.contains("differ"))
-            let done = try await browser.post("/app/setup/\(token)", ["password": Self.password, "confirm": Self.password])
+            let badLogin = try await browser.post("/app/setup/\(token)", ["login": "Anna K", "password": Self.password, "confirm": Self.password])
+            #expect(badLogin.status == .unprocessableContent && badLogin.text.contains("lower-case letters") && badLogin.text.contains("value=\"anna k\""))
+            let done = try await browser.post("/app/setup/\(token)", ["login": "anna", "name": "Anna K.", "password": Self.password, "confirm": Self.password])
             #expect(done.status == .seeOther && browser.cookies["tminus_session"] != nil)
-            #expect(try await browser.get("/app").status == .ok)
+            let signedIn = try await browser.get("/app")
+            #expect(signedIn.status == .ok && signedIn.text.contains("Signed in as Anna K."))
             #expect(try await browser.get("/app/setup/\(token)").status == .notFound, "the link works once")
-            let hash = try #require(try await parts.store.setting(.ownerPasswordHash))
-            #expect(hash.hasPrefix("$2b$12$") && !hash.contains(Self.password))
+            let anna = try #require(try await parts.store.read { try await $0.personRows(.login("anna")).first })
+            let hash = try #require(anna.passwordHash)
+            #expect(anna.isAdmin && hash.hasPrefix("$2b$12$") && !hash.contains(Self.password), "the first administrator, a bcrypt hash only")
+            #expect(try await parts.store.service.issueSetupLink() == nil, "no setup link once someone has an account")
         }
     }
 
@@ -262,11 +268,11 @@ import Testing
             try await laptop.signIn(Self.password)
             try await phone.signIn(Self.password)
             #expect(try await phone.get("/app").status == .ok)
-            try await OwnerPassword.set("a brand new passphrase", in: parts.store.service, cost: 4)   // what `tminus password` does
+            try await parts.store.service.setPassword(login: "owner", to: "a brand new passphrase", cost: 4)   // what `tminus password owner` does
             #expect(try await laptop.get("/app").status == .seeOther)
             #expect(try await phone.get("/app").headers[.location] == "/app/signin")
             _ = try await phone.get("/app/signin")
-            #expect(try await phone.post("/app/signin", ["password": Self.password]).status == .unauthorized)
+            #expect(try await phone.post("/app/signin", ["login": "owner", "password": Self.password]).status == .unauthorized)
             try await phone.signIn("a brand new passphrase")
             #expect(try await phone.get("/app").status == .ok)
         }
@@ -587,9 +593,9 @@ struct Browser {
         return try await send(uri, method: .post, headers: [.contentType: "multipart/form-data; boundary=\(boundary)"], body: ByteBuffer(bytes: body))
     }
 
-    mutating func signIn(_ password: String) async throws {
+    mutating func signIn(_ password: String, as login: String = "owner") async throws {
         _ = try await get("/app/signin")
-        let page = try await post("/app/signin", ["password": password])
+        let page = try await post("/app/signin", ["login": login, "password": password])
         guard page.status == .seeOther else { throw HTTPError(.unauthorized, message: "sign-in failed: \(page.status)") }
         // Follow the redirect, as a browser does: forms made inside the session carry a token bound to it.
         _ = try await get(page.headers[.location] ?? "/app")

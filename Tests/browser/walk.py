@@ -218,7 +218,8 @@ def main():
     with open(token_file, "w") as f:
         f.write("browser-walk-admin-token-0123456789\n")
     os.chmod(token_file, 0o600)
-    subprocess.run([TMINUS, "password", "--stdin", "--db", db], input=PASSWORD + "\n", text=True, check=True, capture_output=True)
+    # The first administrator, as a newcomer makes them from the terminal.
+    subprocess.run([TMINUS, "password", "owner", "--stdin", "--db", db], input=PASSWORD + "\n", text=True, check=True, capture_output=True)
     log = open(os.path.join(ART, "server.log"), "w")
     server = subprocess.Popen([TMINUS, "serve", "--port", str(port), "--db", db, "--feeds", os.path.join(ROOT, "feeds"),
                                "--admin-token-file", token_file, "--base-url", base, "--allow-private-sources"],
@@ -253,10 +254,12 @@ def main():
         check(driver.current_url.endswith("/app/signin"), "an anonymous visit goes to the sign-in page")
         walk.audit("sign-in")
         walk.screenshots("signin")
+        walk.fill("login", "owner")
         walk.fill("password", "wrong password")
         walk.submit()
         check("not right" in driver.page_source, "a wrong password is refused with a message")
         walk.expect_refusal(401)
+        walk.fill("login", "owner")
         walk.fill("password", PASSWORD)
         walk.submit()
         check(driver.current_url.rstrip("/").endswith("/app") and "Feeds" in driver.title, "the right password signs in")

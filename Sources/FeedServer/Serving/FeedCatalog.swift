@@ -388,10 +388,10 @@ package final class FeedCatalog: Sendable {
     /// are at most `summedFeeds`, else those in memory and the first others up
     /// to that many (a hosted service with 10,000 feeds must not compile them
     /// all for one page). `left` says how many were left out.
-    package func feedsToSum() async -> (feeds: [CompiledFeed], left: Int) {
+    package func feedsToSum(of feeds: [StoredFeed]? = nil) async -> (feeds: [CompiledFeed], left: Int) {
         var result: [CompiledFeed] = []
         var compiledHere = 0, left = 0
-        for stored in storedFeeds {
+        for stored in feeds ?? storedFeeds {
             if let kept = inMemory(slug: stored.feed.slug) {
                 result.append(kept)
             } else if compiledHere < Self.summedFeeds, let compiled = await feed(slug: stored.feed.slug) {

@@ -230,6 +230,24 @@ package enum StoreMigrations {
                 t.add(column: "changedBy", .text)
             }
         }
+        migrator.registerMigration("v15: the owner becomes the first administrator") { db in
+            // Each person's sessions end on their own (a new password, "Sign out everywhere").
+            try db.alter(table: "person") { t in t.add(column: "sessionEpoch", .text) }
+            // The web app's one password becomes the administrator `owner`'s, who
+            // owns every feed nobody owned; the settings it lived in go.
+            try db.execute(sql: """
+                INSERT INTO person (login, displayName, passwordHash, isAdmin, createdAt)
+                SELECT 'owner', 'Owner', value, 1, strftime('%Y-%m-%d %H:%M:%f', 'now') FROM setting
+                WHERE key = 'ownerPasswordHash' AND NOT EXISTS (SELECT 1 FROM person WHERE login = 'owner')
+                """)
+            // (None when a person `owner` with another password existed: then the feeds stay the operator's.)
+            try db.execute(sql: """
+                UPDATE feed SET personId = (
+                    SELECT p.id FROM person p JOIN setting s ON s.key = 'ownerPasswordHash' AND p.passwordHash = s.value WHERE p.login = 'owner'
+                ) WHERE personId IS NULL AND spaceId IS NULL
+                """)
+            try db.execute(sql: "DELETE FROM setting WHERE key IN ('ownerPasswordHash', 'sessionEpoch')")
+        }
         return migrator
     }
 }

@@ -1,6 +1,6 @@
-/// The one place that decides what a principal may do. The owner of the web
-/// app (today's one password), the admin token and the server itself may do
-/// everything; a feed token only reads its own feed in full (a `titles` or
+/// The one place that decides what a principal may do. The admin token, the
+/// command line and the server itself may do everything; someone not signed
+/// in nothing; a feed token only reads its own feed in full (a `titles` or
 /// `busy` token reads a redacted view, which the server serves without a use
 /// case); a person may do what their `Standing` toward the feed or space
 /// allows by `AccessTable`, and only reads with a read-only token.
@@ -22,7 +22,8 @@ public enum Authorization {
     /// about (`CountdownService` reads it); it is not asked for other principals.
     public static func allows(_ principal: Principal, _ permission: Permission, standing: Standing? = nil) -> Bool {
         switch principal {
-        case .owner, .adminToken, .system, .commandLine: true
+        case .adminToken, .system, .commandLine: true
+        case .anonymous: false
         case .feedToken(let feed, let visibility):
             if case .readFeed(let slug) = permission { slug == feed && visibility == .full } else { false }
         case .person(let person):

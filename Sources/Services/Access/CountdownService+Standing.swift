@@ -30,10 +30,20 @@ extension CountdownService {
         return try await reader.memberRows(spaceId: spaceId, personId: person.id).first.map { Standing($0.role) } ?? .outsider
     }
 
-    /// Of `feeds`, those the principal may read.
-    func readable(_ feeds: [StoredFeed]) async throws -> [StoredFeed] {
+    /// Of `feeds`, those the principal may read: what a list shows them.
+    public func readable(_ feeds: [StoredFeed]) async throws -> [StoredFeed] {
+        try await filter(feeds, allowing: Permission.readFeed)
+    }
+
+    /// Of `feeds`, those the principal may change: where a countdown may move to.
+    public func editable(_ feeds: [StoredFeed]) async throws -> [StoredFeed] {
+        try await filter(feeds, allowing: Permission.editFeed)
+    }
+
+    /// One read of the person's memberships, whatever the number of feeds.
+    private func filter(_ feeds: [StoredFeed], allowing permission: (String) -> Permission) async throws -> [StoredFeed] {
         guard case .person(let person) = principal, !person.isAdmin else {
-            return feeds.filter { Authorization.allows(principal, .readFeed($0.feed.slug)) }
+            return feeds.filter { Authorization.allows(principal, permission($0.feed.slug)) }
         }
         let roles = try await store.read { reader in
             try await reader.memberRows(spaceId: nil, personId: person.id).reduce(into: [Int64: SpaceRole]()) { $0[$1.spaceId] = $1.role }
@@ -41,7 +51,7 @@ extension CountdownService {
         return feeds.filter { stored in
             let standing: Standing = if stored.personId == person.id { .personalOwner }
                 else if let space = stored.spaceId, let role = roles[space] { Standing(role) } else { .outsider }
-            return Authorization.allows(principal, .readFeed(stored.feed.slug), standing: standing)
+            return Authorization.allows(principal, permission(stored.feed.slug), standing: standing)
         }
     }
 }

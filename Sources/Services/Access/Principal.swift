@@ -5,8 +5,9 @@ import Countdowns
 /// what each may do: the seam where people and roles (issue #37) come in
 /// without touching a handler.
 public enum Principal: Sendable, Equatable, CustomStringConvertible {
-    /// The owner, signed in to the web app.
-    case owner
+    /// Nobody yet: a web-app page before sign-in. May do nothing (the pages
+    /// it may see, sign-in and setup, ask as the server for what they need).
+    case anonymous
     /// Whoever holds the admin API's bearer token (an operator, a script).
     case adminToken
     /// The holder of a feed's token link: reads that feed as its visibility allows, changes nothing.
@@ -20,7 +21,7 @@ public enum Principal: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .owner: "the owner"
+        case .anonymous: "someone not signed in"
         case .adminToken: "the admin token"
         case .feedToken(let feed, let visibility): "a \(visibility.rawValue) token of feed '\(feed)'"
         case .system: "the server"
@@ -34,7 +35,7 @@ extension Principal {
     /// Who did a change, as a countdown keeps it (`createdBy`, `changedBy`).
     public var actorLabel: String {
         switch self {
-        case .owner: "owner"
+        case .anonymous: "someone not signed in"
         case .adminToken: "admin token"
         case .feedToken(let feed, _): "a link to \(feed)"
         case .system: "tminus"

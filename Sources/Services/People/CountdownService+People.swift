@@ -8,13 +8,9 @@ extension CountdownService {
     /// Makes a person; refused when the login is taken or not a valid login.
     @discardableResult
     public func addPerson(login: String, displayName: String? = nil, password: String, isAdmin: Bool = false,
-                          cost: UInt8 = OwnerPassword.cost) async throws -> PersonRecord {
+                          cost: UInt8 = PasswordPolicy.cost) async throws -> PersonRecord {
         try await authorize(.administer)
-        guard PersonRecord.isValidLogin(login) else {
-            throw StoreError.invalid("'\(login)' is not a valid login: use 1 to 64 lower-case letters, digits, dots, dashes and underscores")
-        }
-        try OwnerPassword.check(password)
-        let hash = try await PasswordHashing.hash(password, cost: cost)
+        let hash = try await Self.newPerson(login: login, password: password, cost: cost)
         let name = Self.line(displayName ?? login)
         return try await transaction { tx in
             guard try await tx.personRows(.login(login)).isEmpty else { throw StoreError.invalid("a person '\(login)' already exists") }
@@ -54,7 +50,7 @@ extension CountdownService {
         return person
     }
 
-    /// Disables a person (their tokens stop at once) or enables them again.
+    /// Disables a person (their tokens and sessions stop at once) or enables them again.
     public func setDisabled(login: String, _ disabled: Bool) async throws {
         try await authorize(.administer)
         if disabled, case .person(let me) = principal, me.login == login { throw StoreError.invalid("you cannot disable yourself") }

@@ -86,29 +86,29 @@ package struct AgendaPages: Sendable {
 
     package func register(on app: RouterGroup<WebAppContext>) {
         app.get("timeline") { request, context in try await self.timeline(request, context) }
-        app.get("tasks") { _, context in await self.tasks(context) }
+        app.get("tasks") { _, context in try await self.tasks(context) }
         app.get("stats") { request, context in try await self.stats(request, context) }
     }
 
     /// The viewer's zone: `?tz=`, else the zone most feeds use.
-    private func zone(_ request: Request) throws -> Zone {
-        let feeds = app.catalog.storedFeeds
+    private func zone(_ request: Request, _ feeds: [StoredFeed]) throws -> Zone {
         let common = Dictionary(grouping: feeds, by: \.feed.timeZone).max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
         return try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: common.flatMap(Zone.named) ?? .utc)
     }
 
-    private func feedSeries() async -> [Agenda.FeedSeries] {
-        await app.catalog.feedsToSum().feeds.map {
+    private func feedSeries(_ feeds: [StoredFeed]) async -> [Agenda.FeedSeries] {
+        await app.catalog.feedsToSum(of: feeds).feeds.map {
             Agenda.FeedSeries(slug: $0.slug, name: $0.feed.name, color: $0.feed.color, categoryColors: $0.feed.categoryColors, series: $0.series)
         }
     }
 
     private func timeline(_ request: Request, _ context: WebAppContext) async throws -> HTMLPage {
-        let zone = try zone(request)
+        let feeds = try await app.readableFeeds()
+        let zone = try zone(request, feeds)
         let weeks = min(12, max(1, request.uri.queryParameters.get("weeks", as: Int.self) ?? 4))
         let today = zone.local(of: app.clock()).date
         let words = app.words(context)
-        let agenda = Agenda(feeds: await feedSeries(), from: today, dayCount: weeks * 7, zone: zone, now: app.clock())
+        let agenda = Agenda(feeds: await feedSeries(feeds), from: today, dayCount: weeks * 7, zone: zone, now: app.clock())
         let days = agenda.days.map { day in
             TimelineView.Day(label: day.isToday ? words["timeline.today", ["date": words.language.format(day.date)]] : words.language.format(day.date), iso: day.date.iso, isToday: day.isToday,
                              entries: day.entries.map { entry in
@@ -122,13 +122,13 @@ package struct AgendaPages: Sendable {
         return app.render("timeline", title: words["nav.timeline"], section: "timeline", view, context: context)
     }
 
-    private func tasks(_ context: WebAppContext) async -> HTMLPage {
+    private func tasks(_ context: WebAppContext) async throws -> HTMLPage {
         var open: [TasksView.Task] = []
         var done: [TasksView.Task] = []
         var all: [(Countdown, RemainingTime)] = []
         let now = app.clock()
         let words = app.words(context)
-        for compiled in await app.catalog.feedsToSum().feeds {
+        for compiled in await app.catalog.feedsToSum(of: try await app.readableFeeds()).feeds {
             let calculator = app.calculator(compiled.feed.zone)
             for series in compiled.series where series.countdown.kind == .task {
                 let remaining = calculator.remaining(for: series)
@@ -154,7 +154,8 @@ package struct AgendaPages: Sendable {
     }
 
     private func stats(_ request: Request, _ context: WebAppContext) async throws -> HTMLPage {
-        let zone = try zone(request)
+        let feeds = try await app.readableFeeds()
+        let zone = try zone(request, feeds)
         let words = app.words(context)
         guard let period = CategoryStatistics.Period(rawValue: request.uri.queryParameters.get("period") ?? "month") else {
             throw HTTPError(.badRequest, message: words["error.period"])
@@ -162,7 +163,7 @@ package struct AgendaPages: Sendable {
         let at = request.uri.queryParameters.get("at").flatMap { CivilDate(parsing: String($0)) } ?? zone.local(of: app.clock()).date
         guard (1900...2200).contains(at.year) else { throw HTTPError(.badRequest, message: words["error.at"]) }
         let span = CategoryStatistics.Span(period, containing: at)
-        let statistics = CategoryStatistics(feeds: await feedSeries(), span: span, zone: zone, now: app.clock())
+        let statistics = CategoryStatistics(feeds: await feedSeries(feeds), span: span, zone: zone, now: app.clock())
         let label: String
         switch period {
         case .day: label = words.language.format(span.start)

@@ -52,7 +52,8 @@ package struct CountdownPages: Sendable {
             if request.uri.queryParameters.get("kind") == "task" { form.kind = "task" }
             let words = self.app.words(context)
             return self.app.render("countdown-form", title: words["countdown.new"],
-                                   self.formView(form, isNew: true, action: "/app/feeds/\(compiled.slug)/countdowns", compiled: compiled, words: words),
+                                   self.formView(form, isNew: true, action: "/app/feeds/\(compiled.slug)/countdowns", compiled: compiled,
+                                                 feeds: try await self.app.editableFeeds(), words: words),
                                    context: context)
         }
         app.post("feeds/{slug}/countdowns") { request, context in try await self.save(request, context, id: nil) }
@@ -62,7 +63,8 @@ package struct CountdownPages: Sendable {
             let words = self.app.words(context)
             return self.app.render("countdown-form", title: words["countdown.editTitle", ["title": countdown.title]],
                                    self.formView(CountdownForm(countdown, feed: slug), isNew: false, action: "/app/countdowns/\(try countdown.savedID())/edit",
-                                                 compiled: compiled, countdown: countdown, words: words), context: context)
+                                                 compiled: compiled, feeds: try await self.app.editableFeeds(), countdown: countdown, words: words),
+                                   context: context)
         }
         app.post("countdowns/{id}/edit") { request, context in try await self.save(request, context, id: try self.app.id(context)) }
         app.post("countdowns/{id}/duplicate") { request, context in
@@ -110,9 +112,10 @@ package struct CountdownPages: Sendable {
         return try await app.service.countdown(id: id)
     }
 
-    package func formView(_ form: CountdownForm, isNew: Bool, action: String, compiled: CompiledFeed, countdown: Countdown? = nil,
+    /// `feeds` are those the countdown may move to: the ones the person may change.
+    package func formView(_ form: CountdownForm, isNew: Bool, action: String, compiled: CompiledFeed, feeds: [StoredFeed], countdown: Countdown? = nil,
                   error: CountdownDraft.Invalid? = nil, words: WebWords) -> FormView {
-        let feeds = app.catalog.storedFeeds.map { FormView.Choice(value: $0.feed.slug, label: $0.feed.name, selected: $0.feed.slug == (form.feed ?? compiled.slug)) }
+        let feeds = feeds.map { FormView.Choice(value: $0.feed.slug, label: $0.feed.name, selected: $0.feed.slug == (form.feed ?? compiled.slug)) }
         let units = DisplayUnit.allCases.map { FormView.Choice(value: $0.rawValue, label: words["unit.\($0.rawValue)"], selected: $0.rawValue == (form.unit ?? "dynamic")) }
         let alarmChoices = [("", words["alarm.none"]), ("-PT15M", words["alarm.15m"]), ("-PT1H", words["alarm.1h"]), ("-P1D", words["alarm.1d"]),
                             ("-P2D", words["alarm.2d"]), ("-P1W", words["alarm.1w"])]
@@ -151,9 +154,10 @@ package struct CountdownPages: Sendable {
         let words = app.words(context)
         let form = try await WebForm.decode(CountdownForm.self, request, limit: app.service.limits.maxImageBytes + (64 << 10))
         let action = id.map { "/app/countdowns/\($0)/edit" } ?? "/app/feeds/\(slug)/countdowns"
+        let feeds = try await app.editableFeeds()
         func failed(_ error: CountdownDraft.Invalid) throws -> Response {
             try app.render("countdown-form", title: words[id == nil ? "countdown.new" : "countdown.edit"],
-                           formView(form, isNew: id == nil, action: action, compiled: compiled, countdown: existing, error: error, words: words),
+                           formView(form, isNew: id == nil, action: action, compiled: compiled, feeds: feeds, countdown: existing, error: error, words: words),
                            context: context, status: .unprocessableContent).response(from: request, context: context)
         }
         let countdown: Countdown

@@ -113,10 +113,11 @@ package struct FeedPages: Sendable {
         }
     }
 
-    private func list(_ context: WebAppContext) async -> HTMLPage {
+    private func list(_ context: WebAppContext) async throws -> HTMLPage {
         // Names and counts come from the catalog; open tasks from the feeds compiled for it (`feedsToSum`).
-        let compiled = Dictionary(await app.catalog.feedsToSum().feeds.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
-        let rows = app.catalog.storedFeeds.map { stored in
+        let feeds = try await app.readableFeeds()
+        let compiled = Dictionary(await app.catalog.feedsToSum(of: feeds).feeds.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        let rows = feeds.map { stored in
             let tasks = compiled[stored.feed.slug].map { compiled in
                 TaskCounts(rows: FeedSnapshot.rows(compiled.series, calculator: app.calculator(compiled.feed.zone)), now: app.clock())
             }

@@ -15,9 +15,13 @@ public struct PersonRecord: Codable, Sendable, Equatable {
     /// When an administrator disabled them: their tokens and sessions stop at once.
     public var disabledAt: Date?
     public var createdAt: Date
+    /// Which of their web-app sessions are valid: a session keeps the value it
+    /// began under, and a new random one (a new password, "Sign out
+    /// everywhere") ends every older session on every replica. Nil until the first.
+    public var sessionEpoch: String?
 
     public init(id: Int64? = nil, login: String, displayName: String, passwordHash: String?, language: String? = nil, isAdmin: Bool = false,
-                disabledAt: Date? = nil, createdAt: Date) {
+                disabledAt: Date? = nil, createdAt: Date, sessionEpoch: String? = nil) {
         self.id = id
         self.login = login
         self.displayName = displayName
@@ -26,6 +30,7 @@ public struct PersonRecord: Codable, Sendable, Equatable {
         self.isAdmin = isAdmin
         self.disabledAt = disabledAt
         self.createdAt = createdAt
+        self.sessionEpoch = sessionEpoch
     }
 
     /// A login people can type and URLs can carry: 1 to 64 of a–z, 0–9, `.`, `-`, `_`, starting with a letter or digit.

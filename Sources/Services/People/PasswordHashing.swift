@@ -27,6 +27,19 @@ package enum PasswordHashing {
         try await run { Bcrypt.verify(password, hash: hash) }
     }
 
+    /// Spends what a check costs, on a hash of no one's password: a sign-in
+    /// with an unknown login takes as long as one with a wrong password.
+    package static func spendACheck(_ password: String) async throws {
+        let hash: String
+        if let made = noOnesHash.withLock({ $0 }) { hash = made } else {
+            hash = try await self.hash(Secret.generate(bytes: 16), cost: PasswordPolicy.cost)
+            noOnesHash.withLock { $0 = hash }
+        }
+        _ = try await verify(password, hash: hash)
+    }
+
+    private static let noOnesHash = Mutex<String?>(nil)
+
     private static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws -> T {
         let admitted = waiting.withLock { count in
             guard count < maxWaiting else { return false }

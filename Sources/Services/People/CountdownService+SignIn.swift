@@ -1,0 +1,63 @@
+import CountdownStore
+import Foundation
+
+/// Signing in to the web app as a person, their sessions, and their password.
+extension CountdownService {
+    /// The person `login` and `password` belong to, or nil (no such person,
+    /// a wrong password, or disabled: the caller says the same for all three).
+    /// Asked before anyone is signed in, so it runs as the server. An unknown
+    /// login costs a bcrypt check too, so the answer's time does not tell
+    /// which logins exist.
+    public func signIn(login: String, password: String) async throws -> SignedInPerson? {
+        let login = login.trimmingCharacters(in: .whitespaces).lowercased()
+        let person = PersonRecord.isValidLogin(login)
+            ? try await store.read { try await $0.personRows(.login(login)).first } : nil
+        guard password.utf8.count <= PasswordPolicy.maxBytes else { return nil }
+        guard let person, let id = person.id, let hash = person.passwordHash else {
+            try await PasswordHashing.spendACheck(password)
+            return nil
+        }
+        guard try await PasswordHashing.verify(password, hash: hash), person.disabledAt == nil else { return nil }
+        return SignedInPerson(person, id: id)
+    }
+
+    /// Who a session for person `id`, begun under `epoch`, is for now; nil
+    /// when it has ended: the person was deleted or disabled, or their
+    /// sessions' epoch moved on. Asked for every page, as the server.
+    public func sessionPerson(id: Int64, epoch: String?) async throws -> SignedInPerson? {
+        guard let person = try await store.read({ try await $0.personRows(.id(id)).first }), person.disabledAt == nil,
+              person.sessionEpoch == epoch else { return nil }
+        return SignedInPerson(person, id: id)
+    }
+
+    /// Sets `login`'s password (an administrator, or the person themselves):
+    /// every session of theirs begun before ends. Returns the new epoch, so
+    /// the session that changed it can go on.
+    @discardableResult
+    public func setPassword(login: String, to password: String, cost: UInt8 = PasswordPolicy.cost) async throws -> String {
+        try await authorizeSelf(login)
+        try PasswordPolicy.check(password)
+        let hash = try await PasswordHashing.hash(password, cost: cost)
+        let epoch = Secret.generate(bytes: 16)
+        try await transaction { tx in
+            guard var person = try await tx.personRows(.login(login)).first else { throw StoreError.personNotFound(login) }
+            person.passwordHash = hash
+            person.sessionEpoch = epoch
+            _ = try await tx.savePerson(person)
+        }
+        return epoch
+    }
+
+    /// Ends every session of the signed-in person but the one asking ("Sign
+    /// out everywhere"): a new random epoch, returned for that one to keep.
+    public func signOutEverywhere() async throws -> String {
+        let me = try await me()
+        let epoch = Secret.generate(bytes: 16)
+        try await transaction { tx in
+            guard var person = try await tx.personRows(.id(try me.savedID())).first else { throw StoreError.personNotFound(me.login) }
+            person.sessionEpoch = epoch
+            _ = try await tx.savePerson(person)
+        }
+        return epoch
+    }
+}
