@@ -15,4 +15,6 @@ public enum SettingKey: String, Sendable, CaseIterable {
     /// The last notice of each kind sent for each feed (JSON: `{"changes:exams": "12", "milestones:exams": "2026-11-25"}`),
     /// so that replicas and restarts send each one once.
     case noticeClaims
+    /// "on" when anyone may make an account at /app/signup (issue #37; off by default).
+    case openSignup
 }

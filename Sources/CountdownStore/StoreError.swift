@@ -10,6 +10,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     case personNotFound(String)
     /// No such space, or none the caller may see.
     case spaceNotFound(String)
+    /// Someone already has this login.
+    case loginTaken(String)
     case duplicateUID(String, feed: String)
     case tooLarge(bytes: Int, limit: Int)
     case tooManyComponents(count: Int, limit: Int)
@@ -34,6 +36,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
         case .countdownNotFound(let id): "no countdown with id \(id) (see `tminus list`)"
         case .personNotFound(let login): "no person '\(login)' (see `tminus users list`)"
         case .spaceNotFound(let slug): "no space '\(slug)'"
+        case .loginTaken(let login): "a person '\(login)' already exists"
         case .duplicateUID(let uid, let feed): "feed '\(feed)' already has a countdown with UID \(uid)"
         case .tooLarge(let bytes, let limit): "the calendar is \(bytes) bytes, over the limit of \(limit) bytes"
         case .tooManyComponents(let count, let limit): "the calendar has \(count) events and tasks, over the limit of \(limit)"

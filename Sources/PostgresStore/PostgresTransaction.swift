@@ -217,6 +217,11 @@ struct PostgresTransaction: StoreTransaction {
         try await connection.query("DELETE FROM person WHERE id = \(id)", logger: logger)
     }
 
+    func relabelHistory(actor: String, as label: String) async throws {
+        try await connection.query("UPDATE countdown SET createdBy = \(label) WHERE createdBy = \(actor)", logger: logger)
+        try await connection.query("UPDATE countdown SET changedBy = \(label) WHERE changedBy = \(actor)", logger: logger)
+    }
+
     func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord {
         try await store.saved(row, in: PostgresCountdownStore.spaceTable, on: connection)
     }

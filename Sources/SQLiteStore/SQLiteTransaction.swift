@@ -207,6 +207,13 @@ package struct SQLiteTransaction: StoreTransaction {
         try await on { db in _ = try PersonRecord.deleteOne(db, key: id) }
     }
 
+    package func relabelHistory(actor: String, as label: String) async throws {
+        try await on { db in
+            try db.execute(sql: "UPDATE countdown SET createdBy = ? WHERE createdBy = ?", arguments: [label, actor])
+            try db.execute(sql: "UPDATE countdown SET changedBy = ? WHERE changedBy = ?", arguments: [label, actor])
+        }
+    }
+
     package func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord {
         try await on { db in try Self.save(row, db) }
     }

@@ -22,13 +22,16 @@ package struct WebApp: PartsRoutes, Sendable {
     package let csrf: CSRFToken
     package let throttle: SignInThrottle
     package let trustForwardedFor: Bool
+    /// `--open-signup`: anyone may make an account, whatever the setting says.
+    package let openSignup: Bool
 
-    package init(parts: ServerParts, pages: WebPages, csrf: CSRFToken, throttle: SignInThrottle, trustForwardedFor: Bool) {
+    package init(parts: ServerParts, pages: WebPages, csrf: CSRFToken, throttle: SignInThrottle, trustForwardedFor: Bool, openSignup: Bool = false) {
         self.parts = parts
         self.pages = pages
         self.csrf = csrf
         self.throttle = throttle
         self.trustForwardedFor = trustForwardedFor
+        self.openSignup = openSignup
     }
 
     /// Before sign-in, nobody; behind `RequireSignInMiddleware`, the signed-in person.
@@ -51,6 +54,7 @@ package struct WebApp: PartsRoutes, Sendable {
         app.add(middleware: CSRFCheckMiddleware(csrf: csrf, pages: pages, maxMultipartBytes: max(self.maxBodyBytes, self.service.limits.maxImageBytes) + (64 << 10)))
         StaticFiles.register(on: app)
         SignInPages(app: self).register(on: app)
+        AccountPages(app: self).register(on: app)
         AppLanguageSwitch(app: self).register(on: app)
         let signedIn = app.group().add(middleware: RequireSignInMiddleware())
         FeedPages(app: self).register(on: signedIn)

@@ -38,6 +38,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: ArgumentHelp(ServeEnvironment.help("Behind a reverse proxy: count web app sign-ins by the last X-Forwarded-For address.", "trust-forwarded-for"),
                              discussion: "Without it every client behind the proxy shares the proxy's address, so one guesser slows everyone's sign-in. Turn it on only when a proxy you run sets the header; a client could forge it otherwise."))
     var trustForwardedFor = false
+    @Flag(help: ArgumentHelp(ServeEnvironment.help("Let anyone make an account at /app/signup.", "open-signup"),
+                             discussion: "Off by default: people come by invitation links (`tminus users invite`). An administrator can also open sign-up with `tminus users signup open`; this flag opens it while the server runs with it, whatever that setting says."))
+    var openSignup = false
     @Option(help: ArgumentHelp(ServeEnvironment.help("Most connections held at once; more wait in the listen backlog.", "max-connections"),
                                discussion: "Default: 1024 (each connection costs about 12 KB), or fewer when the open-file limit is low. Idle and half-sent connections are closed after --request-timeout, freeing their places."))
     var maxConnections: Int?
@@ -81,6 +84,7 @@ struct ServeCommand: ParsableCommand {
         configuration.build = Version.full
         configuration.allowPrivateSources = allowPrivateSources
         configuration.trustForwardedFor = trustForwardedFor
+        configuration.openSignup = openSignup
         configuration.shutdownDeadline = .seconds(10)
         if isatty(STDERR_FILENO) == 1 {
             configuration.showSetupLink = { link in

@@ -19,10 +19,14 @@ struct UsersCommand: ParsableCommand {
               tminus users token ben --label calendar-sync --read-only --expires-days 90
               tminus users tokens ben
               tminus users revoke ben 3
-              tminus users disable ben      # his tokens stop at once
+              tminus users invite --space family --role editor   # a one-time link, shown once
+              tminus users reset-link ben   # for a forgotten password
+              tminus users signup open      # anyone may make an account (closed by default)
+              tminus users disable ben      # his tokens and sessions stop at once
               tminus users delete ben --hand-to anna
             """,
-        subcommands: [Add.self, List.self, Token.self, Tokens.self, Revoke.self, Disable.self, Enable.self, Delete.self],
+        subcommands: [Add.self, List.self, Token.self, Tokens.self, Revoke.self, Invite.self, ResetLink.self, Signup.self, Disable.self, Enable.self,
+                      Delete.self],
         defaultSubcommand: List.self
     )
 

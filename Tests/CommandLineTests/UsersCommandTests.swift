@@ -62,4 +62,28 @@ struct UsersCommandTests {
         let nobody = try await tminus.run(["password", "dora", "--stdin", "--db", database], input: "a long enough password\n")
         #expect(nobody.status != 0 && nobody.err.contains("no person 'dora'"), "\(nobody.err)")
     }
+
+    /// `tminus users invite`, `reset-link` and `signup`: links printed once, whole.
+    @Test func invitationsResetLinksAndSignUpFromTheCommandLine() async throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        let database = tminus.path("db.sqlite")
+        #expect(try await tminus.run(["users", "add", "anna", "--admin", "--password-stdin", "--db", database], input: "a long enough password\n").status == 0)
+        let nowhere = try await tminus.run(["users", "invite", "--space", "family", "--role", "editor", "--db", database])
+        #expect(nowhere.status != 0 && nowhere.err.contains("no space 'family'"), "\(nowhere.err)")
+        let roleless = try await tminus.run(["users", "invite", "--role", "editor", "--db", database])
+        #expect(roleless.status != 0 && roleless.err.contains("--role needs --space"), "\(roleless.err)")
+        let invited = try await tminus.run(["users", "invite", "--base-url", "https://countdowns.example.org/", "--db", database])
+        #expect(invited.status == 0 && invited.out.hasPrefix("https://countdowns.example.org/app/join/") && invited.err.contains("shown once"),
+                "\(invited.out) \(invited.err)")
+        let reset = try await tminus.run(["users", "reset-link", "anna", "--db", database])
+        #expect(reset.status == 0 && reset.out.hasPrefix("http://127.0.0.1:8080/app/reset/"), "\(reset.out)")
+        #expect(try await tminus.run(["users", "reset-link", "dora", "--db", database]).err.contains("no person 'dora'"))
+        #expect(try await tminus.run(["users", "signup", "--db", database]).out.contains("sign-up is closed"))
+        #expect(try await tminus.run(["users", "signup", "open", "--db", database]).out.contains("sign-up is open"))
+        #expect(try await tminus.run(["users", "signup", "status", "--db", database]).out.contains("sign-up is open"))
+        #expect(try await tminus.run(["users", "signup", "closed", "--db", database]).out.contains("sign-up is closed"))
+        let wrong = try await tminus.run(["users", "signup", "maybe", "--db", database])
+        #expect(wrong.status != 0 && wrong.err.contains("open"), "\(wrong.err)")
+    }
 }

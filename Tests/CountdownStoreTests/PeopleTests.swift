@@ -1,5 +1,6 @@
 import Countdowns
 import Foundation
+import ICalendar
 import Testing
 @testable import CountdownStore
 import Services
@@ -20,6 +21,8 @@ struct PeopleTests {
         try await service.setMember(space: "family", login: "ben", role: .editor, replacing: false)
         let ben = service.acting(as: .person(people["ben"]!))
         try await ben.createFeed(Feed(slug: "bens", isPublic: false))
+        let party = try await ben.add(Countdown(uid: "party@people.test", title: "Party", target: .utc(LocalDateTime(year: 2027, month: 5, day: 1))),
+                                      toFeed: "bens")
         try await service.acting(as: .person(people["carl"]!)).createFeed(Feed(slug: "carls", isPublic: false))
         _ = try await service.createPersonToken(login: "ben", label: "phone", readOnly: false)
 
@@ -36,9 +39,51 @@ struct PeopleTests {
             #expect(try await reader.memberRows(spaceId: nil, personId: benId).isEmpty, "memberships go with them")
             #expect(try await reader.personTokenRows(.person(benId)).isEmpty, "tokens too")
             #expect(try await reader.feedRow(slug: "bens")?.personId == annaId, "handed over")
+            let row = try await reader.countdownRow(id: try party.savedID(), lock: false)
+            #expect(row?.createdBy == "ben (former member)" && row?.changedBy == "ben (former member)", "his name stays on the history")
         }
         try await service.deletePerson(login: "carl", handTo: nil)
         #expect(try await temp.store.feed(slug: "carls") == nil, "deleted with them")
         #expect(try await service.people().map(\.login) == ["anna"])
+    }
+
+    /// Invitations and reset links are one-time, last a week, and keep only
+    /// their secret's hash; a space owner may invite into their space only.
+    @Test(arguments: StoreBackend.available) func oneTimeLinksWorkOnceForAWeek(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let service = temp.service
+        let anna = try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
+        try await service.createSpace(slug: "family", name: "Family", owner: "anna")
+        let asAnna = service.acting(as: .person(PersonAccess(id: try anna.savedID(), login: "anna", isAdmin: false)))
+
+        let (secret, link) = try await asAnna.createInvitation(space: "family", role: nil)
+        #expect(link.purpose == .invitation(space: "family", role: .viewer) && link.madeBy == "anna", "a viewer unless said")
+        await #expect(throws: Authorization.Refused.self, "an account in no space is an administrator's to offer") {
+            try await asAnna.createInvitation(space: nil, role: nil)
+        }
+        await #expect(throws: Authorization.Refused.self) { try await asAnna.createResetLink(login: "anna") }
+        if backend != .memory {
+            let snapshot = try await temp.store.snapshot()
+            #expect(!String(describing: snapshot.tables["persistEntry"] ?? []).contains(secret), "only the hash is kept")
+        }
+
+        let ben = try await service.acceptInvitation(secret, login: "ben", displayName: "Ben", password: "bens long password", cost: 4)
+        #expect(try await service.space(slug: "family").members.map(\.role) == [.owner, .viewer])
+        await #expect(throws: StoreError.invalid("this invitation has been used or has expired")) {
+            try await service.acceptInvitation(secret, login: "carl", displayName: nil, password: "carls long password", cost: 4)
+        }
+        #expect(try await service.people().map(\.login) == ["anna", "ben"], "a used invitation made nobody")
+
+        let (reset, _) = try await service.createResetLink(login: "ben")
+        temp.clock.advance(OneTimeLink.lifetime + 1)
+        #expect(try await service.oneTimeLink(reset) == nil, "expired after a week")
+        await #expect(throws: StoreError.invalid("this reset link has been used or has expired")) {
+            try await service.resetPassword(reset, to: "a brand new password", cost: 4)
+        }
+        let (fresh, _) = try await service.createResetLink(login: "ben")
+        let signedIn = try await service.resetPassword(fresh, to: "a brand new password", cost: 4)
+        #expect(signedIn.access.id == ben.access.id && signedIn.sessionEpoch != nil && signedIn.sessionEpoch != ben.sessionEpoch,
+                "every older session of his ends")
+        #expect(try await service.signIn(login: "ben", password: "a brand new password") != nil)
     }
 }

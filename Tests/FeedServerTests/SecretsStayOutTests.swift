@@ -61,6 +61,17 @@ struct SecretsStayOutTests {
         let token = try #require(json["secret"] as? String)
         #expect(try await get("/t/\(token)/feeds/family.ics").0 == 200)
         #expect(try await get("/t/\(token)/feeds/family.json?tz=Europe/Berlin").0 == 200)
+        // A one-time invitation link, opened: its secret is a path segment too.
+        var invite = HTTPClientRequest(url: base + "/api/invitations")
+        invite.method = .POST
+        invite.headers.add(name: "Authorization", value: "Bearer \(fixture.adminToken)")
+        invite.headers.add(name: "Content-Type", value: "application/json")
+        invite.body = .bytes(ByteBuffer(string: "{}"))
+        let invited = try await client.execute(invite, timeout: .seconds(10))
+        let link = try #require(try JSONSerialization.jsonObject(with: Data(buffer: try await invited.body.collect(upTo: 1 << 16))) as? [String: Any])
+        let joinPath = String(try #require((link["url"] as? String)?.split(separator: "8080", maxSplits: 1).last ?? (link["url"] as? String)?[...]))
+        let secretOfLink = try #require(joinPath.split(separator: "/").last.map(String.init))
+        #expect(try await get(String(joinPath[joinPath.range(of: "/app/join/")!.lowerBound...])).0 == 200)
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         await output.ended.wait()
@@ -69,6 +80,7 @@ struct SecretsStayOutTests {
         #expect(written.contains("/t/***/feeds/family.ics"), "the request was logged, redacted")
         #expect(!written.contains(token), "the feed token is not in the log")
         #expect(!written.contains(fixture.adminToken), "the admin token is not in the log")
+        #expect(written.contains("/app/join/***") && !written.contains(secretOfLink), "nor an invitation's secret")
         // Issue #27: the one-time setup link makes the first account; it was logged at notice.
         #expect(written.contains("nobody has an account yet"), "the log says the first account is missing")
         #expect(!written.contains("/app/setup/"), "the setup link is shown only on a terminal, never logged")

@@ -77,4 +77,70 @@ struct WebAppPeopleTests {
             #expect(try await browser.get("/app").status == .ok, "a login is matched without case or surrounding spaces")
         }
     }
+
+    /// The path of a link the API or the CLI printed.
+    static func path(_ url: String) -> String { String(url[url.range(of: "/app/")!.lowerBound...]) }
+
+    @Test func anInvitationMakesAnAccountInItsSpaceOnceAndAResetLinkSetsAPassword() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.store.service
+            try await service.addPerson(login: "anna", displayName: "Anna", password: Self.password, isAdmin: true, cost: 4)
+            try await service.createSpace(slug: "family", name: "Family", owner: "anna")
+            let response = try await client.execute(uri: "/api/invitations", method: .post, headers: fixture.admin + [.contentType: "application/json"],
+                                                    body: ByteBuffer(string: #"{"space": "family", "role": "editor"}"#))
+            #expect(response.status == .created)
+            let url = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])["url"] as? String
+            let join = Self.path(try #require(url))
+            var browser = Browser(client: client)
+            let page = try await browser.get(join)
+            #expect(page.status == .ok && page.text.contains("invited you to family as editor"), "\(page.text.prefix(400))")
+            let taken = try await browser.post(join, ["login": "anna", "password": Self.password, "confirm": Self.password])
+            #expect(taken.status == .conflict && taken.text.contains("Someone already has that login name"))
+            let made = try await browser.post(join, ["login": "carla", "name": "Carla", "password": Self.password, "confirm": Self.password])
+            #expect(made.status == .seeOther && browser.cookies["tminus_session"] != nil, "made, and signed in")
+            #expect(try await browser.get("/app").text.contains("Signed in as Carla"))
+            let (_, members) = try await service.space(slug: "family")
+            #expect(members.map { "\($0.person.login):\($0.role.rawValue)" }.sorted() == ["anna:owner", "carla:editor"])
+            var other = Browser(client: client)
+            #expect(try await other.get(join).status == .notFound, "an invitation works once")
+
+            let (secret, _) = try await service.createResetLink(login: "carla")
+            var phone = Browser(client: client)
+            try await phone.signIn(Self.password, as: "carla")
+            let reset = "/app/reset/\(secret)"
+            let form = try await other.get(reset)
+            #expect(form.status == .ok && form.text.contains("A new password for carla") && !form.text.contains("name=\"login\""))
+            let done = try await other.post(reset, ["password": "a brand new passphrase", "confirm": "a brand new passphrase"])
+            #expect(done.status == .seeOther)
+            #expect(try await other.get("/app").status == .ok, "set, and signed in")
+            #expect(try await phone.get("/app").headers[.location] == "/app/signin", "her other sessions ended")
+            #expect(try await phone.get(reset).status == .notFound, "a reset link works once")
+            try await phone.signIn("a brand new passphrase", as: "carla")
+        }
+    }
+
+    @Test func signUpIsClosedUntilAnAdministratorOpensIt() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.store.service
+            try await service.addPerson(login: "anna", password: Self.password, isAdmin: true, cost: 4)
+            var browser = Browser(client: client)
+            #expect(try await browser.get("/app/signup").status == .notFound)
+            #expect(!(try await browser.get("/app/signin").text.contains("/app/signup")))
+            try await service.setSignupOpen(true)
+            #expect(try await browser.get("/app/signin").text.contains("href=\"/app/signup\""))
+            #expect(try await browser.get("/app/signup").status == .ok)
+            let bad = try await browser.post("/app/signup", ["login": "Dora Smith", "password": Self.password, "confirm": Self.password])
+            #expect(bad.status == .unprocessableContent && bad.text.contains("lower-case letters"))
+            let made = try await browser.post("/app/signup", ["login": "dora", "password": Self.password, "confirm": Self.password])
+            #expect(made.status == .seeOther)
+            let dora = try #require(try await parts.store.read { try await $0.personRows(.login("dora")).first })
+            let memberships = try await parts.store.read { try await $0.memberRows(spaceId: nil, personId: dora.id) }
+            #expect(!dora.isAdmin && memberships.isEmpty, "no administrator, in no space")
+            try await service.setSignupOpen(false)
+            var stranger = Browser(client: client)
+            #expect(try await stranger.get("/app/signup").status == .notFound)
+        }
+    }
 }

@@ -192,6 +192,15 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
+    package func relabelHistory(actor: String, as label: String) async throws {
+        with { tables in
+            for (id, row) in tables.countdowns where row.createdBy == actor || row.changedBy == actor {
+                if row.createdBy == actor { tables.countdowns[id]?.createdBy = label }
+                if row.changedBy == actor { tables.countdowns[id]?.changedBy = label }
+            }
+        }
+    }
+
     package func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord {
         try with { tables in
             guard !tables.spaces.values.contains(where: { $0.slug == row.slug && $0.id != row.id }) else {

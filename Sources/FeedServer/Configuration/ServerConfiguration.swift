@@ -44,6 +44,9 @@ public struct ServerConfiguration: Sendable {
     /// Behind a reverse proxy: the web app's sign-in throttle keys on the last
     /// address of X-Forwarded-For (the one the proxy saw) instead of the peer's.
     public var trustForwardedFor = false
+    /// Anyone may make an account at /app/signup, whatever the setting an
+    /// administrator turns on in the store says (issue #37; off by default).
+    public var openSignup = false
     /// When set, the process exits this long after a graceful shutdown began,
     /// whatever is still running (`tminus serve` sets 10 s; tests, which run
     /// many servers in one process, leave it nil).

@@ -12,7 +12,7 @@ extension StoreError: HTTPResponseError {
     public var status: HTTPResponse.Status {
         switch self {
         case .feedNotFound, .countdownNotFound, .personNotFound, .spaceNotFound: .notFound
-        case .feedExists, .duplicateUID: .conflict
+        case .feedExists, .duplicateUID, .loginTaken: .conflict
         case .invalidSlug: .badRequest
         case .tooLarge, .tooManyComponents: .contentTooLarge
         case .unusableCalendar, .invalid: .unprocessableContent

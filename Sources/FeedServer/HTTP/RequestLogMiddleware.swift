@@ -36,10 +36,11 @@ package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// `/t/SECRET/feeds/x.ics` → `/t/***/feeds/x.ics`, and the web app's
-    /// one-time `/app/setup/SECRET` → `/app/setup/***`.
+    /// one-time links (`/app/setup/SECRET`, `/app/join/…`, `/app/reset/…`) → `/app/setup/***`.
     package static func redacted(_ path: String) -> String {
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        for index in parts.indices.dropLast() where parts[index] == "t" || parts[index] == "setup" { parts[index + 1] = "***" }
+        for index in parts.indices.dropLast() where ["t", "setup", "join", "reset"].contains(parts[index]) { parts[index + 1] = "***" }
         return parts.joined(separator: "/")
     }
+
 }

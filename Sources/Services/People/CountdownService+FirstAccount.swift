@@ -35,15 +35,13 @@ extension CountdownService {
     public func createFirstAccount(setupLink secret: String, login: String, displayName: String?, password: String,
                                    cost: UInt8 = PasswordPolicy.cost) async throws -> SignedInPerson {
         let hash = try await Self.newPerson(login: login, password: password, cost: cost)
-        let name = Self.line(displayName ?? "")
         return try await transaction { tx in
             guard try await tx.personRows(nil).isEmpty, let kept = try await tx.setting(.setupTokenHash),
                   Secret.constantTimeEquals(Secret.hash(secret), kept) else {
                 throw StoreError.invalid("this setup link has been used or replaced")
             }
             try await tx.setSetting(.setupTokenHash, to: nil)
-            let person = try await tx.savePerson(PersonRecord(login: login, displayName: name.isEmpty ? login : name, passwordHash: hash,
-                                                              isAdmin: true, createdAt: tx.now))
+            let person = try await Self.savePerson(login: login, displayName: displayName, hash: hash, isAdmin: true, tx)
             return SignedInPerson(person, id: try person.savedID())
         }
     }

@@ -11,12 +11,7 @@ extension CountdownService {
                           cost: UInt8 = PasswordPolicy.cost) async throws -> PersonRecord {
         try await authorize(.administer)
         let hash = try await Self.newPerson(login: login, password: password, cost: cost)
-        let name = Self.line(displayName ?? login)
-        return try await transaction { tx in
-            guard try await tx.personRows(.login(login)).isEmpty else { throw StoreError.invalid("a person '\(login)' already exists") }
-            return try await tx.savePerson(PersonRecord(login: login, displayName: name.isEmpty ? login : name, passwordHash: hash,
-                                                        isAdmin: isAdmin, createdAt: tx.now))
-        }
+        return try await transaction { tx in try await Self.savePerson(login: login, displayName: displayName, hash: hash, isAdmin: isAdmin, tx) }
     }
 
     /// Everyone, by login.
@@ -63,8 +58,10 @@ extension CountdownService {
     }
 
     /// Deletes a person: their memberships and tokens go with them; their own
-    /// feeds are handed to `handTo`, or deleted with them. Refused for
-    /// oneself, and while they are the last owner of a space.
+    /// feeds are handed to `handTo`, or deleted with them; on the history of
+    /// countdowns their name stays, as a former member's ("Ben (former
+    /// member)"), so that a new person with the same login is not credited
+    /// with it. Refused for oneself, and while they are the last owner of a space.
     public func deletePerson(login: String, handTo heir: String?) async throws {
         try await authorize(.administer)
         if case .person(let me) = principal, me.login == login { throw StoreError.invalid("you cannot delete yourself") }
@@ -88,6 +85,7 @@ extension CountdownService {
                     try await tx.deleteFeed(id: try feed.savedID())
                 }
             }
+            try await tx.relabelHistory(actor: login, as: Self.formerMember(person.displayName))
             try await tx.deletePerson(id: id)
         }
     }
@@ -144,6 +142,9 @@ extension CountdownService {
 }
 
 extension CountdownService {
+    /// How the history names someone who was deleted.
+    static func formerMember(_ name: String) -> String { "\(name) (former member)" }
+
     /// A name or label as one line: XML-safe, line breaks as spaces, trimmed.
     static func line(_ text: String) -> String {
         SafeText.clean(text).split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)

@@ -4,10 +4,9 @@ import Hummingbird
 import HummingbirdAuth
 import Services
 
-/// Sign in, sign out, and the first-run setup link. A session is created only
-/// by a person's right login and password (or the setup link, which makes the
-/// first administrator); five attempts in a minute from one address are all
-/// it gets until the minute has passed (429).
+/// Sign in and sign out. A session is created only by a person's right login
+/// and password (or by `AccountPages`, which make accounts); five attempts in
+/// a minute from one address are all it gets until the minute has passed (429).
 package struct SignInPages: Sendable {
     package let app: WebApp
 
@@ -17,35 +16,24 @@ package struct SignInPages: Sendable {
         package var password: String?
     }
 
-    package struct SetupForm: PostedForm {
-        package var csrf: String?
-        package var login: String?
-        package var name: String?
-        package var password: String?
-        package var confirm: String?
-    }
-
     package struct SignInView {
         package var error: String?
         package var needsSetup: Bool
         package var login = ""
+        /// Sign-up is open: the page links to it.
+        package var signupOpen = false
     }
 
-    package struct SetupView {
-        package var error: String?
-        package var action: String
-        package var login = ""
-        package var name = ""
-    }
-
-    /// Sign-in and setup happen before anyone is signed in: they ask as the server.
+    /// Sign-in happens before anyone is signed in: it asks as the server.
     private var service: CountdownService { app.parts.service.acting(as: .system) }
 
     package func register(on app: RouterGroup<WebAppContext>) {
         app.get("signin") { request, context in
             if context.isSignedIn { return Response.redirect(to: "/app", type: .normal) }
             let needsSetup = try await self.service.needsFirstAccount()
-            return try self.app.render("signin", title: self.app.words(context)["signin.title"], SignInView(needsSetup: needsSetup), context: context)
+            let open = try await self.service.isSignupOpen(serverAllows: self.app.openSignup)
+            return try self.app.render("signin", title: self.app.words(context)["signin.title"], SignInView(needsSetup: needsSetup, signupOpen: open),
+                                       context: context)
                 .response(from: request, context: context)
         }
         app.post("signin") { request, context in try await self.signIn(request, context) }
@@ -61,14 +49,6 @@ package struct SignInPages: Sendable {
             self.startSession(context, renewed, flash: self.app.words(context)["signin.everywhere"])
             return Response.redirect(to: "/app", type: .normal)
         }
-        app.get("setup/{token}") { _, context in
-            let token = context.parameters.get("token") ?? ""
-            guard try await self.service.acceptsSetupLink(token) else {
-                throw HTTPError(.notFound, message: self.app.words(context)["error.setupUsed"])
-            }
-            return self.app.render("setup", title: self.app.words(context)["setup.title"], SetupView(action: "/app/setup/\(token)"), context: context)
-        }
-        app.post("setup/{token}") { request, context in try await self.setUp(request, context) }
     }
 
     private func signIn(_ request: Request, _ context: WebAppContext) async throws -> Response {
@@ -105,33 +85,8 @@ package struct SignInPages: Sendable {
         return .redirect(to: "/app", type: .normal)
     }
 
-    private func setUp(_ request: Request, _ context: WebAppContext) async throws -> Response {
-        let token = context.parameters.get("token") ?? ""
-        let words = app.words(context)
-        guard try await service.acceptsSetupLink(token) else {
-            throw HTTPError(.notFound, message: words["error.setupUsed"])
-        }
-        let form = try await WebForm.decode(SetupForm.self, request, limit: 4 << 10)
-        let (login, name, password) = ((form.login ?? "").trimmingCharacters(in: .whitespaces).lowercased(), form.name ?? "", form.password ?? "")
-        var problem: String?
-        if !PersonRecord.isValidLogin(login) { problem = words["setup.badLogin"] }
-        do { try PasswordPolicy.check(password) } catch {
-            problem = problem ?? words[error.reason == .tooShort ? "setup.tooShort" : "setup.tooLong"]
-        }
-        if problem == nil, password != form.confirm { problem = words["setup.differ"] }
-        if let problem {
-            return try app.render("setup", title: words["setup.title"],
-                                  SetupView(error: problem, action: "/app/setup/\(token)", login: String(login.prefix(64)), name: String(name.prefix(200))),
-                                  context: context, status: .unprocessableContent).response(from: request, context: context)
-        }
-        let person = try await service.createFirstAccount(setupLink: token, login: login, displayName: name, password: password)
-        app.logger.notice("the first administrator was made through the setup link", metadata: ["person": "\(login)"])
-        startSession(context, person, flash: words["signin.signedIn"])
-        return .redirect(to: "/app", type: .normal)
-    }
-
     /// A new session (a new id, so none chosen before sign-in survives it) in the person's current epoch.
-    private func startSession(_ context: WebAppContext, _ person: SignedInPerson, flash: String) {
+    package func startSession(_ context: WebAppContext, _ person: SignedInPerson, flash: String) {
         context.sessions.createSession(WebSession(signedInAt: app.clock(), person: person, flash: flash), expiresIn: WebApp.sessionLifetime)
     }
 }

@@ -1,0 +1,39 @@
+import CountdownStore
+import Foundation
+import Hummingbird
+import Services
+
+/// One-time links in the admin API (issue #37): an invitation (into a space
+/// with a role, or none) and a reset link for a person who forgot their
+/// password. The answer holds the link once; only its hash is kept.
+extension AdminRoutes {
+    struct InvitationInput: Decodable {
+        var space: String?
+        var role: String?
+    }
+
+    struct LinkJSON: Encodable {
+        var url: String
+        var expiresAt: Date
+        var space: String?
+        var role: String?
+        var user: String?
+    }
+
+    func registerLinks(on api: RouterGroup<ServerContext>) {
+        api.post("invitations") { request, _ in
+            let input = try await AdminJSON.decode(InvitationInput.self, request, limit: 16 << 10)
+            let role = try input.role.map(Self.role)
+            let (secret, link) = try await self.service.createInvitation(space: input.space, role: role)
+            guard case .invitation(let space, let granted) = link.purpose else { throw HTTPError(.internalServerError) }
+            return try AdminJSON.encode(LinkJSON(url: "\(self.settings.baseURL)/app/join/\(secret)", expiresAt: link.expiresAt,
+                                                 space: space, role: granted?.rawValue), status: .created)
+        }
+        api.post("people/{user}/reset-link") { _, context in
+            let login = context.parameters.get("user") ?? ""
+            let (secret, link) = try await self.service.createResetLink(login: login)
+            return try AdminJSON.encode(LinkJSON(url: "\(self.settings.baseURL)/app/reset/\(secret)", expiresAt: link.expiresAt, user: login),
+                                        status: .created)
+        }
+    }
+}

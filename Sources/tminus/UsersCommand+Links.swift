@@ -1,0 +1,87 @@
+import ArgumentParser
+import CountdownStore
+import Foundation
+import Services
+
+/// `tminus users invite`, `reset-link` and `signup`: how people get an
+/// account or their password back without e-mail (issue #37). A link is
+/// printed once; only its hash is kept, and it works once, for 7 days.
+extension UsersCommand {
+    /// The server's public address, to print whole links with.
+    struct LinkOptions: ParsableArguments {
+        @Option(help: "The server's public address, which links start with.")
+        var baseURL = ProcessInfo.processInfo.environment["TMINUS_BASE_URL"] ?? "http://127.0.0.1:8080"
+
+        func url(_ path: String) -> String {
+            (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + path
+        }
+    }
+
+    struct Invite: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a one-time invitation link: whoever opens it makes an account (in a space with a role, if given).",
+            discussion: """
+                The link works once, for 7 days; pass it on yourself (tminus sends no e-mail).
+
+                Examples:
+                  tminus users invite                                  # an account in no space
+                  tminus users invite --space family --role editor --base-url https://countdowns.example.org
+                """)
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var link: LinkOptions
+        @Option(help: "The space they join (its slug).") var space: String?
+        @Option(help: "Their role there: owner, editor or viewer (default viewer).") var role: SpaceRole?
+
+        func validate() throws {
+            if role != nil, space == nil { throw ValidationError("--role needs --space: the role is the one they get there") }
+        }
+
+        func run() throws {
+            try reportingErrors {
+                let (secret, made) = try await store.withService { try await $0.createInvitation(space: space, role: role) }
+                var what = "an invitation"
+                if case .invitation(let space?, let role?) = made.purpose { what += " to \(space) as \(role.rawValue)" }
+                FileHandle.standardError.write(Data("\(what), until \(made.expiresAt.formatted(Date.ISO8601FormatStyle())); shown once:\n".utf8))
+                print(link.url("/app/join/\(secret)"))
+            }
+        }
+    }
+
+    struct ResetLink: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reset-link",
+            abstract: "Print a one-time link that sets a person's password (for one who forgot theirs); their sessions end when it is used.")
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var link: LinkOptions
+        @Argument(help: "The person's login.") var login: String
+
+        func run() throws {
+            try reportingErrors {
+                let (secret, made) = try await store.withService { try await $0.createResetLink(login: login) }
+                FileHandle.standardError.write(Data("a reset link for \(login), until \(made.expiresAt.formatted(Date.ISO8601FormatStyle())); shown once:\n".utf8))
+                print(link.url("/app/reset/\(secret)"))
+            }
+        }
+    }
+
+    struct Signup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Open or close sign-up: whether anyone may make an account at /app/signup (closed by default).",
+            discussion: "`tminus serve --open-signup` opens it while that server runs, whatever this setting says.")
+        enum State: String, ExpressibleByArgument, CaseIterable { case open, closed, status }
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "open, closed, or status (default).") var state: State = .status
+
+        func run() throws {
+            try reportingErrors {
+                let open = try await store.withService { service in
+                    if state != .status { try await service.setSignupOpen(state == .open) }
+                    return try await service.isSignupOpen(serverAllows: false)
+                }
+                print(open ? "sign-up is open: anyone may make an account at /app/signup" : "sign-up is closed: people come by `tminus users invite`")
+            }
+        }
+    }
+}
+
+extension SpaceRole: ExpressibleByArgument {}
