@@ -92,7 +92,8 @@ let package = Package(
         // Opens the store `--db` names: SQLite, PostgreSQL or memory.
         .target(name: "StoreFactory", dependencies: ["CountdownStore", "SQLiteStore", "PostgresStore", .product(name: "Logging", package: "swift-log")]),
         // Every use case that writes, once, over the store's primitives (`CountdownService`).
-        .target(name: "Services", dependencies: ["CountdownStore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")]),
+        .target(name: "Services", dependencies: ["CountdownStore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                                                 .product(name: "HummingbirdOTP", package: "hummingbird-auth")]),
         // Feed definitions (feeds/*.yaml), subscribed sources, fetching them with their logins, and refreshing them.
         .target(
             name: "Subscriptions",
@@ -217,6 +218,7 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
             ]
         ),
     ],

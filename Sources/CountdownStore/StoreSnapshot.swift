@@ -54,7 +54,8 @@ public struct StoreTable: Sendable {
     public static let all: [StoreTable] = [
         StoreTable(name: "person", columns: [
             ("id", .integer), ("login", .text), ("displayName", .text), ("passwordHash", .text), ("language", .text), ("isAdmin", .boolean),
-            ("disabledAt", .date), ("createdAt", .date), ("sessionEpoch", .text),
+            ("disabledAt", .date), ("createdAt", .date), ("sessionEpoch", .text), ("totpSecret", .text),
+            ("totpLastStep", .integer), ("recoveryCodes", .text),
         ], key: "id"),
         StoreTable(name: "space", columns: [("id", .integer), ("slug", .text), ("name", .text), ("createdAt", .date)], key: "id"),
         StoreTable(name: "feed", columns: [

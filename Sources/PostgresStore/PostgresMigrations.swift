@@ -225,6 +225,10 @@ enum PostgresMigrations {
             """,
             "DELETE FROM setting WHERE key IN ('ownerPasswordHash', 'sessionEpoch')",
         ]),
+        Migration(name: "v16: a second factor", statements: [
+            "ALTER TABLE person ADD COLUMN totpSecret TEXT", "ALTER TABLE person ADD COLUMN totpLastStep BIGINT",
+            "ALTER TABLE person ADD COLUMN recoveryCodes TEXT",
+        ]),
     ]
 }
 

@@ -96,7 +96,7 @@ package func buildServices(_ configuration: ServerConfiguration, store: any Coun
     let parts = ServerParts(service: service, catalog: catalog, renderer: renderer, settings: settings, clock: configuration.clock, loader: loader,
                             fetcher: fetcher, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes, logger: logger, notices: notices, secrets: secrets)
     // Sessions change no feed: their writes publish nothing (a sign-in or a flash message refreshes no catalog).
-    var sessions = StorePersistDriver(service: CountdownService(store: store), logger: logger)
+    var sessions = StorePersistDriver(service: CountdownService(store: store, clock: configuration.clock), logger: logger)
     sessions.waitClock = configuration.waitClock
     return ServerDependencies(configuration: configuration, store: store, parts: parts, cache: cache, metrics: metrics, health: health, token: token,
                               tokenNotice: AdminTokenNotice(people: service, logger: logger),

@@ -20,6 +20,7 @@ package struct PageContext: TemplateView {
     package var page: Any
 
     package var templateValues: [String: Any] {
-        ["navFeeds": section == "feeds", "navTimeline": section == "timeline", "navTasks": section == "tasks", "navStats": section == "stats"]
+        ["navFeeds": section == "feeds", "navTimeline": section == "timeline", "navTasks": section == "tasks", "navStats": section == "stats",
+         "navAccount": section == "account"]
     }
 }

@@ -41,7 +41,8 @@ package struct StorePersistDriver: PersistDriver {
         guard let found = try await service.persistedValue(for: key) else { return nil }
         let object: Object
         do { object = try JSONDecoder().decode(type, from: found.bytes) } catch { throw PersistError.invalidConversion }
-        return (object, found.expiresAt.map { .milliseconds(Int64(max(0, $0.timeIntervalSinceNow) * 1000)) })
+        let now = service.clock()
+        return (object, found.expiresAt.map { .milliseconds(Int64(max(0, min($0.timeIntervalSince(now), 1e9)) * 1000)) })
     }
 
     /// What the sweep waits on between rounds.

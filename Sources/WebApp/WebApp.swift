@@ -62,6 +62,7 @@ package struct WebApp: PartsRoutes, Sendable {
         ImportPage(app: self).register(on: signedIn)
         SourceRulesPage(app: self).register(on: signedIn)
         AgendaPages(app: self).register(on: signedIn)
+        AccountSettingsPages(app: self).register(on: signedIn)
     }
 
     // MARK: helpers every page uses

@@ -34,6 +34,8 @@ package struct WebAppContext: ChildRequestContext, SessionRequestContext, Remote
 
     /// Who is signed in, once `SessionPersonMiddleware` checked the session.
     package var person: SignedInPerson?
+    /// Whose password was right, while their second factor's code is asked.
+    package var awaitingCode: SignedInPerson?
 
     package var isSignedIn: Bool { person != nil }
 

@@ -104,7 +104,7 @@ struct SessionPersonMiddleware: RouterMiddleware {
         guard let session = context.sessions.session else { return try await next(request, context) }
         var context = context
         if let id = session.personId, let person = try await service.sessionPerson(id: id, epoch: session.epoch) {
-            context.person = person
+            if session.awaitingSecondFactor == true { context.awaitingCode = person } else { context.person = person }
         } else {
             context.sessions.clearSession()
         }

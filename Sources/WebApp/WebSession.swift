@@ -18,12 +18,16 @@ package struct WebSession: Codable, Sendable {
     package var flash: String?
     /// The countdown deleted last, for "Undo": its feed and its iCalendar text.
     package var undo: DeletedCountdown?
+    /// The password was right and the second factor's code is asked next:
+    /// nothing behind the sign-in is open to this session yet.
+    package var awaitingSecondFactor: Bool?
 
-    package init(signedInAt: Date, person: SignedInPerson, flash: String?) {
+    package init(signedInAt: Date, person: SignedInPerson, flash: String?, awaitingSecondFactor: Bool = false) {
         self.signedInAt = signedInAt
         self.personId = person.access.id
         self.epoch = person.sessionEpoch
         self.flash = flash
+        self.awaitingSecondFactor = awaitingSecondFactor ? true : nil
     }
 }
 

@@ -21,12 +21,13 @@ struct UsersCommand: ParsableCommand {
               tminus users revoke ben 3
               tminus users invite --space family --role editor   # a one-time link, shown once
               tminus users reset-link ben   # for a forgotten password
+              tminus users second-factor-off ben   # he lost his phone and his recovery codes
               tminus users signup open      # anyone may make an account (closed by default)
               tminus users disable ben      # his tokens and sessions stop at once
               tminus users delete ben --hand-to anna
             """,
-        subcommands: [Add.self, List.self, Token.self, Tokens.self, Revoke.self, Invite.self, ResetLink.self, Signup.self, Disable.self, Enable.self,
-                      Delete.self],
+        subcommands: [Add.self, List.self, Token.self, Tokens.self, Revoke.self, Invite.self, ResetLink.self, Signup.self, SecondFactorOff.self,
+                      Disable.self, Enable.self, Delete.self],
         defaultSubcommand: List.self
     )
 
@@ -134,6 +135,21 @@ struct UsersCommand: ParsableCommand {
             try reportingErrors {
                 try await store.withService { try await $0.revokePersonToken(login: login, id: id) }
                 print("revoked token #\(id) of \(login)")
+            }
+        }
+    }
+
+    struct SecondFactorOff: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "second-factor-off",
+            abstract: "Turn off a person's two-step sign-in (they lost their phone and their recovery codes); their password alone signs in again.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The person's login.") var login: String
+
+        func run() throws {
+            try reportingErrors {
+                try await store.withService { try await $0.removeSecondFactor(login: login) }
+                print("two-step sign-in is off for \(login); they can turn it on again on their account page (/app/account)")
             }
         }
     }

@@ -83,6 +83,8 @@ struct UsersCommandTests {
         #expect(try await tminus.run(["users", "signup", "open", "--db", database]).out.contains("sign-up is open"))
         #expect(try await tminus.run(["users", "signup", "status", "--db", database]).out.contains("sign-up is open"))
         #expect(try await tminus.run(["users", "signup", "closed", "--db", database]).out.contains("sign-up is closed"))
+        let off = try await tminus.run(["users", "second-factor-off", "anna", "--db", database])
+        #expect(off.status == 0 && off.out.contains("two-step sign-in is off for anna"), "\(off.err)")
         let wrong = try await tminus.run(["users", "signup", "maybe", "--db", database])
         #expect(wrong.status != 0 && wrong.err.contains("open"), "\(wrong.err)")
     }

@@ -19,3 +19,12 @@ extension FeedSettingsColumn: DatabaseValueConvertible {
         String.fromDatabaseValue(value).map(FeedSettingsColumn.init(rawValue:))
     }
 }
+
+/// Recovery codes' hashes, stored as their text.
+extension RecoveryCodeHashes: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { rawValue.databaseValue }
+
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> RecoveryCodeHashes? {
+        String.fromDatabaseValue(value).map(RecoveryCodeHashes.init(rawValue:))
+    }
+}

@@ -248,6 +248,14 @@ package enum StoreMigrations {
                 """)
             try db.execute(sql: "DELETE FROM setting WHERE key IN ('ownerPasswordHash', 'sessionEpoch')")
         }
+        migrator.registerMigration("v16: a second factor") { db in
+            // A TOTP secret, sealed outside the database's reach; the last step used; recovery codes' hashes.
+            try db.alter(table: "person") { t in
+                t.add(column: "totpSecret", .text)
+                t.add(column: "totpLastStep", .integer)
+                t.add(column: "recoveryCodes", .text)
+            }
+        }
         return migrator
     }
 }

@@ -8,6 +8,8 @@ public struct SignedInPerson: Sendable, Equatable {
     /// Their language's code, when they chose one.
     public var language: String?
     public var displayName: String
+    /// The password was right; a second factor's code is asked next.
+    public var needsSecondFactor = false
 
     public init(access: PersonAccess, sessionEpoch: String?, language: String?, displayName: String) {
         self.access = access
@@ -19,5 +21,6 @@ public struct SignedInPerson: Sendable, Equatable {
     init(_ person: PersonRecord, id: Int64) {
         self.init(access: PersonAccess(id: id, login: person.login, isAdmin: person.isAdmin), sessionEpoch: person.sessionEpoch,
                   language: person.language, displayName: person.displayName)
+        needsSecondFactor = person.hasSecondFactor
     }
 }

@@ -26,20 +26,27 @@ package struct SecretBox: Sendable {
         self.file = file
     }
 
-    /// What a sealed login belongs to: the feed and the source's address. It is
-    /// the seal's associated data, so whoever can write the database but has
-    /// no key cannot move a kept login to a source of their own (their server
-    /// would receive it): the seal no longer opens there.
+    /// What a sealed secret belongs to: a login, the feed and the source's
+    /// address; a second factor, its person. It is the seal's associated data,
+    /// so whoever can write the database but has no key cannot move a kept
+    /// login to a source of their own (their server would receive it), or a
+    /// second factor to another person: the seal no longer opens there.
     package struct Binding: Sendable, Equatable {
-        package var feed: String
-        package var location: String
+        package var parts: [String]
+        /// What a seal made for something else says.
+        package var mismatch: String
 
         package init(feed: String, location: String) {
-            self.feed = feed
-            self.location = location
+            parts = ["tminus-login", feed, location]
+            mismatch = "the saved login was sealed for another source, not \(location) in feed '\(feed)': it is not sent"
         }
 
-        package var associatedData: Data { Data("tminus-login\u{0}\(feed)\u{0}\(location)".utf8) }
+        package init(parts: [String]) {
+            self.parts = parts
+            mismatch = "the secret was sealed for something else, not \(parts.joined(separator: " ")): it is not used"
+        }
+
+        package var associatedData: Data { Data(parts.joined(separator: "\u{0}").utf8) }
         /// Eight bytes of its digest, in the clear beside the seal: tells "sealed
         /// for another source" apart from "another key" (the seal checks the rest).
         package var tag: String { String(SHA256Hex.of(String(decoding: associatedData, as: UTF8.self)).prefix(16)) }
@@ -63,7 +70,7 @@ package struct SecretBox: Sendable {
             throw Failure(description: "the saved login is not one this server sealed")
         }
         guard parts[1] == binding.tag else {
-            throw Failure(description: "the saved login was sealed for another source, not \(binding.location) in feed '\(binding.feed)': it is not sent")
+            throw Failure(description: binding.mismatch)
         }
         do {
             let opened = try AES.GCM.open(try AES.GCM.SealedBox(combined: data), using: key, authenticating: binding.associatedData)
@@ -183,5 +190,17 @@ extension SecretKeeper {
         }
         try await service.replaceSealedLogins(resealed)
         logger.notice("saved logins sealed again, bound to their feed and source", metadata: ["logins": "\(resealed.count)"])
+    }
+}
+
+/// A person's second factor is sealed as logins are, under the same key.
+extension SecretKeeper: SecretSealing {
+    package func seal(_ secret: String, binding: [String]) throws -> String {
+        try forSealing().seal(secret, for: SecretBox.Binding(parts: binding))
+    }
+
+    package func open(_ sealed: String, binding: [String]) throws -> String {
+        guard let box = current else { throw SecretBox.Failure(description: problem ?? "this server has no secrets key yet") }
+        return try box.open(sealed, for: SecretBox.Binding(parts: binding))
     }
 }

@@ -103,7 +103,7 @@ package struct AccountPages: Sendable {
 
     private func page(_ request: Request, _ context: WebAppContext, _ kind: Kind) async throws -> Response {
         let view = view(kind, app.words(context))
-        return try app.render("account", title: view.heading, view, context: context).response(from: request, context: context)
+        return try app.render("new-account", title: view.heading, view, context: context).response(from: request, context: context)
     }
 
     private func save(_ request: Request, _ context: WebAppContext, _ kind: Kind) async throws -> Response {
@@ -143,10 +143,10 @@ package struct AccountPages: Sendable {
             }
         } catch let refusal as Refusal {
             view.error = refusal.message
-            return try app.render("account", title: view.heading, view, context: context, status: .unprocessableContent).response(from: request, context: context)
+            return try app.render("new-account", title: view.heading, view, context: context, status: .unprocessableContent).response(from: request, context: context)
         } catch StoreError.loginTaken {
             view.error = words["setup.loginTaken"]
-            return try app.render("account", title: view.heading, view, context: context, status: .conflict).response(from: request, context: context)
+            return try app.render("new-account", title: view.heading, view, context: context, status: .conflict).response(from: request, context: context)
         }
         app.throttle.recordSuccess(client: client)
         SignInPages(app: app).startSession(context, person, flash: words["signin.signedIn"])

@@ -16,6 +16,15 @@ package struct SignInPages: Sendable {
         package var password: String?
     }
 
+    package struct CodeForm: PostedForm {
+        package var csrf: String?
+        package var code: String?
+    }
+
+    package struct CodeView {
+        package var error: String?
+    }
+
     package struct SignInView {
         package var error: String?
         package var needsSetup: Bool
@@ -30,6 +39,7 @@ package struct SignInPages: Sendable {
     package func register(on app: RouterGroup<WebAppContext>) {
         app.get("signin") { request, context in
             if context.isSignedIn { return Response.redirect(to: "/app", type: .normal) }
+            if context.awaitingCode != nil { return Response.redirect(to: "/app/signin/code", type: .normal) }
             let needsSetup = try await self.service.needsFirstAccount()
             let open = try await self.service.isSignupOpen(serverAllows: self.app.openSignup)
             return try self.app.render("signin", title: self.app.words(context)["signin.title"], SignInView(needsSetup: needsSetup, signupOpen: open),
@@ -37,6 +47,12 @@ package struct SignInPages: Sendable {
                 .response(from: request, context: context)
         }
         app.post("signin") { request, context in try await self.signIn(request, context) }
+        app.get("signin/code") { request, context in
+            guard context.awaitingCode != nil else { return Response.redirect(to: "/app/signin", type: .normal) }
+            return try self.app.render("signin-code", title: self.app.words(context)["signin.codeTitle"], CodeView(), context: context)
+                .response(from: request, context: context)
+        }
+        app.post("signin/code") { request, context in try await self.checkCode(request, context) }
         app.post("signout") { request, context in
             context.sessions.clearSession()
             return Response.redirect(to: "/app/signin", type: .normal)
@@ -80,8 +96,39 @@ package struct SignInPages: Sendable {
                                   context: context, status: .unauthorized).response(from: request, context: context)
         }
         app.throttle.recordSuccess(client: client)
+        if person.needsSecondFactor {
+            // A session that opens nothing until the code is right (a new one then).
+            context.sessions.createSession(WebSession(signedInAt: app.clock(), person: person, flash: nil, awaitingSecondFactor: true),
+                                           expiresIn: .seconds(600))
+            return .redirect(to: "/app/signin/code", type: .normal)
+        }
         startSession(context, person, flash: words["signin.signedIn"])
         app.logger.info("signed in", metadata: ["client": "\(client)", "person": "\(person.access.login)"])
+        return .redirect(to: "/app", type: .normal)
+    }
+
+    /// The second factor's code, after the right password.
+    private func checkCode(_ request: Request, _ context: WebAppContext) async throws -> Response {
+        guard let person = context.awaitingCode else { return .redirect(to: "/app/signin", type: .normal) }
+        let client = context.clientKey(request, trustForwardedFor: app.trustForwardedFor)
+        let words = app.words(context)
+        if let wait = app.throttle.admit(client: client, now: app.clock()) {
+            app.logger.notice("second factor throttled", metadata: ["client": "\(client)", "person": "\(person.access.login)"])
+            var response = try app.render("signin-code", title: words["signin.codeTitle"], CodeView(error: words["signin.throttled", ["seconds": String(wait)]]),
+                                          context: context, status: .tooManyRequests).response(from: request, context: context)
+            response.headers[.retryAfter] = String(wait)
+            return response
+        }
+        let form = try await WebForm.decode(CodeForm.self, request, limit: 4 << 10)
+        guard let sealer = app.secrets,
+              try await service.checkSecondFactor(personId: person.access.id, code: String((form.code ?? "").prefix(64)), sealer: sealer) else {
+            app.logger.notice("second factor failed", metadata: ["client": "\(client)", "person": "\(person.access.login)"])
+            return try app.render("signin-code", title: words["signin.codeTitle"], CodeView(error: words["signin.codeWrong"]), context: context,
+                                  status: .unauthorized).response(from: request, context: context)
+        }
+        app.throttle.recordSuccess(client: client)
+        startSession(context, person, flash: words["signin.signedIn"])
+        app.logger.info("signed in with a second factor", metadata: ["client": "\(client)", "person": "\(person.access.login)"])
         return .redirect(to: "/app", type: .normal)
     }
 

@@ -19,9 +19,17 @@ public struct PersonRecord: Codable, Sendable, Equatable {
     /// began under, and a new random one (a new password, "Sign out
     /// everywhere") ends every older session on every replica. Nil until the first.
     public var sessionEpoch: String?
+    /// Their second factor's TOTP secret, sealed under the server's secrets
+    /// key (as source logins are); nil when they sign in with a password alone.
+    public var totpSecret: String?
+    /// The last TOTP time step accepted: a code is good once (schema v16).
+    public var totpLastStep: Int64?
+    /// Their unused recovery codes' hashes, while they have a second factor.
+    public var recoveryCodes: RecoveryCodeHashes?
 
     public init(id: Int64? = nil, login: String, displayName: String, passwordHash: String?, language: String? = nil, isAdmin: Bool = false,
-                disabledAt: Date? = nil, createdAt: Date, sessionEpoch: String? = nil) {
+                disabledAt: Date? = nil, createdAt: Date, sessionEpoch: String? = nil, totpSecret: String? = nil, totpLastStep: Int64? = nil,
+                recoveryCodes: RecoveryCodeHashes? = nil) {
         self.id = id
         self.login = login
         self.displayName = displayName
@@ -31,7 +39,13 @@ public struct PersonRecord: Codable, Sendable, Equatable {
         self.disabledAt = disabledAt
         self.createdAt = createdAt
         self.sessionEpoch = sessionEpoch
+        self.totpSecret = totpSecret
+        self.totpLastStep = totpLastStep
+        self.recoveryCodes = recoveryCodes
     }
+
+    /// Whether signing in asks for a second factor's code.
+    public var hasSecondFactor: Bool { totpSecret != nil }
 
     /// A login people can type and URLs can carry: 1 to 64 of a–z, 0–9, `.`, `-`, `_`, starting with a letter or digit.
     public static func isValidLogin(_ login: String) -> Bool {

@@ -1,0 +1,149 @@
+import CountdownStore
+import Foundation
+import Hummingbird
+import Pages
+import Services
+import Subscriptions
+
+/// "Your account" (`/app/account`): the signed-in person's password and
+/// second factor. Changing either ends their other sessions; this one goes
+/// on in a new session of the new epoch.
+package struct AccountSettingsPages: Sendable {
+    package let app: WebApp
+
+    package struct PasswordForm: PostedForm {
+        package var csrf: String?
+        package var current: String?
+        package var password: String?
+        package var confirm: String?
+    }
+
+    package struct FactorForm: PostedForm {
+        package var csrf: String?
+        package var pending: String?
+        package var code: String?
+        package var current: String?
+    }
+
+    package struct AccountView {
+        package var login: String
+        package var name: String
+        package var hasSecondFactor: Bool
+        package var factorState: String
+        package var error: String?
+    }
+
+    package struct FactorView {
+        package var qr: String?
+        package var key: String
+        package var pending: String
+        package var codes: [String]
+        package var error: String?
+    }
+
+    package func register(on app: RouterGroup<WebAppContext>) {
+        app.get("account") { request, context in try await self.page(context).response(from: request, context: context) }
+        app.post("account/password") { request, context in try await self.changePassword(request, context) }
+        app.get("account/second-factor") { request, context in try await self.enroll(context, error: nil).response(from: request, context: context) }
+        app.post("account/second-factor") { request, context in try await self.confirm(request, context) }
+        app.post("account/second-factor/off") { request, context in try await self.turnOff(request, context) }
+    }
+
+    private func person(_ context: WebAppContext) throws -> SignedInPerson {
+        guard let person = context.person else { throw HTTPError(.unauthorized) }
+        return person
+    }
+
+    private func page(_ context: WebAppContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
+        let me = try await app.service.me()
+        let words = app.words(context)
+        let left = me.recoveryCodes?.hashes.count ?? 0
+        return app.render("me", title: words["me.title"], section: "account",
+                          AccountView(login: me.login, name: me.displayName, hasSecondFactor: me.hasSecondFactor,
+                                      factorState: me.hasSecondFactor ? words["me.factorOn", ["count": String(left)]] : words["me.factorOff"], error: error),
+                          context: context, status: status)
+    }
+
+    /// The current password, checked as a sign-in would (bcrypt, throttled by nothing here: the session is signed in).
+    private func passwordIsRight(_ password: String?, _ person: SignedInPerson) async throws -> Bool {
+        try await app.parts.service.acting(as: .system).signIn(login: person.access.login, password: password ?? "") != nil
+    }
+
+    private func changePassword(_ request: Request, _ context: WebAppContext) async throws -> Response {
+        let person = try person(context)
+        let words = app.words(context)
+        let form = try await WebForm.decode(PasswordForm.self, request, limit: 4 << 10)
+        let password = form.password ?? ""
+        var problem: String?
+        do { try PasswordPolicy.check(password) } catch { problem = words[error.reason == .tooShort ? "setup.tooShort" : "setup.tooLong"] }
+        if problem == nil, password != form.confirm { problem = words["setup.differ"] }
+        if problem == nil, try await !passwordIsRight(form.current, person) { problem = words["me.passwordWrong"] }
+        if let problem { return try await page(context, error: problem, status: .unprocessableContent).response(from: request, context: context) }
+        var renewed = person
+        renewed.sessionEpoch = try await app.service.setPassword(login: person.access.login, to: password)
+        app.logger.notice("password changed in the web app; the person's other sessions have ended", metadata: ["person": "\(person.access.login)"])
+        SignInPages(app: app).startSession(context, renewed, flash: words["me.passwordChanged"])
+        return .redirect(to: "/app/account", type: .normal)
+    }
+
+    /// The QR code and key of a new secret, or of `resuming`'s (a wrong code: the app already has that key).
+    private func enroll(_ context: WebAppContext, error: String?, resuming pending: String? = nil) async throws -> HTMLPage {
+        let words = app.words(context)
+        guard let sealer = app.secrets else { throw HTTPError(.serviceUnavailable, message: words["factor.noKey"]) }
+        let enrollment: SecondFactor.Enrollment
+        do {
+            enrollment = try await app.service.beginSecondFactor(issuer: Self.issuer(app.settings.baseURL), sealer: sealer, resuming: pending)
+        } catch let failure as SecretBox.Failure {
+            throw HTTPError(.serviceUnavailable, message: words["factor.noKey"] + " (\(failure))")
+        }
+        return app.render("second-factor", title: words["factor.title"], section: "account",
+                          FactorView(qr: QRCode.svg(for: enrollment.address, label: words["factor.title"]), key: Self.grouped(enrollment.base32),
+                                     pending: enrollment.pending, codes: [], error: error),
+                          context: context, status: error == nil ? .ok : .unprocessableContent)
+    }
+
+    private func confirm(_ request: Request, _ context: WebAppContext) async throws -> Response {
+        let person = try person(context)
+        let words = app.words(context)
+        guard let sealer = app.secrets else { throw HTTPError(.serviceUnavailable, message: words["factor.noKey"]) }
+        let form = try await WebForm.decode(FactorForm.self, request, limit: 8 << 10)
+        let pending = form.pending ?? ""
+        do {
+            let (codes, epoch) = try await app.service.enableSecondFactor(pending: pending, code: form.code ?? "", sealer: sealer)
+            var renewed = person
+            renewed.sessionEpoch = epoch
+            SignInPages(app: app).startSession(context, renewed, flash: words["factor.on"])
+            app.logger.notice("second factor turned on; the person's other sessions have ended", metadata: ["person": "\(person.access.login)"])
+            return try app.render("second-factor", title: words["factor.codes"], section: "account",
+                                  FactorView(qr: nil, key: "", pending: "", codes: codes, error: nil), context: context)
+                .response(from: request, context: context)
+        } catch StoreError.invalid {
+            return try await enroll(context, error: words["factor.wrongCode"], resuming: pending).response(from: request, context: context)
+        }
+    }
+
+    private func turnOff(_ request: Request, _ context: WebAppContext) async throws -> Response {
+        let person = try person(context)
+        let words = app.words(context)
+        let form = try await WebForm.decode(FactorForm.self, request, limit: 4 << 10)
+        guard try await passwordIsRight(form.current, person) else {
+            return try await page(context, error: words["me.passwordWrong"], status: .unprocessableContent).response(from: request, context: context)
+        }
+        try await app.service.removeSecondFactor(login: person.access.login)
+        app.logger.notice("second factor turned off", metadata: ["person": "\(person.access.login)"])
+        return app.redirect("/app/account", flash: words["me.factorRemoved"], context: context)
+    }
+
+    /// The name the authenticator app shows: the server's host.
+    static func issuer(_ baseURL: String) -> String {
+        "tminus " + (URL(string: baseURL)?.host ?? "")
+    }
+
+    /// A base32 key in groups of four, to type in.
+    static func grouped(_ key: String) -> String {
+        stride(from: 0, to: key.count, by: 4).map { offset in
+            let start = key.index(key.startIndex, offsetBy: offset)
+            return String(key[start..<(key.index(start, offsetBy: 4, limitedBy: key.endIndex) ?? key.endIndex)])
+        }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,117 @@
+import CountdownStore
+import Foundation
+import Hummingbird
+import HummingbirdOTP
+import HummingbirdTesting
+import Services
+import Testing
+@testable import FeedServer
+
+/// Issue #37: a person turns on a second factor from their account page (a
+/// code from their app confirms it); then signing in asks for a code after
+/// the password, a code is good once, a recovery code signs in once, and
+/// turning it on ends their other sessions.
+struct SecondFactorTests {
+    static let password = "correct horse battery"
+
+    /// RFC 4648 base32, as the page shows the key (in groups of four).
+    static func base32Decoded(_ text: String) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+        var bits = 0, value = 0
+        var bytes: [UInt8] = []
+        for character in text.uppercased() where character != " " && character != "=" {
+            guard let index = alphabet.firstIndex(of: character) else { continue }
+            value = (value << 5) | index
+            bits += 5
+            if bits >= 8 {
+                bytes.append(UInt8((value >> (bits - 8)) & 0xFF))
+                bits -= 8
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func code(_ key: String, at date: Date) -> String {
+        String(format: "%06d", TOTP(secret: base32Decoded(key)).compute(date: date))
+    }
+
+    @Test func aSecondFactorIsAskedAfterThePasswordAndEachCodeWorksOnce() async throws {
+        let fixture = try ServerFixture(backend: .sqlite)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try await parts.store.service.addPerson(login: "ben", displayName: "Ben", password: Self.password, cost: 4)
+            var laptop = Browser(client: client), phone = Browser(client: client)
+            try await laptop.signIn(Self.password, as: "ben")
+            try await phone.signIn(Self.password, as: "ben")
+            #expect(try await laptop.get("/app/account").text.contains("your password alone signs you in"))
+
+            let enroll = try await laptop.get("/app/account/second-factor")
+            #expect(enroll.status == .ok && enroll.text.contains("<svg"), "a QR code")
+            let pending = try #require(enroll.text.firstMatch(of: /name="pending" value="([^"]+)"/).map { String($0.1) })
+            let key = try #require(enroll.text.firstMatch(of: /<code class="key">([A-Z2-7 ]+)<\/code>/).map { String($0.1) })
+            let wrong = try await laptop.post("/app/account/second-factor", ["pending": pending, "code": "12345x"])
+            #expect(wrong.status == .unprocessableContent && wrong.text.contains(key), "the same key again, with the reason")
+            let forged = try await laptop.post("/app/account/second-factor", ["pending": "v2.0000.AAAA", "code": Self.code(key, at: fixture.clockNow)])
+            #expect(forged.status == .unprocessableContent, "a pending secret this server did not seal for him is refused")
+            let now = fixture.clockNow   // the server's clock, which the test holds
+            let on = try await laptop.post("/app/account/second-factor", ["pending": pending, "code": Self.code(key, at: now)])
+            #expect(on.status == .ok && on.text.contains("Your recovery codes"))
+            let codes = on.text.matches(of: /<li><code>([a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4})<\/code><\/li>/).map { String($0.1) }
+            #expect(codes.count == 10 && Set(codes).count == 10)
+            let ben = try #require(try await parts.store.read { try await $0.personRows(.login("ben")).first })
+            #expect(ben.totpSecret?.hasPrefix("v2.") == true && ben.totpSecret?.contains(Self.base32Decoded(key)) == false, "sealed, never in the clear")
+            #expect(ben.recoveryCodes?.hashes.count == 10 && ben.recoveryCodes?.rawValue.contains(codes[0]) == false, "only hashes")
+            #expect(try await laptop.get("/app").status == .ok, "this session goes on")
+            #expect(try await phone.get("/app").headers[.location] == "/app/signin", "the others end")
+
+            // The password alone opens nothing now.
+            _ = try await phone.get("/app/signin")
+            let half = try await phone.post("/app/signin", ["login": "ben", "password": Self.password])
+            #expect(half.status == .seeOther && half.headers[.location] == "/app/signin/code")
+            #expect(try await phone.get("/app").headers[.location] == "/app/signin")
+            let back = try await phone.get("/app/signin")
+            #expect(back.headers[.location] == "/app/signin/code")
+            let replayed = try await phone.post("/app/signin/code", ["code": Self.code(key, at: now)])
+            #expect(replayed.status == .unauthorized && replayed.text.contains("used already"), "the code that turned it on is spent")
+            fixture.setClock(now.addingTimeInterval(30))
+            let next = try await phone.post("/app/signin/code", ["code": Self.code(key, at: now.addingTimeInterval(30))])
+            #expect(next.status == .seeOther && next.headers[.location] == "/app")
+            #expect(try await phone.get("/app").status == .ok)
+
+            // A recovery code, once.
+            var lost = Browser(client: client)
+            _ = try await lost.get("/app/signin")
+            _ = try await lost.post("/app/signin", ["login": "ben", "password": Self.password])
+            #expect(try await lost.post("/app/signin/code", ["code": codes[3].uppercased().replacingOccurrences(of: "-", with: " ")]).status == .seeOther,
+                    "typed in capitals and with spaces")
+            var again = Browser(client: client)
+            _ = try await again.get("/app/signin")
+            _ = try await again.post("/app/signin", ["login": "ben", "password": Self.password])
+            #expect(try await again.post("/app/signin/code", ["code": codes[3]]).status == .unauthorized, "a recovery code works once")
+            #expect(try await parts.store.read { try await $0.personRows(.login("ben")).first }?.recoveryCodes?.hashes.count == 9)
+
+            // Off again, with the password.
+            #expect(try await laptop.post("/app/account/second-factor/off", ["current": "not my password"]).status == .unprocessableContent)
+            #expect(try await laptop.post("/app/account/second-factor/off", ["current": Self.password]).status == .seeOther)
+            var plain = Browser(client: client)
+            try await plain.signIn(Self.password, as: "ben")
+            #expect(try await plain.get("/app").status == .ok, "the password alone signs in again")
+        }
+    }
+
+    @Test func aPasswordChangedOnTheAccountPageEndsTheOtherSessions() async throws {
+        let fixture = try ServerFixture(backend: .sqlite)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try await parts.store.service.addPerson(login: "ben", password: Self.password, cost: 4)
+            var laptop = Browser(client: client), phone = Browser(client: client)
+            try await laptop.signIn(Self.password, as: "ben")
+            try await phone.signIn(Self.password, as: "ben")
+            let wrong = try await laptop.post("/app/account/password", ["current": "guess", "password": "a new long password", "confirm": "a new long password"])
+            #expect(wrong.status == .unprocessableContent && wrong.text.contains("current password is not right"))
+            let changed = try await laptop.post("/app/account/password",
+                                                ["current": Self.password, "password": "a new long password", "confirm": "a new long password"])
+            #expect(changed.status == .seeOther)
+            #expect(try await laptop.get("/app/account").text.contains("Password changed"))
+            #expect(try await phone.get("/app").headers[.location] == "/app/signin")
+        }
+    }
+}
