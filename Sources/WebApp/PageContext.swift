@@ -10,6 +10,8 @@ package struct PageContext: TemplateView {
     package var signedIn: Bool
     /// "Signed in as Anna", beside "Sign out".
     package var signedInAs: String?
+    /// The signed-in person administers the server: the People page is theirs.
+    package var isAdmin = false
     package var flash: String?
     package var undo: String?
     /// Which navigation entry is current: "feeds", "timeline", "tasks" or "stats".
@@ -21,6 +23,6 @@ package struct PageContext: TemplateView {
 
     package var templateValues: [String: Any] {
         ["navFeeds": section == "feeds", "navTimeline": section == "timeline", "navTasks": section == "tasks", "navStats": section == "stats",
-         "navAccount": section == "account"]
+         "navAccount": section == "account", "navSpaces": section == "spaces", "navPeople": section == "people"]
     }
 }

@@ -63,6 +63,8 @@ package struct WebApp: PartsRoutes, Sendable {
         SourceRulesPage(app: self).register(on: signedIn)
         AgendaPages(app: self).register(on: signedIn)
         AccountSettingsPages(app: self).register(on: signedIn)
+        SpacePages(app: self).register(on: signedIn)
+        PeoplePages(app: self).register(on: signedIn)
     }
 
     // MARK: helpers every page uses
@@ -85,7 +87,8 @@ package struct WebApp: PartsRoutes, Sendable {
             data?.flash = nil
         }
         let chrome = PageContext(title: title, csrf: csrf.token(for: context.csrfCookie, session: context.boundSession), signedIn: context.isSignedIn,
-                                 signedInAs: context.person.map { words(context)["layout.signedInAs", ["name": $0.displayName]] }, flash: flash, undo: undo, section: section, back: context.path,
+                                 signedInAs: context.person.map { words(context)["layout.signedInAs", ["name": $0.displayName]] },
+                                 isAdmin: context.person?.access.isAdmin ?? false, flash: flash, undo: undo, section: section, back: context.path,
                                  languages: LanguageChoice.all(current: context.language), page: page)
         return pages.render(template, chrome, in: pages.localized(context.language), status: status)
     }

@@ -143,4 +143,73 @@ struct WebAppPeopleTests {
             #expect(try await stranger.get("/app/signup").status == .notFound)
         }
     }
+
+    /// Two people, one space: Anna makes it in the app, adds Ben as a viewer,
+    /// makes a feed in it; Ben sees it and its feed, and can change neither.
+    @Test func twoPeopleShareASpaceThroughTheApp() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.store.service
+            try await service.addPerson(login: "anna", displayName: "Anna", password: Self.password, cost: 4)
+            try await service.addPerson(login: "ben", displayName: "Ben", password: Self.password, cost: 4)
+            var anna = Browser(client: client), ben = Browser(client: client)
+            try await anna.signIn(Self.password, as: "anna")
+            try await ben.signIn(Self.password, as: "ben")
+            #expect(try await anna.get("/app/spaces").text.contains("You belong to no space yet."))
+            let made = try await anna.post("/app/spaces", ["name": "The Family"])
+            #expect(made.status == .seeOther && made.headers[.location] == "/app/spaces/the-family")
+            let taken = try await anna.post("/app/spaces", ["name": "Again", "slug": "the-family"])
+            #expect(taken.status == .unprocessableContent && taken.text.contains("already exists"))
+            #expect(try await anna.post("/app/spaces/the-family/members", ["login": "nobody", "role": "viewer"]).text.contains("no person "))
+            #expect(try await anna.post("/app/spaces/the-family/members", ["login": "ben", "role": "viewer"]).status == .seeOther)
+            let form = try await anna.get("/app/feeds/new?space=the-family")
+            #expect(form.text.contains("<option value=\"the-family\" selected>The Family</option>"))
+            #expect(try await anna.post("/app/feeds", ["name": "Birthdays", "timeZone": "UTC", "space": "the-family"]).status == .seeOther)
+            let feed = try #require(try await parts.store.read { try await $0.feedRow(slug: "birthdays") })
+            #expect(feed.spaceId != nil && feed.personId == nil, "the space's feed, not Anna's")
+
+            let seen = try await ben.get("/app/spaces/the-family")
+            #expect(seen.status == .ok && seen.text.contains("/app/feeds/birthdays") && seen.text.contains("Anna"))
+            #expect(!seen.text.contains("/members/ben/remove") && !seen.text.contains("/invite\""), "a viewer manages nothing")
+            #expect(try await ben.get("/app").text.contains("/app/feeds/birthdays"), "the space's feed is on his Feeds page")
+            let refused = try await ben.post("/app/spaces/the-family/members/ben", ["role": "owner"])
+            #expect(refused.status == .forbidden, "he cannot make himself an owner")
+            #expect(try await ben.get("/app/people").status == .forbidden, "the People page is an administrator's")
+
+            let invited = try await anna.post("/app/spaces/the-family/invite", ["role": "editor"])
+            #expect(invited.status == .ok && invited.text.contains("http://127.0.0.1:8080/app/join/"))
+            #expect(try await anna.post("/app/spaces/the-family/members/ben", ["role": "editor"]).status == .seeOther)
+            #expect(try await service.space(slug: "the-family").members.first { $0.person.login == "ben" }?.role == .editor)
+            #expect(try await anna.post("/app/spaces/the-family/members/anna/remove", [:]).text.contains("no owner left"), "a space keeps an owner")
+            #expect(try await anna.post("/app/spaces/the-family/members/ben/remove", [:]).status == .seeOther)
+            #expect(try await ben.get("/app/feeds/birthdays").status == .notFound, "gone with his membership")
+        }
+    }
+
+    @Test func anAdministratorManagesPeopleFromThePeoplePage() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.store.service
+            try await service.addPerson(login: "anna", displayName: "Anna", password: Self.password, isAdmin: true, cost: 4)
+            try await service.addPerson(login: "ben", displayName: "Ben", password: Self.password, cost: 4)
+            var anna = Browser(client: client), ben = Browser(client: client)
+            try await anna.signIn(Self.password, as: "anna")
+            try await ben.signIn(Self.password, as: "ben")
+            let page = try await anna.get("/app/people")
+            #expect(page.status == .ok && page.text.contains("href=\"/app/people\" aria-current=\"page\""))
+            #expect(page.text.contains("/app/people/ben/disable") && !page.text.contains("/app/people/anna/disable"), "not herself")
+            let reset = try await anna.post("/app/people/ben/reset-link", [:])
+            #expect(reset.text.contains("A reset link for ben.") && reset.text.contains("/app/reset/"))
+            #expect(try await anna.post("/app/people/invite", [:]).text.contains("/app/join/"))
+            #expect(try await anna.post("/app/people/ben/disable", [:]).status == .seeOther)
+            #expect(try await ben.get("/app").headers[.location] == "/app/signin", "his session ended at once")
+            #expect(try await anna.get("/app/people").text.contains("ben · disabled"))
+            #expect(try await anna.post("/app/people/ben/enable", [:]).status == .seeOther)
+            #expect(try await anna.post("/app/people/signup/open", [:]).status == .seeOther)
+            #expect(try await service.isSignupOpen(serverAllows: false))
+            #expect(try await anna.post("/app/people/signup/close", [:]).status == .seeOther)
+            #expect(!(try await service.isSignupOpen(serverAllows: false)))
+            #expect(!(try await ben.get("/app/signin").text.contains("/app/people")))
+        }
+    }
 }

@@ -32,6 +32,9 @@ package struct FeedPages: Sendable {
         package var action: String
         package var error: String?
         package var zones: [String]
+        /// Where a new feed may go: the person's own, or a space they may add feeds to.
+        package var owners: [SpacePages.SpaceView.Choice] = []
+        package var templateValues: [String: Any] { ["hasOwners": owners.count > 1] }
     }
 
     package struct DeleteView {
@@ -59,9 +62,11 @@ package struct FeedPages: Sendable {
 
     package func register(on app: RouterGroup<WebAppContext>) {
         app.get("") { request, context in try await self.list(context).response(from: request, context: context) }
-        app.get("feeds/new") { _, context in
-            self.app.render("feed-form", title: self.app.words(context)["feedForm.new"],
-                            FormView(form: FeedForm(), isNew: true, action: "/app/feeds", zones: TimeZoneChoices.all), context: context)
+        app.get("feeds/new") { request, context in
+            try await self.app.render("feed-form", title: self.app.words(context)["feedForm.new"],
+                            FormView(form: FeedForm(), isNew: true, action: "/app/feeds", zones: TimeZoneChoices.all,
+                                     owners: try await self.owners(selected: request.uri.queryParameters.get("space").map { String($0) }, context)),
+                            context: context)
         }
         app.post("feeds") { request, context in try await self.create(request, context) }
         app.get("feeds/{slug}") { request, context in try await self.show(context).response(from: request, context: context) }
@@ -187,19 +192,29 @@ package struct FeedPages: Sendable {
         let form = try await WebForm.decode(FeedForm.self, request, limit: 16 << 10)
         let slug = (form.slug.nonEmpty ?? Slug.make(from: form.name ?? "")).lowercased()
         let words = app.words(context)
-        func failed(_ message: String) throws -> Response {
-            try app.render("feed-form", title: words["feedForm.new"],
-                           FormView(form: form, isNew: true, action: "/app/feeds", error: message, zones: TimeZoneChoices.all),
+        func failed(_ message: String) async throws -> Response {
+            try await app.render("feed-form", title: words["feedForm.new"],
+                           FormView(form: form, isNew: true, action: "/app/feeds", error: message, zones: TimeZoneChoices.all,
+                                    owners: try await owners(selected: form.space, context)),
                            context: context, status: .unprocessableContent).response(from: request, context: context)
         }
-        guard Feed.isValidSlug(slug) else { return try failed(words["feedForm.badSlug", ["slug": String(slug.prefix(64))]]) }
+        guard Feed.isValidSlug(slug) else { return try await failed(words["feedForm.badSlug", ["slug": String(slug.prefix(64))]]) }
         var feed = Feed(slug: slug)
-        do { try form.document(words).apply(to: &feed) } catch { return try failed(Self.text(of: error, words)) }
+        do { try form.document(words).apply(to: &feed) } catch { return try await failed(Self.text(of: error, words)) }
         do {
-            try await app.service.createFeed(feed)
-        } catch let error as StoreError where error == .feedExists(slug) { return try failed(words["feedForm.exists", ["slug": slug]]) }
+            try await app.service.createFeed(feed, inSpace: form.space.nonEmpty)
+        } catch let error as StoreError where error == .feedExists(slug) { return try await failed(words["feedForm.exists", ["slug": slug]]) }
         app.logger.info("feed created", metadata: ["feed": "\(slug)"])
         return app.redirect("/app/feeds/\(slug)", flash: words["flash.feedCreated", ["name": feed.name]], context: context)
+    }
+
+    /// "Me" and the spaces the person may add feeds to, for a new feed's "Belongs to".
+    private func owners(selected: String?, _ context: WebAppContext) async throws -> [SpacePages.SpaceView.Choice] {
+        var choices = [SpacePages.SpaceView.Choice(value: "", label: app.words(context)["feedForm.personal"], selected: selected.nonEmpty == nil)]
+        for (space, role) in try await app.service.spaces() where role == .owner || role == .editor || context.person?.access.isAdmin == true {
+            choices.append(.init(value: space.slug, label: space.name, selected: space.slug == selected))
+        }
+        return choices
     }
 
     private func update(_ request: Request, _ context: WebAppContext) async throws -> Response {

@@ -8,6 +8,8 @@ import Pages
 package struct FeedForm: PostedForm, TemplateView {
     package var csrf: String?
     package var slug: String?
+    /// The space a new feed belongs to (empty: the person's own).
+    package var space: String?
     package var name: String?
     package var description: String?
     package var timeZone: String?
