@@ -456,12 +456,67 @@ def main():
         walk.audit("public page in Arabic")
         walk.screenshots("public-arabic")
 
+        # People and spaces (issue #37), in two browsers: the owner makes a space and
+        # a feed in it and an invitation link; a second browser opens the link, makes
+        # an account, and finds the space's feed; the owner then sees the new member.
+        walk.open("/app/spaces")
+        walk.audit("spaces")
+        walk.fill("space-name", "Family")
+        walk.submit("form.stack")
+        check(driver.current_url.endswith("/app/spaces/family"), "a space is made from the Spaces page")
+        walk.audit("a space")
+        walk.open("/app/feeds/new?space=family")
+        check(Select(walk.by_id("space")).first_selected_option.get_attribute("value") == "family", "a new feed from a space's page belongs to it")
+        walk.fill("name", "Family dates")
+        walk.fill("timeZone", "Europe/Budapest")
+        walk.submit("form.stack")
+        check(driver.current_url.endswith("/app/feeds/family-dates"), "the space's feed is made")
+        walk.open("/app/spaces/family")
+        Select(walk.by_id("invite-role")).select_by_value("editor")
+        walk.submit("form[action='/app/spaces/family/invite']")
+        link = driver.find_element(By.CSS_SELECTOR, "code.link").text
+        check("/app/join/" in link, "an invitation link is shown once")
+        walk.audit("an invitation shown")
+        other = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        try:
+            other.implicitly_wait(3)
+            guest = Walk(other, base)
+            guest.open(link[link.index("/app/join/"):])
+            check("invited you to family as editor" in other.page_source, "the second browser opens the invitation")
+            guest.audit("an invitation opened")
+            guest.fill("login", "ben")
+            guest.fill("name", "Ben")
+            guest.fill("password", PASSWORD)
+            guest.fill("confirm", PASSWORD)
+            guest.submit("form.stack")
+            check(other.current_url.rstrip("/").endswith("/app") and "Family dates" in other.page_source,
+                  "the invited person is signed in and sees the space's feed")
+            check("Signed in as Ben" in other.page_source, "the bar says who is signed in")
+        finally:
+            other.quit()
+        walk.open("/app/spaces/family")
+        check("Ben" in driver.page_source and "ben" in driver.page_source, "the owner sees the new member")
+        walk.open("/app/people")
+        walk.audit("people")
+        check("/app/people/ben/disable" in driver.page_source, "an administrator can disable the new person")
+        walk.open("/app/account")
+        walk.audit("your account")
+        walk.open("/app/account/second-factor")
+        check(driver.find_elements(By.CSS_SELECTOR, ".qr svg"), "turning on two-step sign-in shows a QR code")
+        walk.audit("two-step sign-in")
+        driver.set_window_size(360, 900)
+        for path in ("/app/spaces/family", "/app/people", "/app/account", "/app/account/second-factor"):
+            walk.open(path)
+            wide = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+            check(wide <= 1, f"en {path}: nothing wider than a 360 px screen ({wide} px over{walk.too_wide()})")
+        driver.set_window_size(1280, 900)
+
         # The app in German, Arabic (right to left) and Japanese, chosen with the
         # switch at the foot of the page and remembered: every page audited by axe,
         # none wider than a 360 px phone, and no English left on it.
         pages = ["/app", "/app/feeds/summer-2027", "/app/feeds/summer-2027/countdowns/new", "/app/feeds/summer-2027/edit",
                  "/app/feeds/summer-2027/import", "/app/feeds/bills/rules", "/app/feeds/summer-2027/delete", "/app/timeline",
-                 "/app/tasks", "/app/stats?period=year",
+                 "/app/tasks", "/app/stats?period=year", "/app/spaces", "/app/spaces/family", "/app/people", "/app/account",
                  "/app/feeds/summer-2027/sources/rules?location=" + urllib.parse.quote(portal_url, safe="")]
         english_words = ("Add countdown", "Settings", "Private links", "Subscribe and share", "What and when", "Time zone",
                          "Import into", "Cancel", "Statistics", "Timeline", "Sign out", "Delete “", "Category", "Result")
