@@ -180,6 +180,11 @@ struct WebAppPeopleTests {
             #expect(invited.status == .ok && invited.text.contains("http://127.0.0.1:8080/app/join/"))
             #expect(try await anna.post("/app/spaces/the-family/members/ben", ["role": "editor"]).status == .seeOther)
             #expect(try await service.space(slug: "the-family").members.first { $0.person.login == "ben" }?.role == .editor)
+            _ = try await ben.get("/app/feeds/birthdays/countdowns/new")
+            let added = try await ben.postMultipart("/app/feeds/birthdays/countdowns",
+                                                    WebAppTests.countdownFields(["title": "Bens party", "feed": "birthdays"]))
+            #expect(added.status == .seeOther, "an editor adds to the space's feed")
+            #expect(try await anna.get("/app/feeds/birthdays").text.contains("added by ben"), "and the card says who")
             #expect(try await anna.post("/app/spaces/the-family/members/anna/remove", [:]).text.contains("no owner left"), "a space keeps an owner")
             #expect(try await anna.post("/app/spaces/the-family/members/ben/remove", [:]).status == .seeOther)
             #expect(try await ben.get("/app/feeds/birthdays").status == .notFound, "gone with his membership")
@@ -210,6 +215,26 @@ struct WebAppPeopleTests {
             #expect(try await anna.post("/app/people/signup/close", [:]).status == .seeOther)
             #expect(!(try await service.isSignupOpen(serverAllows: false)))
             #expect(!(try await ben.get("/app/signin").text.contains("/app/people")))
+        }
+    }
+
+    /// A person's API tokens from their account page: shown once, acting as
+    /// them in the admin API, revoked with a button.
+    @Test func apiTokensAreMadeAndRevokedOnTheAccountPage() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try await parts.store.service.addPerson(login: "ben", displayName: "Ben", password: Self.password, cost: 4)
+            var ben = Browser(client: client)
+            try await ben.signIn(Self.password, as: "ben")
+            let made = try await ben.post("/app/account/tokens", ["label": "laptop", "readOnly": "on"])
+            let secret = try #require(made.text.firstMatch(of: /<code class="link">(tmp_[A-Za-z0-9_-]+)<\/code>/).map { String($0.1) })
+            #expect(!(try await ben.get("/app/account").text.contains(secret)), "shown once")
+            let me = try await client.execute(uri: "/api/me", method: .get, headers: [.authorization: "Bearer \(secret)"])
+            #expect(me.status == .ok && String(buffer: me.body).contains("\"readOnly\":true"), "\(String(buffer: me.body))")
+            let id = try #require(try await parts.store.service.personTokens(login: "ben").first?.id)
+            #expect(try await ben.post("/app/account/tokens/\(id)/revoke", [:]).status == .seeOther)
+            #expect(try await client.execute(uri: "/api/me", method: .get, headers: [.authorization: "Bearer \(secret)"]).status == .unauthorized)
+            #expect(try await ben.get("/app/account").text.contains("revoked"))
         }
     }
 }

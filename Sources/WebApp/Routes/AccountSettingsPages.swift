@@ -25,12 +25,29 @@ package struct AccountSettingsPages: Sendable {
         package var current: String?
     }
 
-    package struct AccountView {
+    package struct TokenForm: PostedForm {
+        package var csrf: String?
+        package var label: String?
+        package var readOnly: String?
+    }
+
+    package struct AccountView: TemplateView {
+        package struct Token {
+            package var id: Int64
+            package var label: String
+            package var detail: String
+            package var live: Bool
+        }
+
         package var login: String
         package var name: String
         package var hasSecondFactor: Bool
         package var factorState: String
+        package var tokens: [Token]
+        /// A token just made: its secret, shown once.
+        package var newToken: String?
         package var error: String?
+        package var templateValues: [String: Any] { ["hasTokens": !tokens.isEmpty] }
     }
 
     package struct FactorView {
@@ -47,6 +64,12 @@ package struct AccountSettingsPages: Sendable {
         app.get("account/second-factor") { request, context in try await self.enroll(context, error: nil).response(from: request, context: context) }
         app.post("account/second-factor") { request, context in try await self.confirm(request, context) }
         app.post("account/second-factor/off") { request, context in try await self.turnOff(request, context) }
+        app.post("account/tokens") { request, context in try await self.makeToken(request, context) }
+        app.post("account/tokens/{id}/revoke") { _, context in
+            let person = try self.person(context)
+            try await self.app.service.revokePersonToken(login: person.access.login, id: try self.app.id(context))
+            return self.app.redirect("/app/account#tokens", flash: self.app.words(context)["flash.revoked"], context: context)
+        }
     }
 
     private func person(_ context: WebAppContext) throws -> SignedInPerson {
@@ -54,14 +77,34 @@ package struct AccountSettingsPages: Sendable {
         return person
     }
 
-    private func page(_ context: WebAppContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
+    private func page(_ context: WebAppContext, error: String? = nil, newToken: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
         let me = try await app.service.me()
         let words = app.words(context)
         let left = me.recoveryCodes?.hashes.count ?? 0
+        let now = app.clock()
+        let tokens = try await app.service.personTokens(login: me.login).map { token in
+            let state = token.revokedAt != nil ? words["me.tokenRevoked"]
+                : token.lastUsedAt.map { words["me.tokenUsed", ["date": AppDates.text($0)]] } ?? words["me.tokenNever"]
+            return AccountView.Token(id: token.id ?? 0, label: token.label,
+                                     detail: (token.readOnly ? words["me.tokenReadOnly"] + " · " : "") + state, live: token.isLive(at: now))
+        }
         return app.render("me", title: words["me.title"], section: "account",
                           AccountView(login: me.login, name: me.displayName, hasSecondFactor: me.hasSecondFactor,
-                                      factorState: me.hasSecondFactor ? words["me.factorOn", ["count": String(left)]] : words["me.factorOff"], error: error),
+                                      factorState: me.hasSecondFactor ? words["me.factorOn", ["count": String(left)]] : words["me.factorOff"],
+                                      tokens: tokens, newToken: newToken, error: error),
                           context: context, status: status)
+    }
+
+    private func makeToken(_ request: Request, _ context: WebAppContext) async throws -> Response {
+        let person = try person(context)
+        let form = try await WebForm.decode(TokenForm.self, request, limit: 4 << 10)
+        do {
+            let (secret, _) = try await app.service.createPersonToken(login: person.access.login, label: form.label ?? "", readOnly: form.readOnly != nil)
+            app.logger.notice("API token made in the app", metadata: ["person": "\(person.access.login)"])
+            return try await page(context, newToken: secret).response(from: request, context: context)
+        } catch let error as StoreError {
+            return try await page(context, error: error.description, status: .unprocessableContent).response(from: request, context: context)
+        }
     }
 
     /// The current password, checked as a sign-in would (bcrypt, throttled by nothing here: the session is signed in).

@@ -63,10 +63,10 @@ package struct FeedPages: Sendable {
     package func register(on app: RouterGroup<WebAppContext>) {
         app.get("") { request, context in try await self.list(context).response(from: request, context: context) }
         app.get("feeds/new") { request, context in
-            try await self.app.render("feed-form", title: self.app.words(context)["feedForm.new"],
-                            FormView(form: FeedForm(), isNew: true, action: "/app/feeds", zones: TimeZoneChoices.all,
-                                     owners: try await self.owners(selected: request.uri.queryParameters.get("space").map { String($0) }, context)),
-                            context: context)
+            let owners = try await self.owners(selected: request.uri.queryParameters.get("space").map { String($0) }, context)
+            return self.app.render("feed-form", title: self.app.words(context)["feedForm.new"],
+                                   FormView(form: FeedForm(), isNew: true, action: "/app/feeds", zones: TimeZoneChoices.all, owners: owners),
+                                   context: context)
         }
         app.post("feeds") { request, context in try await self.create(request, context) }
         app.get("feeds/{slug}") { request, context in try await self.show(context).response(from: request, context: context) }
@@ -138,6 +138,8 @@ package struct FeedPages: Sendable {
         let base = app.settings.baseURL
         let links = FeedPage.links(baseURL: base, path: "/feeds/\(compiled.slug)")
         let slug = compiled.slug
+        // A space's feed is several people's: each countdown says who added it.
+        let shared = app.catalog.stored(slug: slug)?.spaceId != nil
         let tokens = try await app.service.feedTokens(feed: slug)
         let sources = try await app.service.sources(feed: slug)
         let subscriptions = try await app.service.subscriptions(feed: slug)
@@ -161,7 +163,8 @@ package struct FeedPages: Sendable {
                         isPublic: compiled.feed.isPublic, color: compiled.feed.color ?? "#8E8E93", links: shown,
                         webcal: compiled.feed.isPublic ? links.webcal : nil, google: compiled.feed.isPublic ? links.google : nil,
                         qr: compiled.feed.isPublic ? QRCode.svg(for: links.webcal, label: words["feed.qrFeed", ["name": compiled.feed.name]]) : nil,
-                        countdowns: rows.map { CountdownRow(countdown: $0.0, remaining: $0.1, imageURL: { app.settings.imageURL($0) }, words: words) },
+                        countdowns: rows.map { CountdownRow(countdown: $0.0, remaining: $0.1, imageURL: { app.settings.imageURL($0) }, words: words,
+                                                            showAddedBy: shared) },
                         tokens: tokens.map { FeedView.TokenRow($0, words) }, sources: sourceRows,
                         notices: FeedView.NoticeRow.rows(feed: slug, notices: app.notices,
                                                          targets: app.loader.noticeTargets.first { $0.slug == slug }?.targets ?? [], words: words),
@@ -193,10 +196,10 @@ package struct FeedPages: Sendable {
         let slug = (form.slug.nonEmpty ?? Slug.make(from: form.name ?? "")).lowercased()
         let words = app.words(context)
         func failed(_ message: String) async throws -> Response {
-            try await app.render("feed-form", title: words["feedForm.new"],
-                           FormView(form: form, isNew: true, action: "/app/feeds", error: message, zones: TimeZoneChoices.all,
-                                    owners: try await owners(selected: form.space, context)),
-                           context: context, status: .unprocessableContent).response(from: request, context: context)
+            let owners = try await owners(selected: form.space, context)
+            return try app.render("feed-form", title: words["feedForm.new"],
+                                  FormView(form: form, isNew: true, action: "/app/feeds", error: message, zones: TimeZoneChoices.all, owners: owners),
+                                  context: context, status: .unprocessableContent).response(from: request, context: context)
         }
         guard Feed.isValidSlug(slug) else { return try await failed(words["feedForm.badSlug", ["slug": String(slug.prefix(64))]]) }
         var feed = Feed(slug: slug)

@@ -24,9 +24,11 @@ package struct CountdownRow {
     package var isCancelled: Bool
     package var priority: Int?
     package var state: String
+    /// "added by anna", on a space's feed, where several people add.
+    package var addedBy: String?
 
     /// `remaining` is already in the words' language (the calculator was made with it).
-    package init(countdown: Countdown, remaining: RemainingTime, imageURL: (String) -> String?, words: WebWords) {
+    package init(countdown: Countdown, remaining: RemainingTime, imageURL: (String) -> String?, words: WebWords, showAddedBy: Bool = false) {
         let face = CardFace(countdown: countdown, remaining: remaining, language: words.language)
         id = countdown.id ?? 0
         title = face.title
@@ -44,5 +46,6 @@ package struct CountdownRow {
         isOpenTask = isTask && countdown.status == .active
         priority = countdown.priority.flatMap { $0 > 0 ? $0 : nil }
         state = remaining.state.rawValue
+        addedBy = showAddedBy ? countdown.createdBy.map { words["feed.addedBy", ["who": $0]] } : nil
     }
 }
