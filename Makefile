@@ -65,7 +65,7 @@ test-mqtt: deps
 	swift test $(SWIFT_FLAGS) --filter 'MQTTSensorTests|NoticeTests'
 
 # Real clients for `make interop`, from Debian's packages when missing.
-CLIENT_PACKAGES := vdirsyncer khal calcurse chromium fonts-noto-color-emoji curl radicale
+CLIENT_PACKAGES := vdirsyncer khal calcurse chromium fonts-noto-color-emoji curl radicale nginx-light
 clients:
 	@$(call install-missing,$(CLIENT_PACKAGES),interop clients)
 

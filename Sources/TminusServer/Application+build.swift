@@ -114,7 +114,7 @@ package func buildRouter(_ dependencies: ServerDependencies) -> Router<ServerCon
                  health: { health.status(definitionErrors: loader.definitionErrors, catalogRead: catalog.isRead, noticesFailing: notices.anyFailing) })
         .register(on: router)
     WebApp(parts: dependencies.parts, pages: dependencies.parts.settings.pages, csrf: dependencies.csrf, throttle: SignInThrottle(),
-           trustForwardedFor: configuration.trustForwardedFor, openSignup: configuration.openSignup)
+           trustForwardedFor: configuration.trustForwardedFor, openSignup: configuration.openSignup, proxySignIn: configuration.proxySignIn)
         .register(on: router, sessions: dependencies.sessions)
     AdminRoutes(parts: dependencies.parts, health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors, notices: notices) })
         .register(on: router, token: dependencies.token, notice: dependencies.tokenNotice)

@@ -24,14 +24,18 @@ package struct WebApp: PartsRoutes, Sendable {
     package let trustForwardedFor: Bool
     /// `--open-signup`: anyone may make an account, whatever the setting says.
     package let openSignup: Bool
+    /// `--trusted-proxy` and `--user-header`: the proxy signs people in.
+    package let proxySignIn: ProxySignIn?
 
-    package init(parts: ServerParts, pages: WebPages, csrf: CSRFToken, throttle: SignInThrottle, trustForwardedFor: Bool, openSignup: Bool = false) {
+    package init(parts: ServerParts, pages: WebPages, csrf: CSRFToken, throttle: SignInThrottle, trustForwardedFor: Bool, openSignup: Bool = false,
+                proxySignIn: ProxySignIn? = nil) {
         self.parts = parts
         self.pages = pages
         self.csrf = csrf
         self.throttle = throttle
         self.trustForwardedFor = trustForwardedFor
         self.openSignup = openSignup
+        self.proxySignIn = proxySignIn
     }
 
     /// Before sign-in, nobody; behind `RequireSignInMiddleware`, the signed-in person.
@@ -46,8 +50,11 @@ package struct WebApp: PartsRoutes, Sendable {
         let cookie = SessionCookieParameters(name: WebAppContext.sessionCookieName, path: "/app", secure: secureCookies, sameSite: .strict)
         app.add(middleware: SessionMiddleware<WebAppContext>(
             storage: sessions, configuration: .init(sessionCookieParameters: cookie, keyPrefix: "session:", defaultSessionExpiration: Self.sessionLifetime)))
-        app.add(middleware: SessionPersonMiddleware(service: parts.service.acting(as: .system)))
         app.add(middleware: AppLanguageMiddleware())
+        if let proxySignIn {
+            app.add(middleware: ProxySignInMiddleware(proxy: proxySignIn, service: parts.service.acting(as: .system)))
+        }
+        app.add(middleware: SessionPersonMiddleware(service: parts.service.acting(as: .system)))
         app.add(middleware: CSRFCookieMiddleware(secure: secureCookies))
         app.add(middleware: WebErrorMiddleware(app: self))
         app.add(middleware: SameOriginMiddleware(baseURL: self.settings.baseURL, pages: pages))
@@ -56,7 +63,7 @@ package struct WebApp: PartsRoutes, Sendable {
         SignInPages(app: self).register(on: app)
         AccountPages(app: self).register(on: app)
         AppLanguageSwitch(app: self).register(on: app)
-        let signedIn = app.group().add(middleware: RequireSignInMiddleware())
+        let signedIn = app.group().add(middleware: RequireSignInMiddleware(pages: pages))
         FeedPages(app: self).register(on: signedIn)
         CountdownPages(app: self).register(on: signedIn)
         ImportPage(app: self).register(on: signedIn)

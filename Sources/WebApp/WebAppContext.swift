@@ -36,6 +36,10 @@ package struct WebAppContext: ChildRequestContext, SessionRequestContext, Remote
     package var person: SignedInPerson?
     /// Whose password was right, while their second factor's code is asked.
     package var awaitingCode: SignedInPerson?
+    /// `person` came from the authenticating proxy's header, not from a session.
+    package var signedInByProxy = false
+    /// The login the proxy named, when nobody here has it.
+    package var proxyNamedUnknown: String?
 
     package var isSignedIn: Bool { person != nil }
 

@@ -1,4 +1,5 @@
 import CountdownStore
+import FeedServer
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -93,6 +94,33 @@ struct CSRFCheckMiddleware: RouterMiddleware {
     }
 }
 
+/// Signs in the person an authenticating proxy names (`--trusted-proxy`,
+/// `--user-header`) on every request that comes from it, with no session;
+/// the header from anyone else is ignored. A login the proxy vouches for but
+/// tminus does not know is kept, for `RequireSignInMiddleware` to refuse
+/// with a 403 that says so (as a page).
+struct ProxySignInMiddleware: RouterMiddleware {
+    typealias Context = WebAppContext
+    let proxy: ProxySignIn
+    let service: CountdownService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let name = HTTPField.Name(proxy.header), let named = request.headers[name], proxy.trusts(context.remoteAddress?.ipAddress) else {
+            return try await next(request, context)
+        }
+        let login = String(named.prefix(64))
+        var context = context
+        if let person = try await service.proxyPerson(login: login) {
+            context.person = person
+            context.signedInByProxy = true
+        } else {
+            context.logger.notice("the proxy named someone without an account here", metadata: ["login": "\(login)"])
+            context.proxyNamedUnknown = login
+        }
+        return try await next(request, context)
+    }
+}
+
 /// Learns who the session is for, and ends it before any page sees it when
 /// that person was deleted or disabled, or changed their password or signed
 /// out everywhere since it began: on every replica, at the next request.
@@ -101,7 +129,7 @@ struct SessionPersonMiddleware: RouterMiddleware {
     let service: CountdownService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let session = context.sessions.session else { return try await next(request, context) }
+        guard !context.signedInByProxy, let session = context.sessions.session else { return try await next(request, context) }
         var context = context
         if let id = session.personId, let person = try await service.sessionPerson(id: id, epoch: session.epoch) {
             if session.awaitingSecondFactor == true { context.awaitingCode = person } else { context.person = person }
@@ -118,7 +146,12 @@ struct SessionPersonMiddleware: RouterMiddleware {
 struct RequireSignInMiddleware: RouterMiddleware {
     typealias Context = WebAppContext
 
+    let pages: WebPages
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let login = context.proxyNamedUnknown {
+            throw HTTPError(.forbidden, message: pages.words(context)["error.proxyUnknown", ["login": login]])
+        }
         guard let person = context.person else { return .redirect(to: "/app/signin", type: .normal) }
         return try await RequestPrincipal.$current.withValue(.person(person.access)) { try await next(request, context) }
     }

@@ -41,6 +41,12 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: ArgumentHelp(ServeEnvironment.help("Let anyone make an account at /app/signup.", "open-signup"),
                              discussion: "Off by default: people come by invitation links (`tminus users invite`). An administrator can also open sign-up with `tminus users signup open`; this flag opens it while the server runs with it, whatever that setting says."))
     var openSignup = false
+    @Option(help: ArgumentHelp(ServeEnvironment.help("An authenticating proxy's address or range (repeat, or separate with commas).", "trusted-proxy"),
+                               discussion: "With --user-header: a web-app request from one of these addresses that carries the header is signed in as the person it names (such as 127.0.0.1, 10.0.0.0/8 or fd00::/8)."))
+    var trustedProxy: [String] = []
+    @Option(help: ArgumentHelp(ServeEnvironment.help("The header an authenticating proxy names the person in (such as Remote-User).", "user-header"),
+                               discussion: "Only from --trusted-proxy addresses; the proxy must set or remove it on every request. The person must have an account (`tminus users add`)."))
+    var userHeader: String?
     @Option(help: ArgumentHelp(ServeEnvironment.help("Most connections held at once; more wait in the listen backlog.", "max-connections"),
                                discussion: "Default: 1024 (each connection costs about 12 KB), or fewer when the open-file limit is low. Idle and half-sent connections are closed after --request-timeout, freeing their places."))
     var maxConnections: Int?
@@ -50,6 +56,23 @@ struct ServeCommand: ParsableCommand {
                                discussion: "A slower sender is disconnected, so that clients dripping a body cannot hold the server's connections."))
     var minBodyRate = 1_024
 
+    /// `--trusted-proxy` and `--user-header`, checked together: one without the other is a mistake.
+    func proxySignIn() throws -> ProxySignIn? {
+        let ranges = trustedProxy.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        switch (ranges.isEmpty, userHeader) {
+        case (true, nil): return nil
+        case (true, _?): throw ValidationError("--user-header needs --trusted-proxy: the header is believed only from the proxy's address")
+        case (false, nil): throw ValidationError("--trusted-proxy needs --user-header: name the header the proxy signs people in with (such as Remote-User)")
+        case (false, let header?):
+            guard header.count <= 64, header.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                throw ValidationError("--user-header '\(header.prefix(64))' is not a header name")
+            }
+            do { return ProxySignIn(trusted: try ranges.map { try AddressRange($0) }, header: header) } catch {
+                throw ValidationError("--trusted-proxy: \(error)")
+            }
+        }
+    }
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard (1...65536).contains(cacheMb) else { throw ValidationError("--cache-mb must be 1 to 65536") }
@@ -58,6 +81,7 @@ struct ServeCommand: ParsableCommand {
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 3600 seconds") }
         guard (1...600).contains(requestTimeout) else { throw ValidationError("--request-timeout must be 1 to 600 seconds") }
         guard (1...(1 << 30)).contains(minBodyRate) else { throw ValidationError("--min-body-rate must be 1 to 1073741824 bytes a second") }
+        _ = try proxySignIn()
         if let feeds {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: feeds, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -85,6 +109,7 @@ struct ServeCommand: ParsableCommand {
         configuration.allowPrivateSources = allowPrivateSources
         configuration.trustForwardedFor = trustForwardedFor
         configuration.openSignup = openSignup
+        configuration.proxySignIn = try proxySignIn()
         configuration.shutdownDeadline = .seconds(10)
         if isatty(STDERR_FILENO) == 1 {
             configuration.showSetupLink = { link in

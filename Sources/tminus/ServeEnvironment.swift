@@ -13,7 +13,7 @@ enum ServeEnvironment {
         ("host", false), ("port", false), ("feeds", false), ("admin-token-file", false), ("secrets-key-file", false), ("base-url", false),
         ("log-level", false), ("log-format", false), ("cache-mb", false), ("compiled-mb", false), ("gzip", true), ("allow-private-sources", true),
         ("trust-forwarded-for", true), ("max-connections", false), ("idle-timeout", false), ("request-timeout", false),
-        ("min-body-rate", false), ("open-signup", true),
+        ("min-body-rate", false), ("open-signup", true), ("trusted-proxy", false), ("user-header", false),
     ]
 
     static func variable(_ option: String) -> String {

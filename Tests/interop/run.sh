@@ -292,6 +292,61 @@ PY
   expect "the password is in no log, health answer or feed" bash -c "! grep -rqF -- '$RPASS' '$ART/auth-server.log' '$WORK/auth-health.json' '$WORK/school.ics' '$WORK/cloud.ics' '$WORK/auth.sqlite'"
 fi
 
+# Sign-in behind an authenticating proxy (issue #37): nginx checks a password
+# (auth_basic) and names the person in Remote-User; tminus believes that header
+# only from the proxy's own source address (proxy_bind 127.0.0.3).
+if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then
+  NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+  PPORT=$($PYTHON -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  NPORT=$($PYTHON -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  mkdir -p "$WORK/nginx"
+  printf '%s\n' "bens long password" | "$TMINUS" users add ben --name Ben --password-stdin --db "$WORK/proxy.sqlite" > /dev/null
+  printf 'ben:{PLAIN}open sesame\nmallory:{PLAIN}also open\n' > "$WORK/nginx/htpasswd"
+  # Workers as whoever runs the test (as root, nginx would switch them to nobody, who cannot read $WORK).
+  cat > "$WORK/nginx/nginx.conf" <<NGINX
+user $(id -un) $(id -gn);
+worker_processes 1;
+error_log $WORK/nginx/error.log;
+pid $WORK/nginx/nginx.pid;
+events {}
+http {
+  access_log off;
+  client_body_temp_path $WORK/nginx/body; proxy_temp_path $WORK/nginx/proxy; fastcgi_temp_path $WORK/nginx/fastcgi;
+  uwsgi_temp_path $WORK/nginx/uwsgi; scgi_temp_path $WORK/nginx/scgi;
+  server {
+    listen 127.0.0.1:$NPORT;
+    location / {
+      auth_basic "tminus";
+      auth_basic_user_file $WORK/nginx/htpasswd;
+      proxy_set_header Remote-User \$remote_user;
+      proxy_set_header Host \$host:\$server_port;
+      proxy_bind 127.0.0.3;
+      proxy_pass http://127.0.0.1:$PPORT;
+    }
+  }
+}
+NGINX
+  "$TMINUS" serve --port "$PPORT" --db "$WORK/proxy.sqlite" --admin-token-file "$WORK/admin-token" --log-level notice \
+    --trusted-proxy 127.0.0.3 --user-header Remote-User > "$ART/proxy-server.log" 2>&1 &
+  PROXIED=$!
+  "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' > "$ART/nginx.log" 2>&1 &
+  NGINX_PID=$!
+  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PPORT/healthz" >/dev/null && curl -s -o /dev/null "http://127.0.0.1:$NPORT/" && break; sleep 0.2; done
+  APP=$(curl -s -u 'ben:open sesame' "http://127.0.0.1:$NPORT/app" | tee "$ART/proxied-app.html")
+  expect "behind nginx, the person its auth_basic let in is signed in to the app" grep -q "Signed in as Ben" <<< "$APP"
+  STRANGER=$(curl -s -o "$WORK/stranger.html" -w '%{http_code}' -u 'mallory:also open' "http://127.0.0.1:$NPORT/app")
+  expect "someone the proxy lets in but tminus does not know gets a 403 that says so" \
+    bash -c "test '$STRANGER' = 403 && grep -q 'nobody here has that login' '$WORK/stranger.html'"
+  expect "without the proxy's password, nginx answers 401" test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$NPORT/app")" = 401
+  expect "the header sent by anyone but the proxy is ignored (a forged Remote-User goes to the sign-in page)" \
+    test "$(curl -s -o /dev/null -w '%{redirect_url}' -H 'Remote-User: ben' "http://127.0.0.1:$PPORT/app")" = "http://127.0.0.1:$PPORT/app/signin"
+  kill "$NGINX_PID" 2>/dev/null; wait "$NGINX_PID" 2>/dev/null
+  kill "$PROXIED" 2>/dev/null; wait "$PROXIED" 2>/dev/null
+  cp "$WORK/nginx/error.log" "$ART/nginx-error.log" 2>/dev/null
+else
+  fail "nginx is not installed (make interop installs nginx-light)"
+fi
+
 echo
 echo "interop: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

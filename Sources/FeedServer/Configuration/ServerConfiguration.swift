@@ -47,6 +47,8 @@ public struct ServerConfiguration: Sendable {
     /// Anyone may make an account at /app/signup, whatever the setting an
     /// administrator turns on in the store says (issue #37; off by default).
     public var openSignup = false
+    /// Sign-in by an authenticating proxy (`--trusted-proxy`, `--user-header`); nil: none.
+    public var proxySignIn: ProxySignIn?
     /// When set, the process exits this long after a graceful shutdown began,
     /// whatever is still running (`tminus serve` sets 10 s; tests, which run
     /// many servers in one process, leave it nil).

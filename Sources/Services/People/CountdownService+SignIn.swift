@@ -30,6 +30,18 @@ extension CountdownService {
         return SignedInPerson(person, id: id)
     }
 
+    /// The person an authenticating proxy named (`--user-header`), if they
+    /// have an account and are not disabled. The proxy checked who they are;
+    /// tminus decides what they may do. Asked for every such request, as the server.
+    public func proxyPerson(login: String) async throws -> SignedInPerson? {
+        let login = login.trimmingCharacters(in: .whitespaces).lowercased()
+        guard PersonRecord.isValidLogin(login), let person = try await store.read({ try await $0.personRows(.login(login)).first }),
+              person.disabledAt == nil, let id = person.id else { return nil }
+        var signedIn = SignedInPerson(person, id: id)
+        signedIn.needsSecondFactor = false
+        return signedIn
+    }
+
     /// Sets `login`'s password (an administrator, or the person themselves):
     /// every session of theirs begun before ends. Returns the new epoch, so
     /// the session that changed it can go on.
