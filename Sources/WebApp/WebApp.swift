@@ -119,6 +119,11 @@ package struct WebApp: PartsRoutes, Sendable {
         return compiled
     }
 
+    /// Whether the signed-in person may do `permission`: what a page shows controls for.
+    package func allows(_ permission: Permission) async -> Bool {
+        (try? await service.authorize(permission)) != nil
+    }
+
     /// The feeds the signed-in person may read, as the catalog last read them.
     package func readableFeeds() async throws -> [StoredFeed] {
         try await service.readable(catalog.storedFeeds)

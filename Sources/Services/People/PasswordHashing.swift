@@ -20,25 +20,38 @@ package enum PasswordHashing {
     }
 
     package static func hash(_ password: String, cost: UInt8) async throws -> String {
-        try await run { Bcrypt.hash(password, cost: cost) }
+        let hash = try await run { Bcrypt.hash(password, cost: cost) }
+        noteCost(of: hash)
+        return hash
     }
 
     package static func verify(_ password: String, hash: String) async throws -> Bool {
-        try await run { Bcrypt.verify(password, hash: hash) }
+        noteCost(of: hash)
+        return try await run { Bcrypt.verify(password, hash: hash) }
     }
 
-    /// Spends what a check costs, on a hash of no one's password: a sign-in
-    /// with an unknown login takes as long as one with a wrong password.
+    /// Spends what a check of the people's hashes costs, on a hash of no
+    /// one's password: a sign-in with an unknown login takes as long as one
+    /// with a wrong password. Its cost is the last one seen in a real hash.
     package static func spendACheck(_ password: String) async throws {
+        let cost = lastCost.withLock { $0 }
         let hash: String
-        if let made = noOnesHash.withLock({ $0 }) { hash = made } else {
-            hash = try await self.hash(Secret.generate(bytes: 16), cost: PasswordPolicy.cost)
-            noOnesHash.withLock { $0 = hash }
+        if let made = noOnesHashes.withLock({ $0[cost] }) { hash = made } else {
+            hash = try await run { Bcrypt.hash(Secret.generate(bytes: 16), cost: cost) }
+            noOnesHashes.withLock { $0[cost] = hash }
         }
-        _ = try await verify(password, hash: hash)
+        _ = try await run { Bcrypt.verify(password, hash: hash) }
     }
 
-    private static let noOnesHash = Mutex<String?>(nil)
+    /// "$2b$12$…" → 12.
+    private static func noteCost(of hash: String) {
+        let parts = hash.split(separator: "$")
+        guard parts.count >= 2, let cost = UInt8(parts[1]), (4...31).contains(cost) else { return }
+        lastCost.withLock { $0 = cost }
+    }
+
+    private static let lastCost = Mutex<UInt8>(PasswordPolicy.cost)
+    private static let noOnesHashes = Mutex<[UInt8: String]>([:])
 
     private static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws -> T {
         let admitted = waiting.withLock { count in

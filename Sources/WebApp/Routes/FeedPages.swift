@@ -169,7 +169,9 @@ package struct FeedPages: Sendable {
                         notices: FeedView.NoticeRow.rows(feed: slug, notices: app.notices,
                                                          targets: app.loader.noticeTargets.first { $0.slug == slug }?.targets ?? [], words: words),
                         hasURLSources: !urlSources.isEmpty, newToken: newToken, tasks: TaskCounts(rows: rows, now: calculator.now),
-                        budgetWarnings: try await OutputBudget.measure(compiled, renderer: app.renderer).warnings)
+                        budgetWarnings: try await OutputBudget.measure(compiled, renderer: app.renderer).warnings,
+                        canEdit: await app.allows(.editFeed(slug)), canManageSources: await app.allows(.manageSources(slug)),
+                        canDelete: await app.allows(.deleteFeed(slug)))
     }
 
     /// The rules' preview: what `tminus rules test` prints, as a page.

@@ -90,6 +90,11 @@ package struct FeedView: TemplateView {
     package var tasks: TaskCounts
     /// Client limits this feed's calendars pass (Google's 1 MB).
     package var budgetWarnings: [String]
+    /// What the signed-in person may do here: the page shows only those controls
+    /// (a forged POST is refused by the use case all the same).
+    package var canEdit = true
+    package var canManageSources = true
+    package var canDelete = true
     package var templateValues: [String: Any] { ["isEmpty": countdowns.isEmpty, "hasTokens": !tokens.isEmpty, "hasTasks": tasks.open > 0, "hasSources": !sources.isEmpty,
                                       "hasNotices": !notices.isEmpty] }
 }
