@@ -110,7 +110,7 @@ struct ProxySignInMiddleware: RouterMiddleware {
         }
         let login = String(named.prefix(64))
         var context = context
-        if let person = try await service.proxyPerson(login: login) {
+        if let person = try await service.proxyPerson(login: login, creating: proxy.createsAccounts) {
             context.person = person
             context.signedInByProxy = true
         } else {

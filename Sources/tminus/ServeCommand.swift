@@ -47,6 +47,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp(ServeEnvironment.help("The header an authenticating proxy names the person in (such as Remote-User).", "user-header"),
                                discussion: "Only from --trusted-proxy addresses; the proxy must set or remove it on every request. The person must have an account (`tminus users add`)."))
     var userHeader: String?
+    @Flag(help: ArgumentHelp(ServeEnvironment.help("With --user-header: a login the proxy names that nobody has yet becomes a new person.", "proxy-creates-accounts"),
+                             discussion: "Off by default: then such a login gets a page saying to ask an administrator. The new person is no administrator and has no password."))
+    var proxyCreatesAccounts = false
     @Option(help: ArgumentHelp(ServeEnvironment.help("Most connections held at once; more wait in the listen backlog.", "max-connections"),
                                discussion: "Default: 1024 (each connection costs about 12 KB), or fewer when the open-file limit is low. Idle and half-sent connections are closed after --request-timeout, freeing their places."))
     var maxConnections: Int?
@@ -60,14 +63,16 @@ struct ServeCommand: ParsableCommand {
     func proxySignIn() throws -> ProxySignIn? {
         let ranges = trustedProxy.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         switch (ranges.isEmpty, userHeader) {
-        case (true, nil): return nil
+        case (true, nil):
+            if proxyCreatesAccounts { throw ValidationError("--proxy-creates-accounts needs --trusted-proxy and --user-header") }
+            return nil
         case (true, _?): throw ValidationError("--user-header needs --trusted-proxy: the header is believed only from the proxy's address")
         case (false, nil): throw ValidationError("--trusted-proxy needs --user-header: name the header the proxy signs people in with (such as Remote-User)")
         case (false, let header?):
             guard header.count <= 64, header.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
                 throw ValidationError("--user-header '\(header.prefix(64))' is not a header name")
             }
-            do { return ProxySignIn(trusted: try ranges.map { try AddressRange($0) }, header: header) } catch {
+            do { return ProxySignIn(trusted: try ranges.map { try AddressRange($0) }, header: header, createsAccounts: proxyCreatesAccounts) } catch {
                 throw ValidationError("--trusted-proxy: \(error)")
             }
         }

@@ -14,6 +14,7 @@ enum ServeEnvironment {
         ("log-level", false), ("log-format", false), ("cache-mb", false), ("compiled-mb", false), ("gzip", true), ("allow-private-sources", true),
         ("trust-forwarded-for", true), ("max-connections", false), ("idle-timeout", false), ("request-timeout", false),
         ("min-body-rate", false), ("open-signup", true), ("trusted-proxy", false), ("user-header", false),
+        ("proxy-creates-accounts", true),
     ]
 
     static func variable(_ option: String) -> String {

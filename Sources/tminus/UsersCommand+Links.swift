@@ -50,7 +50,8 @@ extension UsersCommand {
     struct ResetLink: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reset-link",
-            abstract: "Print a one-time link that sets a person's password (for one who forgot theirs); their sessions end when it is used.")
+            abstract: "Print a one-time link that sets a person's password (for one who forgot theirs); their sessions end when it is used.",
+            aliases: ["reset"])
         @OptionGroup var store: StoreOptions
         @OptionGroup var link: LinkOptions
         @Argument(help: "The person's login.") var login: String

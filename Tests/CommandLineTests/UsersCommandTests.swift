@@ -79,6 +79,7 @@ struct UsersCommandTests {
         let reset = try await tminus.run(["users", "reset-link", "anna", "--db", database])
         #expect(reset.status == 0 && reset.out.hasPrefix("http://127.0.0.1:8080/app/reset/"), "\(reset.out)")
         #expect(try await tminus.run(["users", "reset-link", "dora", "--db", database]).err.contains("no person 'dora'"))
+        #expect(try await tminus.run(["users", "reset", "anna", "--db", database]).out.contains("/app/reset/"), "`reset` is the same command")
         #expect(try await tminus.run(["users", "signup", "--db", database]).out.contains("sign-up is closed"))
         #expect(try await tminus.run(["users", "signup", "open", "--db", database]).out.contains("sign-up is open"))
         #expect(try await tminus.run(["users", "signup", "status", "--db", database]).out.contains("sign-up is open"))

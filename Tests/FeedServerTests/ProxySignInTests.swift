@@ -45,4 +45,15 @@ struct ProxySignInTests {
             #expect(forged.status == .seeOther && forged.headers[.location] == "/app/signin", "the header from anyone but the proxy is ignored")
         }
     }
+
+    @Test func withProxyCreatesAccountsANewLoginBecomesAPerson() async throws {
+        let proxy = ProxySignIn(trusted: [try AddressRange("127.0.0.1")], header: "Remote-User", createsAccounts: true)
+        try await ServerFixture(transport: .live).withServer(adjust: { $0.proxySignIn = proxy }) { client, parts in
+            let page = try await client.execute(uri: "/app", method: .get, headers: [Self.header: "Carla"])
+            #expect(page.status == .ok && String(buffer: page.body).contains("Signed in as carla"))
+            let carla = try #require(try await parts.store.read { try await $0.personRows(.login("carla")).first })
+            #expect(!carla.isAdmin && carla.passwordHash == nil, "no administrator, no password")
+            #expect(try await client.execute(uri: "/app", method: .get, headers: [Self.header: "not a login!"]).status == .forbidden)
+        }
+    }
 }

@@ -11,10 +11,13 @@ public struct ProxySignIn: Sendable, Equatable {
     public var trusted: [AddressRange]
     /// The header the proxy names the person in (`Remote-User`).
     public var header: String
+    /// `--proxy-creates-accounts`: a login the proxy names that nobody has yet becomes a new person.
+    public var createsAccounts: Bool
 
-    public init(trusted: [AddressRange], header: String) {
+    public init(trusted: [AddressRange], header: String, createsAccounts: Bool = false) {
         self.trusted = trusted
         self.header = header
+        self.createsAccounts = createsAccounts
     }
 
     /// Whether `peer` (the TCP peer's address, as NIO writes it) is a trusted proxy.

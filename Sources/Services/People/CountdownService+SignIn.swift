@@ -33,10 +33,19 @@ extension CountdownService {
     /// The person an authenticating proxy named (`--user-header`), if they
     /// have an account and are not disabled. The proxy checked who they are;
     /// tminus decides what they may do. Asked for every such request, as the server.
-    public func proxyPerson(login: String) async throws -> SignedInPerson? {
+    /// With `creating`, a login nobody has yet becomes a person (no
+    /// administrator, no password: the proxy is how they sign in).
+    public func proxyPerson(login: String, creating: Bool = false) async throws -> SignedInPerson? {
         let login = login.trimmingCharacters(in: .whitespaces).lowercased()
-        guard PersonRecord.isValidLogin(login), let person = try await store.read({ try await $0.personRows(.login(login)).first }),
-              person.disabledAt == nil, let id = person.id else { return nil }
+        guard PersonRecord.isValidLogin(login) else { return nil }
+        var found = try await store.read { try await $0.personRows(.login(login)).first }
+        if found == nil, creating {
+            found = try await transaction { tx in
+                if let raced = try await tx.personRows(.login(login)).first { return raced }
+                return try await tx.savePerson(PersonRecord(login: login, displayName: login, passwordHash: nil, createdAt: tx.now))
+            }
+        }
+        guard let person = found, person.disabledAt == nil, let id = person.id else { return nil }
         var signedIn = SignedInPerson(person, id: id)
         signedIn.needsSecondFactor = false
         return signedIn
