@@ -243,4 +243,36 @@ struct WebAppPeopleTests {
             #expect(try await ben.get("/app/account").text.contains("revoked"))
         }
     }
+
+    /// A feed moves into a space and back (its address stays); a member leaves.
+    @Test func aFeedMovesIntoASpaceAndBackAndAMemberLeaves() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.store.service
+            try await service.addPerson(login: "anna", displayName: "Anna", password: Self.password, cost: 4)
+            try await service.addPerson(login: "ben", displayName: "Ben", password: Self.password, cost: 4)
+            try await service.createSpace(slug: "family", name: "Family", owner: "anna")
+            try await service.setMember(space: "family", login: "ben", role: .editor, replacing: false)
+            var anna = Browser(client: client), ben = Browser(client: client)
+            try await anna.signIn(Self.password, as: "anna")
+            try await ben.signIn(Self.password, as: "ben")
+            #expect(try await anna.post("/app/feeds", ["name": "Trips", "timeZone": "UTC"]).status == .seeOther)
+            #expect(try await ben.get("/app/feeds/trips").status == .notFound, "Anna's own, at first")
+            let settings = try await anna.get("/app/feeds/trips/edit")
+            #expect(settings.text.contains("action=\"/app/feeds/trips/move\""))
+            #expect(try await anna.post("/app/feeds/trips/move", ["space": "family"]).status == .seeOther)
+            #expect(try await ben.get("/app/feeds/trips").status == .ok, "the space's now")
+            #expect(!(try await ben.get("/app/feeds/trips/edit").text.contains("/move\"")), "an editor may not give it away")
+            #expect(try await ben.post("/app/feeds/trips/move", ["space": ""]).status == .forbidden)
+            #expect(try await anna.post("/app/feeds/trips/move", ["space": ""]).status == .seeOther)
+            #expect(try await ben.get("/app/feeds/trips").status == .notFound, "back with Anna")
+            #expect(try await parts.store.read { try await $0.feedRow(slug: "trips") }?.personId != nil)
+
+            #expect(try await ben.get("/app/spaces/family").text.contains("/app/spaces/family/leave"))
+            #expect(try await ben.post("/app/spaces/family/leave", [:]).headers[.location] == "/app/spaces")
+            #expect(try await ben.get("/app/spaces/family").status == .notFound, "he left")
+            let last = try await anna.post("/app/spaces/family/leave", [:])
+            #expect(last.status == .unprocessableContent && last.text.contains("no owner left"), "the last owner cannot leave")
+        }
+    }
 }

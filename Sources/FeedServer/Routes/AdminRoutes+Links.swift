@@ -20,7 +20,18 @@ extension AdminRoutes {
         var user: String?
     }
 
+    struct MoveInput: Decodable {
+        /// The space it goes to; null or absent: the caller's own.
+        var space: String?
+    }
+
     func registerLinks(on api: RouterGroup<ServerContext>) {
+        api.post("feeds/{slug}/move") { request, context in
+            let slug = context.parameters.get("slug") ?? ""
+            let input = try await AdminJSON.decode(MoveInput.self, request, limit: 4 << 10)
+            try await self.service.moveFeed(slug, toSpace: input.space)
+            return try AdminJSON.encode(FeedJSON(try await self.stored(context), baseURL: self.settings.baseURL))
+        }
         api.post("invitations") { request, _ in
             let input = try await AdminJSON.decode(InvitationInput.self, request, limit: 16 << 10)
             let role = try input.role.map(Self.role)

@@ -116,6 +116,22 @@ extension CountdownService {
         }
     }
 
+    /// Moves a feed to a space, or (`space` nil) to the person asking: who
+    /// may delete a feed may give it away, into a space where they may make
+    /// feeds. Its address, tokens and countdowns stay; only who may see and
+    /// change it follows its new owner.
+    public func moveFeed(_ slug: String, toSpace space: String?) async throws {
+        try await authorize(.deleteFeed(slug))
+        try await authorize(.createFeed(space: space))
+        let person: Int64? = if case .person(let me) = principal { me.id } else { nil }
+        try await transaction { tx in
+            var row = try await tx.requireFeed(slug, lock: true)
+            row.spaceId = try await space.asyncMap { try await Self.requireSpace($0, tx).savedID() }
+            row.personId = space == nil ? person : nil
+            _ = try await tx.saveFeed(row)
+        }
+    }
+
     static func requireSpace(_ slug: String, _ reader: any StoreReader) async throws -> SpaceRecord {
         guard let space = try await reader.spaceRows(.slug(slug)).first else { throw StoreError.spaceNotFound(slug) }
         return space

@@ -72,9 +72,24 @@ package struct FeedPages: Sendable {
         app.get("feeds/{slug}") { request, context in try await self.show(context).response(from: request, context: context) }
         app.get("feeds/{slug}/edit") { _, context in
             let compiled = try await self.app.compiled(context)
+            // Who may delete the feed may give it to a space, or take it back.
+            var owners: [SpacePages.SpaceView.Choice] = []
+            if await self.app.allows(.deleteFeed(compiled.slug)) {
+                let spaceId = self.app.catalog.stored(slug: compiled.slug)?.spaceId
+                let current = try await self.app.service.spaces().first { $0.space.id == spaceId }?.space.slug
+                owners = try await self.owners(selected: current, context)
+            }
             return self.app.render("feed-form", title: self.app.words(context)["feedForm.editTitle", ["name": compiled.feed.name]],
                                    FormView(form: FeedForm(compiled.feed), isNew: false, action: "/app/feeds/\(compiled.slug)/edit",
-                                            zones: TimeZoneChoices.all), context: context)
+                                            zones: TimeZoneChoices.all, owners: owners), context: context)
+        }
+        app.post("feeds/{slug}/move") { request, context in
+            let compiled = try await self.app.compiled(context)
+            let form = try await WebForm.decode(FeedForm.self, request, limit: 4 << 10)
+            try await self.app.service.moveFeed(compiled.slug, toSpace: form.space.nonEmpty)
+            self.app.logger.info("feed moved", metadata: ["feed": "\(compiled.slug)", "space": "\(form.space.nonEmpty ?? "-")"])
+            return self.app.redirect("/app/feeds/\(compiled.slug)", flash: self.app.words(context)["flash.feedMoved", ["name": compiled.feed.name]],
+                                     context: context)
         }
         app.post("feeds/{slug}/edit") { request, context in try await self.update(request, context) }
         app.get("feeds/{slug}/delete") { _, context in

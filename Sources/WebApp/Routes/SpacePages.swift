@@ -63,6 +63,8 @@ package struct SpacePages: Sendable {
         package var feeds: [Feed]
         package var canManage: Bool
         package var canAddFeeds: Bool
+        /// The person is a member (and may leave).
+        package var isMember: Bool
         package var roles: [Choice]
         /// An invitation just made: shown once.
         package var invitation: String?
@@ -91,6 +93,16 @@ package struct SpacePages: Sendable {
             try await self.change(request, context) { service, space in
                 try await service.removeMember(space: space, login: context.parameters.get("login") ?? "")
             }
+        }
+        app.post("spaces/{space}/leave") { request, context in
+            let slug = context.parameters.get("space") ?? ""
+            let (space, _) = try await self.app.service.space(slug: slug)
+            let me = context.person?.access.login ?? ""
+            do { try await self.app.service.removeMember(space: slug, login: me) } catch let error as StoreError {
+                return try await self.show(context, error: error.description).response(from: request, context: context)
+            }
+            self.app.logger.info("left a space", metadata: ["space": "\(slug)", "person": "\(me)"])
+            return self.app.redirect("/app/spaces", flash: self.app.words(context)["flash.spaceLeft", ["name": space.name]], context: context)
         }
         app.post("spaces/{space}/invite") { request, context in
             let form = try await WebForm.decode(MemberForm.self, request, limit: 4 << 10)
@@ -140,7 +152,9 @@ package struct SpacePages: Sendable {
         let view = SpaceView(slug: space.slug, name: space.name,
                              members: members.map { SpaceView.Member(login: $0.person.login, name: $0.person.displayName, role: words["role.\($0.role.rawValue)"],
                                                                      roles: choices($0.role)) },
-                             feeds: feeds, canManage: canManage, canAddFeeds: canAddFeeds, roles: choices(.viewer), invitation: invitation, error: error)
+                             feeds: feeds, canManage: canManage, canAddFeeds: canAddFeeds,
+                             isMember: members.contains { $0.person.id == context.person?.access.id }, roles: choices(.viewer),
+                             invitation: invitation, error: error)
         return app.render("space", title: space.name, section: "spaces", view, context: context, status: error == nil ? .ok : .unprocessableContent)
     }
 
