@@ -80,7 +80,8 @@ public struct StoreTable: Sendable {
             ("id", .integer), ("feedId", .integer), ("label", .text), ("tokenHash", .text), ("createdAt", .date), ("lastUsedAt", .date),
             ("revokedAt", .date), ("visibility", .text),
         ], key: "id"),
-        StoreTable(name: "member", columns: [("spaceId", .integer), ("personId", .integer), ("role", .text), ("joinedAt", .date)], key: "spaceId, personId"),
+        StoreTable(name: "member", columns: [("spaceId", .integer), ("personId", .integer), ("role", .text), ("joinedAt", .date),
+                                             ("hiddenFromBoard", .boolean)], key: "spaceId, personId"),
         StoreTable(name: "personToken", columns: [
             ("id", .integer), ("personId", .integer), ("label", .text), ("tokenHash", .text), ("readOnly", .boolean), ("createdAt", .date),
             ("expiresAt", .date), ("lastUsedAt", .date), ("revokedAt", .date),

@@ -229,6 +229,7 @@ enum PostgresMigrations {
             "ALTER TABLE person ADD COLUMN totpSecret TEXT", "ALTER TABLE person ADD COLUMN totpLastStep BIGINT",
             "ALTER TABLE person ADD COLUMN recoveryCodes TEXT",
         ]),
+        Migration(name: "v17: the board", statements: ["ALTER TABLE member ADD COLUMN hiddenFromBoard BOOLEAN NOT NULL DEFAULT FALSE"]),
     ]
 }
 

@@ -229,8 +229,9 @@ struct PostgresTransaction: StoreTransaction {
     func setMember(spaceId: Int64, personId: Int64, to row: MemberRecord?) async throws {
         if let row {
             try await connection.query("""
-                INSERT INTO member (spaceId, personId, role, joinedAt) VALUES (\(spaceId), \(personId), \(row.role.rawValue), \(row.joinedAt))
-                ON CONFLICT (spaceId, personId) DO UPDATE SET role = excluded.role
+                INSERT INTO member (spaceId, personId, role, joinedAt, hiddenFromBoard)
+                VALUES (\(spaceId), \(personId), \(row.role.rawValue), \(row.joinedAt), \(row.hiddenFromBoard))
+                ON CONFLICT (spaceId, personId) DO UPDATE SET role = excluded.role, hiddenFromBoard = excluded.hiddenFromBoard
                 """, logger: logger)
         } else {
             try await connection.query("DELETE FROM member WHERE spaceId = \(spaceId) AND personId = \(personId)", logger: logger)

@@ -71,6 +71,7 @@ package struct WebApp: PartsRoutes, Sendable {
         AgendaPages(app: self).register(on: signedIn)
         AccountSettingsPages(app: self).register(on: signedIn)
         SpacePages(app: self).register(on: signedIn)
+        SpaceHistoryPages(app: self).register(on: signedIn)
         PeoplePages(app: self).register(on: signedIn)
     }
 

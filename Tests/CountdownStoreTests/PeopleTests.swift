@@ -86,4 +86,49 @@ struct PeopleTests {
                 "every older session of his ends")
         #expect(try await service.signIn(login: "ben", password: "a brand new password") != nil)
     }
+
+    /// A space's activity lists who added and changed what, newest first; its
+    /// board ranks members by tasks completed in the period, and leaves off
+    /// a member who asked.
+    @Test(arguments: StoreBackend.available) func activityAndBoardReadTheHistory(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let service = temp.service
+        var as_: [String: CountdownService] = [:]
+        for login in ["anna", "ben", "carl"] {
+            let person = try await service.addPerson(login: login, displayName: login.capitalized, password: "a long enough password", cost: 4)
+            as_[login] = service.acting(as: .person(PersonAccess(id: try person.savedID(), login: login, isAdmin: false)))
+        }
+        try await service.createSpace(slug: "family", name: "Family", owner: "anna")
+        for login in ["ben", "carl"] { try await service.setMember(space: "family", login: login, role: .editor, replacing: false) }
+        let anna = try #require(as_["anna"]), ben = try #require(as_["ben"]), carl = try #require(as_["carl"])
+        try await anna.createFeed(Feed(slug: "chores"), inSpace: "family")
+        func task(_ title: String) -> Countdown {
+            Countdown(uid: "\(title.lowercased())@board.test", title: title, target: .utc(LocalDateTime(year: 2027, month: 1, day: 1)), kind: .task)
+        }
+        let dishes = try await anna.add(task("Dishes"), toFeed: "chores")
+        temp.clock.advance(60)
+        let bins = try await ben.add(task("Bins"), toFeed: "chores")
+        let lawn = try await ben.add(task("Lawn"), toFeed: "chores")
+        temp.clock.advance(60)
+        _ = try await ben.setDone(id: try bins.savedID(), true)
+        _ = try await ben.setDone(id: try lawn.savedID(), true)
+        _ = try await carl.setDone(id: try dishes.savedID(), true)
+
+        let activity = try await ben.activity(space: "family")
+        #expect(activity.first?.kind == .changed && activity.contains { $0.kind == .added && $0.who == "anna" && $0.title == "Dishes" } == false,
+                "Dishes was changed since: its line is the change")
+        #expect(activity.map(\.who).sorted() == ["ben", "ben", "carl"] && activity.allSatisfy { $0.feed == "chores" })
+        let board = try await anna.board(space: "family", period: .week)
+        #expect(board.map { "\($0.login):\($0.completed)" } == ["ben:2", "carl:1", "anna:0"])
+        try await carl.setOnBoard(space: "family", false)
+        #expect(try await anna.board(space: "family", period: .week).map(\.login) == ["ben", "anna"], "Carl asked to be left off")
+        try await service.setMember(space: "family", login: "carl", role: .viewer, replacing: true)
+        #expect(try await anna.board(space: "family", period: .week).map(\.login) == ["ben", "anna"], "a new role keeps his choice")
+        temp.clock.advance(400 * 86_400)
+        #expect(try await anna.board(space: "family", period: .year).allSatisfy { $0.completed == 0 }, "a year later the year's board is empty")
+        let outsider = try await service.addPerson(login: "dora", password: "a long enough password", cost: 4)
+        await #expect(throws: StoreError.self) {
+            try await service.acting(as: .person(PersonAccess(id: try outsider.savedID(), login: "dora", isAdmin: false))).board(space: "family", period: .week)
+        }
+    }
 }

@@ -100,7 +100,7 @@ import Services
         try source.close()
     }
 
-    @Test(arguments: 0..<16)
+    @Test(arguments: 0..<17)
     func aDatabaseOfEachVersionOpensMigratedWithEverythingInIt(_ index: Int) async throws {
         let fixture = Self.fixture(index)
         try #require(FileManager.default.fileExists(atPath: fixture), "missing fixture \(fixture)")

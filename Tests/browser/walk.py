@@ -526,6 +526,11 @@ def main():
             other.quit()
         walk.open("/app/spaces/family")
         check("/members/ben" not in driver.page_source, "the owner sees Ben gone from the members")
+        walk.open("/app/spaces/family/activity")
+        check("ben added “Grandma's visit”" in driver.page_source, "the space's activity says who added what")
+        walk.audit("a space's activity")
+        walk.open("/app/spaces/family/board")
+        walk.audit("a space's board")
         walk.open("/app/people")
         walk.audit("people")
         check("/app/people/ben/disable" in driver.page_source, "an administrator can disable the new person")
@@ -546,7 +551,8 @@ def main():
         # none wider than a 360 px phone, and no English left on it.
         pages = ["/app", "/app/feeds/summer-2027", "/app/feeds/summer-2027/countdowns/new", "/app/feeds/summer-2027/edit",
                  "/app/feeds/summer-2027/import", "/app/feeds/bills/rules", "/app/feeds/summer-2027/delete", "/app/timeline",
-                 "/app/tasks", "/app/stats?period=year", "/app/spaces", "/app/spaces/family", "/app/people", "/app/account",
+                 "/app/tasks", "/app/stats?period=year", "/app/spaces", "/app/spaces/family", "/app/spaces/family/activity",
+                 "/app/spaces/family/board", "/app/people", "/app/account",
                  "/app/feeds/summer-2027/sources/rules?location=" + urllib.parse.quote(portal_url, safe="")]
         english_words = ("Add countdown", "Settings", "Private links", "Subscribe and share", "What and when", "Time zone",
                          "Import into", "Cancel", "Statistics", "Timeline", "Sign out", "Delete “", "Category", "Result")

@@ -256,6 +256,10 @@ package enum StoreMigrations {
                 t.add(column: "recoveryCodes", .text)
             }
         }
+        migrator.registerMigration("v17: the board") { db in
+            // A member may keep off their space's board.
+            try db.alter(table: "member") { t in t.add(column: "hiddenFromBoard", .boolean).notNull().defaults(to: false) }
+        }
         return migrator
     }
 }

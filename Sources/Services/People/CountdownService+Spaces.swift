@@ -80,7 +80,8 @@ extension CountdownService {
             if !replacing, current != nil { throw StoreError.invalid("\(login) is already a member of '\(slug)'; change their role instead") }
             if current?.role == .owner, role != .owner { try await Self.keepAnOwner(spaceId, besides: personId, slug, tx) }
             try await tx.setMember(spaceId: spaceId, personId: personId,
-                                   to: MemberRecord(spaceId: spaceId, personId: personId, role: role, joinedAt: current?.joinedAt ?? tx.now))
+                                   to: MemberRecord(spaceId: spaceId, personId: personId, role: role, joinedAt: current?.joinedAt ?? tx.now,
+                                                    hiddenFromBoard: current?.hiddenFromBoard ?? false))
         }
     }
 

@@ -6,11 +6,14 @@ public struct MemberRecord: Codable, Sendable, Equatable {
     public var personId: Int64
     public var role: SpaceRole
     public var joinedAt: Date
+    /// The member chose to be left off the space's board (schema v17).
+    public var hiddenFromBoard: Bool
 
-    public init(spaceId: Int64, personId: Int64, role: SpaceRole, joinedAt: Date) {
+    public init(spaceId: Int64, personId: Int64, role: SpaceRole, joinedAt: Date, hiddenFromBoard: Bool = false) {
         self.spaceId = spaceId
         self.personId = personId
         self.role = role
         self.joinedAt = joinedAt
+        self.hiddenFromBoard = hiddenFromBoard
     }
 }

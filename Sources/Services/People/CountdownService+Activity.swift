@@ -1,0 +1,70 @@
+import Countdowns
+import CountdownStore
+import Foundation
+
+/// What happened in a space: its activity (the newest changes first) and its
+/// board (who completed the most tasks). Both read the history each
+/// countdown keeps (`createdBy`, `changedBy`); a deleted countdown leaves it.
+extension CountdownService {
+    /// The last `limit` additions and changes in `slug`'s feeds, newest first.
+    public func activity(space slug: String, limit: Int = 200) async throws -> [ActivityEntry] {
+        try await authorize(.readSpace(slug))
+        let limit = max(1, min(limit, 1_000))
+        return try await store.read { reader in
+            let space = try await Self.requireSpace(slug, reader)
+            var entries: [ActivityEntry] = []
+            for feed in try await reader.feedRows(nil, lock: false) where feed.spaceId == space.id {
+                let name = feed.feed(categoryColors: [:]).name
+                for row in try await reader.countdownRows(feedId: try feed.savedID(), uid: nil) {
+                    let added = row.lastModified <= row.createdAt
+                    guard let who = added ? row.createdBy : row.changedBy ?? row.createdBy else { continue }
+                    entries.append(ActivityEntry(kind: added ? .added : .changed, who: who, title: row.title, feed: feed.slug, feedName: name,
+                                                 countdownId: try row.savedID(), at: row.lastModified))
+                }
+            }
+            return Array(entries.sorted { ($0.at, $0.countdownId) > ($1.at, $1.countdownId) }.prefix(limit))
+        }
+    }
+
+    /// The members of `slug` by tasks they completed in `period` up to now,
+    /// most first (ties by name); those who chose to be left off are. A
+    /// completion tminus recorded is in UTC; one imported in a zone is read
+    /// as if UTC (a day's difference at a period's edge, at most).
+    public func board(space slug: String, period: BoardPeriod) async throws -> [BoardStanding] {
+        try await authorize(.readSpace(slug))
+        let since = period.start(containing: clock())
+        let me: Int64? = if case .person(let person) = principal { person.id } else { nil }
+        return try await store.read { reader in
+            let space = try await Self.requireSpace(slug, reader)
+            var done: [String: Int] = [:]
+            for feed in try await reader.feedRows(nil, lock: false) where feed.spaceId == space.id {
+                for row in try await reader.countdownRows(feedId: try feed.savedID(), uid: nil) where row.kind == .task && row.status == .completed {
+                    guard let who = row.changedBy ?? row.createdBy, let completed = try row.countdown(source: nil).completedAt,
+                          Date(timeIntervalSince1970: TimeInterval(completed.local.wallSeconds)) >= since else { continue }
+                    done[who, default: 0] += 1
+                }
+            }
+            var standings: [BoardStanding] = []
+            for member in try await reader.memberRows(spaceId: try space.savedID(), personId: nil) where !member.hiddenFromBoard {
+                guard let person = try await reader.personRows(.id(member.personId)).first else { continue }
+                standings.append(BoardStanding(login: person.login, name: person.displayName, completed: done[person.login] ?? 0,
+                                               isMe: member.personId == me))
+            }
+            return standings.sorted { ($1.completed, $0.name) < ($0.completed, $1.name) }
+        }
+    }
+
+    /// Leaves the signed-in person off `slug`'s board, or puts them back.
+    public func setOnBoard(space slug: String, _ shown: Bool) async throws {
+        try await authorize(.readSpace(slug))
+        guard case .person(let me) = principal else { throw StoreError.invalid("only a member may hide from a board") }
+        try await transaction { tx in
+            let space = try await Self.requireSpace(slug, tx)
+            guard var member = try await tx.memberRows(spaceId: try space.savedID(), personId: me.id).first else {
+                throw StoreError.invalid("you are not a member of '\(slug)'")
+            }
+            member.hiddenFromBoard = !shown
+            try await tx.setMember(spaceId: member.spaceId, personId: member.personId, to: member)
+        }
+    }
+}
