@@ -7,6 +7,9 @@ Phases (durations scale with SOAK_SECONDS, default 60):
      URLs) while a writer imports, edits and deletes through the admin API
      every 200 ms, and a URL source cycles through 200, 304, 500, a hanging
      connection and a body sent a byte a second (refreshed through the API).
+     Beside them, three signed-in people (issue #37) browse the app and write
+     with their own tokens: Ben, an editor of the team's feed, is saved each
+     time; Carl, a viewer, is refused each time; nobody is ever signed out.
   2. 10,000 idle and half-sent connections are held open (reopened when the
      server closes them) while one client keeps reading.
   3. SIGKILL during a large admin import, then a restart.
@@ -37,11 +40,13 @@ import asyncio
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import signal
 import socket
 import sqlite3
+import urllib.parse
 import subprocess
 import sys
 import tempfile
@@ -146,6 +151,48 @@ def rss_mb(pid):
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+class Person:
+    """A person in the web app (cookies, the CSRF token) and with an API token."""
+
+    def __init__(self, port, login, password, token):
+        self.conn = Connection(port)
+        self.login, self.password, self.token = login, password, token
+        self.cookies = {}
+
+    def keep(self, headers):
+        cookie = headers.get("set-cookie")
+        if cookie and "=" in cookie:
+            name, _, rest = cookie.partition("=")
+            value = rest.split(";")[0]
+            if value and "Max-Age=0" not in cookie:
+                self.cookies[name] = value
+            else:
+                self.cookies.pop(name, None)
+
+    async def request(self, method, path, body=b"", content_type=None):
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())} if self.cookies else {}
+        if content_type:
+            headers["Content-Type"] = content_type
+        status, response_headers, data = await self.conn.request(method, path, headers, body)
+        self.keep(response_headers)
+        return status, response_headers, data
+
+    async def sign_in(self):
+        _, _, page = await self.request("GET", "/app/signin")
+        csrf = re.search(rb'name="csrf" value="([^"]+)"', page).group(1).decode()
+        form = urllib.parse.urlencode({"login": self.login, "password": self.password, "csrf": csrf}).encode()
+        status, headers, _ = await self.request("POST", "/app/signin", form, "application/x-www-form-urlencoded")
+        return status == 303 and headers.get("location") == "/app"
+
+    async def api(self, method, path, body=None):
+        headers = {"Authorization": f"Bearer {self.token}"}
+        data = json.dumps(body).encode() if body is not None else b""
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        status, _, answer = await self.conn.request(method, path, headers, data)
+        return status, (json.loads(answer) if answer[:1] in (b"{", b"[") else answer)
 
 
 # ---------------------------------------------------------- the URL source
@@ -262,7 +309,7 @@ def probe(port, seconds, token, card_ids):
     print(json.dumps({"latencies": latencies, "failures": failures}))
 
 
-async def phase_mix(port, pid, token, card_ids, saved, removed):
+async def phase_mix(port, pid, token, card_ids, saved, removed, people):
     stop = time.time() + SECONDS
     latencies, errors, server_errors, statuses = [], [], [], {}
     etags = {}
@@ -339,6 +386,37 @@ async def phase_mix(port, pid, token, card_ids, saved, removed):
             await asyncio.sleep(2)
         await asyncio.gather(*conn_tasks, return_exceptions=True)
 
+    # Three signed-in people beside the load: they browse the app and write
+    # through their own tokens (Ben an editor of the team's feed, Carl a viewer).
+    seen = {"pages": 0, "unexpected": [], "ben": 0, "carl refused": 0, "carl": 0}
+
+    async def person(who):
+        pages = ["/app", "/app/feeds/team-feed", "/app/spaces/team", "/app/spaces/team/board", "/app/account"]
+        index = 0
+        while time.time() < stop:
+            index += 1
+            path = pages[index % len(pages)]
+            try:
+                status, headers, _ = await who.request("GET", path)
+                seen["pages"] += 1
+                if status != 200:
+                    seen["unexpected"].append(f"{who.login} {path}: {status} {headers.get('location', '')}")
+                if who.login in ("ben", "carl") and index % 3 == 0:
+                    status, _ = await who.api("POST", "/api/feeds/team-feed/countdowns", {"title": f"{who.login} {index}", "date": "2027-06-01"})
+                    if who.login == "ben":
+                        if status == 201:
+                            seen["ben"] += 1
+                        else:
+                            seen["unexpected"].append(f"ben's countdown: {status}")
+                    elif status == 403:
+                        seen["carl refused"] += 1
+                    else:
+                        seen["unexpected"].append(f"carl's countdown: {status}")
+            except Exception as error:  # noqa: BLE001 - counted
+                seen["unexpected"].append(f"{who.login} {path}: {error!r}")
+                who.conn.close()
+            await asyncio.sleep(0.3)
+
     memory = []
 
     async def sampler():
@@ -348,7 +426,7 @@ async def phase_mix(port, pid, token, card_ids, saved, removed):
 
     prober = await asyncio.create_subprocess_exec(sys.executable, os.path.abspath(__file__), "--probe", str(port), str(SECONDS - 2),
                                                   token, json.dumps(card_ids), stdout=asyncio.subprocess.PIPE)
-    await asyncio.gather(*[reader() for _ in range(CONNECTIONS)], writer(), sampler(), refresher())
+    await asyncio.gather(*[reader() for _ in range(CONNECTIONS)], writer(), sampler(), refresher(), *[person(p) for p in people])
     probed = json.loads((await prober.communicate())[0] or b'{"latencies": [], "failures": ["the probe printed nothing"]}')
     total = sum(statuses.values())
     print(f"     reads: {total} in {SECONDS:.0f} s ({total / SECONDS:,.0f}/s), statuses {dict(sorted(statuses.items()))}")
@@ -356,6 +434,14 @@ async def phase_mix(port, pid, token, card_ids, saved, removed):
           f"p99 {percentile(latencies, 0.99):.1f} ms")
     check("phase 1: no 5xx", not server_errors and not probed["failures"], f"{len(server_errors)} {server_errors[:3]} {probed['failures'][:3]}")
     check("phase 1: no connection errors", not errors, f"{len(errors)} {errors[:3]}")
+    check("phase 1: three signed-in people browse the app beside the load, never signed out, every page 200",
+          seen["pages"] > 30 and not seen["unexpected"], f"{seen['pages']} pages; {seen['unexpected'][:3]}")
+    status, listing = await people[0].api("GET", "/api/feeds/team-feed/countdowns")
+    titles = [c["title"] for c in listing.get("countdowns", [])] if isinstance(listing, dict) else []
+    check("phase 1: every countdown Ben (an editor) added is there; Carl (a viewer) was refused each time",
+          seen["ben"] > 0 and sum(t.startswith("ben ") for t in titles) == seen["ben"] and seen["carl refused"] > 0
+          and not any(t.startswith("carl ") for t in titles),
+          f"Ben {seen['ben']} added, {sum(t.startswith('ben ') for t in titles)} there; Carl refused {seen['carl refused']} times")
     probe_latencies = probed["latencies"]
     p99 = percentile(probe_latencies, 0.99)
     check("phase 1: p99 of cached reads < 250 ms (probe)", len(probe_latencies) >= 10 * SECONDS / 2 and p99 < 250,
@@ -413,6 +499,37 @@ async def phase_idle(port, pid):
             latencies.append((time.perf_counter() - started) * 1000)
             count += 1
             await asyncio.sleep(0.05)
+
+    # Three signed-in people beside the load: they browse the app and write
+    # through their own tokens (Ben an editor of the team's feed, Carl a viewer).
+    seen = {"pages": 0, "unexpected": [], "ben": 0, "carl refused": 0, "carl": 0}
+
+    async def person(who):
+        pages = ["/app", "/app/feeds/team-feed", "/app/spaces/team", "/app/spaces/team/board", "/app/account"]
+        index = 0
+        while time.time() < stop:
+            index += 1
+            path = pages[index % len(pages)]
+            try:
+                status, headers, _ = await who.request("GET", path)
+                seen["pages"] += 1
+                if status != 200:
+                    seen["unexpected"].append(f"{who.login} {path}: {status} {headers.get('location', '')}")
+                if who.login in ("ben", "carl") and index % 3 == 0:
+                    status, _ = await who.api("POST", "/api/feeds/team-feed/countdowns", {"title": f"{who.login} {index}", "date": "2027-06-01"})
+                    if who.login == "ben":
+                        if status == 201:
+                            seen["ben"] += 1
+                        else:
+                            seen["unexpected"].append(f"ben's countdown: {status}")
+                    elif status == 403:
+                        seen["carl refused"] += 1
+                    else:
+                        seen["unexpected"].append(f"carl's countdown: {status}")
+            except Exception as error:  # noqa: BLE001 - counted
+                seen["unexpected"].append(f"{who.login} {path}: {error!r}")
+                who.conn.close()
+            await asyncio.sleep(0.3)
 
     memory = []
 
@@ -575,9 +692,25 @@ async def main():
         status, listing = await admin(conn, "GET", "/api/feeds/soak/countdowns")
         card_ids = [c["id"] for c in listing["countdowns"]][:50]
         saved, removed = {}, set()
+        people = []
+        for login, extra in (("anna", ["--admin"]), ("ben", []), ("carl", [])):
+            password = f"{login}'s soak password"
+            subprocess.run([TMINUS, "users", "add", login, *extra, "--password-stdin", "--db", db], input=password + "\n", text=True,
+                           check=True, capture_output=True)
+            secret = subprocess.run([TMINUS, "users", "token", login, "--label", "soak", "--db", db], text=True, check=True,
+                                    capture_output=True).stdout.strip()
+            people.append(Person(port, login, password, secret))
+        anna = people[0]
+        await anna.api("POST", "/api/spaces", {"slug": "team", "name": "Team"})
+        await anna.api("POST", "/api/feeds", {"slug": "team-feed", "name": "Team", "space": "team"})
+        await anna.api("POST", "/api/spaces/team/members", {"user": "ben", "role": "editor"})
+        await anna.api("POST", "/api/spaces/team/members", {"user": "carl", "role": "viewer"})
+        for person in people:
+            if not await person.sign_in():
+                raise SystemExit(f"soak: {person.login} could not sign in")
 
         print(f"soak: phase 1, {CONNECTIONS} connections for {SECONDS:.0f} s with a writer and a flaky URL source", flush=True)
-        await phase_mix(port, process.pid, token, card_ids, saved, removed)
+        await phase_mix(port, process.pid, token, card_ids, saved, removed, people)
         print(f"soak: phase 2, {IDLE_CONNECTIONS} idle and half-sent connections for {SECONDS:.0f} s", flush=True)
         await phase_idle(port, process.pid)
         print("soak: phase 3, SIGKILL during a 20,000-event admin import, then a restart", flush=True)
