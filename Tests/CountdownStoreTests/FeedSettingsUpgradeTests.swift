@@ -40,27 +40,7 @@ struct FeedSettingsUpgradeTests {
                     \(Self.weekend), 'public-holidays', 'de', 'title')
             """
         let colour = "INSERT INTO category (feedId, name, color) SELECT id, 'Maths', '#00AA00' FROM feed WHERE slug = 'exams'"
-        let store: any CountdownStore
-        switch backend {
-        case .postgres:
-            let url = try await TestPostgres.freshDatabase()
-            let postgres = PostgresCountdownStore(try PostgresLocation(url))
-            Task { await postgres.run() }
-            try await postgres.migrate(upTo: Self.v11)
-            try await TestPostgres.run([insert, colour], on: url)
-            try await postgres.migrate()
-            store = postgres
-        default:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-v11-\(UUID().uuidString).sqlite").path
-            let queue = try DatabaseQueue(path: path)
-            try StoreMigrations.migrator.migrate(queue, upTo: Self.v11)
-            try await queue.write { db in
-                try db.execute(sql: insert)
-                try db.execute(sql: colour)
-            }
-            try queue.close()
-            store = try SQLiteCountdownStore(path: path)
-        }
+        let store = try await OlderStore.upgraded(backend, from: Self.v11, rows: [insert, colour])
         let stored = try #require(try await store.feed(slug: "exams"))
         #expect(stored.feed == Self.expected)
         #expect(stored.revision == 4, "stamps and revision stay: clients see no change")

@@ -31,24 +31,7 @@ struct OwnerUpgradeTests {
     ]
 
     @Test(arguments: StoreBackend.available.filter { $0 != .memory }) func theOwnerBecomesTheFirstAdministratorOwningTheFeedsNobodyOwned(_ backend: StoreBackend) async throws {
-        let store: any CountdownStore
-        switch backend {
-        case .postgres:
-            let url = try await TestPostgres.freshDatabase()
-            let postgres = PostgresCountdownStore(try PostgresLocation(url))
-            Task { await postgres.run() }
-            try await postgres.migrate(upTo: Self.v14)
-            try await TestPostgres.run(Self.statements, on: url)
-            try await postgres.migrate()
-            store = postgres
-        default:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-v14-\(UUID().uuidString).sqlite").path
-            let queue = try DatabaseQueue(path: path)
-            try StoreMigrations.migrator.migrate(queue, upTo: Self.v14)
-            try await queue.write { db in for statement in Self.statements { try db.execute(sql: statement) } }
-            try queue.close()
-            store = try SQLiteCountdownStore(path: path)
-        }
+        let store = try await OlderStore.upgraded(backend, from: Self.v14, rows: Self.statements)
         let owner = try #require(try await store.read { try await $0.personRows(.login("owner")).first })
         #expect(owner.passwordHash == Self.hash && owner.isAdmin && owner.displayName == "Owner" && owner.sessionEpoch == nil)
         let feeds = try await store.read { try await $0.feedRows(nil, lock: false) }

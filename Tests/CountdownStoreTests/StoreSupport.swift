@@ -1,5 +1,6 @@
 import SQLiteStore
 import Foundation
+import GRDB
 import Logging
 import PostgresNIO
 import PostgresStore
@@ -129,5 +130,30 @@ extension InMemoryTables {
         }
         return rows("feed", feeds) + rows("countdown", countdowns) + rows("category", categories)
             + rows("link", links.mapValues { $0.sorted() }) + rows("source", sources) + rows("image", images.mapValues { ($0.mimeType, $0.bytes) })
+    }
+}
+
+/// A store of an older schema: migrated up to `version`, given rows by
+/// `statements` as that version's code wrote them, then opened (and so
+/// migrated to today's) on SQLite or PostgreSQL. The upgrade tests start here.
+enum OlderStore {
+    static func upgraded(_ backend: StoreBackend, from version: String, rows statements: [String]) async throws -> any CountdownStore {
+        switch backend {
+        case .postgres:
+            let url = try await TestPostgres.freshDatabase()
+            let postgres = PostgresCountdownStore(try PostgresLocation(url))
+            Task { await postgres.run() }
+            try await postgres.migrate(upTo: version)
+            try await TestPostgres.run(statements, on: url)
+            try await postgres.migrate()
+            return postgres
+        default:
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-older-\(UUID().uuidString).sqlite").path
+            let queue = try DatabaseQueue(path: path)
+            try StoreMigrations.migrator.migrate(queue, upTo: version)
+            try await queue.write { db in for statement in statements { try db.execute(sql: statement) } }
+            try queue.close()
+            return try SQLiteCountdownStore(path: path)
+        }
     }
 }

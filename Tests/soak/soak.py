@@ -500,37 +500,6 @@ async def phase_idle(port, pid):
             count += 1
             await asyncio.sleep(0.05)
 
-    # Three signed-in people beside the load: they browse the app and write
-    # through their own tokens (Ben an editor of the team's feed, Carl a viewer).
-    seen = {"pages": 0, "unexpected": [], "ben": 0, "carl refused": 0, "carl": 0}
-
-    async def person(who):
-        pages = ["/app", "/app/feeds/team-feed", "/app/spaces/team", "/app/spaces/team/board", "/app/account"]
-        index = 0
-        while time.time() < stop:
-            index += 1
-            path = pages[index % len(pages)]
-            try:
-                status, headers, _ = await who.request("GET", path)
-                seen["pages"] += 1
-                if status != 200:
-                    seen["unexpected"].append(f"{who.login} {path}: {status} {headers.get('location', '')}")
-                if who.login in ("ben", "carl") and index % 3 == 0:
-                    status, _ = await who.api("POST", "/api/feeds/team-feed/countdowns", {"title": f"{who.login} {index}", "date": "2027-06-01"})
-                    if who.login == "ben":
-                        if status == 201:
-                            seen["ben"] += 1
-                        else:
-                            seen["unexpected"].append(f"ben's countdown: {status}")
-                    elif status == 403:
-                        seen["carl refused"] += 1
-                    else:
-                        seen["unexpected"].append(f"carl's countdown: {status}")
-            except Exception as error:  # noqa: BLE001 - counted
-                seen["unexpected"].append(f"{who.login} {path}: {error!r}")
-                who.conn.close()
-            await asyncio.sleep(0.3)
-
     memory = []
 
     async def sampler():
