@@ -34,7 +34,7 @@ struct ServeEnvironmentTests {
         #expect(flagWins.err.contains("--max-connections must be at least 16"), "the flag, not the variable: \(flagWins.err)")
 
         // A real server from variables alone, logging JSON.
-        let port = Int.random(in: 20_000..<60_000)
+        let port = Loopback.freePort()   // a random pick once landed on a port an outgoing connection held
         try "env-test-admin-token-0123456789".write(toFile: tminus.path("admin-token"), atomically: true, encoding: .utf8)
         #expect(chmod(tminus.path("admin-token"), 0o600) == 0)
         let log = tminus.path("serve.log")

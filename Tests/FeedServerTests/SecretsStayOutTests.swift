@@ -13,25 +13,13 @@ import TestSupport
 /// serve` binary, its real log, its real files.
 @Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"), .timeLimit(.minutes(3)))
 struct SecretsStayOutTests {
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// A feed token used in a request, and the admin bearer token, never reach
     /// the log, even at debug level where every request is logged.
     @Test func tokensUsedInRequestsNeverReachTheLog() async throws {
         let binary = try #require(Corpus.tminusBinary)
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family, yaml: "public: false")
-        let port = try Self.freePort()
+        let port = Loopback.freePort()
         let log = fixture.directory.appendingPathComponent("server.log")
         let output = try OutputWatch(file: log.path)
         let process = Process()
