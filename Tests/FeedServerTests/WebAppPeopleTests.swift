@@ -282,4 +282,22 @@ struct WebAppPeopleTests {
             #expect(last.status == .unprocessableContent && last.text.contains("no owner left"), "the last owner cannot leave")
         }
     }
+
+    /// A person's language follows them: chosen with the switch on one device,
+    /// it is kept with them and applied when they sign in on another.
+    @Test func aPersonsLanguageFollowsThemToAnotherDevice() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try await parts.store.service.addPerson(login: "ben", displayName: "Ben", password: Self.password, cost: 4)
+            var laptop = Browser(client: client)
+            try await laptop.signIn(Self.password, as: "ben")
+            _ = try await laptop.get("/app")
+            #expect(try await laptop.post("/app/language", ["language": "de", "back": "/app"]).status == .seeOther)
+            #expect(try await parts.store.read { try await $0.personRows(.login("ben")).first }?.language == "de")
+            var phone = Browser(client: client)
+            try await phone.signIn(Self.password, as: "ben")
+            #expect(phone.cookies["tminus_lang"] == "de")
+            #expect(try await phone.get("/app").text.contains("Angemeldet als Ben"), "the phone speaks German at once")
+        }
+    }
 }

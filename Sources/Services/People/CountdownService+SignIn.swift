@@ -51,6 +51,18 @@ extension CountdownService {
         return signedIn
     }
 
+    /// The signed-in person's language (a code of the app's languages, or nil
+    /// for the browser's): kept with them, so that every device they sign in on speaks it.
+    public func setLanguage(_ code: String?) async throws {
+        let me = try await me()
+        try await authorizeSelf(me.login)
+        try await transaction { tx in
+            guard var person = try await tx.personRows(.id(try me.savedID())).first, person.language != code else { return }
+            person.language = code
+            _ = try await tx.savePerson(person)
+        }
+    }
+
     /// Sets `login`'s password (an administrator, or the person themselves):
     /// every session of theirs begun before ends. Returns the new epoch, so
     /// the session that changed it can go on.

@@ -1,3 +1,4 @@
+import Countdowns
 import CountdownStore
 import Foundation
 import Hummingbird
@@ -104,7 +105,15 @@ package struct SignInPages: Sendable {
         }
         startSession(context, person, flash: words["signin.signedIn"])
         app.logger.info("signed in", metadata: ["client": "\(client)", "person": "\(person.access.login)"])
-        return .redirect(to: "/app", type: .normal)
+        return speaking(person, .redirect(to: "/app", type: .normal))
+    }
+
+    /// A person who chose a language gets it on every device they sign in on.
+    private func speaking(_ person: SignedInPerson, _ response: Response) -> Response {
+        guard let code = person.language, let language = Language.named(code) else { return response }
+        var response = response
+        response.headers[values: .setCookie].append(AppLanguageSwitch.cookie(language, app).description)
+        return response
     }
 
     /// The second factor's code, after the right password.
@@ -129,7 +138,7 @@ package struct SignInPages: Sendable {
         app.throttle.recordSuccess(client: client)
         startSession(context, person, flash: words["signin.signedIn"])
         app.logger.info("signed in with a second factor", metadata: ["client": "\(client)", "person": "\(person.access.login)"])
-        return .redirect(to: "/app", type: .normal)
+        return speaking(person, .redirect(to: "/app", type: .normal))
     }
 
     /// A new session (a new id, so none chosen before sign-in survives it) in the person's current epoch.
