@@ -9,7 +9,7 @@ extension CountdownService {
     /// login costs a bcrypt check too, so the answer's time does not tell
     /// which logins exist.
     public func signIn(login: String, password: String) async throws -> SignedInPerson? {
-        let login = login.trimmingCharacters(in: .whitespaces).lowercased()
+        let login = PersonRecord.normalizedLogin(login)
         let person = PersonRecord.isValidLogin(login)
             ? try await store.read { try await $0.personRows(.login(login)).first } : nil
         guard password.utf8.count <= PasswordPolicy.maxBytes else { return nil }
@@ -36,7 +36,7 @@ extension CountdownService {
     /// With `creating`, a login nobody has yet becomes a person (no
     /// administrator, no password: the proxy is how they sign in).
     public func proxyPerson(login: String, creating: Bool = false) async throws -> SignedInPerson? {
-        let login = login.trimmingCharacters(in: .whitespaces).lowercased()
+        let login = PersonRecord.normalizedLogin(login)
         guard PersonRecord.isValidLogin(login) else { return nil }
         var found = try await store.read { try await $0.personRows(.login(login)).first }
         if found == nil, creating {

@@ -115,15 +115,12 @@ package struct AccountPages: Sendable {
         }
         let form = try await WebForm.decode(AccountForm.self, request, limit: 4 << 10)
         var view = view(kind, words)
-        let login = (form.login ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        let login = PersonRecord.normalizedLogin(form.login ?? "")
         let (name, password) = (form.name ?? "", form.password ?? "")
         (view.login, view.name) = (String(login.prefix(64)), String(name.prefix(200)))
         var problem: String?
         if view.askLogin, !PersonRecord.isValidLogin(login) { problem = words["setup.badLogin"] }
-        do { try PasswordPolicy.check(password) } catch {
-            problem = problem ?? words[error.reason == .tooShort ? "setup.tooShort" : "setup.tooLong"]
-        }
-        if problem == nil, password != form.confirm { problem = words["setup.differ"] }
+        problem = problem ?? Self.passwordProblem(password, confirm: form.confirm, words)
         let person: SignedInPerson
         do {
             if let problem { throw Refusal(message: problem) }
@@ -154,4 +151,10 @@ package struct AccountPages: Sendable {
     }
 
     private struct Refusal: Error { var message: String }
+
+    /// What is wrong with a new password and its confirmation, in the page's words; nil when nothing is.
+    package static func passwordProblem(_ password: String, confirm: String?, _ words: WebWords) -> String? {
+        do { try PasswordPolicy.check(password) } catch { return words[error.reason == .tooShort ? "setup.tooShort" : "setup.tooLong"] }
+        return password == confirm ? nil : words["setup.differ"]
+    }
 }

@@ -117,9 +117,7 @@ package struct AccountSettingsPages: Sendable {
         let words = app.words(context)
         let form = try await WebForm.decode(PasswordForm.self, request, limit: 4 << 10)
         let password = form.password ?? ""
-        var problem: String?
-        do { try PasswordPolicy.check(password) } catch { problem = words[error.reason == .tooShort ? "setup.tooShort" : "setup.tooLong"] }
-        if problem == nil, password != form.confirm { problem = words["setup.differ"] }
+        var problem = AccountPages.passwordProblem(password, confirm: form.confirm, words)
         if problem == nil, try await !passwordIsRight(form.current, person) { problem = words["me.passwordWrong"] }
         if let problem { return try await page(context, error: problem, status: .unprocessableContent).response(from: request, context: context) }
         var renewed = person

@@ -28,7 +28,6 @@ package struct PeoplePages: Sendable {
         /// A link just made, and what it is for: shown once.
         package var link: String?
         package var linkFor: String?
-        package var templateValues: [String: Any] { [:] }
     }
 
     package func register(on app: RouterGroup<WebAppContext>) {

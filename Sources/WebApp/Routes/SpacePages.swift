@@ -79,7 +79,7 @@ package struct SpacePages: Sendable {
         app.post("spaces/{space}/members") { request, context in
             let form = try await WebForm.decode(MemberForm.self, request, limit: 4 << 10)
             return try await self.change(request, context) { service, space in
-                try await service.setMember(space: space, login: (form.login ?? "").trimmingCharacters(in: .whitespaces).lowercased(),
+                try await service.setMember(space: space, login: PersonRecord.normalizedLogin(form.login ?? ""),
                                             role: try Self.role(form.role), replacing: false)
             }
         }
@@ -143,8 +143,8 @@ package struct SpacePages: Sendable {
         let slug = context.parameters.get("space") ?? ""
         let words = app.words(context)
         let (space, members) = try await app.service.space(slug: slug)
-        let canManage = (try? await app.service.authorize(.manageSpace(slug))) != nil
-        let canAddFeeds = (try? await app.service.authorize(.createFeed(space: slug))) != nil
+        let canManage = await app.allows(.manageSpace(slug))
+        let canAddFeeds = await app.allows(.createFeed(space: slug))
         func choices(_ selected: SpaceRole) -> [SpaceView.Choice] {
             SpaceRole.allCases.map { SpaceView.Choice(value: $0.rawValue, label: words["role.\($0.rawValue)"], selected: $0 == selected) }
         }

@@ -47,6 +47,11 @@ public struct PersonRecord: Codable, Sendable, Equatable {
     /// Whether signing in asks for a second factor's code.
     public var hasSecondFactor: Bool { totpSecret != nil }
 
+    /// A login as typed, as it is kept: without surrounding spaces, in lower case.
+    public static func normalizedLogin(_ typed: String) -> String {
+        typed.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
     /// A login people can type and URLs can carry: 1 to 64 of a–z, 0–9, `.`, `-`, `_`, starting with a letter or digit.
     public static func isValidLogin(_ login: String) -> Bool {
         guard let first = login.utf8.first, login.utf8.count <= 64 else { return false }
