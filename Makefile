@@ -91,8 +91,10 @@ browser: build pydeps
 # Speed, measured against references in the same run (release build): format,
 # import and expansion against libical doing the same work in C
 # (../shared/bench/*.c, built with gcc), the iCalendar core against python and a
-# full walk, then serving against a bare Hummingbird app and nginx (wrk drives
-# the load; gcc, nginx and wrk are installed when missing), then replicas:
+# full walk, the permission check with 1,000 people against a store read, then
+# serving against a bare Hummingbird app and nginx (wrk drives the load; gcc,
+# nginx and wrk are installed when missing), a feed beside 1,000 people against
+# the feed alone, then replicas:
 # SQLite against PostgreSQL, one replica against two behind nginx.
 BENCH_PACKAGES := nginx-light wrk gcc
 bench: deps pydeps
@@ -103,6 +105,7 @@ bench: deps pydeps
 	.build/release/tminus-bench
 	$(TMINUS_PYTHON) bench/serving.py .
 	$(TMINUS_PYTHON) bench/size.py .
+	$(TMINUS_PYTHON) bench/people.py .
 	@$(call install-missing,postgresql,PostgreSQL)
 	bash Tests/postgres/cluster.sh $(TMINUS_PYTHON) bench/replicas.py .
 

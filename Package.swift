@@ -190,8 +190,10 @@ let package = Package(
         // Writes the git commit being built into `tminus --version` (a prebuild command: git, no compiled tool).
         .plugin(name: "BuildCommit", capability: .buildTool()),
         // `make bench`: timings against a reference in the same run.
-        // `tminus-bench bare-server`: the bare Hummingbird app the serving benchmark compares with.
-        .executableTarget(name: "tminus-bench", dependencies: ["ICalendar", .product(name: "Hummingbird", package: "hummingbird")]),
+        // `tminus-bench bare-server`: the bare Hummingbird app the serving benchmark compares with;
+        // `tminus-bench people-store PATH`: 1,000 people in 1,000 spaces for the people benchmark.
+        .executableTarget(name: "tminus-bench", dependencies: ["ICalendar", "Countdowns", "CountdownStore", "Services", "StoreFactory",
+                                                       .product(name: "Hummingbird", package: "hummingbird")]),
         // Helpers shared by the test targets: the corpus, the Python checkers, the built binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(

@@ -83,10 +83,12 @@ def fetch(url, headers=None, method="GET", data=None):
         return error.code, dict(error.headers), error.read()
 
 
-def wrk(url, etag=None):
+def wrk(url, etag=None, headers=None):
     args = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--latency", url]
     if etag:
         args[1:1] = ["-H", f"If-None-Match: {etag}"]
+    for name, value in (headers or {}).items():
+        args[1:1] = ["-H", f"{name}: {value}"]
     output = subprocess.run(args, capture_output=True, text=True).stdout
     rate = re.search(r"Requests/sec:\s+([\d.]+)", output)
     p99 = re.search(r"\s99%\s+([\d.]+)(us|ms|s)", output)

@@ -18,6 +18,11 @@ extension CountdownStore {
         try await read { reader in try await reader.feedRow(slug: slug).asyncMap { try await reader.storedFeed($0) } }
     }
 
+    /// See `StoreReader.changeStamp`.
+    public func changeStamp() async throws -> Int64? {
+        try await read { try await $0.changeStamp() }
+    }
+
     /// Every feed's slug and revision: read whenever a change may have happened.
     public func feedVersions() async throws -> [FeedVersion] {
         try await read { reader in try await reader.feedRows(nil, lock: false).map { FeedVersion(slug: $0.slug, revision: $0.revision) } }

@@ -87,6 +87,10 @@ struct PostgresTransaction: StoreTransaction {
         return nil
     }
 
+    /// None: a stamp row every writer updates would make replicas' writers
+    /// take turns; NOTIFY tells them of feeds, and the rest is compared.
+    func changeStamp() async throws -> Int64? { nil }
+
     func personRows(_ key: PersonKey?) async throws -> [PersonRecord] {
         let table = PostgresCountdownStore.personTable
         return switch key {

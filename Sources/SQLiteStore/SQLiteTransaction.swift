@@ -84,6 +84,10 @@ package struct SQLiteTransaction: StoreTransaction {
         try await on { db in try ImageRecord.filter(Column("sha256") == digest).fetchOne(db).map { ($0.bytes, $0.mimeType) } }
     }
 
+    package func changeStamp() async throws -> Int64? {
+        try await on { db in try Int64.fetchOne(db, sql: "SELECT value FROM changeStamp") }
+    }
+
     package func personRows(_ key: PersonKey?) async throws -> [PersonRecord] {
         try await on { db in
             switch key {

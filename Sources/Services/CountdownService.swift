@@ -22,6 +22,9 @@ public struct CountdownService: Sendable {
     /// Told after each commit.
     public let events: any StoreEvents
 
+    /// What the permission check reads, kept until the next commit (shared by copies, `acting(as:)`).
+    public let access: AccessCache
+
     /// How large an input may be (calendars, images) and how far repeats are spelled out.
     public let limits: StoreLimits
 
@@ -30,8 +33,9 @@ public struct CountdownService: Sendable {
     public let clock: @Sendable () -> Date
 
     public init(store: any CountdownStore, limits: StoreLimits = StoreLimits(), events: any StoreEvents = NoStoreEvents(),
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+                clock: @escaping @Sendable () -> Date = { Date() }, access: AccessCache = AccessCache()) {
         self.store = store
+        self.access = access
         self.limits = limits
         self.events = events
         self.clock = clock
@@ -62,9 +66,11 @@ public struct CountdownService: Sendable {
         try Authorization.check(principal, permission, standing: standing)
     }
 
-    /// One use case's transaction; once it committed, `StoreEvent.committed` is published.
+    /// One use case's transaction; once it committed, what the permission
+    /// check kept is forgotten and `StoreEvent.committed` is published.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
         let result = try await store.transaction(body)
+        access.forget()
         await events.published(.committed)
         return result
     }

@@ -61,7 +61,8 @@ package func buildServices(_ configuration: ServerConfiguration, store: any Coun
     HeapTrim.limitArenas()
     // The routes' use cases publish what they changed (the catalog refreshes, the
     // subscriptions reload); the loader's own imports are followed by the
-    // refresh of their round, so its service publishes nothing.
+    // refresh of their round, so its service publishes nothing, but what its
+    // commits change (a defined feed) is forgotten by the routes' permission check.
     let events = ServerEvents()
     let service = CountdownService(store: store, limits: configuration.limits, events: events, clock: configuration.clock)
     let token = try await AdminToken.setUp(service: service, configuredFile: configuration.adminTokenFile, database: configuration.database, logger: logger)
@@ -79,7 +80,7 @@ package func buildServices(_ configuration: ServerConfiguration, store: any Coun
     let metrics = ServerMetrics()
     let secrets = try SecretKeeper(configured: configuration.secretsKeyFile, database: configuration.database, logger: logger)
     try await secrets.resealUnbound(service)
-    let loader = FeedLoader(service: CountdownService(store: store), fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
+    let loader = FeedLoader(service: CountdownService(store: store, access: service.access), fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
                             logger: logger, activity: ServerActivity(health: health, metrics: metrics), clock: configuration.clock,
                             secrets: secrets, rulesBudget: configuration.rulesBudget)
     events.connect(catalog: catalog, loader: loader)

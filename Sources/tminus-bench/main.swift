@@ -8,6 +8,10 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "bare-server" {
     try await BareServer.run(arguments: Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "people-store" {
+    try await PeopleBench.populate(path: CommandLine.arguments[2], movingIntoTheirSpace: Array(CommandLine.arguments.dropFirst(3)))
+    exit(0)
+}
 
 let runs = 5
 let python = ProcessInfo.processInfo.environment["TMINUS_PYTHON"] ?? "python3"
@@ -93,3 +97,6 @@ let jump = median { for _ in 0..<queries { jumped = expander.expand(from: now, t
 let walk = median { for _ in 0..<queries { walked = expander.expand(from: nil, to: horizon, limit: 10_000).occurrences.first { $0 >= now } } }
 precondition(jumped == walked, "jump and walk disagree: \(String(describing: jumped)) vs \(String(describing: walked))")
 report("next of a yearly rule from 1900 (×\(queries))", tminus: jump, reference: walk, referenceName: "walk from DTSTART")
+
+// Who a signed-in request is, and what they may do: with the cache and without (issue #37).
+try await PeopleBench.run()

@@ -160,6 +160,63 @@ struct StorePrimitivesTests {
         #expect(try await store.read { try await $0.tokenRows(feedId: nil).map(\.tokenHash) } == ["h1", "h2"], "by id")
     }
 
+    /// The stamp a server's poll reads instead of every feed: it moves with
+    /// each write of what the server keeps, whoever wrote, and not with a
+    /// token's last use or a session.
+    @Test(arguments: StoreBackend.available) func theChangeStampMovesWithWhatAServerKeeps(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let store = temp.store
+        guard backend != .postgres else {
+            #expect(try await store.changeStamp() == nil, "PostgreSQL keeps none: NOTIFY tells of feeds, and a poll compares")
+            return
+        }
+        var last = try #require(try await store.changeStamp())
+        func moved(_ why: Comment) async throws {
+            let now = try #require(try await store.changeStamp())
+            #expect(now != last, why)
+            last = now
+        }
+        func still(_ why: Comment) async throws { #expect(try await store.changeStamp() == last, why) }
+
+        let feed = try await store.transaction { tx in try await tx.saveFeed(Self.feed("zoo", now: tx.now)) }
+        try await moved("a new feed")
+        var token = try await store.transaction { tx in
+            try await tx.saveToken(TokenRecord(feedId: try feed.savedID(), label: "phone", tokenHash: "h1", createdAt: tx.now, visibility: .full))
+        }
+        try await moved("a new feed token")
+        token.lastUsedAt = temp.clock.now
+        token = try await store.transaction { [token] tx in try await tx.saveToken(token) }
+        try await still("a token's last use")
+        try await store.transaction { tx in try await tx.setValue(PersistedValue(bytes: Data("s".utf8), expiresAt: nil), for: .entry(keyHash: "k")) }
+        try await still("a session's entry")
+        token.revokedAt = temp.clock.now
+        _ = try await store.transaction { [token] tx in try await tx.saveToken(token) }
+        try await moved("a revoked token")
+        let person = try await store.transaction { tx in try await tx.savePerson(PersonRecord(login: "ben", displayName: "Ben", passwordHash: nil, createdAt: tx.now)) }
+        try await moved("a new person")
+        let space = try await store.transaction { tx in try await tx.saveSpace(SpaceRecord(slug: "family", name: "Family", createdAt: tx.now)) }
+        try await moved("a new space")
+        let (spaceId, personId) = (try space.savedID(), try person.savedID())
+        try await store.transaction { tx in
+            try await tx.setMember(spaceId: spaceId, personId: personId, to: MemberRecord(spaceId: spaceId, personId: personId, role: .viewer, joinedAt: tx.now))
+        }
+        try await moved("a new member")
+        try await store.transaction { tx in try await tx.setMember(spaceId: spaceId, personId: personId, to: nil) }
+        try await moved("a member removed")
+        var personal = try await store.transaction { tx in
+            try await tx.savePersonToken(PersonTokenRecord(personId: personId, label: "laptop", tokenHash: "p1", readOnly: false, createdAt: tx.now))
+        }
+        try await moved("a new person token")
+        personal.lastUsedAt = temp.clock.now
+        personal = try await store.transaction { [personal] tx in try await tx.savePersonToken(personal) }
+        try await still("a person token's last use")
+        personal.revokedAt = temp.clock.now
+        _ = try await store.transaction { [personal] tx in try await tx.savePersonToken(personal) }
+        try await moved("a revoked person token")
+        try await store.transaction { tx in try await tx.deletePerson(id: personId) }
+        try await moved("a person deleted")
+    }
+
     @Test(arguments: StoreBackend.available) func valuesImagesAndExpiry(_ backend: StoreBackend) async throws {
         let temp = try await TemporaryStore.make(backend)
         let store = temp.store

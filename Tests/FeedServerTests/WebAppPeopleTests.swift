@@ -43,7 +43,8 @@ struct WebAppPeopleTests {
     @Test func disablingAPersonEndsTheirSessionsAtOnce() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            let service = parts.store.service
+            // An administrator in the app: the server's own service, whose permission check forgets at once.
+            let service = parts.dependencies.parts.service
             try await service.addPerson(login: "ben", password: Self.password, cost: 4)
             var phone = Browser(client: client), laptop = Browser(client: client)
             try await phone.signIn(Self.password, as: "ben")

@@ -7,6 +7,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TminusServer
 @testable import FeedServer
 
 /// The web app at /app, through a real server on loopback, the way a browser
@@ -269,6 +270,7 @@ import Testing
             try await phone.signIn(Self.password)
             #expect(try await phone.get("/app").status == .ok)
             try await parts.store.service.setPassword(login: "owner", to: "a brand new passphrase", cost: 4)   // what `tminus password owner` does
+            await catalogPoll(parts.dependencies).tick(1)   // another process's change holds from the server's next tick (a second)
             #expect(try await laptop.get("/app").status == .seeOther)
             #expect(try await phone.get("/app").headers[.location] == "/app/signin")
             _ = try await phone.get("/app/signin")

@@ -17,7 +17,7 @@ package struct InMemoryTables: Sendable {
         package var createdAt: Date
     }
 
-    package var feeds: [Int64: FeedRecord] = [:]
+    package var feeds: [Int64: FeedRecord] = [:] { didSet { changeStamp += 1 } }
     package var countdowns: [Int64: CountdownRecord] = [:]
     package var categories: [Int64: Category] = [:]
     /// countdown id → category ids.
@@ -26,11 +26,14 @@ package struct InMemoryTables: Sendable {
     package var tokens: [Int64: TokenRecord] = [:]
     package var images: [String: Image] = [:]
     package var values: [StoreKey: PersistedValue] = [:]
-    package var people: [Int64: PersonRecord] = [:]
-    package var spaces: [Int64: SpaceRecord] = [:]
+    package var people: [Int64: PersonRecord] = [:] { didSet { changeStamp += 1 } }
+    package var spaces: [Int64: SpaceRecord] = [:] { didSet { changeStamp += 1 } }
     /// By space id, then person id.
-    package var members: [Int64: [Int64: MemberRecord]] = [:]
+    package var members: [Int64: [Int64: MemberRecord]] = [:] { didSet { changeStamp += 1 } }
     package var personTokens: [Int64: PersonTokenRecord] = [:]
+    /// Moves with every write of the tables `StoreReader.changeStamp` names
+    /// (the tokens' by `saveToken` and `savePersonToken`, unless only their last use changed).
+    package var changeStamp: Int64 = 0
     /// The tables whose rows get ids.
     package enum Table: Hashable, Sendable { case feed, countdown, category, source, token, person, space, personToken }
     private var lastIds: [Table: Int64] = [:]

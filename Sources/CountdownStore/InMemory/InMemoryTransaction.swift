@@ -67,6 +67,10 @@ package final class InMemoryTransaction: StoreTransaction {
         with { $0.images[digest].map { ($0.bytes, $0.mimeType) } }
     }
 
+    package func changeStamp() async throws -> Int64? {
+        with { $0.changeStamp }
+    }
+
     package func personRows(_ key: PersonKey?) async throws -> [PersonRecord] {
         with { tables in
             switch key {
@@ -164,6 +168,9 @@ package final class InMemoryTransaction: StoreTransaction {
     package func saveToken(_ row: TokenRecord) async throws -> TokenRecord {
         try with { tables in
             guard tables.feeds[row.feedId] != nil else { throw StoreError.invalid("no feed with id \(row.feedId)") }
+            var used = row.id.flatMap { tables.tokens[$0] }
+            used?.lastUsedAt = row.lastUsedAt
+            if used != row { tables.changeStamp += 1 }
             return tables.save(row, in: \.tokens, kind: .token) { $0.id = $1 }
         }
     }
@@ -225,6 +232,9 @@ package final class InMemoryTransaction: StoreTransaction {
             guard !tables.personTokens.values.contains(where: { $0.tokenHash == row.tokenHash && $0.id != row.id }) else {
                 throw StoreError.invalid("that already exists (a token with that hash)")
             }
+            var used = row.id.flatMap { tables.personTokens[$0] }
+            used?.lastUsedAt = row.lastUsedAt
+            if used != row { tables.changeStamp += 1 }
             return tables.save(row, in: \.personTokens, kind: .personToken) { $0.id = $1 }
         }
     }

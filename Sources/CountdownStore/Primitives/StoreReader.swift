@@ -41,4 +41,12 @@ public protocol StoreReader: Sendable {
     func memberRows(spaceId: Int64?, personId: Int64?) async throws -> [MemberRecord]
     /// Person tokens by the hash of their secret, or a person's, by id.
     func personTokenRows(_ key: PersonTokenKey) async throws -> [PersonTokenRecord]
+
+    /// A number that moves whenever a feed (a countdown's change moves its
+    /// feed's revision), a feed token, a person, a space, a membership or a
+    /// person token changes, by this process or another: one row's read
+    /// tells a poll that nothing did (a token's last use does not count).
+    /// nil where the store keeps none (PostgreSQL, whose replicas hear
+    /// NOTIFY instead): then a caller compares everything.
+    func changeStamp() async throws -> Int64?
 }

@@ -85,6 +85,8 @@ package struct CatalogPollService: Service {
 
     /// One tick's work (the `number`th since the start); a test calls it instead of waiting for one.
     package func tick(_ number: Int) async {
+        // What another process changed (the command line, a replica) reaches the permission check within a tick.
+        catalog.service.access.forget(unlessStoreIsAt: try? await store.changeStamp())
         if number % revisionTicks == 0 { await catalog.refresh() }
         if number % 5 == 0, let sources = try? await store.sources() { health.update(sources: sources) }
         if number % 60 == 0 {

@@ -52,6 +52,8 @@ package final class FeedCatalog: Sendable {
         package var generation = 0
         /// False until the store's catalog was first read (`/healthz` says "starting").
         package var isRead = false
+        /// The store's change stamp this was read at (nil: the store keeps none).
+        package var stamp: Int64?
     }
 
     package struct Head: Sendable {
@@ -492,17 +494,24 @@ package final class FeedCatalog: Sendable {
 
     private func refreshNow(force: Bool) async {
         do {
+            // Read before the rows: a change committed meanwhile moves it again, and the next poll looks.
+            let stamp = try await store.changeStamp()
+            let (known, previousTokens, previousIndex, generation, wasRead, previousStamp) = published.withLock {
+                ($0.feeds, $0.tokens, $0.index, $0.generation, $0.isRead, $0.stamp)
+            }
+            // Nothing was written since the last look (the usual poll): one row read, not every feed's.
+            if !force, wasRead, let stamp, stamp == previousStamp { return }
             let versions = try await store.feedVersions()
             let tokens = try await store.activeTokens()
-            let (known, previousTokens, previousIndex, generation, wasRead) = published.withLock {
-                ($0.feeds, $0.tokens, $0.index, $0.generation, $0.isRead)
-            }
             let tokenMap = Dictionary(tokens.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
             let live = Set(versions.map(\.slug))
             let moved = versions.filter { known[$0.slug]?.revision != $0.revision }.map(\.slug)
             let removed = known.keys.filter { !live.contains($0) }
             // Nothing moved (the usual poll, once a second): publish nothing (issue #27).
-            if !force, wasRead, tokenMap == previousTokens, moved.isEmpty, removed.isEmpty { return }
+            if !force, wasRead, tokenMap == previousTokens, moved.isEmpty, removed.isEmpty {
+                published.withLock { $0.stamp = stamp }
+                return
+            }
             var feeds = known
             for slug in removed { feeds[slug] = nil }
             if force || !wasRead || moved.count > 64 {
@@ -514,7 +523,7 @@ package final class FeedCatalog: Sendable {
             let feedsMoved = force || !moved.isEmpty || !removed.isEmpty
             published.withLock {
                 $0 = Published(feeds: feeds, heads: feeds.mapValues(Head.init), needed: needed, tokens: tokenMap, index: feedsMoved ? [:] : previousIndex,
-                               generation: generation + 1, isRead: true)
+                               generation: generation + 1, isRead: true, stamp: stamp)
             }
             compiled.withLock { state in
                 state.feeds.removeAll { force || feeds[$0.slug] == nil }

@@ -260,6 +260,26 @@ package enum StoreMigrations {
             // A member may keep off their space's board.
             try db.alter(table: "member") { t in t.add(column: "hiddenFromBoard", .boolean).notNull().defaults(to: false) }
         }
+        migrator.registerMigration("v18: a change stamp") { db in
+            // One row that every write of what a server keeps in memory moves (StoreReader.changeStamp):
+            // its once-a-second poll reads it instead of every feed, whoever wrote (the command line too).
+            try db.execute(sql: "CREATE TABLE changeStamp (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL)")
+            try db.execute(sql: "INSERT INTO changeStamp (id, value) VALUES (1, 0)")
+            // A token's last use is not a change: it is written once a minute per token in use (GRDB writes
+            // every column, so the columns that count are compared, not named).
+            let watched = [("feed", [String]()), ("feedToken", ["feedId", "label", "tokenHash", "revokedAt", "visibility"]), ("person", []),
+                           ("space", []), ("member", []), ("personToken", ["personId", "label", "tokenHash", "readOnly", "expiresAt", "revokedAt"])]
+            for (table, columns) in watched {
+                let changed = columns.isEmpty ? "" : " WHEN " + columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
+                for event in ["INSERT", "UPDATE", "DELETE"] {
+                    let when = event == "UPDATE" ? changed : ""
+                    try db.execute(sql: """
+                        CREATE TRIGGER \(table)_\(event.lowercased())_moves_the_stamp AFTER \(event) ON \(table)\(when)
+                        BEGIN UPDATE changeStamp SET value = value + 1; END
+                        """)
+                }
+            }
+        }
         return migrator
     }
 }

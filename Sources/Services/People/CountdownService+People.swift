@@ -124,20 +124,22 @@ extension CountdownService {
     /// is not the operator's token.
     public func person(forToken secret: String) async throws -> PersonAccess? {
         let now = clock()
-        guard let (access, token) = try await store.read({ reader -> (PersonAccess, PersonTokenRecord)? in
-            guard let token = try await reader.personTokenRows(.hash(Secret.hash(secret))).first, token.isLive(at: now),
-                  let person = try await reader.personRows(.id(token.personId)).first, person.disabledAt == nil, let id = person.id else { return nil }
-            return (PersonAccess(id: id, login: person.login, isAdmin: person.isAdmin, readOnly: token.readOnly), token)
-        }) else { return nil }
-        // When it was last used, to the minute: one write a minute at most, not one a request.
+        guard let token = try await personToken(hash: Secret.hash(secret)), token.isLive(at: now),
+              let person = try await person(id: token.personId), person.disabledAt == nil, let id = person.id else { return nil }
+        // When it was last used, to the minute: one write a minute at most, not one a request. Not a
+        // use case's transaction: nothing the permission check keeps changes, so nothing is forgotten.
         if token.lastUsedAt.map({ now.timeIntervalSince($0) >= 60 }) ?? true {
-            try await transaction { tx in
-                guard var fresh = try await tx.personTokenRows(.hash(token.tokenHash)).first, (fresh.lastUsedAt ?? .distantPast) < now else { return }
-                fresh.lastUsedAt = now
-                _ = try await tx.savePersonToken(fresh)
+            let used = try await store.transaction { tx -> PersonTokenRecord? in
+                guard var fresh = try await tx.personTokenRows(.hash(token.tokenHash)).first else { return nil }
+                if (fresh.lastUsedAt ?? .distantPast) < now {
+                    fresh.lastUsedAt = now
+                    return try await tx.savePersonToken(fresh)
+                }
+                return fresh
             }
+            if let used { access.update(token: used) }
         }
-        return access
+        return PersonAccess(id: id, login: person.login, isAdmin: person.isAdmin, readOnly: token.readOnly)
     }
 }
 

@@ -23,9 +23,10 @@ extension CountdownService {
 
     /// Who a session for person `id`, begun under `epoch`, is for now; nil
     /// when it has ended: the person was deleted or disabled, or their
-    /// sessions' epoch moved on. Asked for every page, as the server.
+    /// sessions' epoch moved on. Asked for every page, as the server, and
+    /// answered from `access` until a change.
     public func sessionPerson(id: Int64, epoch: String?) async throws -> SignedInPerson? {
-        guard let person = try await store.read({ try await $0.personRows(.id(id)).first }), person.disabledAt == nil,
+        guard let person = try await person(id: id), person.disabledAt == nil,
               person.sessionEpoch == epoch else { return nil }
         return SignedInPerson(person, id: id)
     }
