@@ -72,6 +72,10 @@ public struct StoreTable: Sendable {
             ("status", .text), ("startsOn", .text), ("sequence", .integer), ("createdAt", .date), ("lastModified", .date), ("content", .text),
             ("createdBy", .text), ("changedBy", .text),
         ], key: "id"),
+        StoreTable(name: "countdownChange", columns: [
+            ("id", .integer), ("feedId", .integer), ("countdownId", .integer), ("uid", .text), ("kind", .text), ("title", .text),
+            ("actor", .text), ("at", .date),
+        ], key: "id"),
         StoreTable(name: "category", columns: [("id", .integer), ("feedId", .integer), ("name", .text), ("color", .text)], key: "id"),
         StoreTable(name: "countdownCategory", columns: [("countdownId", .integer), ("categoryId", .integer)], key: "countdownId"),
         StoreTable(name: "image", columns: [("id", .integer), ("sha256", .text), ("mimeType", .text), ("bytes", .blob), ("createdAt", .date)],

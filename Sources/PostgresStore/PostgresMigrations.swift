@@ -230,6 +230,22 @@ enum PostgresMigrations {
             "ALTER TABLE person ADD COLUMN recoveryCodes TEXT",
         ]),
         Migration(name: "v17: the board", statements: ["ALTER TABLE member ADD COLUMN hiddenFromBoard BOOLEAN NOT NULL DEFAULT FALSE"]),
+        // SQLite's v18 (a change stamp) has no counterpart: replicas hear NOTIFY. The change log, as SQLite's v19.
+        Migration(name: "v19: the change log", statements: [
+            """
+            CREATE TABLE countdownChange (
+                id BIGSERIAL PRIMARY KEY,
+                feedId BIGINT NOT NULL REFERENCES feed(id) ON DELETE CASCADE,
+                countdownId BIGINT NOT NULL,
+                uid TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('added', 'changed', 'deleted', 'movedHere', 'movedAway')),
+                title TEXT NOT NULL,
+                actor TEXT NOT NULL,
+                at TIMESTAMPTZ NOT NULL
+            )
+            """,
+            "CREATE INDEX countdownChange_feedId_id ON countdownChange (feedId, id)",
+        ]),
     ]
 }
 

@@ -87,6 +87,14 @@ struct PostgresTransaction: StoreTransaction {
         return nil
     }
 
+    func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
+        var binds = PostgresBindings()
+        binds.append(query.feedIds)
+        binds.append(query.after ?? 0)
+        return try await store.select(ChangeRecord.self, from: PostgresCountdownStore.changeTable, where: "feedId = ANY($1) AND id > $2", binds,
+                                      order: query.newestFirst ? "id DESC LIMIT \(max(0, query.limit))" : "id LIMIT \(max(0, query.limit))", on: connection)
+    }
+
     /// None: a stamp row every writer updates would make replicas' writers
     /// take turns; NOTIFY tells them of feeds, and the rest is compared.
     func changeStamp() async throws -> Int64? { nil }
@@ -224,6 +232,14 @@ struct PostgresTransaction: StoreTransaction {
     func relabelHistory(actor: String, as label: String) async throws {
         try await connection.query("UPDATE countdown SET createdBy = \(label) WHERE createdBy = \(actor)", logger: logger)
         try await connection.query("UPDATE countdown SET changedBy = \(label) WHERE changedBy = \(actor)", logger: logger)
+        try await connection.query("UPDATE countdownChange SET actor = \(label) WHERE actor = \(actor)", logger: logger)
+    }
+
+    func appendChanges(_ rows: [ChangeRecord]) async throws {
+        for var row in rows {
+            row.id = nil
+            _ = try await store.save(row, in: PostgresCountdownStore.changeTable, on: connection)
+        }
     }
 
     func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord {

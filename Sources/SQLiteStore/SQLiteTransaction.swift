@@ -84,6 +84,14 @@ package struct SQLiteTransaction: StoreTransaction {
         try await on { db in try ImageRecord.filter(Column("sha256") == digest).fetchOne(db).map { ($0.bytes, $0.mimeType) } }
     }
 
+    package func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
+        try await on { db in
+            var request = ChangeRecord.filter(query.feedIds.contains(ChangeRecord.Columns.feedId))
+            if let after = query.after { request = request.filter(ChangeRecord.Columns.id > after) }
+            return try request.order(query.newestFirst ? ChangeRecord.Columns.id.desc : ChangeRecord.Columns.id.asc).limit(max(0, query.limit)).fetchAll(db)
+        }
+    }
+
     package func changeStamp() async throws -> Int64? {
         try await on { db in try Int64.fetchOne(db, sql: "SELECT value FROM changeStamp") }
     }
@@ -215,6 +223,15 @@ package struct SQLiteTransaction: StoreTransaction {
         try await on { db in
             try db.execute(sql: "UPDATE countdown SET createdBy = ? WHERE createdBy = ?", arguments: [label, actor])
             try db.execute(sql: "UPDATE countdown SET changedBy = ? WHERE changedBy = ?", arguments: [label, actor])
+            try db.execute(sql: "UPDATE countdownChange SET actor = ? WHERE actor = ?", arguments: [label, actor])
+        }
+    }
+
+    /// One prepared statement for all (an import files a change per countdown).
+    package func appendChanges(_ rows: [ChangeRecord]) async throws {
+        try await on { db in
+            let statement = try db.cachedStatement(sql: "INSERT INTO countdownChange (feedId, countdownId, uid, kind, title, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            for row in rows { try statement.execute(arguments: [row.feedId, row.countdownId, row.uid, row.kind, row.title, row.actor, row.at]) }
         }
     }
 

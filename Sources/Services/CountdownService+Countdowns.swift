@@ -26,6 +26,7 @@ extension CountdownService {
         try await authorize(.editCountdown(id))
         try await transaction { tx in
             let row = try await tx.requireCountdown(id, lock: true)
+            try await tx.log(.deleted, [row], by: principal.actorLabel)
             try await tx.deleteCountdowns(ids: [id])
             try await tx.touch(feedId: row.feedId)
         }
@@ -89,8 +90,10 @@ extension CountdownService {
         var saved = stamped
         saved.createdBy = principal.actorLabel
         saved.changedBy = principal.actorLabel
-        let ids = try await tx.saveCountdowns([CountdownRecord(saved, feedId: feedId, sourceId: nil, now: tx.now)])
-        guard let id = ids.first else { throw StoreError.unsaved("countdown") }
+        var record = CountdownRecord(saved, feedId: feedId, sourceId: nil, now: tx.now)
+        guard let id = try await tx.saveCountdowns([record]).first else { throw StoreError.unsaved("countdown") }
+        record.id = id
+        try await tx.log(.added, [record], by: principal.actorLabel)
         try await tx.link([CategoryLinks(countdownId: id, names: saved.categories)], feedId: feedId, replacing: false)
         try await tx.touch(feedId: feedId)
         saved.id = id
@@ -108,6 +111,7 @@ extension CountdownService {
         var replacement = CountdownRecord(edited, feedId: row.feedId, sourceId: row.sourceId, now: tx.now, content: content)
         replacement.id = id
         _ = try await tx.saveCountdowns([replacement])
+        try await tx.log(.changed, [replacement], by: principal.actorLabel)
         try await tx.link([CategoryLinks(countdownId: id, names: edited.categories)], feedId: row.feedId, replacing: true)
         try await tx.touch(feedId: row.feedId)
         return edited
@@ -120,12 +124,14 @@ extension CountdownService {
         guard try await tx.countdownRows(feedId: targetId, uid: row.uid).isEmpty else { throw StoreError.duplicateUID(row.uid, feed: slug) }
         let names = try row.countdown(source: nil).categories
         let from = row.feedId
+        try await tx.log(.movedAway, [row], by: principal.actorLabel)
         row.feedId = targetId
         row.sourceId = nil
         row.sequence += 1
         row.lastModified = max(tx.now, row.lastModified)
         row.changedBy = principal.actorLabel
         _ = try await tx.saveCountdowns([row])
+        try await tx.log(.movedHere, [row], by: principal.actorLabel)
         try await tx.link([CategoryLinks(countdownId: id, names: names)], feedId: targetId, replacing: true)
         try await tx.touch(feedId: from)
         try await tx.touch(feedId: targetId)

@@ -112,15 +112,23 @@ extension CountdownService {
             }
             if !updates.isEmpty {
                 _ = try await tx.saveCountdowns(updates)
+                try await tx.log(.changed, updates, by: actor)
                 try await tx.link(updatedLinks, feedId: feedId, replacing: true)
             }
             if !inserts.isEmpty {
                 let ids = try await tx.saveCountdowns(inserts)
+                try await tx.log(.added, zip(ids, inserts).map { id, row in var row = row; row.id = id; return row }, by: actor)
                 try await tx.link(zip(ids, insertedNames).map { CategoryLinks(countdownId: $0, names: $1) }, feedId: feedId, replacing: false)
             }
             if end - start == Self.importChunk { progress?(end, plan.steps.count) }
         }
-        if !plan.removals.isEmpty { try await tx.deleteCountdowns(ids: plan.removals) }
+        if !plan.removals.isEmpty {
+            let removed = Set(plan.removals)
+            try await tx.appendChanges(existing.filter { removed.contains($0.value.id) }.sorted { $0.value.id < $1.value.id }.map { uid, state in
+                ChangeRecord(feedId: feedId, countdownId: state.id, uid: uid, kind: .deleted, title: state.title, actor: actor, at: now)
+            })
+            try await tx.deleteCountdowns(ids: plan.removals)
+        }
         try await tx.saveCategories(feedId: feedId, colors: batch.categoryColors, links: [], replacing: false)
         if var imported = source {
             imported.lastFetchedAt = now

@@ -21,6 +21,17 @@ extension StoreTransaction {
         return try await saveSource(SourceRecord(feedId: feedId, location: location))
     }
 
+    /// Files changes to countdowns in the log (a space's activity, a calendar
+    /// client's sync), each as its row says (saved: with its id). Every use
+    /// case that writes or deletes a countdown row calls it in the same
+    /// transaction, so the log never misses a change.
+    func log(_ kind: ChangeKind, _ rows: [CountdownRecord], by actor: String) async throws {
+        guard !rows.isEmpty else { return }
+        try await appendChanges(rows.map { row in
+            ChangeRecord(feedId: row.feedId, countdownId: row.id ?? 0, uid: row.uid, kind: kind, title: row.title, actor: actor, at: now)
+        })
+    }
+
     /// Links countdowns to their categories (no colours change).
     func link(_ links: [CategoryLinks], feedId: Int64, replacing: Bool) async throws {
         try await saveCategories(feedId: feedId, colors: [:], links: links, replacing: replacing)

@@ -114,21 +114,55 @@ struct PeopleTests {
         _ = try await ben.setDone(id: try lawn.savedID(), true)
         _ = try await carl.setDone(id: try dishes.savedID(), true)
 
-        let activity = try await ben.activity(space: "family")
-        #expect(activity.first?.kind == .changed && activity.contains { $0.kind == .added && $0.who == "anna" && $0.title == "Dishes" } == false,
-                "Dishes was changed since: its line is the change")
-        #expect(activity.map(\.who).sorted() == ["ben", "ben", "carl"] && activity.allSatisfy { $0.feed == "chores" })
+        func lines() async throws -> [String] {
+            try await ben.activity(space: "family").map { "\($0.who) \($0.kind) \($0.title) in \($0.feed)" }
+        }
+        #expect(try await lines() == ["carl changed Dishes in chores", "ben changed Lawn in chores", "ben changed Bins in chores",
+                                      "ben added Lawn in chores", "ben added Bins in chores", "anna added Dishes in chores"],
+                "every change, newest first, from the log")
         let board = try await anna.board(space: "family", period: .week)
         #expect(board.map { "\($0.login):\($0.completed)" } == ["ben:2", "carl:1", "anna:0"])
         try await carl.setOnBoard(space: "family", false)
         #expect(try await anna.board(space: "family", period: .week).map(\.login) == ["ben", "anna"], "Carl asked to be left off")
         try await service.setMember(space: "family", login: "carl", role: .viewer, replacing: true)
         #expect(try await anna.board(space: "family", period: .week).map(\.login) == ["ben", "anna"], "a new role keeps his choice")
+        // A deletion and a move are changes too, and a deleted countdown keeps its lines.
+        try await anna.createFeed(Feed(slug: "garden"), inSpace: "family")
+        _ = try await ben.move(id: try lawn.savedID(), toFeed: "garden")
+        try await ben.delete(id: try bins.savedID())
+        #expect(try await lines().prefix(3) == ["ben deleted Bins in chores", "ben movedHere Lawn in garden", "ben movedAway Lawn in chores"])
+        #expect(try await ben.activity(space: "family", limit: 2).count == 2)
         temp.clock.advance(400 * 86_400)
         #expect(try await anna.board(space: "family", period: .year).allSatisfy { $0.completed == 0 }, "a year later the year's board is empty")
         let outsider = try await service.addPerson(login: "dora", password: "a long enough password", cost: 4)
         await #expect(throws: StoreError.self) {
             try await service.acting(as: .person(PersonAccess(id: try outsider.savedID(), login: "dora", isAdmin: false))).board(space: "family", period: .week)
         }
+        try await service.deletePerson(login: "ben", handTo: "anna")
+        #expect(try await anna.activity(space: "family").first?.who == "Ben (former member)", "his name stays on the log")
+        try await service.deleteFeed(slug: "garden")
+        #expect(try await anna.activity(space: "family").allSatisfy { $0.feed == "chores" }, "a deleted feed's log goes with it")
+    }
+
+    /// Each use case that writes countdowns files its changes, in the same
+    /// transaction: an import's additions, changes and removals included.
+    @Test(arguments: StoreBackend.available) func importsFileEveryChangeInTheLog(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let service = temp.service
+        func calendar(_ events: [(uid: String, title: String)]) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//log//EN\r\n" + events.map { event in
+                "BEGIN:VEVENT\r\nUID:\(event.uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;VALUE=DATE:20270101\r\nSUMMARY:\(event.title)\r\nEND:VEVENT\r\n"
+            }.joined() + "END:VCALENDAR\r\n"
+        }
+        let options = ImportOptions(source: "https://example.org/cal.ics", sync: true, createFeed: true)
+        _ = try await service.importCalendar(Data(calendar([("a@log", "One"), ("b@log", "Two")]).utf8), intoFeed: "synced", options: options)
+        _ = try await service.importCalendar(Data(calendar([("a@log", "One, moved")]).utf8), intoFeed: "synced", options: options)
+        let feedId = try #require(try await temp.store.read { try await $0.feedRow(slug: "synced") }?.id)
+        let log = try await temp.store.read { try await $0.changeRows(ChangeQuery(feedIds: [feedId], limit: 10, newestFirst: false)) }
+        #expect(log.map { "\($0.kind) \($0.uid) \($0.title)" } == ["added a@log One", "added b@log Two", "changed a@log One, moved", "deleted b@log Two"])
+        #expect(log.allSatisfy { $0.actor == "https://example.org/cal.ics" }, "a source's changes name it")
+        let after = try #require(log.first?.id)
+        #expect(try await temp.store.read { try await $0.changeRows(ChangeQuery(feedIds: [feedId], after: after, limit: 2, newestFirst: false)) }
+                    .map(\.uid) == ["b@log", "a@log"], "after the last seen, at most the limit")
     }
 }

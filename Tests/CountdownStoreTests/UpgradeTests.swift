@@ -102,7 +102,7 @@ import Services
         try source.close()
     }
 
-    @Test(arguments: 0..<18)
+    @Test(arguments: 0..<19)
     func aDatabaseOfEachVersionOpensMigratedWithEverythingInIt(_ index: Int) async throws {
         let fixture = Self.fixture(index)
         try #require(FileManager.default.fileExists(atPath: fixture), "missing fixture \(fixture)")
@@ -129,6 +129,9 @@ import Services
             #expect(try await upgraded.read { try await $0.value(for: .setting(.setupTokenHash)) } == nil)
         }
         if index >= 1 { #expect(try await upgraded.activeTokens().count == 1, "the feed token (v2 on)") }
+        let familyId = try #require(feeds.first?.id)
+        let log = try await upgraded.read { try await $0.changeRows(ChangeQuery(feedIds: [familyId], limit: 10, newestFirst: false)) }
+        #expect(log.count == (index >= 18 ? 3 : 0), "the import's three additions (v19 on); older databases start with an empty log")
         if index >= 4 { #expect(try await upgraded.persistedValue(for: "session:upgrade", now: Self.clock()) != nil, "the session (v5 on)") }
         if index >= 8 { #expect(try await upgraded.keptExport(slug: "family", view: .none)?.variant == "upgrade", "the kept export (v9 on)") }
         if index >= 9 { #expect(try await upgraded.subscriptions().first?.login == "v1.sealed-upgrade-fixture", "the sealed login (v10 on)") }

@@ -31,11 +31,12 @@ package struct InMemoryTables: Sendable {
     /// By space id, then person id.
     package var members: [Int64: [Int64: MemberRecord]] = [:] { didSet { changeStamp += 1 } }
     package var personTokens: [Int64: PersonTokenRecord] = [:]
+    package var changes: [Int64: ChangeRecord] = [:]
     /// Moves with every write of the tables `StoreReader.changeStamp` names
     /// (the tokens' by `saveToken` and `savePersonToken`, unless only their last use changed).
     package var changeStamp: Int64 = 0
     /// The tables whose rows get ids.
-    package enum Table: Hashable, Sendable { case feed, countdown, category, source, token, person, space, personToken }
+    package enum Table: Hashable, Sendable { case feed, countdown, category, source, token, person, space, personToken, change }
     private var lastIds: [Table: Int64] = [:]
 
     /// Each table counts its own ids from 1, as SQLite's and PostgreSQL's do.
@@ -52,6 +53,7 @@ package struct InMemoryTables: Sendable {
         categories = categories.filter { $0.value.feedId != id }
         sources = sources.filter { $0.value.feedId != id }
         tokens = tokens.filter { $0.value.feedId != id }
+        changes = changes.filter { $0.value.feedId != id }
     }
 
     package mutating func deleteCountdown(id: Int64) {

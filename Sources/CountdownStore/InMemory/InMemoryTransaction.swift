@@ -67,6 +67,15 @@ package final class InMemoryTransaction: StoreTransaction {
         with { $0.images[digest].map { ($0.bytes, $0.mimeType) } }
     }
 
+    package func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
+        with { tables in
+            let feeds = Set(query.feedIds)
+            let rows = tables.changes.values.filter { feeds.contains($0.feedId) && ($0.id ?? 0) > (query.after ?? 0) }
+                .sorted { query.newestFirst ? ($0.id ?? 0) > ($1.id ?? 0) : ($0.id ?? 0) < ($1.id ?? 0) }
+            return Array(rows.prefix(max(0, query.limit)))
+        }
+    }
+
     package func changeStamp() async throws -> Int64? {
         with { $0.changeStamp }
     }
@@ -204,6 +213,17 @@ package final class InMemoryTransaction: StoreTransaction {
             for (id, row) in tables.countdowns where row.createdBy == actor || row.changedBy == actor {
                 if row.createdBy == actor { tables.countdowns[id]?.createdBy = label }
                 if row.changedBy == actor { tables.countdowns[id]?.changedBy = label }
+            }
+            for (id, row) in tables.changes where row.actor == actor { tables.changes[id]?.actor = label }
+        }
+    }
+
+    package func appendChanges(_ rows: [ChangeRecord]) async throws {
+        with { tables in
+            for var row in rows {
+                let id = tables.nextId(.change)
+                row.id = id
+                tables.changes[id] = row
             }
         }
     }

@@ -42,6 +42,9 @@ public protocol StoreReader: Sendable {
     /// Person tokens by the hash of their secret, or a person's, by id.
     func personTokenRows(_ key: PersonTokenKey) async throws -> [PersonTokenRecord]
 
+    /// The changes `query` selects (`ChangeRecord`), by id.
+    func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord]
+
     /// A number that moves whenever a feed (a countdown's change moves its
     /// feed's revision), a feed token, a person, a space, a membership or a
     /// person token changes, by this process or another: one row's read

@@ -56,9 +56,11 @@ public protocol StoreTransaction: StoreReader {
     /// own feeds lose their owner: the service deletes or hands them over first).
     func deletePerson(id: Int64) async throws
     /// Writes `label` wherever the countdowns' history (`createdBy`,
-    /// `changedBy`) names `actor`: a deleted person's login, whose name stays
+    /// `changedBy`, the change log's `actor`) names `actor`: a deleted person's login, whose name stays
     /// as a former member, and which a new person may take.
     func relabelHistory(actor: String, as label: String) async throws
+    /// Adds changes to the log, in order; each gets the next id.
+    func appendChanges(_ rows: [ChangeRecord]) async throws
     /// Inserts or writes a space row, as `saveFeed` does.
     func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord
     /// Gives a person a role in a space (a new member, or a new role), or

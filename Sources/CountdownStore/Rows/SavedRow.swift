@@ -24,3 +24,4 @@ extension TokenRecord: SavedRow {}
 extension PersonRecord: SavedRow {}
 extension SpaceRecord: SavedRow {}
 extension PersonTokenRecord: SavedRow {}
+extension ChangeRecord: SavedRow {}

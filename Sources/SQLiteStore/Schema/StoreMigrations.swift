@@ -280,6 +280,22 @@ package enum StoreMigrations {
                 }
             }
         }
+        migrator.registerMigration("v19: the change log") { db in
+            // Each change to a countdown, in order (ChangeRecord): a space's activity, and what a calendar
+            // client syncing a feed has not seen yet, deletions included. A feed's log goes with it.
+            try db.create(table: "countdownChange") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("feedId", .integer).notNull().references("feed", onDelete: .cascade)
+                t.column("countdownId", .integer).notNull()
+                t.column("uid", .text).notNull()
+                t.column("kind", .text).notNull().check { ChangeKind.allCases.map(\.rawValue).contains($0) }
+                t.column("title", .text).notNull()
+                t.column("actor", .text).notNull()
+                t.column("at", .datetime).notNull()
+            }
+            // Reads are a few feeds' changes by id; the feed's deletion finds its rows by the same index.
+            try db.create(index: "countdownChange_feedId_id", on: "countdownChange", columns: ["feedId", "id"])
+        }
         return migrator
     }
 }

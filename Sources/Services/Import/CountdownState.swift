@@ -9,9 +9,12 @@ public struct CountdownState: Sendable {
     public var sequence: Int
     public var lastModified: Date
     public var sourceId: Int64?
+    /// For the change log, should the import remove it.
+    public var title: String
 
-    public init(id: Int64, content: String, sequence: Int, lastModified: Date, sourceId: Int64?) {
+    public init(id: Int64, content: String, sequence: Int, lastModified: Date, sourceId: Int64?, title: String = "") {
         self.id = id
+        self.title = title
         self.content = content
         self.sequence = sequence
         self.lastModified = lastModified
@@ -19,6 +22,6 @@ public struct CountdownState: Sendable {
     }
 
     init(_ row: CountdownRecord) {
-        self.init(id: row.id ?? 0, content: row.content, sequence: row.sequence, lastModified: row.lastModified, sourceId: row.sourceId)
+        self.init(id: row.id ?? 0, content: row.content, sequence: row.sequence, lastModified: row.lastModified, sourceId: row.sourceId, title: row.title)
     }
 }

@@ -1,11 +1,10 @@
+import CountdownStore
 import Foundation
 
-/// One line of a space's activity: who added or last changed which
-/// countdown, in which feed, when.
+/// One line of a space's activity: who added, changed, deleted or moved
+/// which countdown, in which feed, when.
 public struct ActivityEntry: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable { case added, changed }
-
-    public var kind: Kind
+    public var kind: ChangeKind
     /// As the history names them: a login, "admin token", a source's address, "Ben (former member)".
     public var who: String
     public var title: String

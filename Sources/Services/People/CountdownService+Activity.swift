@@ -2,27 +2,26 @@ import Countdowns
 import CountdownStore
 import Foundation
 
-/// What happened in a space: its activity (the newest changes first) and its
-/// board (who completed the most tasks). Both read the history each
-/// countdown keeps (`createdBy`, `changedBy`); a deleted countdown leaves it.
+/// What happened in a space: its activity (the newest changes first, from
+/// the change log) and its board (who completed the most tasks, from what
+/// each countdown keeps).
 extension CountdownService {
-    /// The last `limit` additions and changes in `slug`'s feeds, newest first.
+    /// The last `limit` changes in `slug`'s feeds (additions, changes,
+    /// deletions and moves), newest first.
     public func activity(space slug: String, limit: Int = 200) async throws -> [ActivityEntry] {
         try await authorize(.readSpace(slug))
         let limit = max(1, min(limit, 1_000))
         return try await store.read { reader in
             let space = try await Self.requireSpace(slug, reader)
-            var entries: [ActivityEntry] = []
-            for feed in try await reader.feedRows(nil, lock: false) where feed.spaceId == space.id {
-                let name = feed.feed(categoryColors: [:]).name
-                for row in try await reader.countdownRows(feedId: try feed.savedID(), uid: nil) {
-                    let added = row.lastModified <= row.createdAt
-                    guard let who = added ? row.createdBy : row.changedBy ?? row.createdBy else { continue }
-                    entries.append(ActivityEntry(kind: added ? .added : .changed, who: who, title: row.title, feed: feed.slug, feedName: name,
-                                                 countdownId: try row.savedID(), at: row.lastModified))
-                }
+            let feeds = try await reader.feedRows(nil, lock: false).filter { $0.spaceId == space.id }
+            var names: [Int64: (slug: String, name: String)] = [:]
+            for feed in feeds { names[try feed.savedID()] = (feed.slug, feed.feed(categoryColors: [:]).name) }
+            let changes = try await reader.changeRows(ChangeQuery(feedIds: Array(names.keys), limit: limit, newestFirst: true))
+            return changes.compactMap { change in
+                guard let feed = names[change.feedId] else { return nil }
+                return ActivityEntry(kind: change.kind, who: change.actor, title: change.title, feed: feed.slug, feedName: feed.name,
+                                     countdownId: change.countdownId, at: change.at)
             }
-            return Array(entries.sorted { ($0.at, $0.countdownId) > ($1.at, $1.countdownId) }.prefix(limit))
         }
     }
 

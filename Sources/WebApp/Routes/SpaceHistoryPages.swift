@@ -4,7 +4,7 @@ import Hummingbird
 import Pages
 import Services
 
-/// A space's activity (the last 200 additions and changes, newest first) and
+/// A space's activity (its last 200 changes, newest first) and
 /// its board (members by tasks completed this week, month or year, sortable;
 /// a member may leave themselves off it).
 package struct SpaceHistoryPages: Sendable {
@@ -70,8 +70,9 @@ package struct SpaceHistoryPages: Sendable {
         let words = app.words(context)
         let (space, _) = try await app.service.space(slug: slug)
         let lines = try await app.service.activity(space: slug).map { entry in
-            ActivityView.Line(text: words[entry.kind == .added ? "space.added" : "space.changed", ["who": entry.who, "title": entry.title, "feed": entry.feedName]],
-                              when: AppDates.text(entry.at), link: "/app/countdowns/\(entry.countdownId)/edit")
+            // A deleted countdown has no page left; one moved away has, in its new feed.
+            ActivityView.Line(text: words["space.\(entry.kind.rawValue)", ["who": entry.who, "title": entry.title, "feed": entry.feedName]],
+                              when: AppDates.text(entry.at), link: entry.kind == .deleted ? nil : "/app/countdowns/\(entry.countdownId)/edit")
         }
         return app.render("space-activity", title: words["space.activity"], section: "spaces", ActivityView(slug: slug, name: space.name, lines: lines),
                           context: context)
