@@ -171,7 +171,7 @@ let package = Package(
         .target(
             name: "TminusServer",
             dependencies: [
-                "FeedServer", "WebApp", "Services", "StoreFactory", "Subscriptions", "Notices", "Pages",
+                "FeedServer", "WebApp", "CalDAVServer", "Services", "StoreFactory", "Subscriptions", "Notices", "Pages",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -189,6 +189,12 @@ let package = Package(
         ),
         // Writes the git commit being built into `tminus --version` (a prebuild command: git, no compiled tool).
         .plugin(name: "BuildCommit", capability: .buildTool()),
+        // CalDAV's requests and answers (RFC 4918, 4791, 6578) as values: XML read through a real parser with
+        // limits, multistatus written as bytes, paths and sync tokens. No HTTP, no store.
+        .target(name: "CalDAV"),
+        // CalDAV over HTTP: /.well-known/caldav, /dav/ (app passwords, PROPFIND, REPORT, GET, PUT, DELETE, MKCALENDAR, PROPPATCH).
+        .target(name: "CalDAVServer", dependencies: ["CalDAV", "Countdowns", "CountdownStore", "ICalendar", "Services", "FeedServer",
+                                                     .product(name: "Hummingbird", package: "hummingbird")]),
         // `make bench`: timings against a reference in the same run.
         // `tminus-bench bare-server`: the bare Hummingbird app the serving benchmark compares with;
         // `tminus-bench people-store PATH`: 1,000 people in 1,000 spaces for the people benchmark.
@@ -202,6 +208,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "CountdownsTests", dependencies: ["Countdowns", "TestSupport"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
         // The `tminus` binary run as a user runs it: what it writes, where, and what it says.
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),

@@ -88,8 +88,9 @@ public struct StoreTable: Sendable {
                                              ("hiddenFromBoard", .boolean)], key: "spaceId, personId"),
         StoreTable(name: "personToken", columns: [
             ("id", .integer), ("personId", .integer), ("label", .text), ("tokenHash", .text), ("readOnly", .boolean), ("createdAt", .date),
-            ("expiresAt", .date), ("lastUsedAt", .date), ("revokedAt", .date),
+            ("expiresAt", .date), ("lastUsedAt", .date), ("revokedAt", .date), ("purpose", .text),
         ], key: "id"),
+        StoreTable(name: "davName", columns: [("feedId", .integer), ("uid", .text), ("name", .text)], key: "feedId, uid"),
         StoreTable(name: "setting", columns: [("key", .text), ("value", .text)], key: "key"),
         StoreTable(name: "persistEntry", columns: [("keyHash", .text), ("value", .blob), ("expiresAt", .date)], key: "keyHash"),
     ]

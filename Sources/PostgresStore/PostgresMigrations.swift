@@ -246,6 +246,18 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX countdownChange_feedId_id ON countdownChange (feedId, id)",
         ]),
+        Migration(name: "v20: calendar apps", statements: [
+            "ALTER TABLE personToken ADD COLUMN purpose TEXT NOT NULL DEFAULT 'api' CHECK (purpose IN ('api', 'app'))",
+            """
+            CREATE TABLE davName (
+                feedId BIGINT NOT NULL REFERENCES feed(id) ON DELETE CASCADE,
+                uid TEXT NOT NULL,
+                name TEXT NOT NULL,
+                PRIMARY KEY (feedId, uid),
+                UNIQUE (feedId, name)
+            )
+            """,
+        ]),
     ]
 }
 

@@ -14,7 +14,7 @@ extension PostgresCountdownStore {
 
     static let feedTable = table("feed"), sourceTable = table("source"), countdownTable = table("countdown"), tokenTable = table("feedToken")
     static let personTable = table("person"), spaceTable = table("space"), memberTable = table("member"), personTokenTable = table("personToken")
-    static let changeTable = table("countdownChange")
+    static let changeTable = table("countdownChange"), davNameTable = table("davName")
 
     /// The rows of `table` that `condition` (with `$1`… bound to `binds`) selects, in `order`.
     func select<Record: Decodable>(_ type: Record.Type, from table: StoreTable, where condition: String = "TRUE", _ binds: PostgresBindings = PostgresBindings(),

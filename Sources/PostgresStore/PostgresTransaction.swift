@@ -87,6 +87,21 @@ struct PostgresTransaction: StoreTransaction {
         return nil
     }
 
+    func davNameRows(feedId: Int64, _ key: DavNameKey) async throws -> [DavNameRecord] {
+        var binds = PostgresBindings()
+        binds.append(feedId)
+        switch key {
+        case .name(let name):
+            binds.append(name)
+            return try await store.select(DavNameRecord.self, from: PostgresCountdownStore.davNameTable, where: "feedId = $1 AND name = $2", binds,
+                                          order: "uid", on: connection)
+        case .uids(let uids):
+            binds.append(uids)
+            return try await store.select(DavNameRecord.self, from: PostgresCountdownStore.davNameTable, where: "feedId = $1 AND uid = ANY($2)", binds,
+                                          order: "uid", on: connection)
+        }
+    }
+
     func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
         var binds = PostgresBindings()
         binds.append(query.feedIds)
@@ -233,6 +248,14 @@ struct PostgresTransaction: StoreTransaction {
         try await connection.query("UPDATE countdown SET createdBy = \(label) WHERE createdBy = \(actor)", logger: logger)
         try await connection.query("UPDATE countdown SET changedBy = \(label) WHERE changedBy = \(actor)", logger: logger)
         try await connection.query("UPDATE countdownChange SET actor = \(label) WHERE actor = \(actor)", logger: logger)
+    }
+
+    func saveDavName(_ row: DavNameRecord) async throws {
+        try await connection.query("DELETE FROM davName WHERE feedId = \(row.feedId) AND name = \(row.name) AND uid <> \(row.uid)", logger: logger)
+        try await connection.query("""
+            INSERT INTO davName (feedId, uid, name) VALUES (\(row.feedId), \(row.uid), \(row.name))
+            ON CONFLICT (feedId, uid) DO UPDATE SET name = excluded.name
+            """, logger: logger)
     }
 
     func appendChanges(_ rows: [ChangeRecord]) async throws {

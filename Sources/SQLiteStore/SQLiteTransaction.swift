@@ -84,6 +84,16 @@ package struct SQLiteTransaction: StoreTransaction {
         try await on { db in try ImageRecord.filter(Column("sha256") == digest).fetchOne(db).map { ($0.bytes, $0.mimeType) } }
     }
 
+    package func davNameRows(feedId: Int64, _ key: DavNameKey) async throws -> [DavNameRecord] {
+        try await on { db in
+            let request = DavNameRecord.filter(Column("feedId") == feedId)
+            return switch key {
+            case .name(let name): try request.filter(Column("name") == name).fetchAll(db)
+            case .uids(let uids): try request.filter(uids.contains(Column("uid"))).order(Column("uid")).fetchAll(db)
+            }
+        }
+    }
+
     package func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
         try await on { db in
             var request = ChangeRecord.filter(query.feedIds.contains(ChangeRecord.Columns.feedId))
@@ -224,6 +234,13 @@ package struct SQLiteTransaction: StoreTransaction {
             try db.execute(sql: "UPDATE countdown SET createdBy = ? WHERE createdBy = ?", arguments: [label, actor])
             try db.execute(sql: "UPDATE countdown SET changedBy = ? WHERE changedBy = ?", arguments: [label, actor])
             try db.execute(sql: "UPDATE countdownChange SET actor = ? WHERE actor = ?", arguments: [label, actor])
+        }
+    }
+
+    package func saveDavName(_ row: DavNameRecord) async throws {
+        try await on { db in
+            try db.execute(sql: "DELETE FROM davName WHERE feedId = ? AND name = ? AND uid <> ?", arguments: [row.feedId, row.name, row.uid])
+            try row.upsert(db)
         }
     }
 

@@ -24,12 +24,7 @@ extension CountdownService {
 
     public func delete(id: Int64) async throws {
         try await authorize(.editCountdown(id))
-        try await transaction { tx in
-            let row = try await tx.requireCountdown(id, lock: true)
-            try await tx.log(.deleted, [row], by: principal.actorLabel)
-            try await tx.deleteCountdowns(ids: [id])
-            try await tx.touch(feedId: row.feedId)
-        }
+        try await transaction { tx in try await remove(try await tx.requireCountdown(id, lock: true), tx) }
     }
 
     /// Moves a countdown to another feed, keeping its UID (so clients of both
@@ -77,6 +72,13 @@ extension CountdownService {
     }
 
     // MARK: steps
+
+    /// Deletes a countdown's row, filing the deletion and bumping its feed's revision.
+    func remove(_ row: CountdownRecord, _ tx: any StoreTransaction) async throws {
+        try await tx.log(.deleted, [row], by: principal.actorLabel)
+        try await tx.deleteCountdowns(ids: [try row.savedID()])
+        try await tx.touch(feedId: row.feedId)
+    }
 
     func add(_ countdown: Countdown, toFeed slug: String, _ tx: any StoreTransaction) async throws -> Countdown {
         try await insertNew(CountdownStamps.added(countdown, now: tx.now), toFeed: slug, tx)

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CountdownStore
+import CalDAVServer
 import FeedServer
 import Foundation
 import Hummingbird
@@ -114,11 +115,13 @@ package func buildRouter(_ dependencies: ServerDependencies) -> Router<ServerCon
     PublicRoutes(catalog: catalog, renderer: dependencies.renderer, images: ImageRoute(service: dependencies.parts.service, cache: cache),
                  health: { health.status(definitionErrors: loader.definitionErrors, catalogRead: catalog.isRead, noticesFailing: notices.anyFailing) })
         .register(on: router)
-    WebApp(parts: dependencies.parts, pages: dependencies.parts.settings.pages, csrf: dependencies.csrf, throttle: SignInThrottle(),
+    let throttle = SignInThrottle()
+    WebApp(parts: dependencies.parts, pages: dependencies.parts.settings.pages, csrf: dependencies.csrf, throttle: throttle,
            trustForwardedFor: configuration.trustForwardedFor, openSignup: configuration.openSignup, proxySignIn: configuration.proxySignIn)
         .register(on: router, sessions: dependencies.sessions)
     AdminRoutes(parts: dependencies.parts, health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors, notices: notices) })
         .register(on: router, token: dependencies.token, notice: dependencies.tokenNotice)
+    CalDAVRoutes(parts: dependencies.parts, throttle: throttle, trusted: configuration.trustedProxies).register(on: router)
     // Prometheus text, behind the admin token (a scrape config sends it as a bearer token).
     router.group("metrics").add(middleware: AdminAuthMiddleware(token: dependencies.token, people: nil)).get { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],

@@ -41,8 +41,8 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: ArgumentHelp(ServeEnvironment.help("Let anyone make an account at /app/signup.", "open-signup"),
                              discussion: "Off by default: people come by invitation links (`tminus users invite`). An administrator can also open sign-up with `tminus users signup open`; this flag opens it while the server runs with it, whatever that setting says."))
     var openSignup = false
-    @Option(help: ArgumentHelp(ServeEnvironment.help("An authenticating proxy's address or range (repeat, or separate with commas).", "trusted-proxy"),
-                               discussion: "With --user-header: a web-app request from one of these addresses that carries the header is signed in as the person it names (such as 127.0.0.1, 10.0.0.0/8 or fd00::/8)."))
+    @Option(help: ArgumentHelp(ServeEnvironment.help("A proxy in front of tminus: its address or range (repeat, or separate with commas).", "trusted-proxy"),
+                               discussion: "Such as 127.0.0.1, 10.0.0.0/8 or fd00::/8. Calendar apps' app passwords (CalDAV, HTTP Basic) are taken from these addresses and loopback only: the proxy terminates TLS. With --user-header, also a web-app request from one of them that carries the header is signed in as the person it names."))
     var trustedProxy: [String] = []
     @Option(help: ArgumentHelp(ServeEnvironment.help("The header an authenticating proxy names the person in (such as Remote-User).", "user-header"),
                                discussion: "Only from --trusted-proxy addresses; the proxy must set or remove it on every request. The person must have an account (`tminus users add`)."))
@@ -59,7 +59,13 @@ struct ServeCommand: ParsableCommand {
                                discussion: "A slower sender is disconnected, so that clients dripping a body cannot hold the server's connections."))
     var minBodyRate = 1_024
 
-    /// `--trusted-proxy` and `--user-header`, checked together: one without the other is a mistake.
+    /// `--trusted-proxy`, read.
+    func trustedProxies() throws -> [AddressRange] {
+        let ranges = trustedProxy.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        do { return try ranges.map { try AddressRange($0) } } catch { throw ValidationError("--trusted-proxy: \(error)") }
+    }
+
+    /// `--user-header` with `--trusted-proxy` (the header is believed from the proxy only).
     func proxySignIn() throws -> ProxySignIn? {
         let ranges = trustedProxy.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         switch (ranges.isEmpty, userHeader) {
@@ -67,7 +73,10 @@ struct ServeCommand: ParsableCommand {
             if proxyCreatesAccounts { throw ValidationError("--proxy-creates-accounts needs --trusted-proxy and --user-header") }
             return nil
         case (true, _?): throw ValidationError("--user-header needs --trusted-proxy: the header is believed only from the proxy's address")
-        case (false, nil): throw ValidationError("--trusted-proxy needs --user-header: name the header the proxy signs people in with (such as Remote-User)")
+        case (false, nil):
+            if proxyCreatesAccounts { throw ValidationError("--proxy-creates-accounts needs --user-header: name the header the proxy signs people in with") }
+            _ = try trustedProxies()
+            return nil
         case (false, let header?):
             guard header.count <= 64, header.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
                 throw ValidationError("--user-header '\(header.prefix(64))' is not a header name")
@@ -115,6 +124,7 @@ struct ServeCommand: ParsableCommand {
         configuration.trustForwardedFor = trustForwardedFor
         configuration.openSignup = openSignup
         configuration.proxySignIn = try proxySignIn()
+        configuration.trustedProxies = try trustedProxies()
         configuration.shutdownDeadline = .seconds(10)
         if isatty(STDERR_FILENO) == 1 {
             configuration.showSetupLink = { link in

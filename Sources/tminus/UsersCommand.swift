@@ -23,10 +23,11 @@ struct UsersCommand: ParsableCommand {
               tminus users reset-link ben   # for a forgotten password
               tminus users second-factor-off ben   # he lost his phone and his recovery codes
               tminus users signup open      # anyone may make an account (closed by default)
-              tminus users disable ben      # his tokens and sessions stop at once
+              tminus users app-password ben --label "Ben's iPhone"   # for his calendar app (CalDAV)
+              tminus users disable ben      # his tokens, app passwords and sessions stop at once
               tminus users delete ben --hand-to anna
             """,
-        subcommands: [Add.self, List.self, Token.self, Tokens.self, Revoke.self, Invite.self, ResetLink.self, Signup.self, SecondFactorOff.self,
+        subcommands: [Add.self, List.self, Token.self, AppPasswordCommand.self, Tokens.self, Revoke.self, Invite.self, ResetLink.self, Signup.self, SecondFactorOff.self,
                       Disable.self, Enable.self, Delete.self],
         defaultSubcommand: List.self
     )
@@ -105,19 +106,47 @@ struct UsersCommand: ParsableCommand {
         }
     }
 
+    struct AppPasswordCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "app-password",
+            abstract: "Make an app password for a person's calendar app (CalDAV); it is shown once.",
+            discussion: """
+                The calendar app signs in with the person's login name and this password (never their web password),
+                at the server's address (https://HOST/, or https://HOST/dav/). Revoke it with `tminus users revoke`.
+                """)
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The person's login.") var login: String
+        @Option(help: "Which app or device it is for (\"Anna's iPhone\"): shown as who changed what it writes.") var label: String
+        @Flag(help: "The app may only read.") var readOnly = false
+
+        func run() throws {
+            try reportingErrors {
+                let (secret, token) = try await store.withService { service in
+                    try await service.createAppPassword(login: login, label: label, readOnly: readOnly)
+                }
+                FileHandle.standardError.write(Data("app password '\(token.label)' for \(login)\(token.readOnly ? " (read-only)" : ""); shown once:\n".utf8))
+                print(secret)
+            }
+        }
+    }
+
     struct Tokens: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List a person's API tokens (never their secrets).")
+        static let configuration = CommandConfiguration(abstract: "List a person's API tokens and app passwords (never their secrets).")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The person's login.") var login: String
 
         func run() throws {
             try reportingErrors {
                 let tokens = try await store.withService { try await $0.personTokens(login: login) }
-                if tokens.isEmpty { print("\(login) has no tokens: `tminus users token \(login) --label NAME`"); return }
+                if tokens.isEmpty {
+                    print("\(login) has no tokens: `tminus users token \(login) --label NAME`, or `tminus users app-password \(login) --label NAME`")
+                    return
+                }
                 let format = Date.ISO8601FormatStyle()
                 for token in tokens {
                     let state = token.revokedAt != nil ? "revoked" : token.expiresAt.map { $0 <= Date() ? "expired" : "until \($0.formatted(format))" } ?? "live"
-                    print("#\(token.id ?? 0)".padding(toLength: 6, withPad: " ", startingAt: 0) + " \(token.label.padding(toLength: 20, withPad: " ", startingAt: 0)) "
+                    let kind = token.purpose == .app ? "app password" : "API token   "
+                    print("#\(token.id ?? 0)".padding(toLength: 6, withPad: " ", startingAt: 0) + " \(kind) \(token.label.padding(toLength: 20, withPad: " ", startingAt: 0)) "
                           + "\(token.readOnly ? "read-only " : "read-write") \(state)"
                           + ", last used \(token.lastUsedAt.map { $0.formatted(format) } ?? "never")")
                 }
@@ -126,7 +155,7 @@ struct UsersCommand: ParsableCommand {
     }
 
     struct Revoke: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke one of a person's API tokens (see `tminus users tokens`).")
+        static let configuration = CommandConfiguration(abstract: "Revoke one of a person's API tokens or app passwords (see `tminus users tokens`).")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The person's login.") var login: String
         @Argument(help: "The token's number.") var id: Int64

@@ -32,6 +32,8 @@ package struct InMemoryTables: Sendable {
     package var members: [Int64: [Int64: MemberRecord]] = [:] { didSet { changeStamp += 1 } }
     package var personTokens: [Int64: PersonTokenRecord] = [:]
     package var changes: [Int64: ChangeRecord] = [:]
+    /// By feed id, then UID.
+    package var davNames: [Int64: [String: String]] = [:]
     /// Moves with every write of the tables `StoreReader.changeStamp` names
     /// (the tokens' by `saveToken` and `savePersonToken`, unless only their last use changed).
     package var changeStamp: Int64 = 0
@@ -54,6 +56,7 @@ package struct InMemoryTables: Sendable {
         sources = sources.filter { $0.value.feedId != id }
         tokens = tokens.filter { $0.value.feedId != id }
         changes = changes.filter { $0.value.feedId != id }
+        davNames[id] = nil
     }
 
     package mutating func deleteCountdown(id: Int64) {

@@ -67,6 +67,17 @@ package final class InMemoryTransaction: StoreTransaction {
         with { $0.images[digest].map { ($0.bytes, $0.mimeType) } }
     }
 
+    package func davNameRows(feedId: Int64, _ key: DavNameKey) async throws -> [DavNameRecord] {
+        with { tables in
+            let names = tables.davNames[feedId] ?? [:]
+            let rows = switch key {
+            case .name(let name): names.filter { $0.value == name }.map { DavNameRecord(feedId: feedId, uid: $0.key, name: $0.value) }
+            case .uids(let uids): uids.compactMap { uid in names[uid].map { DavNameRecord(feedId: feedId, uid: uid, name: $0) } }
+            }
+            return rows.sorted { $0.uid < $1.uid }
+        }
+    }
+
     package func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
         with { tables in
             let feeds = Set(query.feedIds)
@@ -215,6 +226,14 @@ package final class InMemoryTransaction: StoreTransaction {
                 if row.changedBy == actor { tables.countdowns[id]?.changedBy = label }
             }
             for (id, row) in tables.changes where row.actor == actor { tables.changes[id]?.actor = label }
+        }
+    }
+
+    package func saveDavName(_ row: DavNameRecord) async throws {
+        try with { tables in
+            guard tables.feeds[row.feedId] != nil else { throw StoreError.invalid("no feed with id \(row.feedId)") }
+            tables.davNames[row.feedId] = (tables.davNames[row.feedId] ?? [:]).filter { $0.value != row.name || $0.key == row.uid }
+            tables.davNames[row.feedId]?[row.uid] = row.name
         }
     }
 

@@ -42,6 +42,9 @@ public protocol StoreReader: Sendable {
     /// Person tokens by the hash of their secret, or a person's, by id.
     func personTokenRows(_ key: PersonTokenKey) async throws -> [PersonTokenRecord]
 
+    /// Object names calendar apps chose in a feed (`DavNameRecord`), by UID.
+    func davNameRows(feedId: Int64, _ key: DavNameKey) async throws -> [DavNameRecord]
+
     /// The changes `query` selects (`ChangeRecord`), by id.
     func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord]
 

@@ -59,6 +59,8 @@ public protocol StoreTransaction: StoreReader {
     /// `changedBy`, the change log's `actor`) names `actor`: a deleted person's login, whose name stays
     /// as a former member, and which a new person may take.
     func relabelHistory(actor: String, as label: String) async throws
+    /// Keeps the object name a calendar app chose for a UID of a feed (replacing any).
+    func saveDavName(_ row: DavNameRecord) async throws
     /// Adds changes to the log, in order; each gets the next id.
     func appendChanges(_ rows: [ChangeRecord]) async throws
     /// Inserts or writes a space row, as `saveFeed` does.

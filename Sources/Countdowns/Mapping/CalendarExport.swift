@@ -30,6 +30,25 @@ public enum CalendarExport {
         return writer.finish()
     }
 
+    /// One countdown as a CalDAV object (RFC 4791 §4.1): VERSION and PRODID,
+    /// the time zones it uses and its components, and no METHOD.
+    public static func object(feed: Feed, countdown: Countdown, imageURL: (@Sendable (String) -> String?)? = nil) -> [UInt8] {
+        var writer = CalendarStreamWriter(properties: VCalendar.empty().properties)
+        visit(feed: feed, countdowns: [countdown], imageURL: imageURL, otherCalendarDates: nil,
+              timeZone: { writer.addTimeZone($0) }, component: { writer.add($0) })
+        return writer.finish()
+    }
+
+    /// A VCALENDAR holding the VTIMEZONE of the feed's zone: CalDAV's
+    /// `calendar-timezone`, the zone a client assumes for floating times.
+    public static func timeZoneCalendar(of feed: Feed) -> String {
+        var calendar = VCalendar.empty()
+        if let zone = TimeZoneRegistry.shared.compactVTimeZone(named: feed.zone.identifier, fromYear: 1970) {
+            calendar.timeZones = [VTimeZone(component: zone)]
+        }
+        return CalendarWriter(timeZones: .keep).write(calendar)
+    }
+
     /// The calendar's own properties: the header, and the category colours.
     private static func properties(of feed: Feed) -> [Property] {
         var header = header(for: feed, name: feed.name, description: feed.description).properties

@@ -56,14 +56,14 @@ public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(network.count == 4 ? network.map(String.init).joined(separator: ".") : "IPv6")/\(prefix)" }
 
     /// Four bytes for IPv4, sixteen for IPv6; an IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) is its IPv4 address.
-    static func bytes(of text: String) -> [UInt8]? {
+    public static func bytes(of text: String) -> [UInt8]? {
         if let v4 = AddressPolicy.IPv4(text) { return v4.octets }
         guard let v6 = AddressPolicy.IPv6(text) else { return nil }
         if v6.bytes[0..<10].allSatisfy({ $0 == 0 }), v6.bytes[10] == 0xFF, v6.bytes[11] == 0xFF { return Array(v6.bytes[12..<16]) }
         return v6.bytes
     }
 
-    func contains(_ address: [UInt8]) -> Bool {
+    public func contains(_ address: [UInt8]) -> Bool {
         guard address.count == network.count else { return false }
         var left = prefix
         for (a, b) in zip(address, network) where left > 0 {

@@ -49,6 +49,9 @@ public struct ServerConfiguration: Sendable {
     public var openSignup = false
     /// Sign-in by an authenticating proxy (`--trusted-proxy`, `--user-header`); nil: none.
     public var proxySignIn: ProxySignIn?
+    /// Proxies in front of tminus that terminate TLS (`--trusted-proxy`): calendar apps'
+    /// passwords (HTTP Basic) are taken from them and from loopback only.
+    public var trustedProxies: [AddressRange] = []
     /// When set, the process exits this long after a graceful shutdown began,
     /// whatever is still running (`tminus serve` sets 10 s; tests, which run
     /// many servers in one process, leave it nil).

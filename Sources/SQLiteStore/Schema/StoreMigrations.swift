@@ -296,6 +296,18 @@ package enum StoreMigrations {
             // Reads are a few feeds' changes by id; the feed's deletion finds its rows by the same index.
             try db.create(index: "countdownChange_feedId_id", on: "countdownChange", columns: ["feedId", "id"])
         }
+        migrator.registerMigration("v20: calendar apps") { db in
+            // App passwords are person tokens of their own purpose: an API token is never a CalDAV password, nor the reverse.
+            try db.alter(table: "personToken") { t in t.add(column: "purpose", .text).notNull().defaults(to: "api").check { ["api", "app"].contains($0) } }
+            // The object names calendar apps chose (DavNameRecord).
+            try db.create(table: "davName") { t in
+                t.column("feedId", .integer).notNull().references("feed", onDelete: .cascade)
+                t.column("uid", .text).notNull()
+                t.column("name", .text).notNull()
+                t.primaryKey(["feedId", "uid"])
+                t.uniqueKey(["feedId", "name"])
+            }
+        }
         return migrator
     }
 }

@@ -25,15 +25,26 @@ extension CountdownService {
     /// only read; `expiresIn` ends it.
     public func createPersonToken(login: String, label: String, readOnly: Bool, expiresIn: TimeInterval? = nil) async throws
         -> (secret: String, token: PersonTokenRecord) {
+        try await createSecret("tmp_" + Secret.generate(bytes: 24), purpose: .api, login: login, label: label, readOnly: readOnly, expiresIn: expiresIn)
+    }
+
+    /// A new app password for `login` (an administrator's, or the person's
+    /// own): what a calendar app signs in with over CalDAV, beside the login
+    /// name. Returned once; only its hash is kept; revoked like a token.
+    public func createAppPassword(login: String, label: String, readOnly: Bool = false) async throws -> (secret: String, token: PersonTokenRecord) {
+        try await createSecret(AppPassword.generate(), purpose: .app, login: login, label: label, readOnly: readOnly, expiresIn: nil)
+    }
+
+    private func createSecret(_ secret: String, purpose: PersonTokenRecord.Purpose, login: String, label: String, readOnly: Bool,
+                              expiresIn: TimeInterval?) async throws -> (secret: String, token: PersonTokenRecord) {
         try await authorizeSelf(login)
         let label = Self.line(label)
-        guard !label.isEmpty, label.count <= 100 else { throw StoreError.invalid("a token's label must have 1 to 100 characters") }
-        let secret = "tmp_" + Secret.generate(bytes: 24)
+        guard !label.isEmpty, label.count <= 100 else { throw StoreError.invalid("a label must have 1 to 100 characters") }
         let token = try await transaction { tx in
             guard let person = try await tx.personRows(.login(login)).first else { throw StoreError.personNotFound(login) }
-            return try await tx.savePersonToken(PersonTokenRecord(personId: try person.savedID(), label: label, tokenHash: Secret.hash(secret),
+            return try await tx.savePersonToken(PersonTokenRecord(personId: try person.savedID(), label: label, tokenHash: Secret.hash(AppPassword.normalized(secret)),
                                                                   readOnly: readOnly, createdAt: tx.now,
-                                                                  expiresAt: expiresIn.map { tx.now.addingTimeInterval($0) }))
+                                                                  expiresAt: expiresIn.map { tx.now.addingTimeInterval($0) }, purpose: purpose))
         }
         return (secret, token)
     }
@@ -123,8 +134,22 @@ extension CountdownService {
     /// expired, or its person disabled). Asked for every API request that
     /// is not the operator's token.
     public func person(forToken secret: String) async throws -> PersonAccess? {
+        try await person(behind: secret, purpose: .api)
+    }
+
+    /// The person `login` names, when `password` is one of their live app
+    /// passwords (HTTP Basic from a calendar app); nil otherwise, the same
+    /// way whatever was wrong.
+    public func person(login: String, appPassword password: String) async throws -> PersonAccess? {
+        guard let person = try await person(behind: AppPassword.normalized(password), purpose: .app),
+              person.login == PersonRecord.normalizedLogin(login) else { return nil }
+        return person
+    }
+
+    /// The person a secret of `purpose` acts as, read through `access`.
+    private func person(behind secret: String, purpose: PersonTokenRecord.Purpose) async throws -> PersonAccess? {
         let now = clock()
-        guard let token = try await personToken(hash: Secret.hash(secret)), token.isLive(at: now),
+        guard let token = try await personToken(hash: Secret.hash(secret)), token.purpose == purpose, token.isLive(at: now),
               let person = try await person(id: token.personId), person.disabledAt == nil, let id = person.id else { return nil }
         // When it was last used, to the minute: one write a minute at most, not one a request. Not a
         // use case's transaction: nothing the permission check keeps changes, so nothing is forgotten.

@@ -40,6 +40,17 @@ package final class SignInThrottle: Sendable {
         }
     }
 
+    /// The seconds `client` must wait, without counting an attempt: what a
+    /// request that carries its password every time (a calendar app's HTTP
+    /// Basic) asks first, counting only its failures (`admit`).
+    package func waitTime(client: String, now: Date) -> Int? {
+        attempts.withLock { all in
+            let recent = (all[client] ?? []).filter { now.timeIntervalSince($0) < window }
+            guard recent.count >= limit, let oldest = recent.first else { return nil }
+            return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
+        }
+    }
+
     package func recordSuccess(client: String) {
         _ = attempts.withLock { $0.removeValue(forKey: client) }
     }

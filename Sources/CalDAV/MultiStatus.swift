@@ -1,0 +1,128 @@
+/// Writes a `207 Multi-Status` body (RFC 4918 §13) one response at a time,
+/// into bytes: a 10,000-object calendar's answer is one buffer, built as it
+/// is read, with no tree of it held.
+public struct MultiStatus: Sendable {
+    /// One resource's answer: the properties it has (200) and those it has
+    /// not (404), or a status alone (a member deleted since a sync token).
+    public struct Response: Sendable {
+        public var href: String
+        public var found: [(name: DAVName, value: PropertyValue)]
+        public var missing: [DAVName]
+        public var status: Int?
+
+        public init(href: String, found: [(name: DAVName, value: PropertyValue)] = [], missing: [DAVName] = [], status: Int? = nil) {
+            self.href = href
+            self.found = found
+            self.missing = missing
+            self.status = status
+        }
+    }
+
+    private var bytes: [UInt8] = []
+    public private(set) var count = 0
+
+    public init() {
+        bytes.reserveCapacity(4096)
+        append(#"<?xml version="1.0" encoding="utf-8"?>"# + "\n")
+        append(#"<d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/" xmlns:ical="http://apple.com/ns/ical/">"#)
+    }
+
+    public mutating func add(_ response: Response) {
+        count += 1
+        append("<d:response><d:href>\(XMLText.escape(response.href))</d:href>")
+        if let status = response.status {
+            append("<d:status>\(Self.statusLine(status))</d:status>")
+        } else {
+            if !response.found.isEmpty || response.missing.isEmpty {
+                append("<d:propstat><d:prop>")
+                for (name, value) in response.found { write(name, value) }
+                append("</d:prop><d:status>\(Self.statusLine(200))</d:status></d:propstat>")
+            }
+            if !response.missing.isEmpty {
+                append("<d:propstat><d:prop>")
+                for name in response.missing { append(Self.empty(name)) }
+                append("</d:prop><d:status>\(Self.statusLine(404))</d:status></d:propstat>")
+            }
+        }
+        append("</d:response>")
+    }
+
+    /// The body, with a sync-collection's new token when given.
+    public consuming func finish(syncToken: String? = nil) -> [UInt8] {
+        if let syncToken { append("<d:sync-token>\(XMLText.escape(syncToken))</d:sync-token>") }
+        append("</d:multistatus>")
+        return bytes
+    }
+
+    private mutating func write(_ name: DAVName, _ value: PropertyValue) {
+        let (open, close) = Self.tags(name)
+        append(open)
+        switch value {
+        case .text(let text): append(XMLText.escape(text))
+        case .href(let href): append("<d:href>\(XMLText.escape(href))</d:href>")
+        case .hrefs(let hrefs): for href in hrefs { append("<d:href>\(XMLText.escape(href))</d:href>") }
+        case .elements(let names): for name in names { append(Self.empty(name)) }
+        case .privileges(let names): for name in names { append("<d:privilege>\(Self.empty(name))</d:privilege>") }
+        case .components(let names): for name in names { append("<c:comp name=\"\(XMLText.escape(name))\"/>") }
+        case .reports(let names): for name in names { append("<d:supported-report><d:report>\(Self.empty(name))</d:report></d:supported-report>") }
+        }
+        append(close)
+    }
+
+    private static func tags(_ name: DAVName) -> (String, String) {
+        if let prefix = name.prefix { return ("<\(prefix):\(name.local)>", "</\(prefix):\(name.local)>") }
+        return ("<x:\(name.local) xmlns:x=\"\(XMLText.escape(name.namespace))\">", "</x:\(name.local)>")
+    }
+
+    static func empty(_ name: DAVName) -> String {
+        if let prefix = name.prefix { return "<\(prefix):\(name.local)/>" }
+        return "<x:\(name.local) xmlns:x=\"\(XMLText.escape(name.namespace))\"/>"
+    }
+
+    static func statusLine(_ code: Int) -> String {
+        let reason = switch code {
+        case 200: "OK"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 409: "Conflict"
+        case 424: "Failed Dependency"
+        case 507: "Insufficient Storage"
+        default: "Status"
+        }
+        return "HTTP/1.1 \(code) \(reason)"
+    }
+
+    private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+}
+
+/// A DAV error body (RFC 4918 §16): the precondition that failed, such as
+/// `valid-sync-token` or `need-privileges`, with a sentence for people.
+public enum DAVError {
+    public static func body(_ condition: DAVName, _ message: String? = nil) -> [UInt8] {
+        var text = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n"
+        text += #"<d:error xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">"# + MultiStatus.empty(condition)
+        if let message { text += "<d:responsedescription>\(XMLText.escape(message))</d:responsedescription>" }
+        text += "</d:error>"
+        return Array(text.utf8)
+    }
+}
+
+/// Text as XML character data or an attribute value.
+enum XMLText {
+    static func escape(_ text: String) -> String {
+        guard text.contains(where: { "&<>\"'".contains($0) }) else { return text }
+        var out = ""
+        out.reserveCapacity(text.count + 16)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// The REPORTs tminus answers (RFC 4791 §7.8–7.9, RFC 6578): their
+/// properties, and what each selects.
+public enum ReportBody: Sendable, Equatable {
+    case multiget(properties: [DAVName], hrefs: [String])
+    /// `expand`: spell repeats out as their instances within this range (the `expand` element of `calendar-data`).
+    case query(properties: [DAVName], filter: CalendarFilter, expand: DateInterval?)
+    /// `token` empty: the first sync. `limit`: at most this many results.
+    case syncCollection(token: String, properties: [DAVName], limit: Int?)
+
+    public static func parse(_ data: Data) throws(XMLTree.Refused) -> ReportBody {
+        let root = try XMLTree.parse(data)
+        let properties = root.child(.d("prop"))?.children.map(\.name) ?? [.d("getetag")]
+        switch root.name {
+        case .c("calendar-multiget"):
+            return .multiget(properties: properties, hrefs: root.children(.d("href")).map(\.text).filter { !$0.isEmpty })
+        case .c("calendar-query"):
+            var expand: DateInterval?
+            if let element = root.child(.d("prop"))?.child(.c("calendar-data"))?.child(.c("expand")) {
+                guard let start = try element.attributes["start"].map(CalendarFilter.utc), let end = try element.attributes["end"].map(CalendarFilter.utc),
+                      start < end else { throw XMLTree.Refused("an expand element has a start and a later end, in UTC") }
+                expand = DateInterval(start: start, end: end)
+            }
+            return .query(properties: properties, filter: try CalendarFilter.parse(root.child(.c("filter"))), expand: expand)
+        case .d("sync-collection"):
+            let level = root.child(.d("sync-level"))?.text ?? "1"
+            guard level == "1" else { throw XMLTree.Refused("only sync-level 1 is answered (the calendar's own objects)") }
+            let limit = root.child(.d("limit"))?.child(.d("nresults")).flatMap { Int($0.text) }
+            return .syncCollection(token: root.child(.d("sync-token"))?.text ?? "", properties: properties, limit: limit.map { max(1, $0) })
+        default:
+            throw XMLTree.Refused("tminus answers calendar-query, calendar-multiget and sync-collection reports, not \(root.name.local)")
+        }
+    }
+}

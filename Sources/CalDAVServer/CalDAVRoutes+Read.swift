@@ -1,0 +1,166 @@
+import CalDAV
+import Countdowns
+import CountdownStore
+import FeedServer
+import Foundation
+import Hummingbird
+import HTTPTypes
+import ICalendar
+import Services
+
+/// PROPFIND, GET and the REPORTs: answered from stored rows and the change
+/// log; an object's bytes are written only when asked for (GET, calendar-data).
+extension CalDAVRoutes {
+    func propfind(_ path: DAVPath, _ request: Request, person: PersonAccess) async throws -> Response {
+        let properties = DAVProperties(body: try PropfindBody.parse(try await Self.xmlBody(request)))
+        // Depth infinity is answered as 1: a home holds calendars, and calendars hold objects, nothing deeper.
+        let deep = request.headers[Self.depth] != "0"
+        var status = MultiStatus()
+        switch path {
+        case .root:
+            status.add(properties.response(href: path.href, DAVProperties.root(person: person)))
+        case .principal:
+            let name = (try? await service.me().displayName) ?? person.login
+            status.add(properties.response(href: path.href, DAVProperties.principal(person: person, name: name)))
+        case .home(let login):
+            status.add(properties.response(href: path.href, DAVProperties.home(person: person)))
+            if deep {
+                let feeds = try await service.readable(parts.catalog.storedFeeds).sorted { $0.feed.slug < $1.feed.slug }
+                let newest = try await service.newestChanges(feeds: feeds.map(\.feed.slug))
+                for (index, feed) in feeds.enumerated() {
+                    let canEdit = await allowed(.editFeed(feed.feed.slug))
+                    status.add(properties.response(href: DAVPath.calendar(login: login, feed: feed.feed.slug).href,
+                                                   DAVProperties.calendar(feed, newestChange: newest[feed.feed.slug] ?? 0, order: index + 1,
+                                                                          canEdit: canEdit, person: person)))
+                }
+            }
+        case .calendar(let login, let segment):
+            let slug = Self.slug(segment)
+            let listing = try await listing(slug)
+            status.add(properties.response(href: path.href, DAVProperties.calendar(listing.feed, newestChange: listing.newestChange, order: 1,
+                                                                                  canEdit: await allowed(.editFeed(slug)), person: person)))
+            if deep {
+                for object in listing.objects {
+                    let data = { self.data(object, feed: listing.feed.feed) }
+                    status.add(properties.response(href: DAVPath.object(login: login, feed: segment, name: object.name).href,
+                                                   DAVProperties.object(object, data: data)))
+                }
+            }
+        case .object(_, let segment, let name):
+            let slug = Self.slug(segment)
+            guard let object = try await object(slug, name) else { throw HTTPError(.notFound, message: "no object \(name) in this calendar") }
+            let feed = try await listing(slug, uids: []).feed.feed
+            status.add(properties.response(href: path.href, DAVProperties.object(object, data: { self.data(object, feed: feed) })))
+        }
+        return Self.multistatus(status.finish())
+    }
+
+    func get(_ path: DAVPath) async throws -> Response {
+        guard case .object(_, let segment, let name) = path else {
+            throw HTTPError(.methodNotAllowed, message: "a calendar is read with PROPFIND and REPORT; GET reads one of its objects")
+        }
+        let slug = Self.slug(segment)
+        guard let object = try await object(slug, name) else { throw HTTPError(.notFound, message: "no object \(name) in this calendar") }
+        let feed = try await listing(slug, uids: []).feed.feed
+        let bytes = CalendarExport.object(feed: feed, countdown: try object.countdown(), imageURL: imageURL)
+        return Response(status: .ok, headers: [.contentType: "text/calendar; charset=utf-8", .eTag: object.etag],
+                        body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    func report(_ path: DAVPath, _ request: Request) async throws -> Response {
+        guard case .calendar(let login, let segment) = path else {
+            throw HTTPError(.forbidden, message: "REPORTs are asked of a calendar (\(DAVPath.home(login: person?.login ?? "").href)FEED/)")
+        }
+        let slug = Self.slug(segment)
+        let report = try ReportBody.parse(try await Self.xmlBody(request))
+        var status = MultiStatus()
+        func href(_ name: String) -> String { DAVPath.object(login: login, feed: segment, name: name).href }
+        switch report {
+        case .multiget(let names, let hrefs):
+            let properties = DAVProperties(body: .properties(names))
+            let listing = try await listing(slug)
+            let byName = Dictionary(listing.objects.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            for requested in hrefs {
+                guard case .object(_, _, let name)? = DAVPath(requested), let object = byName[name] else {
+                    status.add(MultiStatus.Response(href: requested, status: 404))
+                    continue
+                }
+                status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: { self.data(object, feed: listing.feed.feed) })))
+            }
+            return Self.multistatus(status.finish())
+        case .query(let names, let filter, let expand):
+            let properties = DAVProperties(body: .properties(names))
+            let listing = try await listing(slug)
+            let feed = listing.feed.feed
+            for object in listing.objects where CalendarQuery.matches(object, filter: filter, feed: feed) {
+                let data = { expand.map { self.expanded(object, feed: feed, within: $0) } ?? self.data(object, feed: feed) }
+                status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: data)))
+            }
+            return Self.multistatus(status.finish())
+        case .syncCollection(let token, let names, _):
+            let properties = DAVProperties(body: .properties(names))
+            if token.isEmpty {
+                let listing = try await listing(slug)
+                for object in listing.objects {
+                    status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: { self.data(object, feed: listing.feed.feed) })))
+                }
+                return Self.multistatus(status.finish(syncToken: SyncToken(changeId: listing.newestChange).text))
+            }
+            guard let seen = SyncToken(token) else {
+                return Self.error(.forbidden, .d("valid-sync-token"), "this sync token is not one of this calendar's: sync again from the start")
+            }
+            let (changes, customNames, newest) = try await service.calendarChanges(feed: slug, after: seen.changeId)
+            let newestKept = try await service.newestChanges(feeds: [slug])[slug] ?? 0
+            guard seen.changeId <= newestKept else {
+                return Self.error(.forbidden, .d("valid-sync-token"), "this sync token is newer than the calendar (restored from a backup?): sync again from the start")
+            }
+            // Each object changed since, once: as it is now, or gone.
+            var order: [String] = []
+            for change in changes where !order.contains(change.uid) { order.append(change.uid) }
+            if !order.isEmpty {
+                let listing = try await listing(slug, uids: order)
+                let present = Dictionary(listing.objects.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
+                for uid in order {
+                    if let object = present[uid] {
+                        status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: { self.data(object, feed: listing.feed.feed) })))
+                    } else {
+                        status.add(MultiStatus.Response(href: href(customNames[uid] ?? CalendarObject.defaultName(uid: uid)), status: 404))
+                    }
+                }
+            }
+            return Self.multistatus(status.finish(syncToken: SyncToken(changeId: newest).text))
+        }
+    }
+
+    static let depth = HTTPField.Name("Depth")!
+
+    func listing(_ slug: String, uids: [String]? = nil) async throws -> CalendarListing {
+        try await service.calendarListing(feed: slug, uids: uids)
+    }
+
+    func object(_ slug: String, _ name: String) async throws -> CalendarObject? {
+        try await service.calendarObject(feed: slug, name: name)
+    }
+
+    /// Whether the signed-in person may do `permission` (what privileges say).
+    func allowed(_ permission: Permission) async -> Bool {
+        (try? await service.authorize(permission)) != nil
+    }
+
+    var imageURL: @Sendable (String) -> String? {
+        let settings = parts.settings
+        return { settings.imageURL($0) }
+    }
+
+    /// An object's bytes, as text (nil: its row cannot be read, which a listing reports as a missing property).
+    func data(_ object: CalendarObject, feed: Feed) -> String? {
+        guard let countdown = try? object.countdown() else { return nil }
+        return String(decoding: CalendarExport.object(feed: feed, countdown: countdown, imageURL: imageURL), as: UTF8.self)
+    }
+
+    /// An object's repeats spelled out within `window` (calendar-data's `expand`).
+    func expanded(_ object: CalendarObject, feed: Feed, within window: DateInterval) -> String? {
+        guard let countdown = try? object.countdown() else { return nil }
+        return CalendarQuery.expanded(countdown, feed: feed, within: window, imageURL: imageURL)
+    }
+}

@@ -1,0 +1,143 @@
+import Countdowns
+import CountdownStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ICalendar
+import HummingbirdTesting
+import Services
+import Testing
+@testable import FeedServer
+
+/// CalDAV through the whole server on loopback (issue #38): app passwords
+/// and who may write, objects named as clients name them, the change log as
+/// sync-collection, and the answers that compile nothing.
+struct CalDAVTests {
+    static let propfind = HTTPRequest.Method("PROPFIND")!, report = HTTPRequest.Method("REPORT")!
+    static let mkcalendar = HTTPRequest.Method("MKCALENDAR")!, proppatch = HTTPRequest.Method("PROPPATCH")!
+
+    static func basic(_ login: String, _ password: String, depth: String? = nil) -> HTTPFields {
+        var fields: HTTPFields = [.authorization: "Basic " + Data("\(login):\(password)".utf8).base64EncodedString()]
+        if let depth { fields[HTTPField.Name("Depth")!] = depth }
+        return fields
+    }
+
+    static func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ headers: HTTPFields,
+                     _ body: String? = nil) async throws -> (status: Int, body: String, headers: HTTPFields) {
+        let response = try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+        return (Int(response.status.code), String(buffer: response.body), response.headers)
+    }
+
+    static func event(_ uid: String, _ summary: String) -> String {
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\n"
+            + "DTSTART:20270314T100000Z\r\nSUMMARY:\(summary)\r\nX-CLIENT-ONLY:kept as it came\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    }
+
+    static let sync = #"<d:sync-collection xmlns:d="DAV:"><d:sync-token>TOKEN</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>"#
+
+    @Test func aViewersAppReadsAndIsRefusedEveryWriteAndARevokedPasswordStops() async throws {
+        let fixture = try ServerFixture(transport: .live)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.dependencies.parts.service
+            for login in ["anna", "ben"] { try await service.addPerson(login: login, password: "a long enough password", cost: 4) }
+            try await service.createSpace(slug: "family", name: "Family", owner: "anna")
+            try await service.createFeed(Feed(slug: "birthdays", name: "Birthdays", isPublic: false), inSpace: "family")
+            try await service.setMember(space: "family", login: "ben", role: .viewer, replacing: false)
+            let anna = Self.basic("anna", try await service.createAppPassword(login: "anna", label: "Anna's iPhone").secret)
+            let (benSecret, benPassword) = try await service.createAppPassword(login: "ben", label: "Ben's laptop")
+            let ben = Self.basic("ben", benSecret)
+
+            let put = try await Self.send(client, .put, "/dav/calendars/anna/birthdays/grandma.ics", anna, Self.event("grandma@family", "Grandma"))
+            #expect(put.status == 201, "\(put.body)")
+            let stored = try #require(try await parts.store.countdowns(inFeed: "birthdays").first)
+            #expect(stored.title == "Grandma" && stored.changedBy == "anna")
+            let home = try await Self.send(client, Self.propfind, "/dav/calendars/ben/", Self.basic("ben", benSecret, depth: "1"))
+            #expect(home.status == 207 && home.body.contains("/dav/calendars/ben/birthdays/"), "a space's feed is in the viewer's home")
+            let got = try await Self.send(client, .get, "/dav/calendars/ben/birthdays/grandma.ics", ben)
+            #expect(got.status == 200 && got.body.contains("X-CLIENT-ONLY:kept as it came") && !got.body.contains("METHOD:"), "\(got.body)")
+
+            for (method, path, body) in [(HTTPRequest.Method.put, "/dav/calendars/ben/birthdays/grandma.ics", Self.event("grandma@family", "Changed")),
+                                         (.delete, "/dav/calendars/ben/birthdays/grandma.ics", nil),
+                                         (Self.proppatch, "/dav/calendars/ben/birthdays/",
+                                          #"<d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><d:displayname>Mine</d:displayname></d:prop></d:set></d:propertyupdate>"#)] {
+                let refused = try await Self.send(client, method, path, ben, body)
+                #expect(refused.status == 403 && refused.body.contains("need-privileges"), "\(method) \(refused.status) \(refused.body)")
+            }
+            #expect(try await parts.store.countdowns(inFeed: "birthdays").map(\.title) == ["Grandma"], "nothing changed")
+
+            #expect(try await Self.send(client, Self.propfind, "/dav/calendars/anna/", ben).status == 404, "another person's home is not there")
+            #expect(try await Self.send(client, Self.propfind, "/dav/", Self.basic("ben", "a long enough password")).status == 401, "never the web password")
+            let token = try await service.createPersonToken(login: "ben", label: "script", readOnly: false).secret
+            #expect(try await Self.send(client, Self.propfind, "/dav/", Self.basic("ben", token)).status == 401, "nor an API token")
+            #expect(try await Self.send(client, .get, "/api/me", [.authorization: "Bearer \(benSecret)"]).status == 401, "nor an app password on the API")
+            try await service.revokePersonToken(login: "ben", id: try #require(benPassword.id))
+            #expect(try await Self.send(client, Self.propfind, "/dav/", ben).status == 401, "a revoked app password stops at the next request")
+        }
+    }
+
+    @Test func objectsKeepTheirNamesAndSyncReadsTheChangeLog() async throws {
+        let fixture = try ServerFixture(transport: .live)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.dependencies.parts.service
+            try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
+            let anna = Self.basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret)
+            // Apple's collection names are upper-case UUIDs: the feed's address is made from it, the display name kept.
+            let made = try await Self.send(client, Self.mkcalendar, "/dav/calendars/anna/7D0C1E2A-AAAA-4BBB-8CCC-0123456789AB/", anna, """
+                <c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:a="http://apple.com/ns/ical/"><d:set><d:prop>
+                <d:displayname>Work</d:displayname><a:calendar-color>#FF8800FF</a:calendar-color></d:prop></d:set></c:mkcalendar>
+                """)
+            #expect(made.status == 201, "\(made.body)")
+            let feed = try #require(try await parts.store.feed(slug: "7d0c1e2a-aaaa-4bbb-8ccc-0123456789ab"))
+            #expect(feed.feed.name == "Work" && feed.feed.color == "#FF8800" && feed.personId != nil)
+            let calendar = "/dav/calendars/anna/7D0C1E2A-AAAA-4BBB-8CCC-0123456789AB/"
+
+            let first = try await Self.send(client, Self.report, calendar, anna, Self.sync.replacingOccurrences(of: "TOKEN", with: ""))
+            let token = try #require(first.body.range(of: "http://tminus.invalid/sync/[0-9]+", options: .regularExpression).map { String(first.body[$0]) })
+            #expect(try await Self.send(client, .put, calendar + "CLIENT-NAME-1.ics", anna, Self.event("a/b@work", "Review")).status == 201)
+            #expect(try await Self.send(client, .put, calendar + "CLIENT-NAME-2.ics", anna, Self.event("a/b@work", "Twin")).status == 409,
+                    "a second object with that UID")
+            var deep = anna
+            deep[HTTPField.Name("Depth")!] = "1"
+            let listing = try await Self.send(client, Self.propfind, calendar, deep)
+            #expect(listing.body.contains(calendar + "CLIENT-NAME-1.ics"), "the client's name is kept and answered")
+            try await service.add(Countdown(uid: "made@tminus", title: "Made in tminus", target: .date(CivilDate(year: 2027, month: 5, day: 1))),
+                                  toFeed: feed.feed.slug)
+            let misses = parts.catalog.statistics.misses
+            let changed = try await Self.send(client, Self.report, calendar, anna, Self.sync.replacingOccurrences(of: "TOKEN", with: token))
+            #expect(changed.status == 207 && changed.body.contains("CLIENT-NAME-1.ics") && changed.body.contains("made%40tminus.ics"),
+                    "\(changed.body)")
+            let newToken = try #require(changed.body.range(of: "http://tminus.invalid/sync/[0-9]+", options: .regularExpression).map { String(changed.body[$0]) })
+            let etag = try #require(changed.body.range(of: "&quot;[0-9a-f]+&quot;", options: .regularExpression).map { String(changed.body[$0]) })
+                .replacingOccurrences(of: "&quot;", with: "\"")
+            let nothing = try await Self.send(client, Self.report, calendar, anna, Self.sync.replacingOccurrences(of: "TOKEN", with: newToken))
+            #expect(!nothing.body.contains("<d:response>") && nothing.body.contains(newToken), "nothing new: the same token")
+            #expect(parts.catalog.statistics.misses == misses && parts.catalog.statistics.feeds == 0, "sync compiled nothing")
+
+            var stale = anna
+            stale[.ifMatch] = "\"not-the-etag\""
+            #expect(try await Self.send(client, .delete, calendar + "CLIENT-NAME-1.ics", stale).status == 412)
+            var current = anna
+            current[.ifMatch] = etag
+            let deleted = try await Self.send(client, .delete, calendar + "made%40tminus.ics", anna)
+            #expect(deleted.status == 204)
+            let gone = try await Self.send(client, Self.report, calendar, anna, Self.sync.replacingOccurrences(of: "TOKEN", with: newToken))
+            #expect(gone.body.contains("made%40tminus.ics") && gone.body.contains("404 Not Found"), "a deletion is a 404 in the next sync: \(gone.body)")
+            let forged = try await Self.send(client, Self.report, calendar, anna, Self.sync.replacingOccurrences(of: "TOKEN", with: "http://tminus.invalid/sync/999999"))
+            #expect(forged.status == 403 && forged.body.contains("valid-sync-token"))
+            _ = current
+        }
+    }
+
+    @Test func basicOverPlainHTTPIsTakenFromLoopbackOnly() async throws {
+        // In router mode a request has no peer address: as from another machine.
+        let fixture = try ServerFixture(transport: .router)
+        try await fixture.withServer(adjust: { _ in }) { client, _ in
+            let refused = try await Self.send(client, Self.propfind, "/dav/", Self.basic("anna", "abcd-efgh-jkmn-pqrs-tuvw"))
+            #expect(refused.status == 403 && refused.body.contains("use https"), "\(refused.body)")
+            let options = try await Self.send(client, .options, "/dav/", [:])
+            #expect(options.status == 200 && options.headers[HTTPField.Name("DAV")!]?.contains("calendar-access") == true)
+            let wellKnown = try await Self.send(client, Self.propfind, "/.well-known/caldav", [:])
+            #expect(wellKnown.status == 301 && wellKnown.headers[.location] == "/dav/")
+        }
+    }
+}
