@@ -102,7 +102,7 @@ import Services
         try source.close()
     }
 
-    @Test(arguments: 0..<19)
+    @Test(arguments: 0..<20)
     func aDatabaseOfEachVersionOpensMigratedWithEverythingInIt(_ index: Int) async throws {
         let fixture = Self.fixture(index)
         try #require(FileManager.default.fileExists(atPath: fixture), "missing fixture \(fixture)")
