@@ -252,6 +252,29 @@ struct WebAppPeopleTests {
         }
     }
 
+    /// App passwords for calendar apps from the account page: shown once, with
+    /// the login and address to use; listed apart from API tokens; revoked there.
+    @Test func appPasswordsAreMadeOnTheAccountPage() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.dependencies.parts.service
+            try await service.addPerson(login: "ben", displayName: "Ben", password: Self.password, cost: 4)
+            var ben = Browser(client: client)
+            try await ben.signIn(Self.password, as: "ben")
+            let made = try await ben.post("/app/account/app-passwords", ["label": "Ben's phone"])
+            let secret = try #require(made.text.firstMatch(of: /<code class="link">([a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4})<\/code>/)
+                .map { String($0.1) }, "\(made.text.prefix(300))")
+            #expect(made.text.contains("login name ben") && made.text.contains("http://127.0.0.1:8080/"), "how an app signs in")
+            #expect(try await service.person(login: "ben", appPassword: secret.uppercased()) != nil, "read as typed, capitals and all")
+            #expect(try await service.person(forToken: secret) == nil, "not an API token")
+            let page = try await ben.get("/app/account").text
+            #expect(!page.contains(secret) && page.contains("Ben&#39;s phone") || page.contains("Ben's phone"), "listed, never shown again")
+            let id = try #require(try await service.personTokens(login: "ben").first?.id)
+            #expect(try await ben.post("/app/account/tokens/\(id)/revoke", [:]).status == .seeOther)
+            #expect(try await service.person(login: "ben", appPassword: secret) == nil)
+        }
+    }
+
     /// A feed moves into a space and back (its address stays); a member leaves.
     @Test func aFeedMovesIntoASpaceAndBackAndAMemberLeaves() async throws {
         let fixture = try ServerFixture()

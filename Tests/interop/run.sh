@@ -347,6 +347,141 @@ else
   fail "nginx is not installed (make interop installs nginx-light)"
 fi
 
+echo "== CalDAV: python's caldav library against tminus and Radicale, side by side; vdirsyncer two-way"
+printf 'an interop password\n' | "$TMINUS" users add anna --admin --password-stdin --db "$WORK/tminus.sqlite" >/dev/null 2>&1
+APP_PASSWORD=$("$TMINUS" users app-password anna --label "interop's caldav" --db "$WORK/tminus.sqlite" 2>/dev/null)
+expect "an app password is made for anna" test -n "$APP_PASSWORD"
+run_checks "caldav against tminus" "$PYTHON" Tests/interop/caldav_check.py "$BASE/" anna "$APP_PASSWORD" --label tminus
+if command -v radicale >/dev/null; then
+  RPORT=$($PYTHON -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  mkdir -p "$WORK/radicale"
+  printf 'anna:radicale-password\n' > "$WORK/radicale/users"
+  printf '[server]\nhosts = 127.0.0.1:%s\n[auth]\ntype = htpasswd\nhtpasswd_filename = %s/radicale/users\nhtpasswd_encryption = plain\n[storage]\nfilesystem_folder = %s/radicale/collections\n[rights]\ntype = owner_only\n' \
+    "$RPORT" "$WORK" "$WORK" > "$WORK/radicale/config"
+  radicale --config "$WORK/radicale/config" > "$ART/radicale.log" 2>&1 &
+  RADICALE=$!
+  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$RPORT/" && break; sleep 0.2; done
+  run_checks "caldav against radicale" "$PYTHON" Tests/interop/caldav_check.py "http://127.0.0.1:$RPORT/" anna radicale-password --label radicale
+  kill "$RADICALE" 2>/dev/null; wait "$RADICALE" 2>/dev/null
+else
+  fail "radicale is not installed (make interop installs it)"
+fi
+
+# vdirsyncer syncs one calendar both ways with a local folder, which khal reads.
+DAV="$BASE/dav/calendars/anna/interop-sync/"
+curl -s -o /dev/null -u "anna:$APP_PASSWORD" -X MKCALENDAR "$DAV"
+curl -s -o /dev/null -u "anna:$APP_PASSWORD" -X PUT -H 'Content-Type: text/calendar' --data-binary @- "${DAV}from-server.ics" <<'ICS'
+BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//tminus interop//EN
+BEGIN:VEVENT
+UID:from-server@interop
+DTSTAMP:20260101T000000Z
+DTSTART:20270310T090000Z
+DTEND:20270310T100000Z
+SUMMARY:Made on the server
+END:VEVENT
+END:VCALENDAR
+ICS
+mkdir -p "$WORK/twoway/local" "$WORK/twoway/status"
+cat > "$WORK/twoway/vdirsyncer.conf" <<CONF
+[general]
+status_path = "$WORK/twoway/status/"
+[pair twoway]
+a = "twoway_remote"
+b = "twoway_local"
+collections = null
+conflict_resolution = "a wins"
+[storage twoway_remote]
+type = "caldav"
+url = "$DAV"
+username = "anna"
+password = "$APP_PASSWORD"
+[storage twoway_local]
+type = "filesystem"
+path = "$WORK/twoway/local/"
+fileext = ".ics"
+CONF
+printf '[calendars]\n[[twoway]]\npath = %s/twoway/local/\n[locale]\ntimeformat = %%H:%%M\ndateformat = %%Y-%%m-%%d\nlongdateformat = %%Y-%%m-%%d\ndatetimeformat = %%Y-%%m-%%d %%H:%%M\nlongdatetimeformat = %%Y-%%m-%%d %%H:%%M\ndefault_timezone = UTC\nlocal_timezone = UTC\n' "$WORK" > "$WORK/twoway/khal.conf"
+twoway() { vdirsyncer -c "$WORK/twoway/vdirsyncer.conf" "$@" >> "$ART/vdirsyncer-caldav.log" 2>&1; }
+server_has() { "$TMINUS" export --feed interop-sync --db "$WORK/tminus.sqlite" 2>/dev/null | grep -q "$1"; }
+{ yes || true; } | twoway discover
+twoway sync
+expect "vdirsyncer's first sync brings the server's event to the folder" grep -rq "Made on the server" "$WORK/twoway/local/"
+expect "khal reads it from the folder" bash -c "khal -c '$WORK/twoway/khal.conf' list 2027-03-10 2027-03-11 2>>'$ART/vdirsyncer-caldav.log' | grep -q 'Made on the server'"
+cat > "$WORK/twoway/local/from-folder.ics" <<'ICS'
+BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//tminus interop//EN
+BEGIN:VEVENT
+UID:from-folder@interop
+DTSTAMP:20260101T000000Z
+DTSTART:20270311T090000Z
+DTEND:20270311T100000Z
+SUMMARY:Made in the folder
+END:VEVENT
+END:VCALENDAR
+ICS
+twoway sync
+expect "an event made on the folder's side reaches the server" server_has "Made in the folder"
+curl -s -o /dev/null -u "anna:$APP_PASSWORD" -X PUT -H 'Content-Type: text/calendar' --data-binary @- "${DAV}from-server.ics" <<'ICS'
+BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//tminus interop//EN
+BEGIN:VEVENT
+UID:from-server@interop
+DTSTAMP:20260102T000000Z
+DTSTART:20270310T090000Z
+DTEND:20270310T100000Z
+SUMMARY:Changed on the server
+END:VEVENT
+END:VCALENDAR
+ICS
+twoway sync
+expect "an edit on the server reaches the folder" grep -rq "Changed on the server" "$WORK/twoway/local/"
+FOLDER_FILE=$(grep -rl "Made in the folder" "$WORK/twoway/local/" | head -1)
+sed -i 's/SUMMARY:Made in the folder/SUMMARY:Edited in the folder/' "$FOLDER_FILE"
+twoway sync
+expect "an edit in the folder reaches the server" server_has "Edited in the folder"
+SERVER_FILE=$(grep -rl "Changed on the server" "$WORK/twoway/local/" | head -1)
+sed -i 's/SUMMARY:Changed on the server/SUMMARY:Both sides: the folder/' "$SERVER_FILE"
+curl -s -o /dev/null -u "anna:$APP_PASSWORD" -X PUT -H 'Content-Type: text/calendar' --data-binary @- "${DAV}from-server.ics" <<'ICS'
+BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//tminus interop//EN
+BEGIN:VEVENT
+UID:from-server@interop
+DTSTAMP:20260103T000000Z
+DTSTART:20270310T090000Z
+DTEND:20270310T100000Z
+SUMMARY:Both sides: the server
+END:VEVENT
+END:VCALENDAR
+ICS
+twoway sync
+expect "an event edited on both sides between two syncs ends as the server's on both (conflict_resolution = a wins)" \
+  bash -c "grep -rq 'Both sides: the server' '$WORK/twoway/local/' && ! grep -rq 'Both sides: the folder' '$WORK/twoway/local/' && \"$TMINUS\" export --feed interop-sync --db '$WORK/tminus.sqlite' | grep -q 'Both sides: the server'"
+rm -f "$FOLDER_FILE"
+twoway sync
+expect "a deletion in the folder deletes it on the server" bash -c "! \"$TMINUS\" export --feed interop-sync --db '$WORK/tminus.sqlite' | grep -q 'Edited in the folder'"
+# vdirsyncer refuses to empty a side entirely: one event stays.
+curl -s -o /dev/null -u "anna:$APP_PASSWORD" -X PUT -H 'Content-Type: text/calendar' --data-binary @- "${DAV}stays.ics" <<'ICS'
+BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//tminus interop//EN
+BEGIN:VEVENT
+UID:stays@interop
+DTSTAMP:20260101T000000Z
+DTSTART:20270312T090000Z
+SUMMARY:Stays
+END:VEVENT
+END:VCALENDAR
+ICS
+twoway sync
+curl -s -o /dev/null -u "anna:$APP_PASSWORD" -X DELETE "${DAV}from-server.ics"
+twoway sync
+expect "a deletion on the server deletes it in the folder" bash -c "! grep -rq 'Both sides' '$WORK/twoway/local/'"
+
 echo
 echo "interop: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

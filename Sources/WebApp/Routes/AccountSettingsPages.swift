@@ -46,8 +46,13 @@ package struct AccountSettingsPages: Sendable {
         package var tokens: [Token]
         /// A token just made: its secret, shown once.
         package var newToken: String?
+        package var appPasswords: [Token]
+        /// An app password just made, shown once.
+        package var newAppPassword: String?
+        /// How calendar apps sign in: the login and the server's address.
+        package var appPasswordsHint: String
         package var error: String?
-        package var templateValues: [String: Any] { ["hasTokens": !tokens.isEmpty] }
+        package var templateValues: [String: Any] { ["hasTokens": !tokens.isEmpty, "hasAppPasswords": !appPasswords.isEmpty] }
     }
 
     package struct FactorView {
@@ -65,6 +70,7 @@ package struct AccountSettingsPages: Sendable {
         app.post("account/second-factor") { request, context in try await self.confirm(request, context) }
         app.post("account/second-factor/off") { request, context in try await self.turnOff(request, context) }
         app.post("account/tokens") { request, context in try await self.makeToken(request, context) }
+        app.post("account/app-passwords") { request, context in try await self.makeToken(request, context, purpose: .app) }
         app.post("account/tokens/{id}/revoke") { _, context in
             let person = try self.person(context)
             try await self.app.service.revokePersonToken(login: person.access.login, id: try self.app.id(context))
@@ -77,12 +83,14 @@ package struct AccountSettingsPages: Sendable {
         return person
     }
 
-    private func page(_ context: WebAppContext, error: String? = nil, newToken: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
+    private func page(_ context: WebAppContext, error: String? = nil, newToken: String? = nil, newAppPassword: String? = nil,
+                      status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
         let me = try await app.service.me()
         let words = app.words(context)
         let left = me.recoveryCodes?.hashes.count ?? 0
         let now = app.clock()
-        let tokens = try await app.service.personTokens(login: me.login).map { token in
+        let all = try await app.service.personTokens(login: me.login)
+        func view(_ token: PersonTokenRecord) -> AccountView.Token {
             let state = token.revokedAt != nil ? words["me.tokenRevoked"]
                 : token.lastUsedAt.map { words["me.tokenUsed", ["date": AppDates.text($0)]] } ?? words["me.tokenNever"]
             return AccountView.Token(id: token.id ?? 0, label: token.label,
@@ -91,16 +99,26 @@ package struct AccountSettingsPages: Sendable {
         return app.render("me", title: words["me.title"], section: "account",
                           AccountView(login: me.login, name: me.displayName, hasSecondFactor: me.hasSecondFactor,
                                       factorState: me.hasSecondFactor ? words["me.factorOn", ["count": String(left)]] : words["me.factorOff"],
-                                      tokens: tokens, newToken: newToken, error: error),
+                                      tokens: all.filter { $0.purpose == .api }.map(view), newToken: newToken,
+                                      appPasswords: all.filter { $0.purpose == .app }.map(view), newAppPassword: newAppPassword,
+                                      appPasswordsHint: words["me.appPasswordsHint", ["login": me.login, "address": app.parts.settings.baseURL + "/"]],
+                                      error: error),
                           context: context, status: status)
     }
 
-    private func makeToken(_ request: Request, _ context: WebAppContext) async throws -> Response {
+    /// An API token, or an app password for a calendar app: shown once on the page.
+    private func makeToken(_ request: Request, _ context: WebAppContext, purpose: PersonTokenRecord.Purpose = .api) async throws -> Response {
         let person = try person(context)
         let form = try await WebForm.decode(TokenForm.self, request, limit: 4 << 10)
         do {
-            let (secret, _) = try await app.service.createPersonToken(login: person.access.login, label: form.label ?? "", readOnly: form.readOnly != nil)
-            app.logger.notice("API token made in the app", metadata: ["person": "\(person.access.login)"])
+            let login = person.access.login, label = form.label ?? "", readOnly = form.readOnly != nil
+            if purpose == .app {
+                let (secret, _) = try await app.service.createAppPassword(login: login, label: label, readOnly: readOnly)
+                app.logger.notice("app password made in the app", metadata: ["person": "\(login)"])
+                return try await page(context, newAppPassword: secret).response(from: request, context: context)
+            }
+            let (secret, _) = try await app.service.createPersonToken(login: login, label: label, readOnly: readOnly)
+            app.logger.notice("API token made in the app", metadata: ["person": "\(login)"])
             return try await page(context, newToken: secret).response(from: request, context: context)
         } catch let error as StoreError {
             return try await page(context, error: error.description, status: .unprocessableContent).response(from: request, context: context)
