@@ -94,7 +94,7 @@ browser: build pydeps
 # full walk, the permission check with 1,000 people against a store read, then
 # serving against a bare Hummingbird app and nginx (wrk drives the load; gcc,
 # nginx and wrk are installed when missing), a feed beside 1,000 people against
-# the feed alone, then replicas:
+# the feed alone, CalDAV on a 10,000-event calendar, then replicas:
 # SQLite against PostgreSQL, one replica against two behind nginx.
 BENCH_PACKAGES := nginx-light wrk gcc
 bench: deps pydeps
@@ -106,6 +106,7 @@ bench: deps pydeps
 	$(TMINUS_PYTHON) bench/serving.py .
 	$(TMINUS_PYTHON) bench/size.py .
 	$(TMINUS_PYTHON) bench/people.py .
+	$(TMINUS_PYTHON) bench/caldav.py .
 	@$(call install-missing,postgresql,PostgreSQL)
 	bash Tests/postgres/cluster.sh $(TMINUS_PYTHON) bench/replicas.py .
 

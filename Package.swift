@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "Subscriptions", targets: ["Subscriptions"]),
         // The store, for the fuzz harness of the public routes (it fixes the cursor key before the server starts).
         .library(name: "CountdownStore", targets: ["CountdownStore"]),
+        // CalDAV's request bodies, for the fuzz harness of what calendar apps send.
+        .library(name: "CalDAV", targets: ["CalDAV"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -25,6 +25,8 @@ let package = Package(
         .executableTarget(name: "FuzzRoundTrip", dependencies: ["CFuzzer", .product(name: "ICalendar", package: project)]),
         .executableTarget(name: "FuzzFeedDefinition", dependencies: ["CFuzzer", .product(name: "Subscriptions", package: project)]),
         .executableTarget(name: "FuzzAdminJSON", dependencies: ["CFuzzer", .product(name: "Countdowns", package: project)]),
+        // What calendar apps send: PROPFIND, REPORT, PROPPATCH and MKCALENDAR bodies (XML through libxml2, with limits).
+        .executableTarget(name: "FuzzDAVBodies", dependencies: ["CFuzzer", .product(name: "CalDAV", package: project)]),
         // The public routes in router mode on the in-memory store (issue #35: a forged cursor crashed the server).
         .executableTarget(name: "FuzzPublicRequests", dependencies: [
             "CFuzzer",

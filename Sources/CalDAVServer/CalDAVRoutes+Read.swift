@@ -109,10 +109,9 @@ extension CalDAVRoutes {
             guard let seen = SyncToken(token) else {
                 return Self.error(.forbidden, .d("valid-sync-token"), "this sync token is not one of this calendar's: sync again from the start")
             }
-            let (changes, customNames, newest) = try await service.calendarChanges(feed: slug, after: seen.changeId)
-            let newestKept = try await service.newestChanges(feeds: [slug])[slug] ?? 0
-            guard seen.changeId <= newestKept else {
-                return Self.error(.forbidden, .d("valid-sync-token"), "this sync token is newer than the calendar (restored from a backup?): sync again from the start")
+            guard let (changes, customNames, newest) = try await service.calendarChanges(feed: slug, after: seen.changeId) else {
+                return Self.error(.forbidden, .d("valid-sync-token"),
+                                  "this sync token is no longer valid (older than the 90 days of changes kept, or from before a backup was restored): sync again from the start")
             }
             // Each object changed since, once: as it is now, or gone.
             var order: [String] = []

@@ -17,4 +17,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case noticeClaims
     /// "on" when anyone may make an account at /app/signup (issue #37; off by default).
     case openSignup
+    /// The id of the newest change the log no longer keeps (it keeps 90 days):
+    /// a calendar app's sync token at or before it must sync again (issue #38).
+    case changeLogFloor
 }

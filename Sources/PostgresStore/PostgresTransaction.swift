@@ -258,6 +258,15 @@ struct PostgresTransaction: StoreTransaction {
             """, logger: logger)
     }
 
+    func deleteChanges(before date: Date) async throws -> Int64 {
+        var newest: Int64 = 0
+        for try await id in try await connection.query("SELECT coalesce(max(id), 0) FROM countdownChange WHERE at < \(date)", logger: logger).decode(Int64.self) {
+            newest = id
+        }
+        if newest > 0 { try await connection.query("DELETE FROM countdownChange WHERE id <= \(newest)", logger: logger) }
+        return newest
+    }
+
     func appendChanges(_ rows: [ChangeRecord]) async throws {
         for var row in rows {
             row.id = nil

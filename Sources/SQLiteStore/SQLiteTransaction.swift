@@ -244,6 +244,14 @@ package struct SQLiteTransaction: StoreTransaction {
         }
     }
 
+    package func deleteChanges(before date: Date) async throws -> Int64 {
+        try await on { db in
+            let newest = try Int64.fetchOne(db, sql: "SELECT max(id) FROM countdownChange WHERE at < ?", arguments: [date]) ?? 0
+            if newest > 0 { try db.execute(sql: "DELETE FROM countdownChange WHERE id <= ?", arguments: [newest]) }
+            return newest
+        }
+    }
+
     /// One prepared statement for all (an import files a change per countdown).
     package func appendChanges(_ rows: [ChangeRecord]) async throws {
         try await on { db in

@@ -43,6 +43,9 @@ struct XMLBodiesTests {
         let deep = Data((String(repeating: "<a>", count: 40) + String(repeating: "</a>", count: 40)).utf8)
         #expect(throws: XMLTree.Refused("the XML body nests deeper than 32")) { try XMLTree.parse(deep) }
         #expect(throws: XMLTree.Refused("the XML body is larger than 256 KB")) { try XMLTree.parse(Data(count: 300 * 1024)) }
+        // Regression (fuzz, FuzzDAVBodies): a byte that is not UTF-8 in an element's name trapped inside FoundationXML.
+        let notUTF8 = Data(#"<d:propfind xmlns:d="DAV:"><d:pr"#.utf8) + Data([0xF2]) + Data("op/></d:propfind>".utf8)
+        #expect(throws: XMLTree.Refused("the XML body is not UTF-8")) { try XMLTree.parse(notUTF8) }
         #expect(throws: XMLTree.Refused.self, "not well-formed") { try XMLTree.parse(Data("<d:propfind xmlns:d=\"DAV:\"><d:prop>".utf8)) }
     }
 

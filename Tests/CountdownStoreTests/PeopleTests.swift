@@ -166,3 +166,26 @@ struct PeopleTests {
                     .map(\.uid) == ["b@log", "a@log"], "after the last seen, at most the limit")
     }
 }
+
+/// The change log keeps 90 days (issue #38): older changes go, and the
+/// newest one gone is remembered, so that a sync token from before it is
+/// refused and the calendar app syncs again from the start.
+struct ChangeLogTests {
+    @Test(arguments: StoreBackend.available) func theLogKeepsNinetyDays(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let service = temp.service
+        try await service.createFeed(Feed(slug: "log"))
+        let old = try await service.add(Countdown(uid: "old@log", title: "Old", target: .utc(LocalDateTime(year: 2027, month: 1, day: 1))), toFeed: "log")
+        temp.clock.advance(91 * 86_400)
+        _ = try await service.add(Countdown(uid: "new@log", title: "New", target: .utc(LocalDateTime(year: 2027, month: 2, day: 1))), toFeed: "log")
+        let before = try #require(try await service.calendarChanges(feed: "log", after: 0))
+        #expect(before.changes.map(\.uid) == ["old@log", "new@log"])
+        let forgotten = try await service.pruneChangeLog()
+        #expect(forgotten == before.changes.first?.id)
+        #expect(try await service.calendarChanges(feed: "log", after: 0) == nil, "a token from before the floor must sync again")
+        let after = try #require(try await service.calendarChanges(feed: "log", after: forgotten))
+        #expect(after.changes.map(\.uid) == ["new@log"])
+        #expect(try await service.pruneChangeLog() == 0, "nothing more to forget")
+        _ = old
+    }
+}

@@ -237,6 +237,14 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
+    package func deleteChanges(before date: Date) async throws -> Int64 {
+        with { tables in
+            let newest = tables.changes.values.filter { $0.at < date }.compactMap(\.id).max() ?? 0
+            tables.changes = tables.changes.filter { $0.key > newest }
+            return newest
+        }
+    }
+
     package func appendChanges(_ rows: [ChangeRecord]) async throws {
         with { tables in
             for var row in rows {

@@ -61,6 +61,8 @@ public protocol StoreTransaction: StoreReader {
     func relabelHistory(actor: String, as label: String) async throws
     /// Keeps the object name a calendar app chose for a UID of a feed (replacing any).
     func saveDavName(_ row: DavNameRecord) async throws
+    /// Deletes the changes made before `date`; returns the newest id deleted (0: none).
+    func deleteChanges(before date: Date) async throws -> Int64
     /// Adds changes to the log, in order; each gets the next id.
     func appendChanges(_ rows: [ChangeRecord]) async throws
     /// Inserts or writes a space row, as `saveFeed` does.

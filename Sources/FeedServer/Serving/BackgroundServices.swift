@@ -89,6 +89,11 @@ package struct CatalogPollService: Service {
         catalog.service.access.forget(unlessStoreIsAt: try? await store.changeStamp())
         if number % revisionTicks == 0 { await catalog.refresh() }
         if number % 5 == 0, let sources = try? await store.sources() { health.update(sources: sources) }
+        if number % 3600 == 0 {
+            // Calendar apps' sync reads the change log; it keeps 90 days.
+            do { try await catalog.service.acting(as: .system).pruneChangeLog() }
+            catch { catalog.logger.warning("cannot forget the change log's changes older than 90 days", metadata: ["error": "\(error)"]) }
+        }
         if number % 60 == 0 {
             await catalog.saveTokenUses()
             HeapTrim.now()   // what closed connections and finished requests freed goes back to the system

@@ -46,13 +46,36 @@ extension CountdownService {
         }
     }
 
+    /// How long the change log keeps a change: a calendar app away longer syncs again from the start.
+    public static let changeLogKeeps: TimeInterval = 90 * 86_400
+
+    /// Forgets the changes older than `changeLogKeeps`, remembering the newest
+    /// one forgotten (`SettingKey.changeLogFloor`); returns its id (0: none).
+    /// The server does it once an hour.
+    @discardableResult
+    public func pruneChangeLog() async throws -> Int64 {
+        try await authorize(.administer)
+        return try await store.transaction { tx in
+            let newest = try await tx.deleteChanges(before: tx.now.addingTimeInterval(-Self.changeLogKeeps))
+            let floor = Int64(try await tx.setting(.changeLogFloor) ?? "") ?? 0
+            if newest > floor { try await tx.setSetting(.changeLogFloor, to: String(newest)) }
+            return newest
+        }
+    }
+
     /// The changes of `slug`'s calendar after change `after`, oldest first,
-    /// and the newest change (`after` when there is none).
-    public func calendarChanges(feed slug: String, after: Int64) async throws -> (changes: [ChangeRecord], names: [String: String], newest: Int64) {
+    /// and the newest change (`after` when there is none), in one read; nil
+    /// when `after` is older than what the log keeps, or newer than its
+    /// newest change (a backup restored): the app must sync from the start.
+    public func calendarChanges(feed slug: String, after: Int64) async throws -> (changes: [ChangeRecord], names: [String: String], newest: Int64)? {
         try await authorize(.readFeed(slug))
         return try await store.read { reader in
+            if after < Int64(try await reader.setting(.changeLogFloor) ?? "") ?? 0 { return nil }
             let feedId = try await reader.requireFeed(slug).savedID()
             let changes = try await reader.changeRows(ChangeQuery(feedIds: [feedId], after: after, limit: 1_000_000, newestFirst: false))
+            if changes.isEmpty, after > 0, after > (try await reader.changeRows(ChangeQuery(feedIds: [feedId], limit: 1, newestFirst: true)).first?.id ?? 0) {
+                return nil
+            }
             let names = try await reader.davNameRows(feedId: feedId, .uids(Array(Set(changes.map(\.uid))))).reduce(into: [String: String]()) {
                 $0[$1.uid] = $1.name
             }
