@@ -4,7 +4,7 @@
 
 SHELL := /bin/bash
 SYSTEM_PACKAGES := libical-dev libsqlite3-dev libqrencode-dev libmosquitto-dev pkg-config tzdata
-PYTHON_PACKAGES := icalendar recurring-ical-events jinja2 pyyaml convertdate lunardate babel caldav
+PYTHON_PACKAGES := icalendar recurring-ical-events jinja2 pyyaml convertdate lunardate babel
 VENV := .build/venv
 SWIFT_FLAGS ?=
 
@@ -31,7 +31,7 @@ deps:
 	@$(call install-missing,$(SYSTEM_PACKAGES),system packages)
 
 pydeps:
-	@if ! $(TMINUS_PYTHON) -c "import icalendar, recurring_ical_events, jinja2, yaml, convertdate, lunardate, babel, caldav" 2>/dev/null; then \
+	@if ! $(TMINUS_PYTHON) -c "import icalendar, recurring_ical_events, jinja2, yaml, convertdate, lunardate, babel" 2>/dev/null; then \
 	  echo "==> installing Python checkers into $(VENV): $(PYTHON_PACKAGES)"; \
 	  python3 -m venv $(VENV) && $(VENV)/bin/pip install -q $(PYTHON_PACKAGES); \
 	fi
@@ -71,7 +71,10 @@ clients:
 
 # vdirsyncer + khal, calcurse, python readers, a polling client and headless
 # Chromium against a live server; screenshots land in artifacts/interop/.
+# CalDAV's clients and peers: the caldav library, its compatibility tester, Xandikos (PyPI).
+INTEROP_PYTHON_PACKAGES := caldav caldav-server-tester xandikos vobject
 interop: build pydeps clients
+	@$(TMINUS_PYTHON) -c "import caldav, caldav_server_tester, xandikos, vobject" 2>/dev/null || $(VENV)/bin/pip install -q $(INTEROP_PYTHON_PACKAGES)
 	TMINUS_PYTHON=$(TMINUS_PYTHON) bash Tests/interop/run.sh
 
 # The web app in headless Chromium (Selenium): sign in, feeds, countdowns with

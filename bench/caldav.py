@@ -14,15 +14,13 @@ Usage: caldav.py ROOT   (release binaries must be built; `make bench` does that)
 import base64
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 
-from serving import GENERATOR, TMINUS, free_port, start, stop_all, wait_ready, wrk
+from serving import bench_main, GENERATOR, TMINUS, free_port, start, wait_ready, wrk
 
 PROPFIND = '<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>'
 QUERY = ('<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><c:filter>'
@@ -47,15 +45,7 @@ def median(url, method, body, auth):
 
 
 def main():
-    if not os.path.exists(GENERATOR) or not shutil.which("wrk"):
-        print("caldav bench: skipped (needs ../shared/bench/gen_calendar.py and wrk)")
-        return 0
-    work = tempfile.mkdtemp(prefix="tminus-caldav-bench-")
-    try:
-        return run(work)
-    finally:
-        stop_all()
-        shutil.rmtree(work, ignore_errors=True)
+    return bench_main("caldav", run)
 
 
 def run(work):

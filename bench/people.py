@@ -14,14 +14,12 @@ The in-process costs (µs per check, cached and not) are `tminus-bench`'s.
 Usage: people.py ROOT   (release binaries must be built; `make bench` does that)
 """
 import os
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
-from serving import BENCH, GENERATOR, TMINUS, fetch, free_port, start, stop_all, wait_ready, wrk
+from serving import bench_main, BENCH, GENERATOR, TMINUS, fetch, free_port, start, wait_ready, wrk
 
 ADMIN = "bench-admin-token-0123456789abcdef"
 VIEWER = "tmp_bench_person_0"   # PeopleBench.token(0): a viewer of space s2, where the feed is
@@ -48,18 +46,7 @@ def cpu_seconds(pid):
 
 
 def main():
-    if not os.path.exists(GENERATOR):
-        print("people bench: skipped, ../shared/bench/gen_calendar.py is not beside the clone")
-        return 0
-    if not shutil.which("wrk"):
-        print("people bench: skipped, wrk is not installed (make bench installs it)")
-        return 0
-    work = tempfile.mkdtemp(prefix="tminus-people-bench-")
-    try:
-        return run(work)
-    finally:
-        stop_all()
-        shutil.rmtree(work, ignore_errors=True)
+    return bench_main("people", run)
 
 
 def run(work):

@@ -107,20 +107,26 @@ def rss_mb(pid):
     return 0.0
 
 
-def main():
+def bench_main(name, run):
+    """Runs `run(work)` in a fresh folder when the generator and wrk are there,
+    then stops every server it started and removes the folder: each section's main."""
     if not os.path.exists(GENERATOR):
-        print("serving bench: skipped, ../shared/bench/gen_calendar.py is not beside the clone")
+        print(f"{name} bench: skipped, ../shared/bench/gen_calendar.py is not beside the clone")
         return 0
     if not shutil.which("wrk"):
-        print("serving bench: skipped, wrk is not installed (make bench installs it)")
+        print(f"{name} bench: skipped, wrk is not installed (make bench installs it)")
         return 0
-    work = tempfile.mkdtemp(prefix="tminus-serving-bench-")
+    work = tempfile.mkdtemp(prefix=f"tminus-{name}-bench-")
     os.chmod(work, 0o755)   # nginx's workers run as nobody and must read www/
     try:
         return run(work)
     finally:
         stop_all()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    return bench_main("serving", run)
 
 
 def run(work):

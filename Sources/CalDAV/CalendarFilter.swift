@@ -1,18 +1,70 @@
 import Foundation
 
 /// A calendar-query's filter (RFC 4791 §9.7), as far as tminus answers it:
-/// which component (VEVENT, VTODO, or any) and an optional time range, which
-/// a repeating event matches when one of its occurrences overlaps it.
+/// which component (VEVENT, VTODO, or any), an optional time range, which
+/// a repeating event matches when one of its occurrences overlaps it, and
+/// property filters (defined or not, a text match).
 public struct CalendarFilter: Sendable, Equatable {
     /// nil: any component.
     public var component: String?
     public var start: Date?
     public var end: Date?
+    /// Every one must hold (RFC 4791 §9.7.1: the filters of a comp-filter are ANDed).
+    public var properties: [PropertyFilter] = []
 
-    public init(component: String? = nil, start: Date? = nil, end: Date? = nil) {
+    public init(component: String? = nil, start: Date? = nil, end: Date? = nil, properties: [PropertyFilter] = []) {
         self.component = component
         self.start = start
         self.end = end
+        self.properties = properties
+    }
+
+    /// A `prop-filter` (RFC 4791 §9.7.2): a property named so is not
+    /// defined, or one of them matches the text.
+    public struct PropertyFilter: Sendable, Equatable {
+        public var name: String
+        public var isNotDefined: Bool
+        public var textMatch: TextMatch?
+
+        public init(name: String, isNotDefined: Bool = false, textMatch: TextMatch? = nil) {
+            self.name = name.uppercased()
+            self.isNotDefined = isNotDefined
+            self.textMatch = textMatch
+        }
+
+        /// Whether a component whose properties named `name` have `values` (unescaped) passes.
+        public func matches(_ values: [String]) -> Bool {
+            if isNotDefined { return values.isEmpty }
+            guard let textMatch else { return !values.isEmpty }
+            return textMatch.negate ? !values.contains { textMatch.finds($0) } || values.isEmpty : values.contains { textMatch.finds($0) }
+        }
+    }
+
+    /// A `text-match` (RFC 4791 §9.7.5): a substring, compared byte for byte
+    /// (`i;octet`) or ignoring ASCII case (`i;ascii-casemap`, the default).
+    public struct TextMatch: Sendable, Equatable {
+        public enum Kind: String, Sendable { case contains, equals, starts = "starts-with", ends = "ends-with" }
+        public var text: String
+        public var caseless: Bool
+        public var negate: Bool
+        public var kind: Kind
+
+        public init(text: String, caseless: Bool = true, negate: Bool = false, kind: Kind = .contains) {
+            self.text = text
+            self.caseless = caseless
+            self.negate = negate
+            self.kind = kind
+        }
+
+        func finds(_ value: String) -> Bool {
+            let (value, text) = caseless ? (value.lowercased(), self.text.lowercased()) : (value, self.text)
+            return switch kind {
+            case .contains: text.isEmpty || value.contains(text)
+            case .equals: value == text
+            case .starts: value.hasPrefix(text)
+            case .ends: value.hasSuffix(text)
+            }
+        }
     }
 
     public var hasTimeRange: Bool { start != nil || end != nil }
@@ -34,11 +86,35 @@ public struct CalendarFilter: Sendable, Equatable {
             case .c("time-range"):
                 result.start = try child.attributes["start"].map(Self.utc)
                 result.end = try child.attributes["end"].map(Self.utc)
+            case .c("prop-filter"):
+                result.properties.append(try Self.propertyFilter(child))
             default:
-                throw XMLTree.Refused("tminus does not filter by \(child.name.local) (only by component and time-range)")
+                throw XMLTree.Refused("tminus does not filter by \(child.name.local) (by component, time-range and prop-filter)")
             }
         }
         return result
+    }
+
+    static func propertyFilter(_ element: XMLTree) throws(XMLTree.Refused) -> PropertyFilter {
+        guard let name = element.attributes["name"], !name.isEmpty else { throw XMLTree.Refused("a prop-filter names its property") }
+        var filter = PropertyFilter(name: name)
+        for child in element.children {
+            switch child.name {
+            case .c("is-not-defined"): filter.isNotDefined = true
+            case .c("text-match"):
+                let collation = child.attributes["collation"] ?? "i;ascii-casemap"
+                guard ["i;ascii-casemap", "i;octet", "i;unicode-casemap"].contains(collation) else {
+                    throw XMLTree.Refused("the collation \(collation.prefix(40)) is not supported (i;ascii-casemap and i;octet are)")
+                }
+                filter.textMatch = TextMatch(text: child.text, caseless: collation != "i;octet",
+                                             negate: child.attributes["negate-condition"] == "yes",
+                                             kind: child.attributes["match-type"].flatMap(TextMatch.Kind.init(rawValue:)) ?? .contains)
+            case .c("param-filter"):
+                throw XMLTree.Refused("tminus does not filter by a property's parameters (param-filter)")
+            default: continue
+            }
+        }
+        return filter
     }
 
     /// `20060104T000000Z`, as RFC 4791 requires time ranges to be written.

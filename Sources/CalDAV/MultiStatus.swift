@@ -9,12 +9,16 @@ public struct MultiStatus: Sendable {
         public var found: [(name: DAVName, value: PropertyValue)]
         public var missing: [DAVName]
         public var status: Int?
+        /// Properties answered with another status (a refused PROPPATCH: 403, and 424 for the rest).
+        public var others: [(status: Int, names: [DAVName])]
 
-        public init(href: String, found: [(name: DAVName, value: PropertyValue)] = [], missing: [DAVName] = [], status: Int? = nil) {
+        public init(href: String, found: [(name: DAVName, value: PropertyValue)] = [], missing: [DAVName] = [], status: Int? = nil,
+                    others: [(status: Int, names: [DAVName])] = []) {
             self.href = href
             self.found = found
             self.missing = missing
             self.status = status
+            self.others = others
         }
     }
 
@@ -33,7 +37,7 @@ public struct MultiStatus: Sendable {
         if let status = response.status {
             append("<d:status>\(Self.statusLine(status))</d:status>")
         } else {
-            if !response.found.isEmpty || response.missing.isEmpty {
+            if !response.found.isEmpty || (response.missing.isEmpty && response.others.isEmpty) {
                 append("<d:propstat><d:prop>")
                 for (name, value) in response.found { write(name, value) }
                 append("</d:prop><d:status>\(Self.statusLine(200))</d:status></d:propstat>")
@@ -42,6 +46,11 @@ public struct MultiStatus: Sendable {
                 append("<d:propstat><d:prop>")
                 for name in response.missing { append(Self.empty(name)) }
                 append("</d:prop><d:status>\(Self.statusLine(404))</d:status></d:propstat>")
+            }
+            for (code, names) in response.others where !names.isEmpty {
+                append("<d:propstat><d:prop>")
+                for name in names { append(Self.empty(name)) }
+                append("</d:prop><d:status>\(Self.statusLine(code))</d:status></d:propstat>")
             }
         }
         append("</d:response>")

@@ -8,6 +8,10 @@ public enum ReportBody: Sendable, Equatable {
     case query(properties: [DAVName], filter: CalendarFilter, expand: DateInterval?)
     /// `token` empty: the first sync. `limit`: at most this many results.
     case syncCollection(token: String, properties: [DAVName], limit: Int?)
+    /// `free-busy-query` (RFC 4791 §7.10): the busy times of a calendar within a range.
+    case freeBusy(DateInterval)
+    /// `principal-property-search` (RFC 3744 §9.4): principals whose display name contains `match` (nil: all).
+    case principalSearch(match: String?, properties: [DAVName])
 
     public static func parse(_ data: Data) throws(XMLTree.Refused) -> ReportBody {
         let root = try XMLTree.parse(data)
@@ -23,6 +27,16 @@ public enum ReportBody: Sendable, Equatable {
                 expand = DateInterval(start: start, end: end)
             }
             return .query(properties: properties, filter: try CalendarFilter.parse(root.child(.c("filter"))), expand: expand)
+        case .c("free-busy-query"):
+            guard let range = root.child(.c("time-range")), let start = try range.attributes["start"].map(CalendarFilter.utc) else {
+                throw XMLTree.Refused("a free-busy-query has a time-range with a start")
+            }
+            let end = try range.attributes["end"].map(CalendarFilter.utc) ?? start.addingTimeInterval(366 * 86_400)
+            guard start < end else { throw XMLTree.Refused("a free-busy-query's range ends after it starts") }
+            return .freeBusy(DateInterval(start: start, end: end))
+        case .d("principal-property-search"):
+            let match = root.children(.d("property-search")).first { $0.child(.d("prop"))?.child(.d("displayname")) != nil }?.child(.d("match"))?.text
+            return .principalSearch(match: match, properties: properties)
         case .d("sync-collection"):
             let level = root.child(.d("sync-level"))?.text ?? "1"
             guard level == "1" else { throw XMLTree.Refused("only sync-level 1 is answered (the calendar's own objects)") }

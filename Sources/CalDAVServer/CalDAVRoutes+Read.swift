@@ -27,17 +27,16 @@ extension CalDAVRoutes {
             if deep {
                 let feeds = try await service.readable(parts.catalog.storedFeeds).sorted { $0.feed.slug < $1.feed.slug }
                 let newest = try await service.newestChanges(feeds: feeds.map(\.feed.slug))
-                for (index, feed) in feeds.enumerated() {
+                for feed in feeds {
                     let canEdit = await allowed(.editFeed(feed.feed.slug))
                     status.add(properties.response(href: DAVPath.calendar(login: login, feed: feed.feed.slug).href,
-                                                   DAVProperties.calendar(feed, newestChange: newest[feed.feed.slug] ?? 0, order: index + 1,
-                                                                          canEdit: canEdit, person: person)))
+                                                   DAVProperties.calendar(feed, newestChange: newest[feed.feed.slug] ?? 0, canEdit: canEdit, person: person)))
                 }
             }
         case .calendar(let login, let segment):
             let slug = Self.slug(segment)
             let listing = try await listing(slug)
-            status.add(properties.response(href: path.href, DAVProperties.calendar(listing.feed, newestChange: listing.newestChange, order: 1,
+            status.add(properties.response(href: path.href, DAVProperties.calendar(listing.feed, newestChange: listing.newestChange,
                                                                                   canEdit: await allowed(.editFeed(slug)), person: person)))
             if deep {
                 for object in listing.objects {
@@ -68,11 +67,14 @@ extension CalDAVRoutes {
     }
 
     func report(_ path: DAVPath, _ request: Request) async throws -> Response {
+        let report = try ReportBody.parse(try await Self.xmlBody(request))
+        if case .principalSearch(let match, let names) = report, let person {
+            return try await principalSearch(match: match, properties: names, person: person)
+        }
         guard case .calendar(let login, let segment) = path else {
             throw HTTPError(.forbidden, message: "REPORTs are asked of a calendar (\(DAVPath.home(login: person?.login ?? "").href)FEED/)")
         }
         let slug = Self.slug(segment)
-        let report = try ReportBody.parse(try await Self.xmlBody(request))
         var status = MultiStatus()
         func href(_ name: String) -> String { DAVPath.object(login: login, feed: segment, name: name).href }
         switch report {
@@ -97,7 +99,7 @@ extension CalDAVRoutes {
                 status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: data)))
             }
             return Self.multistatus(status.finish())
-        case .syncCollection(let token, let names, _):
+        case .syncCollection(let token, let names, let limit):
             let properties = DAVProperties(body: .properties(names))
             if token.isEmpty {
                 let listing = try await listing(slug)
@@ -113,9 +115,17 @@ extension CalDAVRoutes {
                 return Self.error(.forbidden, .d("valid-sync-token"),
                                   "this sync token is no longer valid (older than the 90 days of changes kept, or from before a backup was restored): sync again from the start")
             }
-            // Each object changed since, once: as it is now, or gone.
-            var order: [String] = []
-            for change in changes where !order.contains(change.uid) { order.append(change.uid) }
+            // Each object changed since, once: as it is now, or gone. With a limit, the changes up to the
+            // last one that fits, the token naming it, and a 507 that says there is more (RFC 6578 §3.6).
+            var order: [String] = [], seenUIDs = Set<String>(), through = newest, truncated = false
+            for change in changes {
+                if !seenUIDs.contains(change.uid) {
+                    if let limit, order.count == limit { truncated = true; break }
+                    seenUIDs.insert(change.uid)
+                    order.append(change.uid)
+                }
+                through = change.id ?? through
+            }
             if !order.isEmpty {
                 let listing = try await listing(slug, uids: order)
                 let present = Dictionary(listing.objects.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
@@ -127,8 +137,27 @@ extension CalDAVRoutes {
                     }
                 }
             }
-            return Self.multistatus(status.finish(syncToken: SyncToken(changeId: newest).text))
+            if truncated { status.add(MultiStatus.Response(href: path.href, status: 507)) }
+            return Self.multistatus(status.finish(syncToken: SyncToken(changeId: truncated ? through : newest).text))
+        case .principalSearch:
+            return Self.multistatus(status.finish())
+        case .freeBusy(let window):
+            let listing = try await listing(slug)
+            let text = CalendarQuery.freeBusy(listing.objects, feed: listing.feed.feed, within: window, now: parts.clock())
+            return Response(status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
+    }
+
+    /// A principal search finds the signed-in person alone (when their name
+    /// matches): who else has an account is not a calendar app's to list.
+    func principalSearch(match: String?, properties names: [DAVName], person: PersonAccess) async throws -> Response {
+        let name = (try? await service.me().displayName) ?? person.login
+        var status = MultiStatus()
+        if match.map({ $0.isEmpty || name.localizedCaseInsensitiveContains($0) || person.login.localizedCaseInsensitiveContains($0) }) ?? true {
+            let properties = DAVProperties(body: names.isEmpty ? .allProperties : .properties(names))
+            status.add(properties.response(href: DAVPath.principal(login: person.login).href, DAVProperties.principal(person: person, name: name)))
+        }
+        return Self.multistatus(status.finish())
     }
 
     static let depth = HTTPField.Name("Depth")!

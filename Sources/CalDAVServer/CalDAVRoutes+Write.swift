@@ -59,14 +59,13 @@ extension CalDAVRoutes {
         guard case .calendar(_, let segment) = path else { throw HTTPError(.forbidden, message: "only a calendar's properties can be changed") }
         let update = try PropertyUpdate.parse(try await Self.xmlBody(request), root: .d("propertyupdate"))
         let slug = Self.slug(segment)
-        let writable: Set<DAVName> = [.d("displayname"), .ical("calendar-color"), .c("calendar-description"), .ical("calendar-order")]
+        // calendar-order is each app's own arrangement: not kept, so refused rather than ignored.
+        let writable: Set<DAVName> = [.d("displayname"), .ical("calendar-color"), .c("calendar-description")]
         let names = update.set.map(\.name) + update.removed
         var status = MultiStatus()
         if names.contains(where: { !writable.contains($0) }) {
-            status.add(MultiStatus.Response(href: path.href, found: [], missing: []))
-            var response = MultiStatus()
-            response.add(Self.refusedProperties(path.href, names: names, writable: writable))
-            return Self.multistatus(response.finish())
+            status.add(MultiStatus.Response(href: path.href, others: [(403, names.filter { !writable.contains($0) }), (424, names.filter(writable.contains))]))
+            return Self.multistatus(status.finish())
         }
         guard var feed = try await parts.service.store.feed(slug: slug)?.feed else { throw HTTPError(.notFound, message: "no calendar \(segment)") }
         for property in update.set {
@@ -74,7 +73,7 @@ extension CalDAVRoutes {
             case .d("displayname"): if !property.text.isEmpty { feed.name = String(property.text.prefix(200)) }
             case .ical("calendar-color"): feed.color = Self.color(property.text) ?? feed.color
             case .c("calendar-description"): feed.description = property.text.isEmpty ? nil : String(property.text.prefix(2_000))
-            default: break   // calendar-order: each person's own, not kept
+            default: break
             }
         }
         for name in update.removed where name == .c("calendar-description") { feed.description = nil }
@@ -82,11 +81,6 @@ extension CalDAVRoutes {
         status = MultiStatus()
         status.add(MultiStatus.Response(href: path.href, found: names.map { ($0, PropertyValue.elements([])) }))
         return Self.multistatus(status.finish())
-    }
-
-    /// A refused PROPPATCH: the properties tminus does not keep 403, the rest 424 (nothing was changed).
-    static func refusedProperties(_ href: String, names: [DAVName], writable: Set<DAVName>) -> MultiStatus.Response {
-        MultiStatus.Response(href: href, found: [], missing: names.filter { !writable.contains($0) })
     }
 
     /// `#RRGGBB` from a client's `#RRGGBBAA` or `#RRGGBB`.

@@ -37,8 +37,9 @@ package struct CalDAVRoutes: Sendable {
         }
         let signIn = AppPasswordMiddleware(service: parts.service, throttle: throttle, trusted: trusted, clock: parts.clock)
         // Apps given only the server's address ask it who they are (current-user-principal): answered as /dav/.
-        if let propfind = HTTPRequest.Method("PROPFIND") {
-            router.group("").add(middleware: signIn).on("", method: propfind) { request, context in try await self.answer(request, context) }
+        let root = router.group("").add(middleware: signIn)
+        for method in ["PROPFIND", "REPORT"].compactMap({ HTTPRequest.Method($0) }) {
+            root.on("", method: method) { request, context in try await self.answer(request, context) }
         }
         let group = router.group("dav").add(middleware: signIn)
         for method in Self.methods {
@@ -84,6 +85,7 @@ package struct CalDAVRoutes: Sendable {
             case .uidConflict: Self.error(.conflict, .c("no-uid-conflict"), refused.description)
             case .fromSource: Self.error(.forbidden, .d("need-privileges"), refused.description)
             case .notOneObject: Self.error(.badRequest, .c("valid-calendar-object-resource"), refused.description)
+            case .unsupportedComponent: Self.error(.forbidden, .c("supported-calendar-component"), refused.description)
             }
         }
     }

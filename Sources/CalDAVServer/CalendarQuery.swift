@@ -10,11 +10,30 @@ import Services
 enum CalendarQuery {
     static func matches(_ object: CalendarObject, filter: CalendarFilter, feed: Feed) -> Bool {
         if let component = filter.component, (component == "VTODO") != object.isTask { return false }
-        guard filter.hasTimeRange else { return true }
+        // A UID is the row's own: most searches by UID need no parse.
+        if filter.properties.contains(where: { $0.name == "UID" }), !filter.properties.filter({ $0.name == "UID" }).allSatisfy({ $0.matches([object.uid]) }) {
+            return false
+        }
+        let others = filter.properties.filter { $0.name != "UID" }
+        guard filter.hasTimeRange || !others.isEmpty else { return true }
         guard let countdown = try? object.countdown() else { return false }
-        let window = DateInterval(start: filter.start ?? .distantPast, end: max(filter.end ?? .distantFuture, filter.start ?? .distantPast))
         let calendar = CalendarExport.calendar(feed: feed, countdowns: [countdown])
+        if !others.isEmpty {
+            guard let master = (calendar.events.map(\.component) + calendar.todos.map(\.component)).first else { return false }
+            for filter in others where !filter.matches(values(of: filter.name, in: master)) { return false }
+        }
+        guard filter.hasTimeRange else { return true }
+        let window = DateInterval(start: filter.start ?? .distantPast, end: max(filter.end ?? .distantFuture, filter.start ?? .distantPast))
         return !OccurrenceExpander(calendar: calendar, floatingZone: feed.zone).occurrences(in: calendar, in: window, limit: 1).occurrences.isEmpty
+    }
+
+    /// The unescaped values of a component's properties named `name`; a list
+    /// property (CATEGORIES, RESOURCES) gives each of its values.
+    static func values(of name: String, in component: Component) -> [String] {
+        component.all(name).flatMap { property -> [String] in
+            let list = name == "CATEGORIES" || name == "RESOURCES"
+            return list ? TextEscaping.splitList(property.value).map(TextEscaping.unescape) : [TextEscaping.unescape(property.value)]
+        }
     }
 
     /// The object with each occurrence within `window` as a component of its
@@ -33,6 +52,33 @@ enum CalendarQuery {
             if let summary = occurrence.summary { instance.set("SUMMARY", Property(name: "SUMMARY", value: TextEscaping.escape(summary))) }
             if instance.name == "VTODO" { calendar.todos.append(VTodo(component: instance)) } else { calendar.events.append(VEvent(component: instance)) }
         }
+        return CalendarWriter(timeZones: .keep).write(calendar)
+    }
+
+    /// A VFREEBUSY of the events' occurrences within `window` (tasks and
+    /// transparent events take no time), merged where they overlap.
+    static func freeBusy(_ objects: [CalendarObject], feed: Feed, within window: DateInterval, now: Date) -> String {
+        var busy: [(Date, Date)] = []
+        for object in objects where !object.isTask {
+            guard let countdown = try? object.countdown() else { continue }
+            let calendar = CalendarExport.calendar(feed: feed, countdowns: [countdown])
+            guard calendar.events.first?.component.first("TRANSP")?.value.uppercased() != "TRANSPARENT" else { continue }
+            for occurrence in OccurrenceExpander(calendar: calendar, floatingZone: feed.zone).occurrences(in: calendar, in: window, limit: 10_000).occurrences {
+                let end = occurrence.endInstant ?? occurrence.startInstant
+                guard end > occurrence.startInstant else { continue }
+                busy.append((max(occurrence.startInstant, window.start), min(end, window.end)))
+            }
+        }
+        var merged: [(Date, Date)] = []
+        for period in busy.sorted(by: { $0.0 < $1.0 }) {
+            if let last = merged.last, period.0 <= last.1 { merged[merged.count - 1].1 = max(last.1, period.1) } else { merged.append(period) }
+        }
+        var component = Component(name: "VFREEBUSY", properties: [
+            Property(name: "DTSTAMP", value: utc(now)), Property(name: "DTSTART", value: utc(window.start)), Property(name: "DTEND", value: utc(window.end)),
+        ])
+        component.properties += merged.map { Property(name: "FREEBUSY", value: "\(utc($0.0))/\(utc($0.1))") }
+        var calendar = VCalendar.empty()
+        calendar.otherComponents = [component]
         return CalendarWriter(timeZones: .keep).write(calendar)
     }
 

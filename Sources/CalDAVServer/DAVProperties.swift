@@ -64,7 +64,8 @@ struct DAVProperties {
 
     /// A feed as a calendar: its names and colour, its change stamps (ctag,
     /// sync token) from the revision and the log, and what the person may do.
-    static func calendar(_ feed: StoredFeed, newestChange: Int64, order: Int, canEdit: Bool, person: PersonAccess) -> [(DAVName, () -> PropertyValue?)] {
+    /// No calendar-order: each app keeps its own arrangement, and tminus keeps none.
+    static func calendar(_ feed: StoredFeed, newestChange: Int64, canEdit: Bool, person: PersonAccess) -> [(DAVName, () -> PropertyValue?)] {
         [
             (.d("resourcetype"), { .elements([.d("collection"), .c("calendar")]) }),
             (.d("displayname"), { .text(feed.feed.name) }),
@@ -73,7 +74,6 @@ struct DAVProperties {
             (.c("supported-calendar-component-set"), { .components(["VEVENT", "VTODO"]) }),
             (.c("calendar-description"), { feed.feed.description.map { .text($0) } }),
             (.ical("calendar-color"), { feed.feed.color.map { .text($0) } }),
-            (.ical("calendar-order"), { .text(String(order)) }),
             (.c("calendar-timezone"), { .text(CalendarExport.timeZoneCalendar(of: feed.feed)) }),
             (.d("current-user-privilege-set"), {
                 .privileges(canEdit ? [.d("read"), .d("write"), .d("write-properties"), .d("write-content"), .d("bind"), .d("unbind")] : [.d("read")])

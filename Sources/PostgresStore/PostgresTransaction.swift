@@ -245,9 +245,16 @@ struct PostgresTransaction: StoreTransaction {
     }
 
     func relabelHistory(actor: String, as label: String) async throws {
-        try await connection.query("UPDATE countdown SET createdBy = \(label) WHERE createdBy = \(actor)", logger: logger)
-        try await connection.query("UPDATE countdown SET changedBy = \(label) WHERE changedBy = \(actor)", logger: logger)
-        try await connection.query("UPDATE countdownChange SET actor = \(label) WHERE actor = \(actor)", logger: logger)
+        // The login alone, or followed by " via " and an app's label (what a calendar app changed).
+        for (table, column) in [("countdown", "createdBy"), ("countdown", "changedBy"), ("countdownChange", "actor")] {
+            var binds = PostgresBindings()
+            binds.append(label)
+            binds.append(actor)
+            try await connection.query(PostgresQuery(unsafeSQL: """
+                UPDATE \(table) SET \(column) = $1 || substr(\(column), length($2) + 1)
+                WHERE \(column) = $2 OR substr(\(column), 1, length($2) + 5) = $2 || ' via '
+                """, binds: binds), logger: logger)
+        }
     }
 
     func saveDavName(_ row: DavNameRecord) async throws {

@@ -231,9 +231,13 @@ package struct SQLiteTransaction: StoreTransaction {
 
     package func relabelHistory(actor: String, as label: String) async throws {
         try await on { db in
-            try db.execute(sql: "UPDATE countdown SET createdBy = ? WHERE createdBy = ?", arguments: [label, actor])
-            try db.execute(sql: "UPDATE countdown SET changedBy = ? WHERE changedBy = ?", arguments: [label, actor])
-            try db.execute(sql: "UPDATE countdownChange SET actor = ? WHERE actor = ?", arguments: [label, actor])
+            // The login alone, or followed by " via " and an app's label (what a calendar app changed).
+            for (table, column) in [("countdown", "createdBy"), ("countdown", "changedBy"), ("countdownChange", "actor")] {
+                try db.execute(sql: """
+                    UPDATE \(table) SET \(column) = :label || substr(\(column), length(:actor) + 1)
+                    WHERE \(column) = :actor OR substr(\(column), 1, length(:actor) + 5) = :actor || ' via '
+                    """, arguments: ["label": label, "actor": actor])
+            }
         }
     }
 

@@ -28,10 +28,30 @@ struct XMLBodiesTests {
         #expect(expand?.duration == TimeInterval(31 * 86_400))
         let sync = Data(#"<d:sync-collection xmlns:d="DAV:"><d:sync-token/><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>"#.utf8)
         #expect(try ReportBody.parse(sync) == .syncCollection(token: "", properties: [.d("getetag")], limit: nil))
-        let text = Data(#"<c:calendar-query xmlns:c="urn:ietf:params:xml:ns:caldav"><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:prop-filter name="UID"/></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>"#.utf8)
-        #expect(throws: XMLTree.Refused("tminus does not filter by prop-filter (only by component and time-range)")) { try ReportBody.parse(text) }
+        let text = Data(#"""
+            <c:calendar-query xmlns:c="urn:ietf:params:xml:ns:caldav"><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO">
+            <c:prop-filter name="summary"><c:text-match collation="i;octet" negate-condition="yes">Essay</c:text-match></c:prop-filter>
+            <c:prop-filter name="CATEGORIES"><c:is-not-defined/></c:prop-filter></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>
+            """#.utf8)
+        guard case .query(_, let byText, _) = try ReportBody.parse(text) else { Issue.record("not a query"); return }
+        #expect(byText.properties == [CalendarFilter.PropertyFilter(name: "SUMMARY", textMatch: CalendarFilter.TextMatch(text: "Essay", caseless: false, negate: true)),
+                                      CalendarFilter.PropertyFilter(name: "CATEGORIES", isNotDefined: true)])
+        let param = Data(#"<c:calendar-query xmlns:c="urn:ietf:params:xml:ns:caldav"><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:prop-filter name="ATTENDEE"><c:param-filter name="PARTSTAT"/></c:prop-filter></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>"#.utf8)
+        #expect(throws: XMLTree.Refused("tminus does not filter by a property's parameters (param-filter)")) { try ReportBody.parse(param) }
         let badTime = Data(#"<c:calendar-query xmlns:c="urn:ietf:params:xml:ns:caldav"><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:time-range start="2027-01-01"/></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>"#.utf8)
         #expect(throws: XMLTree.Refused.self) { try ReportBody.parse(badTime) }
+    }
+
+    @Test func propertyFiltersMatchAsRFC4791Says() {
+        let caseless = CalendarFilter.PropertyFilter(name: "summary", textMatch: CalendarFilter.TextMatch(text: "ESSAY"))
+        #expect(caseless.matches(["Hand in the essay"]) && !caseless.matches(["Maths"]) && !caseless.matches([]))
+        let octet = CalendarFilter.PropertyFilter(name: "SUMMARY", textMatch: CalendarFilter.TextMatch(text: "ESSAY", caseless: false))
+        #expect(!octet.matches(["Hand in the essay"]))
+        let negated = CalendarFilter.PropertyFilter(name: "CATEGORIES", textMatch: CalendarFilter.TextMatch(text: "work", negate: true))
+        #expect(negated.matches(["Home"]) && !negated.matches(["Home", "Work"]))
+        let undefined = CalendarFilter.PropertyFilter(name: "DTEND", isNotDefined: true)
+        #expect(undefined.matches([]) && !undefined.matches(["20270101T000000Z"]))
+        #expect(CalendarFilter.PropertyFilter(name: "UID").matches(["a@b"]) && !CalendarFilter.PropertyFilter(name: "UID").matches([]), "defined")
     }
 
     @Test func aHostileBodyIsRefusedNotExpanded() {

@@ -138,8 +138,15 @@ struct PeopleTests {
         await #expect(throws: StoreError.self) {
             try await service.acting(as: .person(PersonAccess(id: try outsider.savedID(), login: "dora", isAdmin: false))).board(space: "family", period: .week)
         }
+        // What his calendar app changed names it too, and keeps it when he is gone.
+        guard case .person(var benViaPhone) = ben.principal else { Issue.record("Ben is a person"); return }
+        benViaPhone.app = "Ben's phone"
+        _ = try await service.acting(as: .person(benViaPhone)).setDone(id: try lawn.savedID(), false)
+        #expect(try await anna.activity(space: "family").first?.who == "ben via Ben's phone")
+        #expect(try await anna.board(space: "family", period: .year).first { $0.login == "ben" } != nil)
         try await service.deletePerson(login: "ben", handTo: "anna")
-        #expect(try await anna.activity(space: "family").first?.who == "Ben (former member)", "his name stays on the log")
+        #expect(try await anna.activity(space: "family").prefix(2).map(\.who) == ["Ben (former member) via Ben's phone", "Ben (former member)"],
+                "his name stays on the log")
         try await service.deleteFeed(slug: "garden")
         #expect(try await anna.activity(space: "family").allSatisfy { $0.feed == "chores" }, "a deleted feed's log goes with it")
     }

@@ -50,7 +50,7 @@ struct CalDAVTests {
             let put = try await Self.send(client, .put, "/dav/calendars/anna/birthdays/grandma.ics", anna, Self.event("grandma@family", "Grandma"))
             #expect(put.status == 201, "\(put.body)")
             let stored = try #require(try await parts.store.countdowns(inFeed: "birthdays").first)
-            #expect(stored.title == "Grandma" && stored.changedBy == "anna")
+            #expect(stored.title == "Grandma" && stored.changedBy == "anna via Anna's iPhone", "the history names the app: \(stored.changedBy ?? "")")
             let home = try await Self.send(client, Self.propfind, "/dav/calendars/ben/", Self.basic("ben", benSecret, depth: "1"))
             #expect(home.status == 207 && home.body.contains("/dav/calendars/ben/birthdays/"), "a space's feed is in the viewer's home")
             let got = try await Self.send(client, .get, "/dav/calendars/ben/birthdays/grandma.ics", ben)
@@ -125,6 +125,55 @@ struct CalDAVTests {
             let forged = try await Self.send(client, Self.report, calendar, anna, Self.sync.replacingOccurrences(of: "TOKEN", with: "http://tminus.invalid/sync/999999"))
             #expect(forged.status == 403 && forged.body.contains("valid-sync-token"))
             _ = current
+        }
+    }
+
+    /// What the compatibility run asks beyond syncing: property filters,
+    /// free-busy, a principal search that finds only oneself, a sync in
+    /// pages (DAV:limit), and a journal refused as a component tminus does not keep.
+    @Test func searchesFreeBusyAndPagedSync() async throws {
+        let fixture = try ServerFixture(transport: .live)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.dependencies.parts.service
+            try await service.addPerson(login: "anna", displayName: "Anna Example", password: "a long enough password", cost: 4)
+            try await service.addPerson(login: "ben", password: "a long enough password", cost: 4)
+            let anna = Self.basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret)
+            #expect(try await Self.send(client, Self.mkcalendar, "/dav/calendars/anna/work/", anna).status == 201)
+            for (uid, summary) in [("one@work", "Quarterly Review"), ("two@work", "Lunch"), ("three@work", "Review the budget")] {
+                #expect(try await Self.send(client, .put, "/dav/calendars/anna/work/\(uid).ics", anna, Self.event(uid, summary)).status == 201)
+            }
+            let query = """
+                <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><c:filter>
+                <c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:prop-filter name="SUMMARY"><c:text-match>review</c:text-match>
+                </c:prop-filter></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>
+                """
+            let found = try await Self.send(client, Self.report, "/dav/calendars/anna/work/", anna, query)
+            #expect(found.body.contains("one%40work.ics") && found.body.contains("three%40work.ics") && !found.body.contains("two%40work.ics"), "\(found.body)")
+
+            let meeting = Self.event("meeting@work", "Meeting").replacingOccurrences(of: "SUMMARY:", with: "DTEND:20270314T113000Z\r\nSUMMARY:")
+            #expect(try await Self.send(client, .put, "/dav/calendars/anna/work/meeting.ics", anna, meeting).status == 201)
+            let busy = try await Self.send(client, Self.report, "/dav/calendars/anna/work/", anna, """
+                <c:free-busy-query xmlns:c="urn:ietf:params:xml:ns:caldav"><c:time-range start="20270314T000000Z" end="20270315T000000Z"/></c:free-busy-query>
+                """)
+            #expect(busy.status == 200 && busy.body.contains("BEGIN:VFREEBUSY") && busy.body.contains("FREEBUSY:20270314T100000Z/20270314T113000Z"),
+                    "an event with an end is busy; one without takes no time: \(busy.body)")
+
+            let search = #"<d:principal-property-search xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:property-search><d:prop><d:displayname/></d:prop><d:match>anna</d:match></d:property-search><d:prop><d:displayname/><c:calendar-home-set/></d:prop></d:principal-property-search>"#
+            let principals = try await Self.send(client, Self.report, "/", anna, search)
+            #expect(principals.body.contains("/dav/principals/anna/") && principals.body.contains("Anna Example") && !principals.body.contains("ben"))
+
+            let paged = try await Self.send(client, Self.report, "/dav/calendars/anna/work/", anna, """
+                <d:sync-collection xmlns:d="DAV:"><d:sync-token>http://tminus.invalid/sync/0</d:sync-token><d:sync-level>1</d:sync-level>
+                <d:limit><d:nresults>2</d:nresults></d:limit><d:prop><d:getetag/></d:prop></d:sync-collection>
+                """)
+            #expect(paged.body.components(separatedBy: ".ics</d:href>").count == 3 && paged.body.contains("507 Insufficient Storage"), "\(paged.body)")
+            let next = try #require(paged.body.range(of: "http://tminus.invalid/sync/[0-9]+", options: .regularExpression).map { String(paged.body[$0]) })
+            let rest = try await Self.send(client, Self.report, "/dav/calendars/anna/work/", anna, Self.sync.replacingOccurrences(of: "TOKEN", with: next))
+            #expect(rest.body.contains("three%40work.ics") && rest.body.contains("meeting") && !rest.body.contains("507"), "the next page: \(rest.body)")
+
+            let journal = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tests//EN\r\nBEGIN:VJOURNAL\r\nUID:j@work\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Notes\r\nEND:VJOURNAL\r\nEND:VCALENDAR\r\n"
+            let refused = try await Self.send(client, .put, "/dav/calendars/anna/work/j.ics", anna, journal)
+            #expect(refused.status == 403 && refused.body.contains("supported-calendar-component"), "\(refused.body)")
         }
     }
 

@@ -367,22 +367,19 @@ else
   fail "radicale is not installed (make interop installs it)"
 fi
 
+# An independent compatibility run (caldav-server-tester), tminus beside Radicale and Xandikos.
+run_checks "caldav-server-tester" "$PYTHON" Tests/interop/caldav_compat.py "$BASE/" anna "$APP_PASSWORD" "$ART"
+
 # vdirsyncer syncs one calendar both ways with a local folder, which khal reads.
 DAV="$BASE/dav/calendars/anna/interop-sync/"
 curl -s -o /dev/null -u "anna:$APP_PASSWORD" -X MKCALENDAR "$DAV"
-curl -s -o /dev/null -u "anna:$APP_PASSWORD" -X PUT -H 'Content-Type: text/calendar' --data-binary @- "${DAV}from-server.ics" <<'ICS'
-BEGIN:VCALENDAR
-VERSION:2.0
-PRODID:-//tminus interop//EN
-BEGIN:VEVENT
-UID:from-server@interop
-DTSTAMP:20260101T000000Z
-DTSTART:20270310T090000Z
-DTEND:20270310T100000Z
-SUMMARY:Made on the server
-END:VEVENT
-END:VCALENDAR
-ICS
+# put_event NAME UID SUMMARY DTSTART [DTEND]: one event PUT to the synced calendar as an app would.
+put_event() {
+  local end=${5:+DTEND:$5$'\n'}
+  printf 'BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//tminus interop//EN\nBEGIN:VEVENT\nUID:%s\nDTSTAMP:20260101T000000Z\nDTSTART:%s\n%sSUMMARY:%s\nEND:VEVENT\nEND:VCALENDAR\n' \
+    "$2" "$4" "$end" "$3" | curl -s -o /dev/null -u "anna:$APP_PASSWORD" -X PUT -H 'Content-Type: text/calendar' --data-binary @- "${DAV}$1"
+}
+put_event from-server.ics from-server@interop "Made on the server" 20270310T090000Z 20270310T100000Z
 mkdir -p "$WORK/twoway/local" "$WORK/twoway/status"
 cat > "$WORK/twoway/vdirsyncer.conf" <<CONF
 [general]
@@ -424,19 +421,7 @@ END:VCALENDAR
 ICS
 twoway sync
 expect "an event made on the folder's side reaches the server" server_has "Made in the folder"
-curl -s -o /dev/null -u "anna:$APP_PASSWORD" -X PUT -H 'Content-Type: text/calendar' --data-binary @- "${DAV}from-server.ics" <<'ICS'
-BEGIN:VCALENDAR
-VERSION:2.0
-PRODID:-//tminus interop//EN
-BEGIN:VEVENT
-UID:from-server@interop
-DTSTAMP:20260102T000000Z
-DTSTART:20270310T090000Z
-DTEND:20270310T100000Z
-SUMMARY:Changed on the server
-END:VEVENT
-END:VCALENDAR
-ICS
+put_event from-server.ics from-server@interop "Changed on the server" 20270310T090000Z 20270310T100000Z
 twoway sync
 expect "an edit on the server reaches the folder" grep -rq "Changed on the server" "$WORK/twoway/local/"
 FOLDER_FILE=$(grep -rl "Made in the folder" "$WORK/twoway/local/" | head -1)
@@ -445,19 +430,7 @@ twoway sync
 expect "an edit in the folder reaches the server" server_has "Edited in the folder"
 SERVER_FILE=$(grep -rl "Changed on the server" "$WORK/twoway/local/" | head -1)
 sed -i 's/SUMMARY:Changed on the server/SUMMARY:Both sides: the folder/' "$SERVER_FILE"
-curl -s -o /dev/null -u "anna:$APP_PASSWORD" -X PUT -H 'Content-Type: text/calendar' --data-binary @- "${DAV}from-server.ics" <<'ICS'
-BEGIN:VCALENDAR
-VERSION:2.0
-PRODID:-//tminus interop//EN
-BEGIN:VEVENT
-UID:from-server@interop
-DTSTAMP:20260103T000000Z
-DTSTART:20270310T090000Z
-DTEND:20270310T100000Z
-SUMMARY:Both sides: the server
-END:VEVENT
-END:VCALENDAR
-ICS
+put_event from-server.ics from-server@interop "Both sides: the server" 20270310T090000Z 20270310T100000Z
 twoway sync
 expect "an event edited on both sides between two syncs ends as the server's on both (conflict_resolution = a wins)" \
   bash -c "grep -rq 'Both sides: the server' '$WORK/twoway/local/' && ! grep -rq 'Both sides: the folder' '$WORK/twoway/local/' && \"$TMINUS\" export --feed interop-sync --db '$WORK/tminus.sqlite' | grep -q 'Both sides: the server'"
@@ -465,18 +438,7 @@ rm -f "$FOLDER_FILE"
 twoway sync
 expect "a deletion in the folder deletes it on the server" bash -c "! \"$TMINUS\" export --feed interop-sync --db '$WORK/tminus.sqlite' | grep -q 'Edited in the folder'"
 # vdirsyncer refuses to empty a side entirely: one event stays.
-curl -s -o /dev/null -u "anna:$APP_PASSWORD" -X PUT -H 'Content-Type: text/calendar' --data-binary @- "${DAV}stays.ics" <<'ICS'
-BEGIN:VCALENDAR
-VERSION:2.0
-PRODID:-//tminus interop//EN
-BEGIN:VEVENT
-UID:stays@interop
-DTSTAMP:20260101T000000Z
-DTSTART:20270312T090000Z
-SUMMARY:Stays
-END:VEVENT
-END:VCALENDAR
-ICS
+put_event stays.ics stays@interop "Stays" 20270312T090000Z
 twoway sync
 curl -s -o /dev/null -u "anna:$APP_PASSWORD" -X DELETE "${DAV}from-server.ics"
 twoway sync

@@ -220,12 +220,17 @@ package final class InMemoryTransaction: StoreTransaction {
     }
 
     package func relabelHistory(actor: String, as label: String) async throws {
+        // The login alone, or followed by " via " and an app's label (what a calendar app changed).
+        func relabelled(_ value: String?) -> String? {
+            guard let value, value == actor || value.hasPrefix(actor + " via ") else { return value }
+            return label + value.dropFirst(actor.count)
+        }
         with { tables in
-            for (id, row) in tables.countdowns where row.createdBy == actor || row.changedBy == actor {
-                if row.createdBy == actor { tables.countdowns[id]?.createdBy = label }
-                if row.changedBy == actor { tables.countdowns[id]?.changedBy = label }
+            for (id, row) in tables.countdowns {
+                tables.countdowns[id]?.createdBy = relabelled(row.createdBy)
+                tables.countdowns[id]?.changedBy = relabelled(row.changedBy)
             }
-            for (id, row) in tables.changes where row.actor == actor { tables.changes[id]?.actor = label }
+            for (id, row) in tables.changes { tables.changes[id]?.actor = relabelled(row.actor) ?? row.actor }
         }
     }
 

@@ -58,7 +58,13 @@ public enum CountdownReader {
     public static func countdown(from component: Component, overrides: [Component], source: String?) throws(Failure) -> Countdown {
         let isTask = component.name == VTodo.componentName
         let item = VEvent(component: component)   // CalendarItem accessors are shared with VTodo
-        let due = VTodo(component: component).due
+        var due = VTodo(component: component).due
+        if isTask, due == nil, let start = item.dtstart, let duration = VTodo(component: component).duration, !duration.isNegative, !duration.isZero {
+            // A task given a start and how long it takes is due when that time is up (RFC 5545 §3.6.2);
+            // its start is kept beside it (below), so a calendar app's time-range search finds it as before.
+            let seconds = Int64(duration.signedDays) * 86_400 + Int64(duration.signedSeconds)
+            due = start.with(local: LocalDateTime(wallSeconds: start.local.wallSeconds + seconds))
+        }
         guard let target = isTask ? (due ?? item.dtstart) : item.dtstart else {
             throw .noStart(line: component.line, uid: item.uid)
         }

@@ -7,11 +7,18 @@ public struct PersonAccess: Sendable, Hashable {
     public var isAdmin: Bool
     /// Came with a read-only API token: reads, nothing else.
     public var readOnly: Bool
+    /// The app password's label, when a calendar app signed them in: the
+    /// history names what it changes "anna via Anna's iPhone".
+    public var app: String?
 
-    public init(id: Int64, login: String, isAdmin: Bool, readOnly: Bool = false) {
+    public init(id: Int64, login: String, isAdmin: Bool, readOnly: Bool = false, app: String? = nil) {
         self.id = id
         self.login = login
         self.isAdmin = isAdmin
         self.readOnly = readOnly
+        self.app = app
     }
+
+    /// The login a history label begins with (`anna`, `anna via Anna's iPhone`): logins hold no space.
+    public static func login(inLabel label: String) -> String { String(label.prefix { $0 != " " }) }
 }

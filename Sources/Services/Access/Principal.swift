@@ -40,7 +40,7 @@ extension Principal {
         case .feedToken(let feed, _): "a link to \(feed)"
         case .system: "tminus"
         case .commandLine: "command line"
-        case .person(let person): person.login
+        case .person(let person): person.app.map { "\(person.login) via \($0)" } ?? person.login
         }
     }
 }

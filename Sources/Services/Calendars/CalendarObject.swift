@@ -53,6 +53,8 @@ public enum CalendarObjectRefusal: Error, Sendable, Equatable, CustomStringConve
     case fromSource(String)
     /// Not one event or task (400 or 415, `valid-calendar-object-resource`).
     case notOneObject(String)
+    /// A journal or another component tminus does not keep (403, `supported-calendar-component`).
+    case unsupportedComponent(String)
 
     public var description: String {
         switch self {
@@ -60,6 +62,7 @@ public enum CalendarObjectRefusal: Error, Sendable, Equatable, CustomStringConve
         case .uidConflict(let uid, let name): "another object of this calendar (\(name)) has the UID \(uid)"
         case .fromSource(let title): "'\(title)' comes from a calendar this feed subscribes to: change it there (a change here would be undone by the next refresh)"
         case .notOneObject(let why): why
+        case .unsupportedComponent(let name): "tminus keeps events (VEVENT) and tasks (VTODO), not \(name)"
         }
     }
 }

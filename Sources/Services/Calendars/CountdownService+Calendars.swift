@@ -94,6 +94,9 @@ extension CountdownService {
         let calendar: VCalendar
         do { calendar = try ICalendarParser.parse(ICalendarParser.decode(data), options: ParseOptions(mode: .lenient, maxComponents: 1_000)).calendar }
         catch { throw StoreError.unusableCalendar(error) }
+        if calendar.events.isEmpty, calendar.todos.isEmpty {
+            throw CalendarObjectRefusal.unsupportedComponent(calendar.otherComponents.first?.name ?? "an empty calendar")
+        }
         let (countdowns, skipped) = CountdownReader.countdowns(in: calendar, source: nil)
         guard countdowns.count == 1, let incoming = countdowns.first else {
             throw CalendarObjectRefusal.notOneObject(countdowns.isEmpty

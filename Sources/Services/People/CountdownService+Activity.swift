@@ -40,7 +40,7 @@ extension CountdownService {
                 for row in try await reader.countdownRows(feedId: try feed.savedID(), uid: nil) where row.kind == .task && row.status == .completed {
                     guard let who = row.changedBy ?? row.createdBy, let completed = try row.countdown(source: nil).completedAt,
                           Date(timeIntervalSince1970: TimeInterval(completed.local.wallSeconds)) >= since else { continue }
-                    done[who, default: 0] += 1
+                    done[PersonAccess.login(inLabel: who), default: 0] += 1
                 }
             }
             var standings: [BoardStanding] = []

@@ -164,7 +164,7 @@ extension CountdownService {
             }
             if let used { access.update(token: used) }
         }
-        return PersonAccess(id: id, login: person.login, isAdmin: person.isAdmin, readOnly: token.readOnly)
+        return PersonAccess(id: id, login: person.login, isAdmin: person.isAdmin, readOnly: token.readOnly, app: purpose == .app ? token.label : nil)
     }
 }
 
