@@ -67,7 +67,7 @@ extension CalDAVRoutes {
             status.add(MultiStatus.Response(href: path.href, others: [(403, names.filter { !writable.contains($0) }), (424, names.filter(writable.contains))]))
             return Self.multistatus(status.finish())
         }
-        guard var feed = try await parts.service.store.feed(slug: slug)?.feed else { throw HTTPError(.notFound, message: "no calendar \(segment)") }
+        var feed = try await service.requireFeed(slug: slug).feed
         for property in update.set {
             switch property.name {
             case .d("displayname"): if !property.text.isEmpty { feed.name = String(property.text.prefix(200)) }

@@ -29,6 +29,8 @@ package struct AccountSettingsPages: Sendable {
         package var csrf: String?
         package var label: String?
         package var readOnly: String?
+        /// The app password form's own (two checkboxes of one name on a page are one group to a screen reader).
+        package var appReadOnly: String?
     }
 
     package struct AccountView: TemplateView {
@@ -111,7 +113,7 @@ package struct AccountSettingsPages: Sendable {
         let person = try person(context)
         let form = try await WebForm.decode(TokenForm.self, request, limit: 4 << 10)
         do {
-            let login = person.access.login, label = form.label ?? "", readOnly = form.readOnly != nil
+            let login = person.access.login, label = form.label ?? "", readOnly = (purpose == .app ? form.appReadOnly : form.readOnly) != nil
             if purpose == .app {
                 let (secret, _) = try await app.service.createAppPassword(login: login, label: label, readOnly: readOnly)
                 app.logger.notice("app password made in the app", metadata: ["person": "\(login)"])
