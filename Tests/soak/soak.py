@@ -58,6 +58,10 @@ SECONDS = float(os.environ.get("SOAK_SECONDS", "60"))
 CONNECTIONS = 256
 IDLE_CONNECTIONS = int(os.environ.get("SOAK_IDLE", "10000"))
 CACHE_MB = 16
+# What the server may hold beyond its render cache. 100 MB until CalDAV (issue #38): the XML parser the stack
+# decided on (FoundationXML, with libxml2 and the system's ICU) is resident by being linked, 1.5 MB, and 4.2 MB
+# once used (a two-line program's VmRSS, 15.8 -> 17.3 / 20.0 MB); the first soak with it peaked at 119 MB.
+HEADROOM_MB = 105
 ADMIN = "soak-admin-token-0123456789abcdef"
 results = []
 
@@ -447,7 +451,7 @@ async def phase_mix(port, pid, token, card_ids, saved, removed, people):
     check("phase 1: p99 of cached reads < 250 ms (probe)", len(probe_latencies) >= 10 * SECONDS / 2 and p99 < 250,
           f"{p99:.1f} ms (p50 {percentile(probe_latencies, 0.5):.1f} ms, {len(probe_latencies)} probe reads)")
     peak = max(memory or [0])
-    check(f"phase 1: resident memory < cache + 100 MB ({CACHE_MB + 100} MB)", peak < CACHE_MB + 100, f"peak {peak:.0f} MB")
+    check(f"phase 1: resident memory < cache + {HEADROOM_MB} MB ({CACHE_MB + HEADROOM_MB} MB)", peak < CACHE_MB + HEADROOM_MB, f"peak {peak:.0f} MB")
 
 
 async def phase_idle(port, pid):
@@ -514,7 +518,7 @@ async def phase_idle(port, pid):
           f"{count} reads, {len(failures)} failed {failures[:3]}, p99 {percentile(latencies, 0.99):.1f} ms")
     check("phase 2: the server is alive", os.path.exists(f"/proc/{pid}"), "running")
     peak = max(memory or [0])
-    check(f"phase 2: resident memory < cache + 100 MB ({CACHE_MB + 100} MB)", peak < CACHE_MB + 100, f"peak {peak:.0f} MB")
+    check(f"phase 2: resident memory < cache + {HEADROOM_MB} MB ({CACHE_MB + HEADROOM_MB} MB)", peak < CACHE_MB + HEADROOM_MB, f"peak {peak:.0f} MB")
 
 
 async def phase_kill(port, process, db, saved, removed, restart):
