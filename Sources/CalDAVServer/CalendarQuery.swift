@@ -59,11 +59,12 @@ enum CalendarQuery {
     /// transparent events take no time), merged where they overlap.
     static func freeBusy(_ objects: [CalendarObject], feed: Feed, within window: DateInterval, now: Date) -> String {
         var busy: [(Date, Date)] = []
-        for object in objects where !object.isTask {
+        // Bounded: a range of years over minutely repeats would otherwise spell out millions.
+        for object in objects where !object.isTask && busy.count < 10_000 {
             guard let countdown = try? object.countdown() else { continue }
             let calendar = CalendarExport.calendar(feed: feed, countdowns: [countdown])
             guard calendar.events.first?.component.first("TRANSP")?.value.uppercased() != "TRANSPARENT" else { continue }
-            for occurrence in OccurrenceExpander(calendar: calendar, floatingZone: feed.zone).occurrences(in: calendar, in: window, limit: 10_000).occurrences {
+            for occurrence in OccurrenceExpander(calendar: calendar, floatingZone: feed.zone).occurrences(in: calendar, in: window, limit: 1_000).occurrences {
                 let end = occurrence.endInstant ?? occurrence.startInstant
                 guard end > occurrence.startInstant else { continue }
                 busy.append((max(occurrence.startInstant, window.start), min(end, window.end)))

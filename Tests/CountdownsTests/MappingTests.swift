@@ -119,4 +119,19 @@ struct StreamedExportTests {
             #expect(streamed == whole, "\(String(decoding: streamed, as: UTF8.self))")
         }
     }
+
+    /// A task given by DTSTART and DURATION (as calendar apps write them, issue #38) is due when it is up, and keeps
+    /// its start; a duration beyond a century, from whoever sent the calendar, is not worked out (no arithmetic on it).
+    @Test func aTaskWithADurationIsDueWhenItIsUp() throws {
+        func task(_ duration: String) throws -> Countdown {
+            let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VTODO\r\nUID:d@t\r\nDTSTAMP:20260101T000000Z\r\n"
+                + "DTSTART:20270104T100000Z\r\nDURATION:\(duration)\r\nSUMMARY:Essay\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+            return try #require(CountdownReader.countdowns(in: try ICalendarParser.parse(text).calendar, source: nil).countdowns.first)
+        }
+        let essay = try task("PT2H")
+        #expect(essay.target == .utc(LocalDateTime(year: 2027, month: 1, day: 4, hour: 12)))
+        #expect(essay.extraProperties.contains { $0.name == "DTSTART" && $0.value == "20270104T100000Z" }, "its start is kept")
+        let endless = try task("P99999999W")
+        #expect(endless.target == .utc(LocalDateTime(year: 2027, month: 1, day: 4, hour: 10)), "due at its start, as before")
+    }
 }

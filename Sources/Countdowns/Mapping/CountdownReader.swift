@@ -55,14 +55,19 @@ public enum CountdownReader {
         return (result, skipped)
     }
 
+    /// The longest a task given by DTSTART and DURATION may take (a century) for its due time to be worked out.
+    static let longestTaskDays = 36_600
+
     public static func countdown(from component: Component, overrides: [Component], source: String?) throws(Failure) -> Countdown {
         let isTask = component.name == VTodo.componentName
         let item = VEvent(component: component)   // CalendarItem accessors are shared with VTodo
         var due = VTodo(component: component).due
-        if isTask, due == nil, let start = item.dtstart, let duration = VTodo(component: component).duration, !duration.isNegative, !duration.isZero {
+        if isTask, due == nil, let start = item.dtstart, let duration = VTodo(component: component).duration, !duration.isNegative, !duration.isZero,
+           duration.days <= Self.longestTaskDays, duration.seconds <= Self.longestTaskDays * 86_400 {
             // A task given a start and how long it takes is due when that time is up (RFC 5545 §3.6.2);
             // its start is kept beside it (below), so a calendar app's time-range search finds it as before.
-            let seconds = Int64(duration.signedDays) * 86_400 + Int64(duration.signedSeconds)
+            // The duration comes from whoever sent the calendar: bounded before any arithmetic.
+            let seconds = Int64(duration.days) * 86_400 + Int64(duration.seconds)
             due = start.with(local: LocalDateTime(wallSeconds: start.local.wallSeconds + seconds))
         }
         guard let target = isTask ? (due ?? item.dtstart) : item.dtstart else {
