@@ -59,6 +59,13 @@ struct SVGCheckTests {
         #expect(Self.refusal(svg) == nil, "\(Self.refusal(svg) ?? "")")
     }
 
+    /// Regression (the CalDAV fuzz harness's finding, issue #38): a byte that is not UTF-8 in an element's name
+    /// trapped inside FoundationXML; an uploaded SVG reached the same parser.
+    @Test func anSVGThatIsNotUTF8IsRefusedBeforeTheParser() {
+        let bytes = Data(#"<svg xmlns="http://www.w3.org/2000/svg"><re"#.utf8) + Data([0xF2]) + Data(#"ct width="1" height="1"/></svg>"#.utf8)
+        #expect(throws: SVGCheck.Refusal.self) { try SVGCheck.validate(bytes) }
+    }
+
     @Test func aRootOutsideTheSVGNamespaceIsRefused() {
         #expect(Self.refusal(#"<svg viewBox="0 0 1 1"><rect width="1" height="1"/></svg>"#) != nil)
         #expect(Self.refusal("<html><!-- <svg --><body><script>alert(1)</script></body></html>") != nil)
