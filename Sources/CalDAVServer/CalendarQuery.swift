@@ -11,10 +11,8 @@ enum CalendarQuery {
     static func matches(_ object: CalendarObject, filter: CalendarFilter, feed: Feed) -> Bool {
         if let component = filter.component, (component == "VTODO") != object.isTask { return false }
         // A UID is the row's own: most searches by UID need no parse.
-        if filter.properties.contains(where: { $0.name == "UID" }), !filter.properties.filter({ $0.name == "UID" }).allSatisfy({ $0.matches([object.uid]) }) {
-            return false
-        }
-        let others = filter.properties.filter { $0.name != "UID" }
+        let (byUID, others) = (filter.properties.filter { $0.name == "UID" }, filter.properties.filter { $0.name != "UID" })
+        guard byUID.allSatisfy({ $0.matches([object.uid]) }) else { return false }
         guard filter.hasTimeRange || !others.isEmpty else { return true }
         guard let countdown = try? object.countdown() else { return false }
         let calendar = CalendarExport.calendar(feed: feed, countdowns: [countdown])
