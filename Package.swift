@@ -209,7 +209,7 @@ let package = Package(
             dependencies: ["ICalendar", "TestSupport"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "CountdownsTests", dependencies: ["Countdowns", "TestSupport"]),
+        .testTarget(name: "CountdownsTests", dependencies: ["Countdowns", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
         // The `tminus` binary run as a user runs it: what it writes, where, and what it says.

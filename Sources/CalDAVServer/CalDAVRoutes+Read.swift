@@ -61,7 +61,7 @@ extension CalDAVRoutes {
         let slug = Self.slug(segment)
         guard let object = try await object(slug, name) else { throw HTTPError(.notFound, message: "no object \(name) in this calendar") }
         let feed = try await listing(slug, uids: []).feed.feed
-        let bytes = CalendarExport.object(feed: feed, countdown: try object.countdown(), imageURL: imageURL)
+        let bytes = CalendarExport.object(feed: feed, countdown: try object.countdown(), otherCalendarDates: spelling(feed), imageURL: imageURL)
         return Response(status: .ok, headers: [.contentType: "text/calendar; charset=utf-8", .eTag: object.etag],
                         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
@@ -183,7 +183,13 @@ extension CalDAVRoutes {
     /// An object's bytes, as text (nil: its row cannot be read, which a listing reports as a missing property).
     func data(_ object: CalendarObject, feed: Feed) -> String? {
         guard let countdown = try? object.countdown() else { return nil }
-        return String(decoding: CalendarExport.object(feed: feed, countdown: countdown, imageURL: imageURL), as: UTF8.self)
+        return String(decoding: CalendarExport.object(feed: feed, countdown: countdown, otherCalendarDates: spelling(feed), imageURL: imageURL),
+                      as: UTF8.self)
+    }
+
+    /// Repeats in another calendar as dates from this year on, as the feed's `.ics` writes them.
+    func spelling(_ feed: Feed) -> OtherCalendarDates {
+        OtherCalendarDates(today: CivilDate(year: OtherCalendarDates.year(at: parts.clock(), in: feed.zone), month: 1, day: 1))
     }
 
     /// An object's repeats spelled out within `window` (calendar-data's `expand`).

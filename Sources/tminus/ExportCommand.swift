@@ -17,10 +17,11 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp(OutputFile.help, valueName: "file")) var output: String?
     @Flag(inversion: .prefixedNo, help: "Include VALARMs (a download keeps them; subscribed feeds follow the feed's setting).")
     var alarms = true
-    @Option(help: ArgumentHelp("How repeats in another calendar (RSCALE=CHINESE, HEBREW …) are written: 'rule' keeps the rule and adds "
-                               + "its dates for ten years as RDATEs; 'dates' writes only the dates, for clients that drop RSCALE events "
-                               + "(khal, Python's dateutil).", valueName: "rule|dates"))
-    var rscale: OtherCalendarDates.Form = .ruleAndDates
+    @Option(help: ArgumentHelp("How repeats in another calendar (RSCALE=CHINESE, HEBREW …) are written: 'dates' (the default) "
+                               + "writes their dates for ten years as RDATEs and keeps the rule in X-TMINUS-RRULE, which every client "
+                               + "reads; 'rule' writes the RSCALE rule with the dates, which Apple reads but khal and Python's "
+                               + "recurring-ical-events refuse.", valueName: "dates|rule"))
+    var rscale: OtherCalendarDates.Form = .dates
     @Option(help: "Years of dates to spell out for --rscale.") var years = 10
 
     func validate() throws {

@@ -18,8 +18,10 @@ struct ValidateCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let result = try CalendarInput.readOrExit(file, options: .lenient)
+        var result = try CalendarInput.readOrExit(file, options: .lenient)
         let calendar = result.calendar
+        let kept = CountdownReader.keptWarnings(in: calendar)
+        if !kept.isEmpty { result.diagnostics = (result.diagnostics + kept).sorted { $0.line < $1.line } }
         if json {
             let encoder = JSONEncoder.tminusPretty
             let report = Report(file: file, events: calendar.events.count, todos: calendar.todos.count,

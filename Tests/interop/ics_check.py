@@ -3,6 +3,8 @@
 
 Reads one JSON request on stdin and prints one JSON answer:
   {"parse": [paths]}                        -> {"path": {"ok": bool, "errors": [...], "events": n}}
+  {"read": [paths], "from": "...", "to": "..."}
+                                            -> {"path": ["what icalendar or recurring-ical-events raised or reported", ...]}
   {"expand": [paths], "from": "...", "to": "...", "tz": "Europe/Budapest"}
                                             -> {"path": [occurrence, ...]}
   add "status": true to list cancelled occurrences too, each with "status" (the
@@ -36,6 +38,24 @@ def parse(path):
         return {"ok": False, "errors": [repr(error)], "events": 0}
     errors = [f"{c.name}: {e}" for c in calendar.walk() for e in getattr(c, "errors", [])]
     return {"ok": not errors, "errors": errors, "events": len(calendar.walk("VEVENT"))}
+
+
+def read(path, start, end):
+    """Everything either library says about a file: an exception, a property
+    icalendar could not read, an exception while expanding every occurrence."""
+    problems = []
+    try:
+        with open(path, "rb") as handle:
+            calendar = icalendar.Calendar.from_ical(handle.read())
+    except Exception as error:  # noqa: BLE001 - report every failure
+        return [f"icalendar: {error!r}"[:300]]
+    problems += [f"icalendar: {c.name}: {e}"[:300] for c in calendar.walk() for e in getattr(c, "errors", [])]
+    try:
+        for _ in recurring_ical_events.of(calendar, components=["VEVENT", "VTODO", "VJOURNAL"]).between(start, end):
+            pass
+    except Exception as error:  # noqa: BLE001 - report every failure
+        problems.append(f"recurring-ical-events: {error!r}"[:300])
+    return problems
 
 
 def expand(path, start, end, zone, with_status=False):
@@ -72,6 +92,9 @@ def main():
     zone = zoneinfo.ZoneInfo(request.get("tz", "UTC"))
     start = dt.datetime.fromisoformat(request["from"]).replace(tzinfo=zone)
     end = dt.datetime.fromisoformat(request["to"]).replace(tzinfo=zone)
+    if "read" in request:
+        print(json.dumps({path: read(path, start, end) for path in request["read"]}))
+        return
     with_status = bool(request.get("status"))
     answer = {}
     for path in request["expand"]:

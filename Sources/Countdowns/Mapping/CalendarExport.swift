@@ -31,10 +31,12 @@ public enum CalendarExport {
     }
 
     /// One countdown as a CalDAV object (RFC 4791 §4.1): VERSION and PRODID,
-    /// the time zones it uses and its components, and no METHOD.
-    public static func object(feed: Feed, countdown: Countdown, imageURL: (@Sendable (String) -> String?)? = nil) -> [UInt8] {
+    /// the time zones it uses and its components, and no METHOD. Repeats in
+    /// another calendar are spelled out as `otherCalendarDates` says, as in a feed.
+    public static func object(feed: Feed, countdown: Countdown, otherCalendarDates: OtherCalendarDates,
+                              imageURL: (@Sendable (String) -> String?)? = nil) -> [UInt8] {
         var writer = CalendarStreamWriter(properties: VCalendar.empty().properties)
-        visit(feed: feed, countdowns: [countdown], imageURL: imageURL, otherCalendarDates: nil,
+        visit(feed: feed, countdowns: [countdown], imageURL: imageURL, otherCalendarDates: otherCalendarDates,
               timeZone: { writer.addTimeZone($0) }, component: { writer.add($0) })
         return writer.finish()
     }

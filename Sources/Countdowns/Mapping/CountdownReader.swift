@@ -8,7 +8,7 @@ public enum CountdownReader {
     /// Properties the Countdown models; all others are kept as they are.
     static let modelled: Set<String> = [
         "UID", "SUMMARY", "DESCRIPTION", "LOCATION", "URL", "DTSTART", "DTEND", "DURATION", "DUE", "RDATE", "EXDATE",
-        "CATEGORIES", "COLOR", "PRIORITY", "PERCENT-COMPLETE", "COMPLETED", "SEQUENCE", "LAST-MODIFIED", "CREATED", "DTSTAMP",
+        "CATEGORIES", "COLOR", "PRIORITY", TMinusProperty.warning, "PERCENT-COMPLETE", "COMPLETED", "SEQUENCE", "LAST-MODIFIED", "CREATED", "DTSTAMP",
         TMinusProperty.direction, TMinusProperty.unit, TMinusProperty.from, TMinusProperty.gradient, TMinusProperty.textColor, TMinusProperty.image,
     ]
 
@@ -32,9 +32,21 @@ public enum CountdownReader {
         // placeholder, removed in place below): a second array of 100,000 countdowns
         // of several hundred bytes each was a memory peak of its own.
         let failures = Mutex<[(index: Int, failure: Failure)]>([])
+        // What is kept is what was understood (ItemRepair), so every export of it is valid.
+        let repair = ItemRepair(calendar: calendar)
         var result = Array(items.indices).concurrentMap { index -> Countdown in
             do throws(Failure) {
-                return try countdown(from: items[index].0, overrides: items[index].1, source: source)
+                let master = repair.repaired(items[index].0)
+                let overrides = items[index].1.map(repair.repaired)
+                guard let component = master.component else {
+                    throw .noStart(line: items[index].0.line, uid: items[index].0.first("UID")?.text)
+                }
+                var countdown = try countdown(from: component, overrides: overrides.compactMap(\.component), source: source)
+                for note in ([master] + overrides).flatMap(\.notes) {
+                    let text = note.property.map { "\($0): \(note.message)" } ?? note.message
+                    if !countdown.warnings.contains(text) { countdown.warnings.append(text) }
+                }
+                return countdown
             } catch {
                 failures.withLock { $0.append((index, error)) }
                 return Countdown(uid: "", title: "", target: .date(CivilDate(year: 1970, month: 1, day: 1)), kind: .event)
@@ -53,6 +65,17 @@ public enum CountdownReader {
             }
         }
         return (result, skipped)
+    }
+
+    /// What an export of tminus says it changed on the way in (`X-TMINUS-WARNING`),
+    /// as warnings at their lines: `tminus validate` shows them beside its own.
+    public static func keptWarnings(in calendar: VCalendar) -> [Diagnostic] {
+        (calendar.events.map(\.component) + calendar.todos.map(\.component)).flatMap { item in
+            item.all(TMinusProperty.warning).map { property in
+                Diagnostic(.warning, line: property.line, component: item.name, uid: item.first("UID")?.text,
+                           property: TMinusProperty.warning, "changed when it was read from a calendar: \(property.text)")
+            }
+        }
     }
 
     /// The longest a task given by DTSTART and DURATION may take (a century) for its due time to be worked out.
@@ -133,6 +156,7 @@ public enum CountdownReader {
             if let offset = simpleDisplayAlarm(alarm) { countdown.alarms.append(offset) } else { countdown.extraComponents.append(alarm) }
         }
         countdown.extraComponents += component.components.filter { $0.name != VAlarm.componentName }
+        countdown.warnings = component.all(TMinusProperty.warning).map(\.text)
         countdown.extraProperties = extras
         return countdown
     }

@@ -46,13 +46,13 @@ public enum CountdownWriter {
             else if let duration = countdown.duration { properties.append(Property(name: "DURATION", value: duration.description)) }
         }
         if let rule = countdown.repeatRule.rrule(startingOn: countdown.target.civilDate) {
-            if countdown.repeatRule.calendar != nil, let spelling = options.otherCalendarDates {
+            if countdown.repeatRule.isRscale, let spelling = options.otherCalendarDates {
                 properties += spelling.properties(for: countdown, rule: rule)
             } else {
                 properties.append(Property(name: "RRULE", value: rule))
             }
         }
-        properties += countdown.recurrenceDates.map(rdate)
+        properties += countdown.recurrenceDates.map { $0.property() }
         properties += countdown.exceptionDates.map { $0.property("EXDATE") }
         if !countdown.categories.isEmpty {
             properties.append(Property(name: "CATEGORIES", value: countdown.categories.map(TextEscaping.escape).joined(separator: ",")))
@@ -81,6 +81,7 @@ public enum CountdownWriter {
             properties.append(Property(name: TMinusProperty.gradient, value: countdown.presentation.gradient.joined(separator: ",")))
         }
         if let text = countdown.presentation.textColor { properties.append(Property(name: TMinusProperty.textColor, value: text)) }
+        properties += countdown.warnings.map { Property.text(TMinusProperty.warning, $0) }
         properties += countdown.extraProperties.filter { !(isTask && $0.name == "DTSTART") }
 
         var children: [Component] = []
@@ -94,16 +95,5 @@ public enum CountdownWriter {
 
     static func utc(_ name: String, _ date: Date) -> Property {
         Property(name: name, value: UTCStamp.basic(date))
-    }
-
-    static func rdate(_ value: RecurrenceDate) -> Property {
-        switch value {
-        case .dateTime(let start): return start.property("RDATE")
-        case .period(let period):
-            var property = period.start.property("RDATE")
-            property.parameters.append(Parameter("VALUE", "PERIOD"))
-            property.value = period.valueText
-            return property
-        }
     }
 }

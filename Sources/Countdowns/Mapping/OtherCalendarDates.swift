@@ -11,11 +11,13 @@ import ICalendar
 public struct OtherCalendarDates: Sendable, Hashable {
     public enum Form: String, Sendable, Hashable, CaseIterable {
         /// The RSCALE rule, plus its dates in `window` as RDATEs: right in
-        /// clients that read RSCALE, and the dates are there for those that don't.
+        /// clients that read RSCALE, and the dates are there for those that
+        /// don't, but recurring-ical-events (Home Assistant) refuses the whole
+        /// calendar, so this is asked for (`?rscale=rule`, `--rscale rule`).
         case ruleAndDates = "rule"
         /// Only the dates, as RDATEs; the rule travels in `X-TMINUS-RRULE` so
-        /// that tminus re-imports it. Every client shows the right days, but only
-        /// within the window.
+        /// that tminus re-imports it. Every client and checker reads it and shows
+        /// the right days, within the window: the default.
         case dates
     }
 
@@ -23,14 +25,14 @@ public struct OtherCalendarDates: Sendable, Hashable {
     /// The days the RDATEs cover.
     public var window: ClosedRange<CivilDate>
 
-    public init(form: Form = .ruleAndDates, window: ClosedRange<CivilDate>) {
+    public init(form: Form = .dates, window: ClosedRange<CivilDate>) {
         self.form = form
         self.window = window
     }
 
     /// From the first of January of `today`'s year, `years` years on: the bytes
     /// of an export change once a year, not every day.
-    public init(form: Form = .ruleAndDates, today: CivilDate, years: Int = 10) {
+    public init(form: Form = .dates, today: CivilDate, years: Int = 10) {
         let first = CivilDate(year: today.year, month: 1, day: 1)
         self.init(form: form, window: first...CivilDate(year: today.year + years, month: 1, day: 1).adding(days: -1))
     }
@@ -52,11 +54,31 @@ public struct OtherCalendarDates: Sendable, Hashable {
     /// Where `.dates` keeps the rule.
     public static let ruleProperty = "X-TMINUS-RRULE"
 
+    /// A VEVENT or VTODO with each rule in another calendar spelled out as this
+    /// form says (`tminus format`); other components are returned as they are.
+    public func spelledOut(_ component: Component) -> Component {
+        guard let start = (component.first("DTSTART") ?? component.first("DUE")).flatMap(DateTimeValue.init(property:)),
+              component.all("RRULE").contains(where: { Self.isOtherCalendar($0.value) }) else { return component }
+        var written = component
+        written.setAll("RRULE", component.all("RRULE").flatMap { rule in
+            Self.isOtherCalendar(rule.value) ? properties(start: start, rule: rule.value) : [rule]
+        })
+        return written
+    }
+
+    /// Any RSCALE rule: recurring-ical-events refuses RSCALE=GREGORIAN with SKIP too.
+    private static func isOtherCalendar(_ rule: String) -> Bool {
+        (try? RecurrenceRule(parsing: rule))?.value("RSCALE") != nil
+    }
+
     /// The RRULE (or X-TMINUS-RRULE) and RDATE properties for `countdown`'s
     /// rule `rule` in another calendar.
     func properties(for countdown: Countdown, rule: String) -> [Property] {
+        properties(start: countdown.target, rule: rule)
+    }
+
+    private func properties(start: DateTimeValue, rule: String) -> [Property] {
         guard let parsed = try? RecurrenceRule(parsing: rule) else { return [Property(name: "RRULE", value: rule)] }
-        let start = countdown.target
         let expander = RuleExpander(rule: parsed, start: start.local, isDate: start.isAllDay)
         let found = expander.expand(from: LocalDateTime(date: window.lowerBound), to: LocalDateTime(date: window.upperBound.adding(days: 1)),
                                     limit: 1_000).occurrences.filter { $0 != start.local }

@@ -10,6 +10,10 @@ public enum TMinusProperty {
     /// `X-TMINUS-FROM;VALUE=DATE:20260901`: when the span a countdown measures
     /// its progress over began (a term's first day).
     public static let from = "X-TMINUS-FROM"
+    /// What was changed on the way in (`ItemRepair`): a rule left out, an end
+    /// swapped with its start. Kept with the countdown, shown in the app and by
+    /// `tminus validate` on an export.
+    public static let warning = "X-TMINUS-WARNING"
     /// Calendar level: `X-TMINUS-CATEGORY;X-TMINUS-COLOR=#FF9500:Birthday`.
     public static let category = "X-TMINUS-CATEGORY"
     public static let colorParameter = "X-TMINUS-COLOR"

@@ -60,6 +60,10 @@ public struct Countdown: Sendable, Hashable, Identifiable {
     public var createdBy: String?
     public var changedBy: String?
 
+    /// What tminus changed when it read this countdown from a calendar (a rule
+    /// libical cannot read left out, …), in English, as `ItemRepair` said it.
+    public var warnings: [String]
+
     /// Properties and sub-components tminus does not model, written back unchanged.
     public var extraProperties: [Property]
     public var extraComponents: [Component]
@@ -81,6 +85,7 @@ public struct Countdown: Sendable, Hashable, Identifiable {
         alarms = []
         status = .active
         sequence = 0
+        warnings = []
         extraProperties = []
         extraComponents = []
     }

@@ -87,6 +87,16 @@ public enum Repeat: Sendable, Hashable {
 
     public var isRepeating: Bool { self != .none }
 
+    /// An RFC 7529 rule (RSCALE, GREGORIAN with SKIP included), which many
+    /// readers refuse (`OtherCalendarDates` spells it out for them).
+    public var isRscale: Bool {
+        switch self {
+        case .calendarYearly: true
+        case .rule(let text): text.uppercased().contains("RSCALE=")
+        default: false
+        }
+    }
+
     /// The calendar of a repeat in another calendar (RSCALE); nil for Gregorian.
     public var calendar: RscaleCalendar? {
         switch self {

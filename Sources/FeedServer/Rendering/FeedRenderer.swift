@@ -85,12 +85,13 @@ package struct FeedRenderer: Sendable {
         }
     }
 
-    /// The exported calendar for clients that drop events with an RSCALE rule
-    /// (khal, Python's dateutil; Google and Outlook ignore RSCALE): those
-    /// repeats as ten years of RDATEs only. Rendered on first request, then cached.
-    package func exportedDates(_ compiled: CompiledFeed) async throws -> Representation {
-        let spelling = OtherCalendarDates(form: .dates, window: compiled.otherCalendarDates.window)
-        return try await cache.value(for: .exportedDates(compiled.identity, window: spelling.window)) { [self] in
+    /// The exported calendar for clients that read RSCALE (Apple's): those
+    /// repeats as their rule plus ten years of RDATEs. Not the default, since
+    /// khal and recurring-ical-events (Python's dateutil) refuse the rule, the
+    /// latter the whole calendar. Rendered on first request, then cached.
+    package func exportedWithRule(_ compiled: CompiledFeed) async throws -> Representation {
+        let spelling = OtherCalendarDates(form: .ruleAndDates, window: compiled.otherCalendarDates.window)
+        return try await cache.value(for: .exportedWithRule(compiled.identity, window: spelling.window)) { [self] in
             CompiledFeed.export(compiled.stored, countdowns: compiled.countdowns, settings: settings, otherCalendarDates: spelling)
         }
     }

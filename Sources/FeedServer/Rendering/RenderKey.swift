@@ -7,8 +7,8 @@ import ICalendar
 /// same bytes get equal keys; nothing user-controlled enters a key unchecked.
 package enum RenderKey: Hashable, Sendable {
     case countdownCalendar(CompiledFeed.Identity, day: CivilDate, language: Language)
-    /// The exported calendar with repeats in other calendars as dates only (`?rscale=dates`).
-    case exportedDates(CompiledFeed.Identity, window: ClosedRange<CivilDate>)
+    /// The exported calendar with repeats in other calendars as their RSCALE rule and dates (`?rscale=rule`).
+    case exportedWithRule(CompiledFeed.Identity, window: ClosedRange<CivilDate>)
     case json(CompiledFeed.Identity, minute: Int, query: FeedQuery)
     case page(CompiledFeed.Identity, minute: Int, zone: Zone, path: String, language: Language, offset: Int)
     case card(CompiledFeed.Identity, minute: Int, id: Int64, zone: Zone, language: Language)

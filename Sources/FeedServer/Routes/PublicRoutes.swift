@@ -34,9 +34,9 @@ package struct PublicRoutes: Sendable {
         for prefix in ["/feeds", "/t/{token}/feeds"] {
             router.get("\(prefix)/{slug}.ics") { request, context in
                 switch request.uri.queryParameters.get("rscale") {
-                case nil, "rule": return self.served(try await self.exported(context), context)
-                case "dates": return self.served(try await self.renderer.exportedDates(try await self.feed(context).compiled), context)
-                default: throw HTTPError(.badRequest, message: "rscale must be rule (the default) or dates")
+                case nil, "dates": return self.served(try await self.exported(context), context)
+                case "rule": return self.served(try await self.renderer.exportedWithRule(try await self.feed(context).compiled), context)
+                default: throw HTTPError(.badRequest, message: "rscale must be dates (the default) or rule")
                 }
             }
             router.get("\(prefix)/{slug}.json") { request, context in

@@ -45,6 +45,11 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
             parts.append(Part(key: key, value: pair[1].uppercased()))
         }
         self.parts = parts
+        // A misspelt part is named with its likely meaning; libical would only say it rejects the rule.
+        if let unknown = parts.first(where: { !Self.partNames.contains($0.key) && !$0.key.hasPrefix("X-") }) {
+            let guess = Spelling.suggestion(for: unknown.key, among: Self.partNames).map { " (did you mean \($0)?)" } ?? ""
+            throw Invalid(message: "\(unknown.key) is not a rule part\(guess)")
+        }
         guard let freq = value("FREQ") else { throw Invalid(message: "FREQ is missing") }
         guard Frequency(rawValue: freq) != nil else { throw Invalid(message: "FREQ=\(freq) is not a frequency") }
         if !lenient, value("COUNT") != nil, value("UNTIL") != nil {
@@ -88,6 +93,10 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     }
 
     init(parts: [Part]) { self.parts = parts }
+
+    /// The parts RFC 5545 (3.3.10) and RFC 7529 (RSCALE, SKIP) define.
+    public static let partNames = ["FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY", "BYMONTHDAY",
+                                   "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST", "RSCALE", "SKIP"]
 
     public var text: String { parts.map { "\($0.key)=\($0.value)" }.joined(separator: ";") }
     public var description: String { text }

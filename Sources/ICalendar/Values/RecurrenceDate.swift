@@ -10,6 +10,18 @@ public enum RecurrenceDate: Sendable, Hashable {
         }
     }
 
+    /// This value as an RDATE (or another property of the same shape).
+    public func property(_ name: String = "RDATE") -> Property {
+        switch self {
+        case .dateTime(let start): return start.property(name)
+        case .period(let period):
+            var property = period.start.property(name)
+            property.parameters.append(Parameter("VALUE", "PERIOD"))
+            property.value = period.valueText
+            return property
+        }
+    }
+
     /// Reads every value of one RDATE property; nil when any value is malformed.
     /// `lenient` also reads periods with DATE bounds (see `Period`).
     public static func values(of property: Property, lenient: Bool = false) -> [RecurrenceDate]? {
