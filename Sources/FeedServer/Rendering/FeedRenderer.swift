@@ -68,21 +68,27 @@ package struct FeedRenderer: Sendable {
         return compiled.series.map { CountdownSnapshot(countdown: $0.countdown, remaining: calculator.remaining(for: $0), imageURL: { settings.imageURL($0) }) }
     }
 
-    /// The countdown calendar, rendered again when the day changes in the feed's zone.
-    package func countdownCalendar(_ compiled: CompiledFeed, language: Language? = nil) async throws -> Representation {
-        let zone = compiled.feed.zone
-        let today = zone.local(of: clock()).date
+    /// The countdown calendar, rendered again when the day changes in the feed's
+    /// zone (or the link's `tz`, at its `rollover`). A link naming only
+    /// categories the feed lacks is answered with no countdowns and not kept.
+    package func countdownCalendar(_ compiled: CompiledFeed, language: Language? = nil, tuning asked: LinkTuning = LinkTuning()) async throws -> Representation {
+        let tuning = asked.isEmpty ? asked : asked.known(in: compiled.categories)
+        let zone = tuning.zone ?? compiled.feed.zone
+        let today = tuning.today(at: clock(), fallback: zone)
         let language = language ?? compiled.feed.language ?? .english
-        let key = RenderKey.countdownCalendar(compiled.identity, day: today, language: language)
-        return try await cache.value(for: key) { [self] in
+        let render: @Sendable () -> Representation = { [self] in
+            let series = tuning.isEmpty ? compiled.series
+                : tuning.matchesNothing ? [] : Self.shown(compiled.series, tuning: tuning, today: today, zone: zone, ahead: true)
             let result = CountdownCalendar(feed: compiled.feed, today: today, zone: zone, workingDays: compiled.workingDays, language: language)
-                .calendar(for: compiled.series)
+                .calendar(for: series)
             if result.isReduced { noteReduced(compiled, result) }
             let dayStart = zone.instant(of: LocalDateTime(date: today))
             return Representation(bytes: CalendarWriter().bytes(result.calendar), contentType: Representation.calendarType,
                                   lastModified: max(compiled.stored.updatedAt, dayStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 900),
                                   contentDisposition: "inline; filename=\"\(compiled.slug)-countdown.ics\"", gzip: settings.gzip)
         }
+        if tuning.matchesNothing { return render() }
+        return try await cache.value(for: .countdownCalendar(compiled.identity, day: today, language: language, tuning: tuning), render: render)
     }
 
     /// The exported calendar for clients that read RSCALE (Apple's): those

@@ -6,7 +6,9 @@ import ICalendar
 /// cards), and the validated, normalised query. Two requests that must get the
 /// same bytes get equal keys; nothing user-controlled enters a key unchecked.
 package enum RenderKey: Hashable, Sendable {
-    case countdownCalendar(CompiledFeed.Identity, day: CivilDate, language: Language)
+    case countdownCalendar(CompiledFeed.Identity, day: CivilDate, language: Language, tuning: LinkTuning)
+    /// The exported calendar shaped by its link (`?category=…&to=+90d`); the day only when the link has a window.
+    case tunedExport(CompiledFeed.Identity, day: CivilDate?, spelling: OtherCalendarDates, tuning: LinkTuning)
     /// The exported calendar with repeats in other calendars as their RSCALE rule and dates (`?rscale=rule`).
     case exportedWithRule(CompiledFeed.Identity, window: ClosedRange<CivilDate>)
     case json(CompiledFeed.Identity, minute: Int, query: FeedQuery)

@@ -33,11 +33,18 @@ package struct PublicRoutes: Sendable {
         router.get("/images/{sha}") { _, context in try await self.images.image(context) }
         for prefix in ["/feeds", "/t/{token}/feeds"] {
             router.get("\(prefix)/{slug}.ics") { request, context in
+                let tuning = try LinkTuning(request)
+                let rscale: OtherCalendarDates.Form
                 switch request.uri.queryParameters.get("rscale") {
-                case nil, "dates": return self.served(try await self.exported(context), context)
-                case "rule": return self.served(try await self.renderer.exportedWithRule(try await self.feed(context).compiled), context)
+                case nil, "dates": rscale = .dates
+                case "rule": rscale = .ruleAndDates
                 default: throw HTTPError(.badRequest, message: "rscale must be dates (the default) or rule")
                 }
+                if !tuning.isEmpty {
+                    return self.served(try await self.renderer.tunedExport(try await self.feed(context).compiled, tuning: tuning, rscale: rscale), context)
+                }
+                if rscale == .dates { return self.served(try await self.exported(context), context) }
+                return self.served(try await self.renderer.exportedWithRule(try await self.feed(context).compiled), context)
             }
             router.get("\(prefix)/{slug}.json") { request, context in
                 let compiled = try await self.feed(context).compiled
@@ -54,7 +61,7 @@ package struct PublicRoutes: Sendable {
             router.get("\(prefix)/{slug}/countdown.ics") { request, context in
                 let compiled = try await self.feed(context).compiled
                 let language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: false)
-                return self.served(try await self.renderer.countdownCalendar(compiled, language: language), context)
+                return self.served(try await self.renderer.countdownCalendar(compiled, language: language, tuning: try LinkTuning(request)), context)
             }
             router.get("\(prefix)/{slug}/{id}.svg") { request, context in
                 let (compiled, _) = try await self.feed(context)

@@ -1,0 +1,25 @@
+import Countdowns
+import Hummingbird
+import ICalendar
+
+extension LinkTuning {
+    /// A calendar link's query, validated before anything is looked up or
+    /// cached: a bad value of a parameter `LinkTuning` knows is a 400 naming
+    /// it; every other parameter is ignored and reaches no key.
+    package init(_ request: Request) throws {
+        var pairs: [(name: String, value: String)] = []
+        for (name, value) in request.uri.queryParameters where LinkTuning.parameters.contains(String(name)) {
+            pairs.append((String(name), String(value)))
+        }
+        guard !pairs.isEmpty else { self.init(); return }
+        do throws(Invalid) {
+            try self.init(pairs) { raw throws(Invalid) -> Zone in
+                do { return try ViewerZone.parse(raw, default: .utc) } catch {
+                    throw Invalid(parameter: "tz", reason: "'\(raw.prefix(64))' is not a known time zone name (an Olson name such as Europe/Berlin)")
+                }
+            }
+        } catch {
+            throw HTTPError(.badRequest, message: error.description)
+        }
+    }
+}
