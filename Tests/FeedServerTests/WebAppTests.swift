@@ -76,6 +76,32 @@ import TminusServer
         }
     }
 
+    /// What tminus changed when it read a countdown (issue #39: a misspelt UNTIL
+    /// left out) is shown on its edit page, beside the form.
+    @Test func theEditPageSaysWhatWasChangedOnTheWayIn() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("choir", calendar: """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//test//EN\r
+            BEGIN:VEVENT\r
+            UID:choir@example.com\r
+            DTSTAMP:20260101T000000Z\r
+            DTSTART:20261201T180000Z\r
+            SUMMARY:Choir\r
+            RRULE:FREQ=WEEKLY;UNTL=20261223T000000Z\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """)
+        try await Self.withSignedInBrowser(fixture) { browser, parts, _ in
+            let id = try #require(try await parts.store.countdowns(inFeed: "choir").first?.id)
+            let edit = try await browser.get("/app/countdowns/\(id)/edit")
+            #expect(edit.status == .ok && edit.text.contains("class=\"read-warnings\""))
+            #expect(edit.text.contains("UNTL is not a rule part (did you mean UNTIL?)"), "\(edit.text.prefix(400))")
+        }
+    }
+
     @Test func formsWithoutTheirCSRFTokenChangeNothing() async throws {
         let fixture = try ServerFixture()
         try await Self.withSignedInBrowser(fixture) { browser, parts, client in

@@ -14,6 +14,12 @@ package enum Assets {
         .crumbs a, footer { color: var(--muted); font-size: .9rem; }
         .description { color: var(--muted); margin: .2rem 0 1rem; }
         .subscribe { display: flex; flex-wrap: wrap; gap: .5rem; margin-bottom: 1.5rem; }
+        .tune { margin-bottom: 1.5rem; max-width: 40rem; }
+        .tune summary { cursor: pointer; font-weight: 600; }
+        .tune-form { display: grid; gap: .5rem; margin: .75rem 0; }
+        .tune-form label { display: grid; gap: .2rem; }
+        .tune-form input, .tune-form select { font: inherit; padding: .35rem; max-width: 100%; box-sizing: border-box; }
+        .tuned-link { display: block; overflow-wrap: anywhere; font-family: ui-monospace, monospace; font-size: .9rem; }
         .button { display: inline-block; padding: .55rem .9rem; border-radius: 999px; background: var(--accent); color: var(--accent-ink); text-decoration: none; font-weight: 600; font-size: .9rem; }
         .button.secondary { background: transparent; color: var(--accent); border: 1px solid var(--accent); }
         .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: 1.25rem; }
@@ -104,6 +110,35 @@ package enum Assets {
           }
           update();
           setInterval(update, 60000);
+          // The link builder (issue #39): each field becomes a parameter of the
+          // calendar links; an empty field leaves the feed's own setting.
+          var tune = document.querySelector(".tune");
+          if (tune) {
+            tune.hidden = false;
+            var form = tune.querySelector("form");
+            var build = function () {
+              var query = [];
+              form.querySelectorAll("input, select").forEach(function (field) {
+                var value = field.value.trim();
+                if (!value) { return; }
+                if (field.name === "category" || field.name === "exclude-category") {
+                  value.split(",").forEach(function (name) { name = name.trim(); if (name) { query.push(field.name + "=" + encodeURIComponent(name)); } });
+                  return;
+                }
+                if (field.name === "alarm" && value === "none") { query.push("alarms=none"); return; }
+                if (field.dataset.sign) { value = field.dataset.sign + Math.abs(parseInt(value, 10) || 0) + "d"; }
+                query.push(field.name + "=" + encodeURIComponent(value));
+              });
+              var suffix = query.length ? "?" + query.join("&") : "";
+              var ics = tune.dataset.ics + suffix;
+              tune.querySelector("[data-tuned=text]").textContent = ics;
+              tune.querySelector("[data-tuned=webcal]").href = ics.replace(/^https?:/, "webcal:");
+              tune.querySelector("[data-tuned=countdown]").href = tune.dataset.countdown + suffix;
+            };
+            form.addEventListener("input", build);
+            form.addEventListener("change", build);
+            form.addEventListener("submit", function (event) { event.preventDefault(); build(); });
+          }
         })();
         """
 }

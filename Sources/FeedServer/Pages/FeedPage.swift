@@ -85,6 +85,8 @@ package enum FeedPage {
         package var cards: [Card]
         package var isEmpty: Bool
         package var more: More?
+        /// The categories the link builder suggests.
+        package var categories: [String]
         /// The page's language (`<html lang>`), its direction, and its own words.
         package var lang: String
         package var dir: String
@@ -92,6 +94,10 @@ package enum FeedPage {
         /// The unit words /assets/tminus.js recounts cards with, as JSON.
         package var scriptWords: String
     }
+
+    /// The link builder's words (issue #39).
+    static let tuneWords = ["tuneLink", "tuneCategories", "tuneExclude", "tuneFrom", "tuneTo", "tunePast", "tuneZone", "tuneRollover",
+                            "tuneReminders", "tuneRemindersFeed", "tuneRemindersNone", "tuneRemindersDay", "tuneRemindersHour", "tuneResult", "tuneHint"]
 
     package static func render(feed: Feed, rows: [(Countdown, RemainingTime)], links: Links, cardPath: (Countdown) -> String,
                        imageURL: (String) -> String?, pages: WebPages, language: Language = .english, more: More? = nil) -> String {
@@ -105,10 +111,12 @@ package enum FeedPage {
                         percent: face.percent, progressLabel: language.page("progress", ["percent": String(face.percent ?? 0)]))
         }
         var words: [String: String] = [:]
-        for key in ["subscribe", "google", "https", "countdownCalendar", "json", "svgCard", "empty"] { words[key] = language.page(key) }
+        for key in ["subscribe", "google", "https", "countdownCalendar", "json", "svgCard", "empty"] + Self.tuneWords { words[key] = language.page(key) }
         words["footer"] = language.page("footer", ["zone": feed.timeZone])
         let scriptWords = language.scriptWordsJSON
-        let view = View(name: feed.name, description: feed.description, links: links, cards: cards, isEmpty: cards.isEmpty, more: more,
+        // The link builder offers the categories this page shows (lower-cased, as links are read).
+        let categories = Array(Set(rows.flatMap { $0.0.categories.map { $0.lowercased() } })).sorted()
+        let view = View(name: feed.name, description: feed.description, links: links, cards: cards, isEmpty: cards.isEmpty, more: more, categories: categories,
                         lang: language.code, dir: language.isRightToLeft ? "rtl" : "ltr", words: words, scriptWords: scriptWords)
         return pages.english.library.render(view, withTemplate: "public-feed") ?? ""
     }

@@ -8,7 +8,8 @@ extension LinkTuning {
     /// it; every other parameter is ignored and reaches no key.
     package init(_ request: Request) throws {
         var pairs: [(name: String, value: String)] = []
-        for (name, value) in request.uri.queryParameters where LinkTuning.parameters.contains(String(name)) {
+        // An empty value is no value: a form sends its empty fields too.
+        for (name, value) in request.uri.queryParameters where !value.isEmpty && LinkTuning.parameters.contains(String(name)) {
             pairs.append((String(name), String(value)))
         }
         guard !pairs.isEmpty else { self.init(); return }

@@ -40,6 +40,10 @@ package struct CountdownPages: Sendable {
         package var scriptWords: String
         package var cancel: String
         package var id: Int64?
+        /// What was changed when the countdown was read from a calendar (`Countdown.warnings`).
+        package var warnings: [String]
+        /// Stored, not computed: templates see stored properties only.
+        package var hasWarnings: Bool
     }
 
 
@@ -143,7 +147,8 @@ package struct CountdownPages: Sendable {
         return FormView(form: form, isNew: isNew, action: action, feedName: compiled.feed.name, feeds: feeds, units: units, alarms: alarms,
                         kinds: kinds, repeats: repeats, everyUnits: everyUnits, ordinals: ordinals, weekdays: weekdays, directions: directions,
                         error: error.map { Self.text(of: $0, words) }, errorField: error?.field.rawValue, ruleReading: reading, zones: TimeZoneChoices.all, preview: preview,
-                        scriptWords: words.language.scriptWordsJSON, cancel: "/app/feeds/\(compiled.slug)", id: countdown?.id)
+                        scriptWords: words.language.scriptWordsJSON, cancel: "/app/feeds/\(compiled.slug)", id: countdown?.id,
+                        warnings: countdown?.warnings ?? [], hasWarnings: !(countdown?.warnings ?? []).isEmpty)
     }
 
     private func save(_ request: Request, _ context: WebAppContext, id: Int64?) async throws -> Response {
