@@ -37,7 +37,8 @@ extension CountdownStore {
         }
     }
 
-    /// A feed and all its countdowns as of its revision. Countdowns in `known`
+    /// A feed and all its countdowns as of its revision, the feed as it is
+    /// exported (its refresh interval worked out when it sets none). Countdowns in `known`
     /// whose row has not changed (same sequence, stamps and source) are reused
     /// instead of parsed again; the others are parsed on a thread of their own.
     /// The feed row is read first, so what comes with it is never older than
@@ -47,7 +48,7 @@ extension CountdownStore {
         guard let (feed, rows, sources) = try await read({ reader -> (StoredFeed, [CountdownRecord], [Int64: String])? in
             guard let row = try await reader.feedRow(slug: slug) else { return nil }
             let feedId = try row.savedID()
-            let feed = try await reader.storedFeed(row)
+            let feed = try await reader.exportable(try await reader.storedFeed(row))
             let rows = try await reader.countdownRows(feedId: feedId, uid: nil)
             let sources = try await reader.sourceRows(feedId: feedId, lock: false).reduce(into: [Int64: String]()) { $0[$1.id ?? 0] = $1.location }
             return (feed, rows, sources)

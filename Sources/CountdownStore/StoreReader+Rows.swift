@@ -47,3 +47,16 @@ extension StoreTransaction {
         try await setValue(value.map { PersistedValue(bytes: Data($0.utf8), expiresAt: nil) }, for: .setting(key))
     }
 }
+
+extension StoreReader {
+    /// The feed as it is exported: a feed that sets no refresh interval gets
+    /// one from how often it changed (`RefreshHint`, from its change log up to
+    /// its last change), so that every server writes the same bytes for one revision.
+    public func exportable(_ stored: StoredFeed) async throws -> StoredFeed {
+        guard stored.feed.refreshInterval == nil else { return stored }
+        let changes = try await changeRows(ChangeQuery(feedIds: [stored.id], limit: 200, newestFirst: true))
+        var shown = stored
+        shown.feed.refreshInterval = RefreshHint.interval(changes: changes.map(\.at), asOf: stored.updatedAt)
+        return shown
+    }
+}

@@ -31,11 +31,13 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             try await store.withService { service in
-                let stored = try await service.requireFeed(slug: feed)
+                _ = try await service.requireFeed(slug: feed)
+                // Read as the server compiles it: the feed as it is exported, with every countdown.
+                guard let (stored, countdowns) = try await service.store.feedContents(slug: feed) else { throw CLIError("no feed '\(feed)'") }
                 var definition = stored.feed
                 definition.includeAlarms = alarms
                 let today = definition.zone.local(of: Date()).date
-                let bytes = Data(CalendarExport.bytes(feed: definition, countdowns: try await service.countdowns(inFeed: feed),
+                let bytes = Data(CalendarExport.bytes(feed: definition, countdowns: countdowns,
                                                       otherCalendarDates: OtherCalendarDates(form: rscale, today: today, years: years)))
                 try OutputFile.write(bytes, to: output ?? "-")
             }

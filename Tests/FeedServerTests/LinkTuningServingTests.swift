@@ -129,3 +129,19 @@ import Testing
         }
     }
 }
+
+/// Refresh hints (issue #39): a feed that sets no `refresh:` is asked for as
+/// often as it changes; one that sets it keeps it.
+@Suite struct RefreshHintServingTests {
+    @Test func aFeedWithoutRefreshIsAskedForAsOftenAsItChanges() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("school", calendar: LinkTuningServingTests.calendar)
+        try fixture.feed("timetable", calendar: LinkTuningServingTests.calendar, yaml: "refresh: PT2H")
+        try await fixture.withServer { client in
+            let derived = try await client.text("/feeds/school.ics").1
+            #expect(derived.contains("\r\nREFRESH-INTERVAL;VALUE=DURATION:P1D\r\n") && derived.contains("\r\nX-PUBLISHED-TTL:P1D\r\n"), "imported once: rarely changes")
+            let set = try await client.text("/feeds/timetable.ics").1
+            #expect(set.contains("\r\nREFRESH-INTERVAL;VALUE=DURATION:PT2H\r\n"))
+        }
+    }
+}

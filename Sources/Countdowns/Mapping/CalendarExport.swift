@@ -89,8 +89,10 @@ public enum CalendarExport {
             if let cssName = CSSColor.nearestName(toHex: color) { header.append(Property.text("COLOR", cssName)) }
             header.append(Property(name: "X-APPLE-CALENDAR-COLOR", value: color))
         }
-        header.append(Property(name: "REFRESH-INTERVAL", parameters: [Parameter("VALUE", "DURATION")], value: feed.refreshInterval.description))
-        header.append(Property(name: "X-PUBLISHED-TTL", value: feed.refreshInterval.description))
+        // A feed whose interval was not worked out (`RefreshHint`) is asked for every six hours.
+        let refresh = (feed.refreshInterval ?? ICalDuration(seconds: 6 * 3_600)).description
+        header.append(Property(name: "REFRESH-INTERVAL", parameters: [Parameter("VALUE", "DURATION")], value: refresh))
+        header.append(Property(name: "X-PUBLISHED-TTL", value: refresh))
         header.append(Property(name: "X-WR-TIMEZONE", value: feed.timeZone))
         calendar.properties = header
         return calendar

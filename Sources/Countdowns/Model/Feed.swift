@@ -23,8 +23,9 @@ public struct Feed: Sendable, Hashable {
     public var isPublic: Bool
     public var countdownMode: CountdownMode
     public var includeAlarms: Bool
-    /// How often clients should poll (REFRESH-INTERVAL / X-PUBLISHED-TTL).
-    public var refreshInterval: ICalDuration
+    /// How often clients should poll (REFRESH-INTERVAL / X-PUBLISHED-TTL);
+    /// nil: from how often the feed changes (`RefreshHint`), filled in when it is compiled or exported.
+    public var refreshInterval: ICalDuration?
     /// Category name → `#RRGGBB`.
     public var categoryColors: [String: String]
     /// Most events the countdown calendar holds; farther countdowns get fewer days.
@@ -54,7 +55,7 @@ public struct Feed: Sendable, Hashable {
 
     public init(slug: String, name: String? = nil, description: String? = nil, timeZone: String = "UTC", color: String? = nil,
                 isPublic: Bool = true, countdownMode: CountdownMode = .daily(days: 60), includeAlarms: Bool = false,
-                refreshInterval: ICalDuration = ICalDuration(seconds: 6 * 3600), categoryColors: [String: String] = [:],
+                refreshInterval: ICalDuration? = nil, categoryColors: [String: String] = [:],
                 countdownMaxEvents: Int = 2_000, celebrations: Celebrations = .default, purgeURL: String? = nil,
                 weekend: Weekend = .standard, holidays: String? = nil, language: Language? = nil, sort: FeedSnapshot.Sort = .remaining,
                 countdownTitle: String? = nil) {

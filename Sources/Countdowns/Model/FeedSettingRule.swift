@@ -79,8 +79,9 @@ extension FeedSettingsDocument {
                 feed.sort = sort
             },
             FeedSettingRule(\.alarms, read: \.includeAlarms) { value, feed in feed.includeAlarms = value },
-            FeedSettingRule(\.refresh, read: \.refreshInterval.description) { (value, feed) throws(Feed.InvalidSetting) in
-                feed.refreshInterval = try Feed.validInterval(value)
+            FeedSettingRule(\.refresh, read: { $0.refreshInterval?.description }) { (value, feed) throws(Feed.InvalidSetting) in
+                // Empty or `auto`: from how often the feed changes (RefreshHint).
+                feed.refreshInterval = value.isEmpty || value.lowercased() == "auto" ? nil : try Feed.validInterval(value)
             },
             FeedSettingRule(\.countdown, read: { feed in
                 switch feed.countdownMode {

@@ -26,7 +26,8 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         public var `public`: Bool?
         /// Include each countdown's VALARMs in the exported calendar.
         public var alarms: Bool?
-        /// REFRESH-INTERVAL for clients (ISO 8601 duration), default PT6H.
+        /// REFRESH-INTERVAL for clients (ISO 8601 duration); `auto` (the
+        /// default): from how often the feed changes, an hour to a day (`RefreshHint`).
         public var refresh: String?
         public var countdown: CountdownSettings?
         /// Category name → `#RRGGBB`: the colour of that category's countdowns in

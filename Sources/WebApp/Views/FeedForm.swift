@@ -59,8 +59,10 @@ package struct FeedForm: PostedForm, TemplateView {
         maxEvents = String(feed.countdownMaxEvents)
         countdownTitle = feed.countdownTitle
         alarms = feed.includeAlarms ? "on" : nil
-        let seconds = feed.refreshInterval.days * 86_400 + feed.refreshInterval.seconds
-        refreshHours = seconds % 3600 == 0 ? String(seconds / 3600) : String(format: "%.2f", Double(seconds) / 3600)
+        if let interval = feed.refreshInterval {
+            let seconds = interval.days * 86_400 + interval.seconds
+            refreshHours = seconds % 3600 == 0 ? String(seconds / 3600) : String(format: "%.2f", Double(seconds) / 3600)
+        }
         categoryColors = feed.categoryColors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "\n")
         halfBirthdays = feed.celebrations.halfBirthdays ? "on" : nil
         celebrateDays = feed.celebrations.dayCounts.map(String.init).joined(separator: ", ")
@@ -85,6 +87,8 @@ package struct FeedForm: PostedForm, TemplateView {
                 throw Feed.InvalidSetting(message: "refresh every must be a number of hours from 0.25 to 720")
             }
             document.refresh = "PT\(Int((value * 60).rounded()))M"
+        } else {
+            document.refresh = "auto"
         }
         var countdown = FeedSettingsDocument.CountdownSettings(mode: mode.nonEmpty ?? "daily")
         if let days = days.nonEmpty {
