@@ -119,6 +119,16 @@ struct WrittenShapeTests {
         #expect(countdown.warnings.contains { $0.hasPrefix("RECURRENCE-ID:") })
     }
 
+    /// COUNT with UNTIL is read as whichever ends first (rule-count-and-until.ics), and written as that one.
+    @Test func countAndUntilAreWrittenAsTheLimitThatEndsFirst() throws {
+        let file = Corpus.packageRoot.appendingPathComponent("Tests/ICalendarTests/Fixtures/realworld/rule-count-and-until.ics")
+        let countdowns = CountdownReader.countdowns(in: try ICalendarParser.parse(contentsOf: file).calendar, source: nil).countdowns
+        let physio = try #require(countdowns.first { $0.uid == "count-and-until" })
+        #expect(physio.repeatRule.rrule(startingOn: physio.target.civilDate) == "FREQ=DAILY;COUNT=3")
+        let checkup = try #require(countdowns.first { $0.uid == "count-zero" })
+        #expect(checkup.repeatRule == .none, "COUNT=0 adds nothing: the event is its first occurrence")
+    }
+
     /// Already-valid output is written again unchanged: a second import of an export changes nothing.
     @Test func anExportReadAgainIsTheSame() throws {
         for name in ["misspelt-until.ics", "end-before-start.ics", "values-not-of-their-type.ics", "rdate-period-of-dates.ics"] {

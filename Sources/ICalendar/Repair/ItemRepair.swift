@@ -9,7 +9,8 @@
 ///   type is left out (an event without a start, or an override without its
 ///   instance, is left out whole: the caller says so);
 /// - a rule libical cannot read is left out (the item is then its first
-///   occurrence), unless a lenient reading understood it (a negative COUNT);
+///   occurrence), unless a lenient reading understood it (a negative COUNT;
+///   COUNT with UNTIL, written as the one that ends first);
 ///   a rule that can never match is left out too;
 /// - RDATEs are written as they were read (a period with DATE bounds becomes its day);
 /// - an end before the start is swapped with it, as it is read;
@@ -158,6 +159,16 @@ public struct ItemRepair: Sendable {
         item.setAll("RDATE", written)
     }
 
+    /// COUNT and UNTIL together are read as "whichever ends first" (as calendar
+    /// clients and recurring-ical-events read them); written as that one alone.
+    static func oneLimit(_ rule: RecurrenceRule, start: DateTimeValue?) -> RecurrenceRule {
+        guard let count = rule.count, let until = rule.until, let start else { return rule }
+        let untilOnly = rule.removing(["COUNT"])
+        let horizon = LocalDateTime(wallSeconds: max(until.local.wallSeconds, start.local.wallSeconds) + 2 * 86_400)
+        let found = RuleExpander(rule: untilOnly, start: start.local, isDate: start.isAllDay).expand(from: nil, to: horizon, limit: count + 1)
+        return found.occurrences.count >= count ? rule.removing(["UNTIL"]) : untilOnly
+    }
+
     private func repairRules(_ name: String, _ item: inout Component, start: DateTimeValue?, kind: String,
                              note: (Property, String) -> Void) {
         let properties = item.all(name)
@@ -172,7 +183,7 @@ public struct ItemRepair: Sendable {
                 }
                 written.append(property)
             } catch {
-                if let lenient = try? RecurrenceRule(parsing: property.value, lenient: true),
+                if let lenient = (try? RecurrenceRule(parsing: property.value, lenient: true)).map({ Self.oneLimit($0, start: start) }),
                    (try? RecurrenceRule(parsing: lenient.text)) != nil {
                     var understood = property
                     understood.value = lenient.text
