@@ -20,4 +20,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
     /// The id of the newest change the log no longer keeps (it keeps 90 days):
     /// a calendar app's sync token at or before it must sync again (issue #38).
     case changeLogFloor
+    /// "on" once the countdowns kept before issue #39 were rewritten as they
+    /// are understood (`CountdownService.repairKeptCountdowns`).
+    case keptCountdownsRepaired
 }

@@ -67,6 +67,13 @@ package func buildServices(_ configuration: ServerConfiguration, store: any Coun
     let events = ServerEvents()
     let service = CountdownService(store: store, limits: configuration.limits, events: events, clock: configuration.clock)
     let token = try await AdminToken.setUp(service: service, configuredFile: configuration.adminTokenFile, database: configuration.database, logger: logger)
+    let repaired = try await service.repairKeptCountdowns { feed, count in
+        logger.info("countdowns kept before 0.12 rewritten as they are understood", metadata: ["feed": "\(feed)", "countdowns": "\(count)"])
+    }
+    if repaired > 0 {
+        logger.notice("upgrade: countdowns that held what tminus could not read are written as it read them (their warnings are on their edit pages)",
+                      metadata: ["countdowns": "\(repaired)"])
+    }
     let pages = try WebPages.load()
     let settings = RenderSettings(baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", gzip: configuration.gzip,
                                   maxOccurrences: configuration.limits.maxOccurrences, pages: pages, build: configuration.build)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CountdownStore
 import Foundation
+import Services
 
 /// `tminus migrate`: brings a database's schema up to date, explicitly
 /// (`serve` does it too, at start), and says where it stands.
@@ -25,7 +26,10 @@ struct MigrateCommand: ParsableCommand {
             try await store.withStore { store in
                 let applied = try await store.appliedMigrations()
                 for name in applied { print("applied  \(name)") }
-                print("\(store.location): up to date (\(applied.count) migrations)")
+                let repaired = try await CountdownService(store: store).acting(as: .commandLine).repairKeptCountdowns { feed, count in
+                    print("rewrote  \(count) countdown\(count == 1 ? "" : "s") of \(feed) as they are understood (issue #39)")
+                }
+                print("\(store.location): up to date (\(applied.count) migrations\(repaired > 0 ? ", \(repaired) countdowns rewritten" : ""))")
             }
         }
     }

@@ -61,6 +61,20 @@ public struct CountdownRecord: Codable, Sendable, Equatable {
     /// The canonical text two versions of a countdown are compared by.
     public static func content(of countdown: Countdown) -> String { CountdownArchive.text(of: countdown) }
 
+    /// This row with its content as it is understood now (`CountdownArchive.repaired`);
+    /// nil when nothing changes. Its id, stamps, sequence and authors stay.
+    public func repaired() throws -> CountdownRecord? {
+        guard let countdown = try CountdownArchive.repaired(content) else { return nil }
+        var row = CountdownRecord(countdown, feedId: feedId, sourceId: sourceId, now: lastModified)
+        row.id = id
+        row.sequence = sequence
+        row.createdAt = createdAt
+        row.lastModified = lastModified
+        row.createdBy = createdBy
+        row.changedBy = changedBy
+        return row
+    }
+
     public func countdown(source: String?) throws -> Countdown {
         guard var countdown = try CountdownArchive.countdown(from: content, source: source) else {
             throw StoreError.invalid("countdown \(id ?? 0) has unreadable content")

@@ -23,7 +23,9 @@ public enum CountdownReader {
     }
 
     /// Every countdown in a calendar, grouped by UID; unusable items are reported, not thrown.
-    public static func countdowns(in calendar: VCalendar, source: String?) -> (countdowns: [Countdown], skipped: [Failure]) {
+    /// `repairing` (the default) keeps what was understood (`ItemRepair`); text tminus
+    /// wrote itself (the store's, `CountdownArchive`) was repaired when it was first read.
+    public static func countdowns(in calendar: VCalendar, source: String?, repairing: Bool = true) -> (countdowns: [Countdown], skipped: [Failure]) {
         // One item per countdown to be: a master with its overrides, or an override
         // whose master is missing (it still describes a real instance).
         let items = RecurringSeries.group(calendar.events.map(\.component) + calendar.todos.map(\.component))
@@ -33,11 +35,11 @@ public enum CountdownReader {
         // of several hundred bytes each was a memory peak of its own.
         let failures = Mutex<[(index: Int, failure: Failure)]>([])
         // What is kept is what was understood (ItemRepair), so every export of it is valid.
-        let repair = ItemRepair(calendar: calendar)
+        let repair = repairing ? ItemRepair(calendar: calendar) : nil
         var result = Array(items.indices).concurrentMap { index -> Countdown in
             do throws(Failure) {
-                let master = repair.repaired(items[index].0)
-                let overrides = items[index].1.map(repair.repaired)
+                let master = repair?.repaired(items[index].0) ?? ItemRepair.Result(component: items[index].0, notes: [])
+                let overrides = items[index].1.map { repair?.repaired($0) ?? ItemRepair.Result(component: $0, notes: []) }
                 guard let component = master.component else {
                     throw .noStart(line: items[index].0.line, uid: items[index].0.first("UID")?.text)
                 }

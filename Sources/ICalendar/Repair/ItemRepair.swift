@@ -23,6 +23,11 @@ public struct ItemRepair: Sendable {
         public var component: Component?
         /// What was changed, as warnings with the line of the property changed.
         public var notes: [Diagnostic]
+
+        public init(component: Component?, notes: [Diagnostic]) {
+            self.component = component
+            self.notes = notes
+        }
     }
 
     private let resolver: ZoneResolver
