@@ -65,27 +65,27 @@ public struct CountdownRecord: Codable, Sendable, Equatable {
     /// nil when nothing changes. Its id, stamps, sequence and authors stay.
     public func repaired() throws -> CountdownRecord? {
         guard let countdown = try CountdownArchive.repaired(content) else { return nil }
-        var row = CountdownRecord(countdown, feedId: feedId, sourceId: sourceId, now: lastModified)
+        var row = CountdownRecord(keepingStamps(countdown), feedId: feedId, sourceId: sourceId, now: lastModified)
         row.id = id
-        row.sequence = sequence
-        row.createdAt = createdAt
-        row.lastModified = lastModified
-        row.createdBy = createdBy
-        row.changedBy = changedBy
         return row
     }
 
     public func countdown(source: String?) throws -> Countdown {
-        guard var countdown = try CountdownArchive.countdown(from: content, source: source) else {
+        guard let countdown = try CountdownArchive.countdown(from: content, source: source) else {
             throw StoreError.invalid("countdown \(id ?? 0) has unreadable content")
         }
-        countdown.id = id
-        countdown.sequence = sequence
-        countdown.created = createdAt
-        countdown.lastModified = lastModified
-        countdown.source = source
-        countdown.createdBy = createdBy
-        countdown.changedBy = changedBy
-        return countdown
+        return keepingStamps(countdown)
+    }
+
+    /// `countdown` with what this row keeps beside its content (`CountdownArchive` leaves it out).
+    private func keepingStamps(_ countdown: Countdown) -> Countdown {
+        var kept = countdown
+        kept.id = id
+        kept.sequence = sequence
+        kept.created = createdAt
+        kept.lastModified = lastModified
+        kept.createdBy = createdBy
+        kept.changedBy = changedBy
+        return kept
     }
 }
