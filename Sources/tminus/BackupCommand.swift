@@ -40,7 +40,7 @@ struct BackupCommand: ParsableCommand {
                 guard !FileManager.default.fileExists(atPath: target) else {
                     throw CLIError("\(target) already exists; name a new file, or pass --force")
                 }
-                let snapshot = try await store.withStore { try await $0.snapshot() }
+                let snapshot = try await store.withStore(creating: false) { try await $0.snapshot() }
                 let writing = try SQLiteCountdownStore(path: target)
                 do { try await writing.restore(snapshot); try await writing.close() } catch {
                     try? await writing.close()

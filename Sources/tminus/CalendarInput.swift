@@ -7,12 +7,22 @@ import ICalendar
 struct CalendarInput {
     static let maxBytes = 64 << 20
 
+    /// Why `path` cannot be read as a calendar file, said for a person (no
+    /// Foundation error text: issue #40); nil when it can.
+    static func problem(with path: String) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "\(path): no such file" }
+        if isDirectory.boolValue { return "\(path) is a folder, not a calendar file (give the files in it: \(path)/*.ics)" }
+        guard FileManager.default.isReadableFile(atPath: path) else { return "\(path): cannot be read (check its permissions)" }
+        return nil
+    }
+
     static func read(_ path: String, options: ParseOptions) throws -> ParseResult {
         let data: Data
         if path == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
-            guard FileManager.default.fileExists(atPath: path) else { throw CLIError("\(path): no such file") }
+            if let problem = problem(with: path) { throw CLIError(problem) }
             guard let read = FileManager.default.contents(atPath: path) else { throw CLIError("\(path): cannot be read") }
             data = read
         }

@@ -68,8 +68,17 @@ struct CountdownFields: ParsableArguments {
                 draft.image = upload?.reference
             }
         }
-        do { try draft.apply(to: &countdown, feedZone: feedZone) } catch { throw ValidationError("--\(error.field.rawValue.kebab): \(error.message)") }
+        do { try draft.apply(to: &countdown, feedZone: feedZone) } catch { throw ValidationError("\(Self.option(error.field)): \(error.message)") }
         return upload
+    }
+
+    /// A refused field named as the user typed it (`--tz`, not `--time-zone`).
+    static func option(_ field: CountdownDraft.Field) -> String {
+        switch field {
+        case .timeZone: "--tz"
+        case .alarms: "--alarm"
+        default: "--" + field.rawValue.kebab
+        }
     }
 
     static func imageUpload(_ path: String, limits: StoreLimits) throws -> ImageUpload {

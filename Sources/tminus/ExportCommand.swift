@@ -30,7 +30,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            try await store.withService { service in
+            try await store.withService(creating: false) { service in
                 _ = try await service.requireFeed(slug: feed)
                 // Read as the server compiles it: the feed as it is exported, with every countdown.
                 guard let (stored, countdowns) = try await service.store.feedContents(slug: feed) else { throw CLIError("no feed '\(feed)'") }

@@ -22,7 +22,7 @@ struct FeedsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let feeds = try await store.withStore { try await $0.feeds() }
+                let feeds = try await store.withStore(creating: false) { try await $0.feeds() }
                 if json {
                     // Every setting too, as a feed file or the admin API writes them.
                     let rows = try feeds.map { stored -> [String: Any] in
@@ -103,7 +103,7 @@ struct FeedsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                try await store.withService { try await $0.deleteFeed(slug: slug) }
+                try await store.withService(creating: false) { try await $0.deleteFeed(slug: slug) }
                 print("deleted feed '\(slug)'")
             }
         }

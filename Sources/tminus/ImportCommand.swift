@@ -46,7 +46,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             for file in files where file != "-" {
-                guard FileManager.default.isReadableFile(atPath: file) else { throw CLIError("\(file): no such file, or it cannot be read") }
+                if let problem = CalendarInput.problem(with: file) { throw CLIError(problem) }
             }
             var limits = StoreLimits()
             limits.maxInputBytes = maxBytes.bytes

@@ -34,7 +34,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            try await store.withService { service in
+            try await store.withService(creating: false) { service in
                 let feeds = if let feed { [try await service.requireFeed(slug: feed)] } else { try await service.feeds() }
                 let now = Date()
                 let zone = try ViewerZone.resolve(tz)

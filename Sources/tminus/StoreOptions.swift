@@ -31,8 +31,13 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store (migrating it), runs `body` with it, and closes it.
     /// Quiet unless something goes wrong; a store that cannot be opened is
     /// named in the error.
-    func withStore<T>(_ body: (any CountdownStore) async throws -> T) async throws -> T {
+    /// `creating: false` (commands that only read) refuses a SQLite file that
+    /// does not exist, instead of making an empty database under a misspelt name.
+    func withStore<T>(creating: Bool = true, _ body: (any CountdownStore) async throws -> T) async throws -> T {
         let location = try location()
+        if !creating, let path = location.path, !FileManager.default.fileExists(atPath: path) {
+            throw CLIError("no database at \(path) (`tminus import FILE --feed NAME` or `tminus add` creates one; --db names another)")
+        }
         var opened = false
         do {
             return try await location.withStore(logger: location.path == nil ? Self.quietLogger : nil) { store in
@@ -45,8 +50,8 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The use cases over the opened store: what every command that writes calls.
-    func withService<T>(limits: StoreLimits = StoreLimits(), _ body: (CountdownService) async throws -> T) async throws -> T {
-        try await withStore { store in try await body(CountdownService(store: store, limits: limits).acting(as: .commandLine)) }
+    func withService<T>(limits: StoreLimits = StoreLimits(), creating: Bool = true, _ body: (CountdownService) async throws -> T) async throws -> T {
+        try await withStore(creating: creating) { store in try await body(CountdownService(store: store, limits: limits).acting(as: .commandLine)) }
     }
 }
 

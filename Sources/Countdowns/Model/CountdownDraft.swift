@@ -96,7 +96,7 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
             case .empty: "is empty"
             case .titleTooLong(let count, let limit): "is \(count) characters; at most \(limit) are kept (put the rest in the notes)"
             case .notADate(let text): CivilDate.problem(with: text) ?? "is not a date"
-            case .notATime(let text): "'\(text)' is not HH:MM"
+            case .notATime(let text): "'\(text)' is not a time of day (HH:MM, from 00:00 to 23:59)"
             case .unknownZone(let text): "'\(text)' is not a known time zone"
             case .endBeforeStart(let text): "\(text) is before the start"
             case .endNotAfterStart(let text): "\(text) is not after the start time"
@@ -139,6 +139,8 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
             countdown.title = SafeText.clean(title)
         }
         if let kind { countdown.kind = kind }
+        // A zone is checked even where an all-day countdown does not use it: a typo is not ignored.
+        if let timeZone, timeZone != "floating", Zone.named(timeZone) == nil { throw Invalid(field: .timeZone, .unknownZone(timeZone)) }
         if date != nil || time != nil || timeZone != nil || allDay == true {
             let wasAllDay = countdown.isAllDay
             var day = countdown.target.civilDate
