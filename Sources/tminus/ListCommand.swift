@@ -21,12 +21,14 @@ struct ListCommand: ParsableCommand {
     @Option(help: "Your time zone (days are counted in it). Default: $TZ or the system's.") var tz: String?
     @Option(help: "dynamic, days, weeks, months, years, detailed or workdays (default: each countdown's own).") var unit: DisplayUnit?
     @Option(help: "Sort by remaining or title.") var sort: FeedSnapshot.Sort = .remaining
+    @Option(help: "Show at most this many countdowns of each feed (the soonest, or the first by --sort).") var limit: Int?
     @Flag(help: "Print JSON.") var json = false
     @Option(help: ArgumentHelp("The language of the text: \(Language.codes.joined(separator: ", ")). (default: the feed's, else $LANG's when tminus speaks it, else en)",
                                valueName: "code"))
     var lang: String?
 
     func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
         if let lang, Language.named(lang) == nil {
             throw ValidationError("--lang '\(lang)' is not a language tminus speaks (use one of \(Language.codes.joined(separator: ", ")))")
         }
@@ -44,8 +46,10 @@ struct ListCommand: ParsableCommand {
                         ?? ProcessInfo.processInfo.environment["LANG"].flatMap { Language.named(String($0.prefix { $0 != "." })) } ?? .english
                     let calculator = RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: service.limits.maxOccurrences,
                                                              workingDays: try await service.workingDays(of: stored.feed, now: now), language: language)
-                    snapshots.append(FeedSnapshot(feed: stored.feed, countdowns: try await service.countdowns(inFeed: stored.feed.slug),
-                                                  calculator: calculator, unit: unit, sort: sort))
+                    var snapshot = FeedSnapshot(feed: stored.feed, countdowns: try await service.countdowns(inFeed: stored.feed.slug),
+                                                calculator: calculator, unit: unit, sort: sort)
+                    if let limit, snapshot.countdowns.count > limit { snapshot.countdowns.removeLast(snapshot.countdowns.count - limit) }
+                    snapshots.append(snapshot)
                 }
                 if json {
                     let encoded = feed == nil ? try JSONEncoder.tminusPretty.encode(snapshots) : try JSONEncoder.tminusPretty.encode(snapshots[0])

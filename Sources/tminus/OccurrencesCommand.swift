@@ -60,7 +60,14 @@ struct OccurrencesCommand: ParsableCommand {
         }
         switch format {
         case .json: print(String(decoding: OccurrenceListJSON.bytes(expansion.occurrences), as: UTF8.self))
-        case .text: for occurrence in expansion.occurrences { print(OccurrenceText.line(occurrence, zone: zone)) }
+        case .text:
+            // The zone is said, so that a time is never read in another (issue #40).
+            if expansion.occurrences.isEmpty {
+                print("no occurrences from \(from) to \(to) (the end not included), in \(zone.identifier)")
+            } else {
+                print("times in \(zone.identifier) (--tz for another zone)")
+                for occurrence in expansion.occurrences { print(OccurrenceText.line(occurrence, zone: zone)) }
+            }
         }
     }
 }

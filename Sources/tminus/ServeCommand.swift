@@ -114,6 +114,10 @@ struct ServeCommand: ParsableCommand {
         }
         var logger = Logger(label: "tminus")
         logger.logLevel = logLevel
+        if let problem = PortCheck.problem(host: host, port: port) {
+            if logFormat == .json { logger.critical("cannot start", metadata: ["error": "\(problem)"]) } else { printError("error: \(problem)") }
+            throw ExitCode(1)
+        }
         var configuration = ServerConfiguration(host: host, port: port,
                                                 database: try store.location(), feedsDirectory: feeds, adminTokenFile: adminTokenFile,
                                                 baseURL: baseURL, gzip: gzip, cacheBytes: cacheMb << 20)

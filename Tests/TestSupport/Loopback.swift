@@ -75,6 +75,20 @@ public enum Loopback {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// A socket listening on 127.0.0.1 at a port the kernel chose, and that port:
+    /// a port in use, for as long as the caller keeps the socket (`close` it).
+    public static func occupiedPort() -> (socket: Int32, port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && listen(fd, 1) == 0 ? getsockname(fd, pointer, &length) : -1
+            }
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
     private static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
