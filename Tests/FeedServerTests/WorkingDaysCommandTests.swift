@@ -72,6 +72,8 @@ struct WorkingDaysCommandTests {
         #expect(allWeek != 0 && allWeekOutput.contains("every day of the week"), "\(allWeekOutput)")
         let (itself, itselfOutput) = try await Self.tminus(["feeds", "add", "work", "--holidays", "work"], database: database)
         #expect(itself != 0 && itselfOutput.contains("--holidays"), "\(itselfOutput)")
-        #expect(try await Self.tminus(["feeds"], database: database).1.contains("no feeds yet"), "nothing was created")
+        // Refused before the database is opened, so there is none (issue #40: `feeds list` then makes none either).
+        let listed = try await Self.tminus(["feeds"], database: database).1
+        #expect(listed.contains("no feeds yet") || listed.contains("no database at"), "nothing was created: \(listed)")
     }
 }
