@@ -38,8 +38,11 @@ public enum CountdownReader {
         let repair = repairing ? ItemRepair(calendar: calendar) : nil
         var result = Array(items.indices).concurrentMap { index -> Countdown in
             do throws(Failure) {
-                let master = repair?.repaired(items[index].0) ?? ItemRepair.Result(component: items[index].0, notes: [])
-                let overrides = items[index].1.map { repair?.repaired($0) ?? ItemRepair.Result(component: $0, notes: []) }
+                func understood(_ component: Component) -> ItemRepair.Result {
+                    repair?.repaired(component) ?? ItemRepair.Result(component: component, notes: [])
+                }
+                let master = understood(items[index].0)
+                let overrides = items[index].1.map(understood)
                 guard let component = master.component else {
                     throw .noStart(line: items[index].0.line, uid: items[index].0.first("UID")?.text)
                 }

@@ -58,17 +58,12 @@ public struct OtherCalendarDates: Sendable, Hashable {
     /// form says (`tminus format`); other components are returned as they are.
     public func spelledOut(_ component: Component) -> Component {
         guard let start = (component.first("DTSTART") ?? component.first("DUE")).flatMap(DateTimeValue.init(property:)),
-              component.all("RRULE").contains(where: { Self.isOtherCalendar($0.value) }) else { return component }
+              component.all("RRULE").contains(where: { Repeat.isRscale($0.value) }) else { return component }
         var written = component
         written.setAll("RRULE", component.all("RRULE").flatMap { rule in
-            Self.isOtherCalendar(rule.value) ? properties(start: start, rule: rule.value) : [rule]
+            Repeat.isRscale(rule.value) ? properties(start: start, rule: rule.value) : [rule]
         })
         return written
-    }
-
-    /// Any RSCALE rule: recurring-ical-events refuses RSCALE=GREGORIAN with SKIP too.
-    private static func isOtherCalendar(_ rule: String) -> Bool {
-        (try? RecurrenceRule(parsing: rule))?.value("RSCALE") != nil
     }
 
     /// The RRULE (or X-TMINUS-RRULE) and RDATE properties for `countdown`'s

@@ -92,10 +92,13 @@ public enum Repeat: Sendable, Hashable {
     public var isRscale: Bool {
         switch self {
         case .calendarYearly: true
-        case .rule(let text): text.uppercased().contains("RSCALE=")
+        case .rule(let text): Self.isRscale(text)
         default: false
         }
     }
+
+    /// Whether an RRULE's text is an RFC 7529 rule: the one test for a rule as a countdown keeps it and as a calendar writes it.
+    public static func isRscale(_ rule: String) -> Bool { rule.uppercased().contains("RSCALE=") }
 
     /// The calendar of a repeat in another calendar (RSCALE); nil for Gregorian.
     public var calendar: RscaleCalendar? {
