@@ -22,6 +22,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The database server cannot be reached or refused the work for now
     /// (PostgreSQL restarting, no connections left): try again later.
     case unavailable(String)
+    /// The database file cannot be used as it is (read-only, a folder, deleted
+    /// or replaced under a running server): waiting will not help, someone must act.
+    case unusable(String)
     /// The database holds a migration this build does not know: a newer tminus
     /// made or upgraded it, and this one must not write to it.
     case newerSchema(database: String, migration: String)
@@ -44,6 +47,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
         case .invalid(let message): message
         case .storageFull: "the database cannot grow (the disk is full, or its size limit was reached); nothing was changed"
         case .unavailable(let why): "the database is unavailable, nothing was changed; try again shortly (\(why))"
+        case .unusable(let why): "\(why); nothing was changed"
         case .unsaved(let kind): "the database holds a \(kind) without an id (is it damaged? `tminus backup` and `tminus restore` rebuild it); nothing was changed"
         case .newerSchema(let database, let migration):
             "the database \(database) was made by a newer tminus (it has the migration '\(migration)', which this version does not know); "

@@ -32,25 +32,14 @@ public final class SQLiteCountdownStore: CountdownStore {
     /// The file opened, to tell when it is deleted or replaced (`storageProblem`).
     package let identity: FileIdentity?
 
-    public init(path: String, clock: @escaping @Sendable () -> Date = { Date() }) throws {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(10)
-        // A `StoreTransaction` spans several accesses to the writer (BEGIN, the
-        // primitives, COMMIT), in its turn (`WriteTurns`).
-        configuration.allowsUnsafeTransactions = true
+    /// `readOnly` (commands that only read: `list`, `export`, `feeds list`)
+    /// opens the file without writing it, so a read-only backup can be listed;
+    /// a file whose schema is behind this version is upgraded first when it can
+    /// be written, and refused with the fix when it cannot.
+    public init(path: String, clock: @escaping @Sendable () -> Date = { Date() }, readOnly: Bool = false) throws {
         let statements = self.statements
-        configuration.prepareDatabase { db in db.trace(options: .statement) { _ in statements.increment() } }
-        try PrivateFile.prepareDatabase(at: path)
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            let migrator = StoreMigrations.migrator
-            // Read on the writer: a reader connection opened now would keep the
-            // old schema's column lists cached after the migrations below.
-            let unknown = try pool.writeWithoutTransaction { db in try migrator.appliedIdentifiers(db) }.subtracting(migrator.migrations)
-            if let newest = unknown.sorted().last { throw StoreError.newerSchema(database: path, migration: newest) }
-            try migrator.migrate(pool)
-            pool.invalidateReadOnlyConnections()
+            pool = try Self.open(path, readOnly: readOnly, statements: statements)
         } catch let error as DatabaseError {
             throw Self.explained(error, path: path)
         }
@@ -59,16 +48,55 @@ public final class SQLiteCountdownStore: CountdownStore {
         self.path = path
     }
 
+    private static func configuration(readOnly: Bool, statements: StatementCounter) -> Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.readonly = readOnly
+        // A `StoreTransaction` spans several accesses to the writer (BEGIN, the
+        // primitives, COMMIT), in its turn (`WriteTurns`).
+        configuration.allowsUnsafeTransactions = true
+        configuration.prepareDatabase { db in db.trace(options: .statement) { _ in statements.increment() } }
+        return configuration
+    }
+
+    /// The pool, its schema checked (read-only) or brought up to date.
+    private static func open(_ path: String, readOnly: Bool, statements: StatementCounter) throws -> DatabasePool {
+        let migrator = StoreMigrations.migrator
+        if readOnly {
+            let pool = try DatabasePool(path: path, configuration: configuration(readOnly: true, statements: statements))
+            let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
+            if let newest = applied.subtracting(migrator.migrations).sorted().last {
+                throw StoreError.newerSchema(database: path, migration: newest)
+            }
+            if applied.isSuperset(of: migrator.migrations) { return pool }
+            try pool.close()
+            guard access(path, W_OK) == 0 else {
+                throw StoreError.unusable("the database file \(path) was made by an older tminus and is read-only here: "
+                                          + "upgrade a writable copy with `tminus migrate --db COPY`")
+            }
+        }
+        try PrivateFile.prepareDatabase(at: path)
+        let pool = try DatabasePool(path: path, configuration: configuration(readOnly: false, statements: statements))
+        // Read on the writer: a reader connection opened now would keep the
+        // old schema's column lists cached after the migrations below.
+        let unknown = try pool.writeWithoutTransaction { db in try migrator.appliedIdentifiers(db) }.subtracting(migrator.migrations)
+        if let newest = unknown.sorted().last { throw StoreError.newerSchema(database: path, migration: newest) }
+        try migrator.migrate(pool)
+        pool.invalidateReadOnlyConnections()
+        return pool
+    }
+
     /// SQLite's own words for a file it cannot write ("attempt to write a
     /// readonly database while executing SELECT") name neither the file nor
     /// the fix.
     package static func explained(_ error: DatabaseError, path: String) -> Error {
         switch error.resultCode {
         case .SQLITE_READONLY:
-            StoreError.unavailable("the database file \(path) is read-only for this user: tminus writes it, and the -wal and -shm files beside it, "
+            StoreError.unusable("the database file \(path) is read-only for this user: tminus writes it, and the -wal and -shm files beside it, "
                                    + "so give this user write access to the file and its folder")
         case .SQLITE_CANTOPEN:
-            StoreError.unavailable("the database file \(path) cannot be opened (\(error.message ?? "no reason given")): check that its folder exists and is writable")
+            StoreError.unusable("the database file \(path) cannot be opened (\(error.message ?? "no reason given")): check that its folder exists and is writable")
         default:
             error
         }
@@ -98,7 +126,7 @@ public final class SQLiteCountdownStore: CountdownStore {
     /// primitives). A full disk comes back as `StoreError.storageFull` (507 to
     /// HTTP clients), not as a raw SQLite error.
     package func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        if let storageProblem { throw StoreError.unavailable(storageProblem) }
+        if let storageProblem { throw StoreError.unusable(storageProblem) }
         do { return try await turns.run { try await pool.write(body) } } catch let error as DatabaseError {
             throw explained(error)
         }
@@ -109,7 +137,7 @@ public final class SQLiteCountdownStore: CountdownStore {
     /// busy timeout), the primitives, then COMMIT; ROLLBACK when anything throws,
     /// the task is cancelled, or the commit fails.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
-        if let storageProblem { throw StoreError.unavailable(storageProblem) }
+        if let storageProblem { throw StoreError.unusable(storageProblem) }
         let pool = self.pool
         return try await turns.run {
             do {

@@ -27,10 +27,12 @@ public enum DatabaseLocation: Sendable, CustomStringConvertible {
     /// closes it. PostgreSQL's connection pool runs in a child task for exactly
     /// that long: structured, so nothing of the store's outlives the call, and
     /// nothing spins waiting for it. The logger is for that pool; SQLite logs nothing.
-    public func withStore<T>(clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger? = nil,
+    /// `readOnly` opens a SQLite file without writing it (PostgreSQL and memory
+    /// are opened as ever: their reads need no write access to anything).
+    public func withStore<T>(clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger? = nil, readOnly: Bool = false,
                              _ body: (any CountdownStore) async throws -> T) async throws -> T {
         switch self {
-        case .sqlite(let path): return try await Self.using(try SQLiteCountdownStore(path: path, clock: clock), body)
+        case .sqlite(let path): return try await Self.using(try SQLiteCountdownStore(path: path, clock: clock, readOnly: readOnly), body)
         case .memory: return try await Self.using(InMemoryCountdownStore(clock: clock), body)
         case .postgres(let location):
             let store = PostgresCountdownStore(location, clock: clock, logger: logger ?? Logger(label: "tminus"))

@@ -26,21 +26,21 @@ struct BackupCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let location = try store.location()
-            if !force, FileManager.default.fileExists(atPath: to) { throw CLIError("\(to) already exists; name a new file, or pass --force to replace it") }
+            if !force, FileManager.default.fileExists(atPath: to) { throw CLIError("\(to) already exists; name a new file, or pass --force to replace it", status: .ioError) }
             let started = Date()
             let partial = to + ".new-\(ProcessInfo.processInfo.processIdentifier)"
             let target = force ? partial : to
             switch location {
             case .sqlite(let path):
-                guard FileManager.default.fileExists(atPath: path) else { throw CLIError("--db \(path): no such database file") }
-                do { try SQLiteBackup.copy(path, to: target) } catch { throw CLIError("\(error)") }
+                guard FileManager.default.fileExists(atPath: path) else { throw CLIError("--db \(path): no such database file", status: .noInput) }
+                do { try SQLiteBackup.copy(path, to: target) } catch { throw CLIError(ErrorText.describe(error), status: .ioError) }
             case .memory:
-                throw CLIError("--db \(DatabaseLocation.memoryName) holds nothing to back up: name a SQLite file or a postgres:// URL")
+                throw CLIError("--db \(DatabaseLocation.memoryName) holds nothing to back up: name a SQLite file or a postgres:// URL", status: .usage)
             case .postgres:
                 guard !FileManager.default.fileExists(atPath: target) else {
-                    throw CLIError("\(target) already exists; name a new file, or pass --force")
+                    throw CLIError("\(target) already exists; name a new file, or pass --force", status: .ioError)
                 }
-                let snapshot = try await store.withStore(creating: false) { try await $0.snapshot() }
+                let snapshot = try await store.withStore(.reading) { try await $0.snapshot() }
                 let writing = try SQLiteCountdownStore(path: target)
                 do { try await writing.restore(snapshot); try await writing.close() } catch {
                     try? await writing.close()
@@ -49,7 +49,7 @@ struct BackupCommand: ParsableCommand {
                 }
             }
             if force, rename(partial, to) != 0 {
-                throw CLIError("cannot replace \(to): \(String(cString: strerror(errno)))")
+                throw CLIError("cannot replace \(to): \(String(cString: strerror(errno)))", status: .ioError)
             }
             let copy = try SQLiteCountdownStore(path: to)
             let feeds = try await copy.feeds()

@@ -22,8 +22,8 @@ struct CalendarInput {
         if path == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
-            if let problem = problem(with: path) { throw CLIError(problem) }
-            guard let read = FileManager.default.contents(atPath: path) else { throw CLIError("\(path): cannot be read") }
+            if let problem = problem(with: path) { throw CLIError(problem, status: .noInput) }
+            guard let read = FileManager.default.contents(atPath: path) else { throw CLIError("\(path): cannot be read", status: .noInput) }
             data = read
         }
         guard data.count <= maxBytes else {
@@ -38,19 +38,13 @@ struct CalendarInput {
 }
 
 extension CalendarInput {
-    /// Reads the calendar, or prints why it cannot and exits with 1.
+    /// Reads the calendar, or prints why it cannot and exits with its status.
     static func readOrExit(_ path: String, options: ParseOptions) throws -> ParseResult {
         do {
             return try read(path, options: options)
         } catch {
-            printError("error: \(error)")
-            throw ExitCode(1)
+            printError("error: \(ErrorText.describe(error))")
+            throw ExitCode(ErrorText.status(of: error).rawValue)
         }
     }
-}
-
-/// An error whose message is the whole story; printed to stderr, exit code 1.
-struct CLIError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -33,7 +33,7 @@ struct CopyCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let source = try DatabaseLocation(from), target = try DatabaseLocation(to)
-            if let path = source.path, !FileManager.default.fileExists(atPath: path) { throw CLIError("--from \(path): no such database file") }
+            if let path = source.path, !FileManager.default.fileExists(atPath: path) { throw CLIError("--from \(path): no such database file", status: .noInput) }
             let started = Date()
             var snapshot = try await source.withStore(logger: source.path == nil ? StoreOptions.quietLogger : nil) { try await $0.snapshot() }
             if !withLogins, case let left = snapshot.blank("login", in: "source"), left > 0 {

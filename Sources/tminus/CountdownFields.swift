@@ -82,7 +82,7 @@ struct CountdownFields: ParsableArguments {
     }
 
     static func imageUpload(_ path: String, limits: StoreLimits) throws -> ImageUpload {
-        guard let bytes = FileManager.default.contents(atPath: path) else { throw CLIError("--image \(path): not a URL and no such file") }
+        guard let bytes = FileManager.default.contents(atPath: path) else { throw CLIError("--image \(path): not a URL and no such file", status: .noInput) }
         guard let type = StoredImage.type(of: bytes) else { throw CLIError("--image \(path): not a png, jpeg, gif, webp or svg image") }
         do { return try ImageUpload(bytes, mimeType: type, limits: limits) } catch { throw CLIError("--image \(path): \(error)") }
     }

@@ -19,7 +19,7 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            try await store.withService { service in
+            try await store.withService(.changing) { service in
                 let (loaded, feedSlug) = try await service.countdown(id: id)
                 var countdown = loaded
                 let feedZone = try await service.feed(slug: feedSlug)?.feed.timeZone ?? "UTC"

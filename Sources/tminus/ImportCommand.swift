@@ -46,7 +46,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             for file in files where file != "-" {
-                if let problem = CalendarInput.problem(with: file) { throw CLIError(problem) }
+                if let problem = CalendarInput.problem(with: file) { throw CLIError(problem, status: .noInput) }
             }
             var limits = StoreLimits()
             limits.maxInputBytes = maxBytes.bytes
@@ -54,18 +54,20 @@ struct ImportCommand: ParsableCommand {
             try await store.withService(limits: limits) { service in
                 // One transaction per file: a file that fails changes nothing, and the others still go in.
                 var failed: [String] = []
+                var worst: ExitStatus?
                 for (index, file) in files.enumerated() {
                     let slug = feed ?? Feed.slug(suggestedBy: file)!
                     do {
                         try await importOne(file, into: slug, service: service, showProgress: files.count == 1)
                     } catch {
                         failed.append(file)
-                        printError("error: \(file): \(error)")
+                        worst = worst ?? ErrorText.status(of: error)
+                        printError("error: \(file): \(ErrorText.describe(error))")
                     }
                     if files.count >= 50, (index + 1) % 100 == 0 { printError("imported \(index + 1) of \(files.count) files") }
                 }
                 if files.count > 1 { print("\(files.count - failed.count) of \(files.count) files imported" + (failed.isEmpty ? "" : "; failed: \(failed.joined(separator: ", "))")) }
-                if !failed.isEmpty { throw ExitCode(1) }
+                if let worst { throw ExitCode(worst.rawValue) }
             }
         }
     }

@@ -36,7 +36,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            try await store.withService(creating: false) { service in
+            try await store.withService(.reading) { service in
                 let feeds = if let feed { [try await service.requireFeed(slug: feed)] } else { try await service.feeds() }
                 let now = Date()
                 let zone = try ViewerZone.resolve(tz)

@@ -32,7 +32,7 @@ enum OutputFile {
         }
         switch status.st_mode & S_IFMT {
         case S_IFREG: try writeAtomically(bytes, to: target, mode: status.st_mode & 0o7777, shownAs: path)
-        case S_IFDIR: throw CLIError("\(path): is a folder; name a file to write")
+        case S_IFDIR: throw CLIError("\(path): is a folder; name a file to write", status: .ioError)
         default: try writeDirectly(bytes, to: target, shownAs: path)
         }
     }
@@ -51,7 +51,7 @@ enum OutputFile {
             let folder = (current as NSString).deletingLastPathComponent
             current = destination.hasPrefix("/") || folder.isEmpty ? destination : folder + "/" + destination
         }
-        throw CLIError("\(path): too many levels of symbolic links")
+        throw CLIError("\(path): too many levels of symbolic links", status: .ioError)
     }
 
     /// A temporary file beside the target, synced, then renamed over it.
@@ -105,6 +105,6 @@ enum OutputFile {
     }
 
     private static func failure(_ path: String, _ what: String) -> CLIError {
-        CLIError("\(path) \(what): \(String(cString: strerror(errno)))")
+        CLIError("\(path) \(what): \(String(cString: strerror(errno)))", status: .ioError)
     }
 }

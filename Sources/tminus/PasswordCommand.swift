@@ -46,7 +46,7 @@ struct PasswordCommand: ParsableCommand {
                     return "made the first administrator '\(first)': sign in at /app as \(first)"
                 }
                 guard let whose = login ?? (people.count == 1 ? people[0].login : nil) else {
-                    throw CLIError("say whose password: tminus password LOGIN (people: \(people.map(\.login).joined(separator: ", ")))")
+                    throw CLIError("say whose password: tminus password LOGIN (people: \(people.map(\.login).joined(separator: ", ")))", status: .usage)
                 }
                 try await service.setPassword(login: whose, to: password)
                 return "password set for '\(whose)': their other sessions have ended; sign in at /app"
@@ -59,11 +59,11 @@ struct PasswordCommand: ParsableCommand {
     static func newPassword(fromStdin: Bool, for login: String?, flag: String) throws -> String {
         let password: String
         if fromStdin {
-            guard let line = readLine(strippingNewline: true) else { throw CLIError("no password on standard input") }
+            guard let line = readLine(strippingNewline: true) else { throw CLIError("no password on standard input", status: .noInput) }
             password = line
         } else {
             guard let first = ask(login.map { "New password for \($0): " } ?? "New password: "), let second = ask("The same again: ") else {
-                throw CLIError("no terminal to ask on; use \(flag)")
+                throw CLIError("no terminal to ask on; use \(flag)", status: .usage)
             }
             guard first == second else { throw CLIError("the two passwords differ; nothing was changed") }
             password = first

@@ -12,7 +12,7 @@ struct RemoveCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            try await store.withService { service in
+            try await store.withService(.changing) { service in
                 for id in ids {
                     let (countdown, feed) = try await service.countdown(id: id)
                     try await service.delete(id: id)

@@ -22,7 +22,7 @@ struct RestoreCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            guard FileManager.default.fileExists(atPath: from) else { throw CLIError("--from \(from): no such backup file") }
+            guard FileManager.default.fileExists(atPath: from) else { throw CLIError("--from \(from): no such backup file", status: .noInput) }
             let location = try store.location()
             let started = Date()
             // The backup is read (read-only, nothing in it run) into a private copy, whose
@@ -53,9 +53,9 @@ struct RestoreCommand: ParsableCommand {
                                    + "or pass --replace to replace a SQLite file whole (stop the server first)")
                 }
                 guard case .sqlite(let path) = location else {
-                    throw CLIError("--replace works on a SQLite file only; for PostgreSQL, drop and create the database, then restore into it")
+                    throw CLIError("--replace works on a SQLite file only; for PostgreSQL, drop and create the database, then restore into it", status: .usage)
                 }
-                do { try await SQLiteBackup.replace(path, with: snapshot) } catch { throw CLIError("\(error)") }
+                do { try await SQLiteBackup.replace(path, with: snapshot) } catch { throw CLIError(ErrorText.describe(error), status: .ioError) }
             }
             let feeds = try await store.withStore { try await $0.feeds() }
             print("restored \(feeds.count) feeds (\(feeds.reduce(0) { $0 + $1.countdownCount }) countdowns) from \(from) into \(location)"

@@ -57,7 +57,7 @@ struct RulesCommand: ParsableCommand {
                 let report: RulesDryRun.Report
                 if let database {
                     let location = try database.location()
-                    report = try await database.withStore { store in
+                    report = try await database.withStore(.reading) { store in
                         try await RulesDryRun.run(feed: feed, directory: hasFolder ? directory : nil, store: store, database: location,
                                                   secretsKeyFile: keyFile, now: now, allowPrivate: allow)
                     }
@@ -69,7 +69,7 @@ struct RulesCommand: ParsableCommand {
                 } else {
                     print(report.text, terminator: "")
                 }
-                if report.failed { throw ExitCode(1) }
+                if report.failed { throw ExitCode(ExitStatus.data.rawValue) }
             }
         }
     }

@@ -116,7 +116,7 @@ struct ServeCommand: ParsableCommand {
         logger.logLevel = logLevel
         if let problem = PortCheck.problem(host: host, port: port) {
             if logFormat == .json { logger.critical("cannot start", metadata: ["error": "\(problem)"]) } else { printError("error: \(problem)") }
-            throw ExitCode(1)
+            throw ExitCode(ExitStatus.unavailable.rawValue)
         }
         var configuration = ServerConfiguration(host: host, port: port,
                                                 database: try store.location(), feedsDirectory: feeds, adminTokenFile: adminTokenFile,
@@ -148,8 +148,9 @@ struct ServeCommand: ParsableCommand {
             }
         } catch where !started {
             // A log shipper reading JSON gets the reason as one more object.
-            if logFormat == .json { logger.critical("cannot start", metadata: ["error": "\(error)"]) } else { printError("error: \(error)") }
-            throw ExitCode(1)
+            let said = ErrorText.describe(error)
+            if logFormat == .json { logger.critical("cannot start", metadata: ["error": "\(said)"]) } else { printError("error: \(said)") }
+            throw ExitCode(ErrorText.status(of: error).rawValue)
         }
     }
 }

@@ -64,7 +64,7 @@ struct UsersCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let people = try await store.withService { try await $0.people() }
+                let people = try await store.withService(.reading) { try await $0.people() }
                 if json {
                     let rows = people.map { ["login": $0.login, "name": $0.displayName, "admin": $0.isAdmin ? "yes" : "no",
                                              "disabled": $0.disabledAt == nil ? "no" : "yes"] }
@@ -137,7 +137,7 @@ struct UsersCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let tokens = try await store.withService { try await $0.personTokens(login: login) }
+                let tokens = try await store.withService(.reading) { try await $0.personTokens(login: login) }
                 if tokens.isEmpty {
                     print("\(login) has no tokens: `tminus users token \(login) --label NAME`, or `tminus users app-password \(login) --label NAME`")
                     return

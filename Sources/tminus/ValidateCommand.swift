@@ -32,7 +32,7 @@ struct ValidateCommand: ParsableCommand {
             print("\(file): \(calendar.events.count) event(s), \(calendar.todos.count) task(s); "
                   + "\(result.errors.count) error(s), \(result.warnings.count) warning(s)")
         }
-        if !result.errors.isEmpty { throw ExitCode(1) }
+        if !result.errors.isEmpty { throw ExitCode(ExitStatus.data.rawValue) }
     }
 
     struct Report: Encodable {

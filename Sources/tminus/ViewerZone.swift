@@ -5,7 +5,7 @@ import ICalendar
 enum ViewerZone {
     static func resolve(_ requested: String?) throws -> Zone {
         if let requested {
-            guard let zone = Zone.named(requested) else { throw CLIError("--tz '\(requested)' is not a known time zone (use an Olson name like Europe/London)") }
+            guard let zone = Zone.named(requested) else { throw CLIError("--tz '\(requested)' is not a known time zone (use an Olson name like Europe/London)", status: .usage) }
             return zone
         }
         let candidates = [ProcessInfo.processInfo.environment["TZ"].map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 },

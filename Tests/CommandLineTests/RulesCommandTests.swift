@@ -51,9 +51,9 @@ struct RulesCommandTests {
 
         try FileManager.default.removeItem(atPath: tminus.path("school.ics"))
         let missing = try await tminus.run(["rules", "test", "school", "--feeds", "feeds"])
-        #expect(missing.status == 1 && missing.out.contains("cannot be read: file not found or unreadable"), "\(missing.out)")
+        #expect(missing.status == 65 && missing.out.contains("cannot be read: file not found or unreadable"), "\(missing.out)")
         let unknown = try await tminus.run(["rules", "test", "family", "--feeds", "feeds"])
-        #expect(unknown.status == 1 && unknown.err.contains("no feed 'family' is defined in") && unknown.err.contains("(it defines school)"),
+        #expect(unknown.status == 65 && unknown.err.contains("no feed 'family' is defined in") && unknown.err.contains("(it defines school)"),
                 "\(unknown.err)")
     }
 
@@ -112,8 +112,8 @@ struct RulesCommandTests {
         #expect(run.out.contains("feed school: 1 source, 2 events: 1 kept, 0 changed, 1 dropped"), "\(run.out)")
         #expect(run.out.contains("Staff training  [source.exclude.status]"), "\(run.out)")
         let refused = try await tminus.run(["rules", "test", "school", "--db", "t.sqlite"])
-        #expect(refused.status == 1 && refused.out.contains("cannot be read"), "without --allow-private-sources the loopback portal is refused: \(refused.out)")
+        #expect(refused.status == 65 && refused.out.contains("cannot be read"), "without --allow-private-sources the loopback portal is refused: \(refused.out)")
         let unknown = try await tminus.run(["rules", "test", "family", "--db", "t.sqlite"])
-        #expect(unknown.status == 1 && unknown.err.contains("no feed 'family' in the database"), "\(unknown.err)")
+        #expect(unknown.status == 65 && unknown.err.contains("no feed 'family' in the database"), "\(unknown.err)")
     }
 }

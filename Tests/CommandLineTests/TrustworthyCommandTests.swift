@@ -68,4 +68,53 @@ struct TrustworthyCommandTests {
         #expect(!result.err.contains("imported") && !result.out.contains("imported"))
         #expect(!FileManager.default.fileExists(atPath: tminus.path("db.sqlite")), "nothing opened")
     }
+
+    @Test func feedsEditChangesOnlyWhatIsGivenAndRefusesTheRestWhole() async throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        let database = tminus.path("db.sqlite")
+        #expect(try await tminus.run(["feeds", "add", "fam", "--name", "Family", "--tz", "UTC", "--db", database]).status == 0)
+        let edited = try await tminus.run(["feeds", "edit", "fam", "--tz", "Europe/Berlin", "--private", "--alarms", "--db", database])
+        #expect(edited.status == 0 && edited.out.contains("feed 'fam' updated"), "\(edited.err)")
+        let refused = try await tminus.run(["feeds", "edit", "fam", "--name", "Kin", "--color", "red", "--db", database])
+        #expect(refused.status == 64 && refused.err.contains("--color: 'red' is not #RRGGBB") && refused.err.contains("tminus feeds edit --help"),
+                "\(refused.err)")
+        let listed = try await tminus.run(["feeds", "list", "--json", "--db", database])
+        let feed = try #require((try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]])?.first)
+        #expect(feed["name"] as? String == "Family" && feed["timeZone"] as? String == "Europe/Berlin" && feed["public"] as? String == "no",
+                "the refused edit changed nothing, the first changed all it named: \(feed)")
+        let unchanged = try await tminus.run(["feeds", "edit", "fam", "--tz", "Europe/Berlin", "--db", database])
+        #expect(unchanged.out.contains("nothing changed"))
+        let back = try await tminus.run(["feeds", "edit", "fam", "--public", "--no-alarms", "--db", database])
+        #expect(back.status == 0, "every flag has its way back")
+        #expect(try await tminus.run(["feeds", "edit", "fam", "--db", database]).status == 64, "an edit that names nothing is a usage error")
+    }
+
+    /// One table of exit statuses (`ExitStatus`), so that scripts can tell the
+    /// kinds of failure apart; each row is reached by a real failure here.
+    @Test func eachKindOfFailureHasItsExitStatus() async throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        let database = tminus.path("db.sqlite")
+        try "BEGIN:VCALENDAR\r\nthis is no calendar\r\n".write(toFile: tminus.path("broken.ics"), atomically: true, encoding: .utf8)
+        #expect(try await tminus.run(["add", "Trip", "--date", "2027-01-01", "--feed", "f", "--db", database]).status == 0)
+        let cases: [([String], Int32, String)] = [
+            (["list", "--limit", "x"], 64, "error: "),
+            (["add", "Trip", "--date", "2027-02-30", "--feed", "f", "--db", database], 64, "error: --date"),
+            (["import", "broken.ics", "--feed", "x", "--max-bytes", "10", "--db", database], 65, "error: "),
+            (["validate", "missing.ics"], 66, "error: missing.ics: no such file"),
+            (["list", "--db", tminus.path("typo.sqlite")], 66, "error: no database at"),
+            (["export", "--feed", "nope", "--db", database], 66, "error: no feed 'nope'"),
+            (["edit", "99", "--title", "x", "--db", database], 66, "error: no countdown with id 99"),
+            (["list", "--db", tminus.folder.path], 64, "is a folder, not a database file"),
+        ]
+        for (arguments, status, said) in cases {
+            let result = try await tminus.run(arguments)
+            #expect(result.status == status && result.err.contains(said),
+                    "\(arguments.joined(separator: " ")): \(result.status) \(result.err)")
+            #expect(!result.err.contains("Error:"), "one style, lower-case: \(result.err)")
+        }
+        let help = try await tminus.run(["--help"])
+        #expect(help.out.contains("Exit status") && help.out.contains("66  missing"), "the table is in --help")
+    }
 }

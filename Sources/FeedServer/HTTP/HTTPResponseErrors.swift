@@ -17,7 +17,7 @@ extension StoreError: HTTPResponseError {
         case .tooLarge, .tooManyComponents: .contentTooLarge
         case .unusableCalendar, .invalid: .unprocessableContent
         case .storageFull: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
-        case .unavailable, .newerSchema: .serviceUnavailable
+        case .unavailable, .unusable, .newerSchema: .serviceUnavailable
         case .unsaved: .internalServerError
         }
     }
