@@ -46,6 +46,10 @@ struct BadInputTests {
             let badRepeat = try await client.execute(uri: "/api/feeds/family/countdowns", method: .post, headers: json,
                                                      body: ByteBuffer(string: #"{"title":"X","date":"2027-01-01","rrule":"FREQ=SOMETIMES"}"#))
             #expect(badRepeat.status == .unprocessableContent && String(buffer: badRepeat.body).contains("rrule"))
+            let badWeekday = try await client.execute(uri: "/api/feeds/family/countdowns", method: .post, headers: json,
+                                                      body: ByteBuffer(string: #"{"title":"X","date":"2027-01-01","rrule":"FREQ=WEEKLY;BYDAY=XX"}"#))
+            #expect(badWeekday.status == .unprocessableContent && String(buffer: badWeekday.body).contains("BYDAY=XX: XX is not a weekday"),
+                    "the part is named (issue #40): \(String(buffer: badWeekday.body))")
             let missing = try await client.execute(uri: "/api/feeds/nope/import", method: .post, headers: headers, body: ByteBuffer(string: ServerFixture.family))
             #expect(missing.status == .notFound)
 

@@ -88,7 +88,7 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         // to the caller (found by FuzzRecurrenceRule: RSCALE=CHINESE;FREQ=YEARLY).
         free(parsed.rscale)
         if parsed.freq == ICAL_NO_RECURRENCE || libicalErrno != ICAL_NO_ERROR {
-            throw Invalid(message: "libical rejects it (check the BY-parts' values and weekday names)")
+            throw Invalid(message: RulePartProblem.problem(in: self) ?? "libical rejects it (check the BY-parts' values and weekday names)")
         }
     }
 
