@@ -55,7 +55,7 @@ struct BackupCommand: ParsableCommand {
             let feeds = try await copy.feeds()
             try await copy.close()
             let size = (try? FileManager.default.attributesOfItem(atPath: to)[.size] as? Int) ?? 0
-            print("backed up \(feeds.count) feeds (\(feeds.reduce(0) { $0 + $1.countdownCount }) countdowns) from \(location) to \(to), "
+            print("backed up \(feeds.count.counted("feed")) (\(feeds.reduce(0) { $0 + $1.countdownCount }.counted("countdown"))) from \(location) to \(to), "
                   + "\(ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file))" + String(format: " in %.1f s", Date().timeIntervalSince(started)))
         }
     }

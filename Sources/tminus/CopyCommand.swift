@@ -37,7 +37,7 @@ struct CopyCommand: ParsableCommand {
             let started = Date()
             var snapshot = try await source.withStore(logger: source.path == nil ? StoreOptions.quietLogger : nil) { try await $0.snapshot() }
             if !withLogins, case let left = snapshot.blank("login", in: "source"), left > 0 {
-                printError("copy: \(left) login(s) saved in the web app left out; --with-logins copies them (they open only with the same secrets key)")
+                printError("copy: \(left.counted("login")) saved in the web app left out; --with-logins copies them (they open only with the same secrets key)")
             }
             let summary = snapshot.counts.filter { $0.rows > 0 }.map { "\($0.rows) \($0.table)" }.joined(separator: ", ")
             printError("copy: read \(summary) from \(source)")
@@ -45,7 +45,7 @@ struct CopyCommand: ParsableCommand {
                 try await writing.restore(snapshot)
                 return try await writing.feeds()
             }
-            print("copied \(copied.count) feeds (\(copied.reduce(0) { $0 + $1.countdownCount }) countdowns) from \(source) to \(target)"
+            print("copied \(copied.count.counted("feed")) (\(copied.reduce(0) { $0 + $1.countdownCount }.counted("countdown"))) from \(source) to \(target)"
                   + String(format: " in %.1f s", Date().timeIntervalSince(started)))
         }
     }

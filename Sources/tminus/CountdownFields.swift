@@ -13,7 +13,8 @@ struct CountdownFields: ParsableArguments {
     @Option(help: "End date (all-day, inclusive) or HH:MM end time on the same day.") var end: String?
     @Option(help: "none, daily, weekly, monthly, yearly, 'every N days|weeks|months|years', 'last friday', '2nd tuesday', 'last day'.")
     var `repeat`: String?
-    @Flag(help: "For the 29th–31st and 29 February: use the month's last day instead of skipping.") var clamp = false
+    @Flag(inversion: .prefixedNo, help: "For the 29th–31st and 29 February: use the month's last day instead of skipping (--no-clamp: skip).")
+    var clamp: Bool?
     @Option(help: "When the counted span began, YYYY-MM-DD (a term's first day): shows how much of it has passed. Empty clears it.")
     var from: String?
     @Option(help: "A raw RRULE instead of a preset, e.g. FREQ=WEEKLY;BYDAY=MO,WE.") var rrule: String?
@@ -24,11 +25,11 @@ struct CountdownFields: ParsableArguments {
     @Option(parsing: .unconditionalSingleValue, help: "An alarm offset before the target, e.g. -P2D or -PT30M; repeat for several.")
     var alarm: [String] = []
     @Option(help: "Display unit: dynamic, days, weeks, months, years, detailed, or workdays (the feed's working days).") var unit: DisplayUnit?
-    @Flag(help: "Count up (time since) instead of down.") var up = false
+    @Flag(help: "--up counts the time since the date; --down (the default) the time until it.") var direction: Direction?
     @Option(help: "Notes.") var notes: String?
     @Option(help: "A link.") var url: String?
     @Option(help: "A place.") var location: String?
-    @Flag(help: "A task (VTODO) due on --date rather than an event.") var task = false
+    @Flag(help: "--task: a task (VTODO) due on --date; --event (the default): an event.") var kind: Countdown.Kind?
     @Option(help: "Task priority, 1 (highest) to 9.") var priority: Int?
 
     /// The options as a draft; `apply` in the Countdowns module does the rest.
@@ -40,7 +41,7 @@ struct CountdownFields: ParsableArguments {
         draft.timeZone = tz
         draft.end = end
         draft.repeat = `repeat`
-        draft.clamp = clamp ? true : nil
+        draft.clamp = clamp
         draft.from = from
         draft.rrule = rrule
         draft.colors = colors.map { $0.split(separator: ",").map(String.init) }
@@ -48,11 +49,11 @@ struct CountdownFields: ParsableArguments {
         draft.categories = category.isEmpty ? nil : category
         draft.alarms = alarm.isEmpty ? nil : alarm
         draft.unit = unit
-        draft.direction = up ? .up : nil
+        draft.direction = direction
         draft.notes = notes
         draft.url = url
         draft.location = location
-        draft.kind = task ? .task : nil
+        draft.kind = kind
         draft.priority = priority
         return draft
     }
@@ -89,6 +90,10 @@ struct CountdownFields: ParsableArguments {
 }
 
 extension DisplayUnit: ExpressibleByArgument {}
+extension Direction: EnumerableFlag {}
+extension Countdown.Kind: EnumerableFlag {
+    public static var allCases: [Countdown.Kind] { [.event, .task] }
+}
 
 extension String {
     /// `textColor` → `text-color`, for naming CLI options in messages.

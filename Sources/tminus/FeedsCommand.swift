@@ -36,7 +36,7 @@ struct FeedsCommand: ParsableCommand {
                 if feeds.isEmpty { print("no feeds yet: `tminus import FILE --feed NAME` or `tminus feeds add NAME`"); return }
                 for stored in feeds {
                     let feed = stored.feed
-                    print("\(feed.slug.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(stored.countdownCount).leftPad(4)) countdowns  "
+                    print("\(feed.slug.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(stored.countdownCount).leftPad(4)) \(stored.countdownCount == 1 ? "countdown " : "countdowns")  "
                           + "\(feed.timeZone)  \(feed.isPublic ? "public" : "private")  \(feed.name)")
                 }
             }

@@ -66,7 +66,7 @@ struct ImportCommand: ParsableCommand {
                     }
                     if files.count >= 50, (index + 1) % 100 == 0 { printError("imported \(index + 1) of \(files.count) files") }
                 }
-                if files.count > 1 { print("\(files.count - failed.count) of \(files.count) files imported" + (failed.isEmpty ? "" : "; failed: \(failed.joined(separator: ", "))")) }
+                if files.count > 1 { print("\(files.count - failed.count) of \(files.count.counted("file")) imported" + (failed.isEmpty ? "" : "; failed: \(failed.joined(separator: ", "))")) }
                 if let worst { throw ExitCode(worst.rawValue) }
             }
         }
@@ -96,7 +96,7 @@ struct ImportCommand: ParsableCommand {
                 : try await service.importCalendar(contentsOf: URL(fileURLWithPath: file), intoFeed: slug, options: options, progress: progress)
         }
         if !report.diagnostics.isEmpty {
-            printError("\(file): \(report.diagnostics.count) problem(s) found; usable items were imported" + (verbose ? ":" : " (--verbose lists them)"))
+            printError("\(file): \(report.diagnostics.count.counted("problem")) found; usable items were imported" + (verbose ? ":" : " (--verbose lists them)"))
             if verbose { report.diagnostics.forEach { printError("  \($0)") } }
         }
         if verbose { report.skipped.forEach { printError("  skipped: \($0)") } }

@@ -29,7 +29,7 @@ struct MigrateCommand: ParsableCommand {
                 let repaired = try await CountdownService(store: store).acting(as: .commandLine).repairKeptCountdowns { feed, count in
                     print("rewrote  \(count) countdown\(count == 1 ? "" : "s") of \(feed) as they are understood (issue #39)")
                 }
-                print("\(store.location): up to date (\(applied.count) migrations\(repaired > 0 ? ", \(repaired) countdowns rewritten" : ""))")
+                print("\(store.location): up to date (\(applied.count.counted("migration"))\(repaired > 0 ? ", \(repaired.counted("countdown")) rewritten" : ""))")
             }
         }
     }

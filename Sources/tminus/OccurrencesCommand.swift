@@ -22,8 +22,8 @@ struct OccurrencesCommand: ParsableCommand {
     @Option(help: "End of the window, not included (a date's events are not listed), in the same forms as --from.")
     var to: String
 
-    @Option(help: "Zone for floating times, for the window's dates, and for the text output (an Olson name).")
-    var tz = "UTC"
+    @Option(help: "Zone for floating times, for the window's dates, and for the text output (an Olson name). Default: the calendar's (X-WR-TIMEZONE, or its one VTIMEZONE), else the system's.")
+    var tz: String?
 
     @Option(help: "Output format: json or text.")
     var format: OutputFormat = .text
@@ -37,16 +37,18 @@ struct OccurrencesCommand: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case json, text }
 
     func validate() throws {
-        guard Zone.named(tz) != nil else { throw ValidationError("--tz '\(tz)' is not a known time zone") }
+        if let tz, Zone.named(tz) == nil { throw ValidationError("--tz: '\(tz)' is not a known time zone (an Olson name such as Europe/Berlin)") }
         guard limit > 0 else { throw ValidationError("--limit must be positive") }
     }
 
     func run() throws {
-        let zone = Zone.named(tz)!
-        guard let start = WindowBound.parse(from, zone: zone) else { throw ValidationError("--from '\(from)' is not a date or date-time") }
-        guard let end = WindowBound.parse(to, zone: zone) else { throw ValidationError("--to '\(to)' is not a date or date-time") }
-        guard end > start else { throw ValidationError("--to must be after --from") }
+        // The window's forms are checked before the file is read; its dates are read in the zone the calendar gives.
+        guard WindowBound.parse(from, zone: .utc) != nil else { throw ValidationError("--from '\(from)' is not a date or date-time") }
+        guard WindowBound.parse(to, zone: .utc) != nil else { throw ValidationError("--to '\(to)' is not a date or date-time") }
         let result = try CalendarInput.readOrExit(file, options: strict ? .strict : .lenient)
+        let zone = try ViewerZone.resolve(tz, else: ViewerZone.zone(of: result.calendar))
+        guard let start = WindowBound.parse(from, zone: zone), let end = WindowBound.parse(to, zone: zone) else { throw ExitCode(ExitStatus.usage.rawValue) }
+        guard end > start else { throw ValidationError("--to must be after --from") }
         for diagnostic in result.diagnostics where diagnostic.severity == .error {
             FileHandle.standardError.write(Data("skipped: \(file): \(diagnostic)\n".utf8))
         }
@@ -63,7 +65,7 @@ struct OccurrencesCommand: ParsableCommand {
         case .text:
             // The zone is said, so that a time is never read in another (issue #40).
             if expansion.occurrences.isEmpty {
-                print("no occurrences from \(from) to \(to) (the end not included), in \(zone.identifier)")
+                print("no occurrences between \(from) and \(to) (the end not included), in \(zone.identifier)")
             } else {
                 print("times in \(zone.identifier) (--tz for another zone)")
                 for occurrence in expansion.occurrences { print(OccurrenceText.line(occurrence, zone: zone)) }

@@ -58,7 +58,7 @@ struct RestoreCommand: ParsableCommand {
                 do { try await SQLiteBackup.replace(path, with: snapshot) } catch { throw CLIError(ErrorText.describe(error), status: .ioError) }
             }
             let feeds = try await store.withStore { try await $0.feeds() }
-            print("restored \(feeds.count) feeds (\(feeds.reduce(0) { $0 + $1.countdownCount }) countdowns) from \(from) into \(location)"
+            print("restored \(feeds.count.counted("feed")) (\(feeds.reduce(0) { $0 + $1.countdownCount }.counted("countdown"))) from \(from) into \(location)"
                   + String(format: " in %.1f s", Date().timeIntervalSince(started)))
         }
     }

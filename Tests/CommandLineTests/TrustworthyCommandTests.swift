@@ -117,4 +117,65 @@ struct TrustworthyCommandTests {
         let help = try await tminus.run(["--help"])
         #expect(help.out.contains("Exit status") && help.out.contains("66  missing"), "the table is in --help")
     }
+
+    /// A weekly repair café in Berlin, one of its three evenings moved.
+    static let repairCafe = """
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tminus tests//cli//EN\r\nX-WR-TIMEZONE:Europe/Berlin\r\nBEGIN:VEVENT\r\nUID:cafe@tests\r
+        DTSTAMP:20260101T000000Z\r\nDTSTART:20261201T130000Z\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\nSUMMARY:Repair Café\r\nEND:VEVENT\r
+        BEGIN:VEVENT\r\nUID:cafe@tests\r\nDTSTAMP:20260101T000000Z\r\nRECURRENCE-ID:20261208T130000Z\r\nDTSTART:20261208T150000Z\r
+        SUMMARY:Repair Café (moved)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+        """
+
+    @Test func validateSaysWhyImportAddsFewerThanItCounts() async throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        try Self.repairCafe.write(toFile: tminus.path("cafe.ics"), atomically: true, encoding: .utf8)
+        let validated = try await tminus.run(["validate", "cafe.ics"])
+        #expect(validated.out.contains("2 events (1 of them a moved instance of a repeat, kept with its series on import), 0 tasks; 0 errors, 0 warnings"),
+                "\(validated.out)")
+        let imported = try await tminus.run(["import", "cafe.ics", "--feed", "cafe", "--db", tminus.path("db.sqlite")])
+        #expect(imported.out.contains("1 added"), "\(imported.out)")
+    }
+
+    @Test func occurrencesAreShownInTheCalendarsZoneAndSayWhich() async throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        try Self.repairCafe.write(toFile: tminus.path("cafe.ics"), atomically: true, encoding: .utf8)
+        let berlin = try await tminus.run(["occurrences", "cafe.ics", "--from", "2026-12-01", "--to", "2027-01-01"], environment: ["TZ": "UTC"])
+        #expect(berlin.out.hasPrefix("times in Europe/Berlin") && berlin.out.contains("2026-12-01 14:00  Repair Café"), "\(berlin.out)")
+        let utc = try await tminus.run(["occurrences", "cafe.ics", "--from", "2026-12-01", "--to", "2027-01-01", "--tz", "UTC"])
+        #expect(utc.out.hasPrefix("times in UTC") && utc.out.contains("2026-12-01 13:00  Repair Café"), "\(utc.out)")
+        let empty = try await tminus.run(["occurrences", "cafe.ics", "--from", "2027-12-01", "--to", "2027-12-31"])
+        #expect(empty.status == 0 && empty.out.contains("no occurrences between 2027-12-01 and 2027-12-31 (the end not included), in Europe/Berlin"),
+                "\(empty.out)")
+    }
+
+    @Test func everyFlagOfEditHasItsWayBack() async throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        let database = tminus.path("db.sqlite")
+        #expect(try await tminus.run(["add", "Rent", "--date", "2028-01-31", "--repeat", "monthly", "--clamp", "--up", "--task", "--feed", "f",
+                                      "--db", database]).status == 0)
+        let before = try await tminus.run(["export", "--feed", "f", "--db", database]).out
+        #expect(before.contains("BEGIN:VTODO") && before.contains("BYSETPOS=-1"), "\(before)")
+        let edited = try await tminus.run(["edit", "1", "--down", "--event", "--no-clamp", "--db", database])
+        #expect(edited.status == 0, "\(edited.err)")
+        let after = try await tminus.run(["export", "--feed", "f", "--db", database]).out
+        #expect(after.contains("BEGIN:VEVENT") && !after.contains("BYSETPOS") && after.contains("RRULE:FREQ=MONTHLY"), "\(after)")
+        let json = try await tminus.run(["list", "--feed", "f", "--json", "--db", database]).out
+        #expect(json.contains("\"direction\" : \"down\""), "\(json)")
+    }
+
+    @Test func listSinceLeavesOutWhatIsBeforeThatDay() async throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        let database = tminus.path("db.sqlite")
+        for (title, date) in [("Early", "2030-01-01"), ("Late", "2030-06-01")] {
+            #expect(try await tminus.run(["add", title, "--date", date, "--feed", "f", "--db", database]).status == 0)
+        }
+        let listed = try await tminus.run(["list", "--feed", "f", "--since", "2030-02-01", "--db", database])
+        #expect(listed.out.contains("Late") && !listed.out.contains("Early"), "\(listed.out)")
+        let wrong = try await tminus.run(["list", "--since", "2030-02-30", "--db", database])
+        #expect(wrong.status == 64 && wrong.err.contains("--since: 2030-02-30 is not a date: February 2030 has 28 days"), "\(wrong.err)")
+    }
 }

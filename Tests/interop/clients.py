@@ -69,7 +69,7 @@ def readers(base, token_url):
         with tempfile.NamedTemporaryFile(suffix=".ics", delete=False) as handle:
             handle.write(body)
         out = subprocess.run([tminus, "occurrences", handle.name, "--from", today.isoformat(), "--to", (today + dt.timedelta(days=400)).isoformat(),
-                              "--format", "json"], capture_output=True, text=True, check=False)
+                              "--format", "json", "--tz", "UTC"], capture_output=True, text=True, check=False)
         os.unlink(handle.name)
         ours = sorted((row["uid"], row["start"]) for row in json.loads(out.stdout or "[]") if row["component"] == "VEVENT")
         check(out.returncode == 0 and ours == theirs,

@@ -189,8 +189,9 @@ public struct CountdownDraft: Sendable, Codable, Equatable {
             do { countdown.repeatRule = try RepeatPhrase.parse(phrase, clamp: clamp ?? false) } catch {
                 throw Invalid(field: .repeat, message: error.description)
             }
-        } else if clamp == true, case .every(let interval, let unit, _) = countdown.repeatRule {
-            countdown.repeatRule = .every(interval: interval, unit: unit, clamp: true)
+        } else if let clamp, case .every(let interval, let unit, _) = countdown.repeatRule {
+            // Either way: `--no-clamp` takes back what `--clamp` set (issue #40).
+            countdown.repeatRule = .every(interval: interval, unit: unit, clamp: clamp)
         }
         if let from {
             if from.isEmpty { countdown.countsFrom = nil } else {
