@@ -33,7 +33,7 @@ struct LanguageTests {
     @Test func everyCategoryHasEveryUnit() {
         for language in Language.all {
             let used = Set(Self.numbers.map(language.category))
-            for unit in ["day", "week", "month", "year", "workday", "countdown"] {
+            for unit in ["day", "week", "month", "year", "workday", "countdown", "time"] {
                 let forms = language.table.units[unit] ?? [:]
                 #expect(used.isSubset(of: Set(forms.keys)), "\(language.code) \(unit) lacks \(used.subtracting(forms.keys))")
             }

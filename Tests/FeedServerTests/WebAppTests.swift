@@ -102,6 +102,31 @@ import TminusServer
         }
     }
 
+    /// An imported repeat reads as words on the feed's page, the rule as
+    /// written kept as its tooltip (issue #40).
+    @Test func anImportedRepeatReadsAsWordsOnTheFeedsPage() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("cafe", calendar: """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//test//EN\r
+            BEGIN:VEVENT\r
+            UID:cafe@example.com\r
+            DTSTAMP:20260101T000000Z\r
+            DTSTART:20261202T130000Z\r
+            SUMMARY:Repair Café\r
+            RRULE:FREQ=WEEKLY;BYDAY=WE;UNTIL=20270616T130000Z\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """)
+        try await Self.withSignedInBrowser(fixture) { browser, _, _ in
+            let page = try await browser.get("/app/feeds/cafe")
+            #expect(page.text.contains("title=\"FREQ=WEEKLY;BYDAY=WE;UNTIL=20270616T130000Z\">every Wednesday until 16 June 2027</span>"),
+                    "\(page.text)")
+        }
+    }
+
     @Test func formsWithoutTheirCSRFTokenChangeNothing() async throws {
         let fixture = try ServerFixture()
         try await Self.withSignedInBrowser(fixture) { browser, parts, client in

@@ -104,6 +104,11 @@ public struct Language: Sendable, Hashable, CustomStringConvertible {
         pattern("countdown", n).replacingOccurrences(of: "{n}", with: String(n))
     }
 
+    /// "3 times", "3-mal", "3 раза", "مرتان": how often a repeat happens (its COUNT).
+    public func times(_ n: Int) -> String {
+        pattern("time", n).replacingOccurrences(of: "{n}", with: String(n))
+    }
+
     /// Kept apart from `quantity` so that plain counts never touch Foundation's
     /// number formatting (whose first use valgrind reports inside the Swift runtime).
     private func groupedDigits(_ n: Int) -> String { n.formatted(.number.locale(locale)) }

@@ -20,6 +20,26 @@ package enum AppDates {
         formatted(date, template: "MMMMy", in: language)
     }
 
+    /// "16 June 2027", "16. Juni 2027", "2027年6月16日": a day in full.
+    package static func day(_ date: CivilDate, in language: Language) -> String {
+        formatted(date, template: "yMMMMd", in: language)
+    }
+
+    /// "16 June", "16. Juni", "6月16日": a day of a month, every year.
+    package static func dayOfMonth(_ day: Int, month: Int, in language: Language) -> String {
+        // 2000 is a leap year, so 29 February has a date to format.
+        guard (1...12).contains(month) else { return "\(day)/\(month)" }
+        return formatted(CivilDate(year: 2000, month: month, day: max(1, min(day, CivilDate.daysIn(month: month, year: 2000)))), template: "MMMMd", in: language)
+    }
+
+    /// "June", "Juni", "6月", the month standing alone.
+    package static func monthName(_ month: Int, in language: Language) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = language.locale
+        let names = calendar.standaloneMonthSymbols
+        return names.indices.contains(month - 1) ? names[month - 1] : String(month)
+    }
+
     /// A statistics bar's label: a week's days as "Mon 3" and a year's months
     /// as "Jan" in `language`; a month's ranges of days ("1–7") and a day's
     /// number are the same in every language, as `CategoryStatistics` made them.

@@ -13,6 +13,8 @@ package struct CountdownRow {
     package var unit: String
     package var dateLine: String
     package var repeats: String?
+    /// The rule as written, beside its words (a tooltip): the detail for whoever knows RRULEs.
+    package var repeatsRule: String?
     package var from: String
     package var to: String
     package var ink: String
@@ -36,6 +38,7 @@ package struct CountdownRow {
         unit = face.unit
         dateLine = face.dateLine
         repeats = countdown.isRepeating ? RepeatText.text(countdown.repeatRule, words) : nil
+        if case .rule(let written) = countdown.repeatRule, repeats != written { repeatsRule = written }
         (from, to) = face.gradient
         ink = face.textColor
         image = countdown.presentation.image.flatMap(imageURL)

@@ -4,7 +4,7 @@ import Pages
 /// How the app names a countdown's repeat in the page's language ("alle 2
 /// Wochen", "毎月最終金曜日"). `RepeatPhrase.describe` stays the English phrase
 /// that forms, JSON and the command line read and write; a written rule
-/// (RRULE) is shown as it is, being a standard's text rather than words.
+/// (RRULE) is put in words by `RuleWords` where it can be, else shown as written.
 package enum RepeatText {
     package static func text(_ rule: Repeat, _ words: WebWords) -> String {
         switch rule {
@@ -23,7 +23,7 @@ package enum RepeatText {
             let key = ["CHINESE": "chinese", "HEBREW": "hebrew", "ISLAMIC-CIVIL": "islamic"][calendar.name]
             return key.map { words["repeat.\($0)"] } ?? RepeatPhrase.describe(rule)
         case .rule(let text):
-            return text
+            return RuleWords.text(written: text, words)
         }
     }
 }
