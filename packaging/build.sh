@@ -26,10 +26,11 @@ install -m 0640 packaging/tminus.env "$stage/etc/tminus/tminus.env"
 install -m 0644 packaging/feeds-README "$stage/etc/tminus/feeds/README"
 install -m 0644 packaging/debian/copyright "$stage/usr/share/doc/tminus/copyright"
 install -m 0644 README.md "$stage/usr/share/doc/tminus/README.md"
+cp -r docs "$stage/usr/share/doc/tminus/docs"
 cp -r feeds "$stage/usr/share/doc/tminus/examples/feeds"
 cp -r examples "$stage/usr/share/doc/tminus/examples/calendars"
 find "$stage/usr/share/doc" -type d -exec chmod 0755 {} + ; find "$stage/usr/share/doc" -type f -exec chmod 0644 {} +
-gzip -9n "$stage/usr/share/doc/tminus/README.md"
+gzip -9n "$stage/usr/share/doc/tminus/README.md" "$stage/usr/share/doc/tminus/docs/"*.md
 printf 'tminus (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- tminus maintainers <tminus@example.org>  %s\n' \
     "$version" "$version" "$(date -R -u -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")" \
     | gzip -9n > "$stage/usr/share/doc/tminus/changelog.gz"

@@ -30,7 +30,7 @@ package enum SubscriptionRules {
         } catch { throw Invalid(description: "the rules are not valid YAML: \(Self.brief(error))") }
         guard let node = composed else { return nil }
         guard let mapping = node.mapping else {
-            throw Invalid(description: "the rules are a mapping of include:, exclude: and change: (see the feed files' rules in the README)")
+            throw Invalid(description: "the rules are a mapping of include:, exclude: and change: (see docs/feeds.md, “Feed rules”)")
         }
         try check(mapping, against: Keys.top, at: nil)
         for key in ["include", "exclude"] {

@@ -198,7 +198,7 @@ package final class FeedLoader: Sendable {
 
     private func importFile(_ source: LoadedFeedDefinition.Source, into slug: String) async {
         guard let data = FileManager.default.contents(atPath: source.location) else {
-            await record(slug, source.location, error: "file not found or unreadable")
+            await record(slug, source.location, error: LocalSourceProblem.problem(at: source.location))
             return
         }
         await importData([UInt8](data), source: source, into: slug)

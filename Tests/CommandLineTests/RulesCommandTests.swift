@@ -51,7 +51,7 @@ struct RulesCommandTests {
 
         try FileManager.default.removeItem(atPath: tminus.path("school.ics"))
         let missing = try await tminus.run(["rules", "test", "school", "--feeds", "feeds"])
-        #expect(missing.status == 65 && missing.out.contains("cannot be read: file not found or unreadable"), "\(missing.out)")
+        #expect(missing.status == 65 && missing.out.contains("cannot be read: no file at"), "\(missing.out)")
         let unknown = try await tminus.run(["rules", "test", "family", "--feeds", "feeds"])
         #expect(unknown.status == 65 && unknown.err.contains("no feed 'family' is defined in") && unknown.err.contains("(it defines school)"),
                 "\(unknown.err)")

@@ -67,6 +67,24 @@ struct HTTPBehaviourTests {
         }
     }
 
+    /// A `feeds/` folder copied without its calendars still starts, and the
+    /// operator's health names each missing file and where it was looked for (issue #40).
+    @Test func aFeedFolderCopiedAloneSaysWhichFileIsMissing() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("family", calendar: ServerFixture.family)
+        try FileManager.default.removeItem(at: fixture.directory.appendingPathComponent("family.ics"))
+        try await fixture.withServer { client in
+            let response = try await client.execute(uri: "/api/health", method: .get, headers: fixture.admin)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            let sources = try #require(json["sources"] as? [[String: Any]])
+            let missing = try #require(sources.first { $0["feed"] as? String == "family" })
+            #expect(missing["ok"] as? Bool == false)
+            #expect((missing["error"] as? String)?.hasPrefix("no file at \(fixture.directory.appendingPathComponent("family.ics").path) (a `file:` is read from the folder") == true,
+                    "\(missing)")
+            #expect(try await client.execute(uri: "/feeds/family.ics", method: .get).status == .ok, "the feed is served, empty")
+        }
+    }
+
     /// A feed is rendered once per change: the exported calendar when the feed
     /// is compiled, the countdown calendar once a day however often it is polled.
     /// (`/api/health` measures the countdown calendar's size, so its first call

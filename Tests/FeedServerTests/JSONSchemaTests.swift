@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 @testable import FeedServer
 
-/// The documented, versioned shape of /feeds/{slug}.json (README "JSON feed").
+/// The documented, versioned shape of /feeds/{slug}.json (docs/api.md, "The JSON feed").
 struct JSONSchemaTests {
     /// Schema version 1, mirrored strictly: decoding fails on a wrong type or a missing key.
     struct FeedV1: Decodable {

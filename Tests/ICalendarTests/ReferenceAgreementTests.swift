@@ -7,7 +7,7 @@ import TestSupport
 /// tminus and by PyPI's recurring-ical-events (the reference Home Assistant and
 /// many other tools use), cancelled instances included. They agree, or the file
 /// is listed below with the reason tminus differs, or the reference cannot read
-/// it at all. The README's "What the iCalendar core handles" lists the same.
+/// it at all. The guide's page docs/icalendar.md ("What the iCalendar core handles") lists the same.
 @Suite(.enabled(if: PythonChecker.available, "python checkers not installed (run make test)"))
 struct ReferenceAgreementTests {
     /// A wide window: the corpus holds calendars from the 1990s on.
@@ -47,7 +47,7 @@ struct ReferenceAgreementTests {
                 continue
             }
             if let ours, ours == reference {
-                #expect(documentedChoices[name] == nil, "\(name) now agrees with the reference: drop it from documentedChoices and the README")
+                #expect(documentedChoices[name] == nil, "\(name) now agrees with the reference: drop it from documentedChoices and docs/icalendar.md")
                 outcome.agree += 1
             } else if documentedChoices[name] != nil {
                 outcome.documented += 1
@@ -82,20 +82,19 @@ struct ReferenceAgreementTests {
         #expect(outcome.agree >= 70)
     }
 
-    /// Every documented choice has its row in the README's table ("What the
-    /// iCalendar core handles"), and the table lists no choice the code no longer makes.
-    @Test func theReadmeListsEveryDocumentedChoice() throws {
-        let readme = try String(contentsOf: Corpus.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "## What the iCalendar core handles").dropFirst().first?
-            .components(separatedBy: "\n## ").first)
+    /// Every documented choice has its row in the guide's table (docs/icalendar.md,
+    /// "What the iCalendar core handles"), and the table lists no choice the code no longer makes.
+    @Test func theGuideListsEveryDocumentedChoice() throws {
+        let page = try String(contentsOf: Corpus.packageRoot.appendingPathComponent("docs/icalendar.md"), encoding: .utf8)
+        let section = try #require(page.components(separatedBy: "# What the iCalendar core handles").dropFirst().first)
         let rows = section.split(separator: "\n").filter { $0.hasPrefix("| `") || $0.hasPrefix("| corpus `") }
         for name in Self.documentedChoices.keys {
             let shown = name.hasPrefix("issue_178_") ? "issue_178_*.ics" : name
-            #expect(rows.contains { $0.contains("`\(shown)`") || $0.contains("/\(shown)`") }, "README's table has no row for \(name)")
+            #expect(rows.contains { $0.contains("`\(shown)`") || $0.contains("/\(shown)`") }, "docs/icalendar.md's table has no row for \(name)")
         }
         for row in rows {
             let file = row.split(separator: "`")[1].split(separator: "/").last.map(String.init) ?? ""
-            #expect(file == "issue_178_*.ics" || Self.documentedChoices[file] != nil, "README lists \(file), which is not a documented choice")
+            #expect(file == "issue_178_*.ics" || Self.documentedChoices[file] != nil, "docs/icalendar.md lists \(file), which is not a documented choice")
         }
     }
 

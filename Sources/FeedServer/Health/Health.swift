@@ -10,6 +10,14 @@ import Synchronization
 /// source returned). It is read from `HealthMonitor`'s snapshot: no query.
 package struct PublicHealth: ResponseEncodable, Sendable {
     package var status: String
+    /// Where the detail is, when something is wrong: the public answer names
+    /// nothing of the server's (no paths, no feeds), only where to look (issue #40).
+    package var see: String?
+
+    package init(status: String) {
+        self.status = status
+        see = status == "degraded" ? "GET /api/health with the admin token names what is wrong" : nil
+    }
 }
 
 /// What `GET /api/health` answers, behind the admin token: the detail, from a

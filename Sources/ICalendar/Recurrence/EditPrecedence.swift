@@ -9,7 +9,7 @@ import Foundation
 /// appends its edits writes the newer one last).
 ///
 /// recurring-ical-events agrees while SEQUENCE differs; on a tie it keeps the
-/// first copy in the file whatever the stamps say (README, "What the iCalendar
+/// first copy in the file whatever the stamps say (docs/icalendar.md, "What the iCalendar
 /// core handles").
 public enum EditPrecedence {
     /// True when `later` (which came after `earlier` in the file) replaces it.

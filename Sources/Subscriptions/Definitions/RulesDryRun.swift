@@ -127,7 +127,7 @@ public enum RulesDryRun {
                     case .notModified: bytes = []
                     }
                 } else {
-                    guard let data = FileManager.default.contents(atPath: source.location) else { throw Failure(description: "file not found or unreadable") }
+                    guard let data = FileManager.default.contents(atPath: source.location) else { throw Failure(description: LocalSourceProblem.problem(at: source.location)) }
                     bytes = [UInt8](data)
                 }
                 guard bytes.count <= limits.maxInputBytes else { throw StoreError.tooLarge(bytes: bytes.count, limit: limits.maxInputBytes) }
