@@ -108,7 +108,7 @@ struct BackupRestoreTests {
         }
         importer.waitUntilExit()
         for out in counts {
-            #expect(out.contains("(1 countdowns)") || out.contains("(3001 countdowns)"), "a backup caught part of the import: \(out)")
+            #expect(out.contains("(1 countdown)") || out.contains("(3001 countdowns)"), "a backup caught part of the import: \(out)")
         }
     }
 }

@@ -53,4 +53,14 @@ struct RuleWordsTests {
             #expect(RuleWords.text(written: rule, english) == rule)
         }
     }
+
+    /// The form reads a custom rule aloud as it is typed: in the page's
+    /// language where the words cover it, else in English, naming every part.
+    @Test func theFormsReadingSpeaksThePagesLanguageWhereItCan() throws {
+        let start = CivilDate(year: 2027, month: 1, day: 6)
+        #expect(RuleWords.reading("FREQ=WEEKLY;BYDAY=WE", startingOn: start, try Self.words("de")) == "Jeden Mittwoch")
+        #expect(RuleWords.reading("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,FR", startingOn: start, try Self.words("en")) == "Every 2 weeks on Monday and Friday")
+        #expect(RuleWords.reading("FREQ=DAILY;BYHOUR=9", startingOn: start, try Self.words("de")).hasPrefix("Every day"))
+        #expect(RuleWords.reading("FREQ=WEEKLY;BYDAY=XX", startingOn: start, try Self.words("de")).contains("BYDAY=XX: XX is not a weekday"))
+    }
 }

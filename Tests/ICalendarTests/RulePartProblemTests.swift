@@ -8,6 +8,8 @@ struct RulePartProblemTests {
         ("FREQ=WEEKLY;BYDAY=XX", "BYDAY=XX: XX is not a weekday (MO TU WE TH FR SA SU"),
         ("FREQ=MONTHLY;BYDAY=MO,6XX", "BYDAY=MO,6XX: 6XX is not a weekday"),
         ("FREQ=MONTHLY;BYDAY=60MO", "BYDAY=60MO: 60 before MO is not a position (1 to 53"),
+        // The smallest Int: a position it names must not trap on the way to its message.
+        ("FREQ=MONTHLY;BYDAY=-9223372036854775808MO", "BYDAY=-9223372036854775808MO: -9223372036854775808 before MO is not a position"),
         ("FREQ=MINUTELY;BYMINUTE=60", "BYMINUTE=60: 60 is not a minute (0 to 59)"),
         ("FREQ=YEARLY;BYSETPOS=0;BYDAY=MO", "BYSETPOS=0: 0 is not a position in the set (1 to 366, or -1 to -366 from the end)"),
         ("FREQ=DAILY;BYHOUR=24", "BYHOUR=24: 24 is not an hour (0 to 23)"),

@@ -62,6 +62,8 @@ done
 owners=$(echo $owners | tr ' ' '\n' | sort -u | tr '\n' ' ')
 check "every library belongs to a Debian package" "$([ -z "$orphans" ] && [ -n "$owners" ]; echo $?)" "$owners${orphans:+ NONE FOR:$orphans}"
 check "the man page is installed" "$([ -f "$root/usr/share/man/man1/tminus.1.gz" ]; echo $?)" "/usr/share/man/man1/tminus.1.gz"
+check "the man page lists the exit statuses" "$(zcat "$root/usr/share/man/man1/tminus.1.gz" | grep -q '66.*missing'; echo $?)" "Exit status table"
+check "the guide is installed beside the README" "$([ -f "$root/usr/share/doc/tminus/docs/command-line.md.gz" ] && [ -f "$root/usr/share/doc/tminus/README.md.gz" ]; echo $?)" "/usr/share/doc/tminus/docs"
 user=$(chroot "$root" getent passwd tminus || true)
 check "the package made its system user" "$([ -n "$user" ]; echo $?)" "$user"
 

@@ -73,11 +73,14 @@ public enum RuleReading {
     }
 
     static func dayOfMonth(_ day: Int) -> String {
-        day == -1 ? "last day" : day < 0 ? "\(Ordinal.english(-day)) last day" : Ordinal.english(day)
+        guard (-366...366).contains(day) else { return String(day) }
+        return day == -1 ? "last day" : day < 0 ? "\(Ordinal.english(-day)) last day" : Ordinal.english(day)
     }
 
     static func position(_ number: Int) -> String {
-        number == -1 ? "last" : number < 0 ? "\(Ordinal.english(-number)) last" : Ordinal.english(number)
+        // Only a valid rule is read, whose positions are small; a number out of any range is said as written, never negated.
+        guard (-366...366).contains(number) else { return String(number) }
+        return number == -1 ? "last" : number < 0 ? "\(Ordinal.english(-number)) last" : Ordinal.english(number)
     }
 
     /// "a", "a and b", "a, b and c".

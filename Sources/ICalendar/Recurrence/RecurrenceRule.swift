@@ -77,6 +77,7 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         if let until = value("UNTIL"), DateTimeValue(text: until, tzid: nil, valueType: nil) == nil {
             throw Invalid(message: "UNTIL=\(until) is not a DATE or DATE-TIME")
         }
+        if let problem = RulePartProblem.positionProblem(in: self) { throw Invalid(message: problem) }
         if let problem = RscaleExpander.problem(with: self) { throw Invalid(message: problem) }
         // Feasibility is about libical's Gregorian search; RscaleExpander is bounded by periods.
         if !RscaleExpander.takes(self), let problem = RuleFeasibility.problem(with: self) { throw Invalid(message: problem) }

@@ -1,9 +1,16 @@
-/// Which part of a rule libical refused, and why, in the words of RFC 5545
-/// 3.3.10: libical itself only says that it failed. Asked only after libical
-/// refused a rule, so it never refuses one that libical reads; it names the
-/// part and the value ("BYDAY=XX: XX is not a weekday (MO TU WE TH FR SA SU)")
-/// for the CLI, the API and the web form alike.
+/// Which part of a rule is out of RFC 5545 3.3.10's ranges, named with its
+/// value ("BYDAY=XX: XX is not a weekday (MO TU WE TH FR SA SU)") for the CLI,
+/// the API and the web form alike, where libical would only say it failed.
+/// Two uses: after libical refused a rule, to say why; and before libical, for
+/// a BYDAY position, which libical takes whatever its size (it accepted
+/// `-9223372036854775808MO`, whose reading then negated the smallest Int).
 enum RulePartProblem {
+    /// A BYDAY position out of ±53, asked of every rule before libical reads it.
+    static func positionProblem(in rule: RecurrenceRule) -> String? {
+        guard let days = rule.value("BYDAY") else { return nil }
+        return firstProblem(days, weekday).map { "BYDAY=\(days): \($0)" }
+    }
+
     static let weekdays = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
 
     static func problem(in rule: RecurrenceRule) -> String? {
@@ -45,7 +52,7 @@ enum RulePartProblem {
         guard weekdays.contains(name) else { return "\(item) is not a weekday (\(weekdays.joined(separator: " ")), optionally after a number such as 2MO or -1FR)" }
         let ordinal = item.dropLast(2)
         if ordinal.isEmpty { return nil }
-        guard let n = Int(ordinal.hasPrefix("+") ? ordinal.dropFirst() : ordinal), n != 0, abs(n) <= 53 else {
+        guard let n = Int(ordinal.hasPrefix("+") ? ordinal.dropFirst() : ordinal), n != 0, (-53...53).contains(n) else {
             return "\(ordinal) before \(name) is not a position (1 to 53, or -1 to -53 from the end)"
         }
         return nil

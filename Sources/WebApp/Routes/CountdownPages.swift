@@ -101,11 +101,11 @@ package struct CountdownPages: Sendable {
         }
         app.post("countdowns/{id}/complete") { request, context in try await self.setDone(true, request, context) }
         app.post("countdowns/{id}/reopen") { request, context in try await self.setDone(false, request, context) }
-        app.get("describe-rule") { request, _ in
+        app.get("describe-rule") { request, context in
             // The live preview's plain-language reading of a custom rule.
             let rule = request.uri.queryParameters.get("rrule") ?? ""
             let date = CivilDate(parsing: request.uri.queryParameters.get("date") ?? "") ?? CivilDate(year: 2026, month: 1, day: 1)
-            let reading = RuleReading.describe(String(rule.prefix(512)), startingOn: date)
+            let reading = RuleWords.reading(String(rule.prefix(512)), startingOn: date, self.app.words(context))
             return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: reading)))
         }
@@ -127,7 +127,7 @@ package struct CountdownPages: Sendable {
         if let alarm = form.alarm.nonEmpty, !alarmChoices.contains(where: { $0.0 == alarm }) { alarms.append(.init(value: alarm, label: alarm, selected: true)) }
         var reading: String?
         if form.repeat == RepeatChoice.custom.rawValue, let rule = form.rrule.nonEmpty {
-            reading = RuleReading.describe(rule, startingOn: CivilDate(parsing: form.date ?? "") ?? compiled.feed.zone.local(of: app.clock()).date)
+            reading = RuleWords.reading(rule, startingOn: CivilDate(parsing: form.date ?? "") ?? compiled.feed.zone.local(of: app.clock()).date, words)
         }
         var preview: CountdownRow?
         if let countdown {

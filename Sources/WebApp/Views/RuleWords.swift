@@ -21,6 +21,14 @@ package enum RuleWords {
         return core
     }
 
+    /// What the form shows beside a custom rule as it is typed: its words in
+    /// the page's language where they cover it, else the English reading that
+    /// names every part and says why a rule is invalid (`RuleReading`).
+    package static func reading(_ text: String, startingOn start: CivilDate, _ words: WebWords) -> String {
+        if let rule = try? RecurrenceRule(parsing: text), let said = self.text(rule, words) { return Language.capitalized(said) }
+        return RuleReading.describe(text, startingOn: start)
+    }
+
     /// The text of a rule as the app writes it (`RuleWords`), else the rule itself.
     package static func text(written: String, _ words: WebWords) -> String {
         (try? RecurrenceRule(parsing: written, lenient: true)).flatMap { text($0, words) } ?? written
