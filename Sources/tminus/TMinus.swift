@@ -22,7 +22,7 @@ struct TMinus: ParsableCommand {
         subcommands: [
             ServeCommand.self, ImportCommand.self, AddCommand.self, ListCommand.self, ExportCommand.self, EditCommand.self, RemoveCommand.self,
             FeedsCommand.self, ValidateCommand.self, OccurrencesCommand.self, FormatCommand.self, PasswordCommand.self, MigrateCommand.self,
-            CopyCommand.self, BackupCommand.self, RestoreCommand.self, RulesCommand.self, UsersCommand.self,
+            CopyCommand.self, BackupCommand.self, RestoreCommand.self, RulesCommand.self, UsersCommand.self, FocusCommand.self,
         ]
     )
 
@@ -54,7 +54,8 @@ struct TMinus: ParsableCommand {
             let words = command.map { TMinus.path(of: $0) } ?? ""
             text = "error: \(message(for: error))\n  See 'tminus \(words.isEmpty ? "" : words + " ")--help' for more information."
             status = ExitStatus.usage.rawValue
-        case is CLIError, is CocoaError:
+        case _ where command != nil || error is CLIError || error is CocoaError:
+            // What a command's run threw: said and classed by the one table.
             text = "error: \(ErrorText.describe(error))"
             status = ErrorText.status(of: error).rawValue
         default:

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `tminus focus` (issue #42), as a person types it on a new database: the
+/// session runs, stops, lands in the focus feed and in the statistics.
+@Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"))
+struct FocusCommandTests {
+    @Test func aSessionStartsRunsStopsAndLandsInTheFocusFeed() async throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        let db = ["--db", tminus.path("db.sqlite")]
+        let started = try await tminus.run(["focus", "start", "Maths", "--minutes", "1"] + db)
+        #expect(started.status == 0 && started.out.hasPrefix("started: Maths, 1:00 left"), "\(started.out) \(started.err)")
+        #expect(started.err.contains("made the first account, 'owner'"), "a new database gets its first account, and says so")
+        let running = try await tminus.run(["focus", "status"] + db)
+        #expect(running.out.hasPrefix("running: Maths"), "\(running.out)")
+        let again = try await tminus.run(["focus", "start", "Physics"] + db)
+        #expect(again.status == 65 && again.err.contains("a session is running: Maths"), "\(again.err)")
+        let busy = try await tminus.run(["export", "--feed", "focus"] + db)
+        #expect(busy.out.contains("SUMMARY:Focus: Maths\r\n") && busy.out.contains("X-TMINUS-FOCUS:study;running"), "a running session is a busy block")
+        let stopped = try await tminus.run(["focus", "stop"] + db)
+        #expect(stopped.status == 0 && stopped.out.hasPrefix("stopped: Maths"), "\(stopped.out) \(stopped.err)")
+        let exported = try await tminus.run(["export", "--feed", "focus"] + db)
+        #expect(exported.out.contains("BEGIN:VEVENT") && exported.out.contains("CATEGORIES:Maths") && exported.out.contains("SUMMARY:Focus: Maths — "),
+                "\(exported.out)")
+        let stats = try await tminus.run(["focus", "stats", "--period", "week"] + db)
+        #expect(stats.status == 0 && stats.out.contains("  Maths"), "\(stats.out)")
+        #expect(try await tminus.run(["focus", "stop"] + db).err.contains("no focus session is running"))
+        #expect(try await tminus.run(["focus", "start", "Maths", "--minutes", "500"] + db).status == 64)
+    }
+}

@@ -1,0 +1,90 @@
+import Countdowns
+import CountdownStore
+import Foundation
+import ICalendar
+import Services
+import Testing
+
+/// Focus sessions (issue #42) through the use cases, on a real SQLite file,
+/// with the clock held by the test: every phase of a Pomodoro cycle lands in
+/// the person's focus feed as the event it should be.
+struct FocusSessionTests {
+    static func person(_ store: TemporaryStore, _ login: String) async throws -> CountdownService {
+        let made = try await store.service.acting(as: .commandLine).addPerson(login: login, password: "correct horse battery", isAdmin: false, cost: 4)
+        return store.service.acting(as: .person(PersonAccess(id: try #require(made.id), login: login, isAdmin: false)))
+    }
+
+    static func events(_ store: TemporaryStore, _ feed: String = "focus") async throws -> [Countdown] {
+        try await store.store.countdowns(inFeed: feed).sorted { $0.uid < $1.uid }
+    }
+
+    static func mark(_ countdown: Countdown) -> String? { countdown.extraProperties.first { $0.name == FocusEntry.property }?.value }
+
+    @Test func aPomodoroCycleKeepsEachStudyAndBreakAsItsEvent() async throws {
+        let store = try await TemporaryStore.make()
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let anna = try await Self.person(store, "anna")
+        let plan = PomodoroPlan(study: 25, shortBreak: 5, longBreak: 15, rounds: 2)
+        let started = try await anna.startFocus(tag: "Maths", mode: .pomodoro, pomodoro: plan, keepBreaks: true)
+        #expect(started.phase == "study" && started.round == 1 && started.feed == "focus" && started.remainingSeconds == 1500)
+        #expect(Self.mark(try #require(try await Self.events(store).first)) == "study;running", "the running study is a busy event at once")
+
+        store.clock.advance(25 * 60 + 10)
+        let inBreak = try #require(try await anna.focus())
+        #expect(inBreak.phase == "short-break" && inBreak.remainingSeconds == 290, "the break began when the study ended, not when asked")
+        store.clock.advance(5 * 60)
+        let second = try await anna.focus()
+        #expect(second?.phase == "study" && second?.round == 2)
+        store.clock.advance(25 * 60)
+        #expect(try await anna.focus()?.phase == "long-break")
+        store.clock.advance(15 * 60)
+        #expect(try await anna.focus() == nil, "the cycle ends with its long break")
+
+        let events = try await Self.events(store)
+        #expect(events.map(\.title).sorted() == ["Break — 5 min", "Focus: Maths — 25 min", "Focus: Maths — 25 min", "Long break — 15 min"])
+        #expect(events.compactMap(Self.mark).sorted() == ["long-break;900", "short-break;300", "study;1500", "study;1500"])
+        #expect(events.allSatisfy { $0.categories == ["Maths"] })
+        let stats = try await anna.focusStatistics(period: .day)
+        #expect(stats.tags.map(\.name) == ["Maths"] && stats.totalMinutes == 50, "breaks are not focused time")
+    }
+
+    @Test func aSessionStoppedEarlyKeepsWhatWasDoneLessItsPauses() async throws {
+        let store = try await TemporaryStore.make()
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let anna = try await Self.person(store, "anna")
+        try await anna.startFocus(tag: "Reading", mode: .down, minutes: 25)
+        store.clock.advance(10 * 60)
+        let paused = try await anna.pauseFocus()
+        #expect(paused.paused && paused.remainingSeconds == 15 * 60)
+        store.clock.advance(5 * 60)
+        #expect(try await anna.focus()?.remainingSeconds == 15 * 60, "a paused session keeps its time left")
+        try await anna.resumeFocus()
+        store.clock.advance(5 * 60)
+        let extended = try await anna.extendFocus(minutes: 10)
+        #expect(extended.remainingSeconds == 20 * 60)
+        let block = try #require(try await anna.stopFocus())
+        #expect(block.focusedSeconds == 15 * 60 && block.end.timeIntervalSince(block.start) == 20 * 60)
+        let event = try #require(try await Self.events(store).first)
+        #expect(event.title == "Focus: Reading — 15 min" && Self.mark(event) == "study;900")
+        await #expect(throws: FocusProblem.notRunning) { try await anna.stopFocus() }
+    }
+
+    @Test func oneSessionAtATimeAndEachPersonHasTheirOwnFeed() async throws {
+        let store = try await TemporaryStore.make()
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let anna = try await Self.person(store, "anna")
+        let ben = try await Self.person(store, "ben")
+        try await anna.startFocus(tag: "Maths", minutes: 30)
+        await #expect {
+            try await anna.startFocus(tag: "Physics")
+        } throws: { error in
+            guard case FocusProblem.alreadyRunning(let running) = error else { return false }
+            return running.tag == "Maths" && "\(error)".contains("a session is running: Maths, 30 min left")
+        }
+        let bens = try await ben.startFocus(tag: "Art")
+        #expect(bens.feed == "focus-ben", "the first person's feed is focus, the others' focus-<login>")
+        await #expect(throws: FocusProblem.self) { try await ben.startFocus(tag: "a,b") }
+        #expect(try await store.store.feed(slug: "focus-ben")?.feed.isPublic == false, "private by default")
+        await #expect(throws: FocusProblem.noPerson) { try await store.service.acting(as: .adminToken).startFocus(tag: "Maths") }
+    }
+}
