@@ -91,6 +91,8 @@ struct OpenAPIContractTests {
             let service = parts.dependencies.parts.service
             for login in ["anna", "ben"] { try await service.addPerson(login: login, password: "a long enough password", cost: 4) }
             try await service.createSpace(slug: "exams", name: "Exams", owner: "anna")
+            // Focus sessions are a person's: those operations run with anna's token.
+            let (annasToken, _) = try await service.createPersonToken(login: "anna", label: "contract", readOnly: false)
             for operation in operations {
                 let uri = operation.path.replacingOccurrences(of: "{slug}", with: "exams")
                     .replacingOccurrences(of: "countdowns/{id}", with: "countdowns/\(countdown)")
@@ -98,6 +100,7 @@ struct OpenAPIContractTests {
                     .replacingOccurrences(of: "{user}", with: "ben")
                     + (operation.id == "unsubscribe" ? "?url=https%3A%2F%2Fcalendar.example.org%2Fschool.ics" : "")
                 var headers = fixture.admin
+                if operation.path.hasPrefix("/api/focus") { headers[.authorization] = "Bearer \(annasToken)" }
                 if let type = operation.example?.contentType { headers[.contentType] = type }
                 let response = try await client.execute(uri: uri, method: HTTPRequest.Method(operation.method) ?? .get, headers: headers,
                                                         body: operation.example.map { ByteBuffer(bytes: $0.body) })

@@ -82,3 +82,14 @@ extension SourceUseCases.Refusal: DescribedHTTPError {
 extension Authorization.Refused: DescribedHTTPError {
     public var status: HTTPResponse.Status { .forbidden }
 }
+
+extension FocusProblem: DescribedHTTPError {
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .invalid: .unprocessableContent
+        case .alreadyRunning: .conflict
+        case .notRunning: .conflict
+        case .noPerson: .forbidden
+        }
+    }
+}
