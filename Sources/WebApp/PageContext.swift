@@ -14,7 +14,7 @@ package struct PageContext: TemplateView {
     package var isAdmin = false
     package var flash: String?
     package var undo: String?
-    /// Which navigation entry is current: "feeds", "timeline", "tasks" or "stats".
+    /// Which navigation entry is current: "feeds", "timeline", "tasks", "stats", "focus" ….
     package var section: String
     /// Where the language switch sends the browser back to: this page.
     package var back: String
@@ -22,7 +22,7 @@ package struct PageContext: TemplateView {
     package var page: Any
 
     package var templateValues: [String: Any] {
-        ["navFeeds": section == "feeds", "navTimeline": section == "timeline", "navTasks": section == "tasks", "navStats": section == "stats",
+        ["navFeeds": section == "feeds", "navTimeline": section == "timeline", "navTasks": section == "tasks", "navStats": section == "stats", "navFocus": section == "focus",
          "navAccount": section == "account", "navSpaces": section == "spaces", "navPeople": section == "people"]
     }
 }

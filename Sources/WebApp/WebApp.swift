@@ -69,6 +69,7 @@ package struct WebApp: PartsRoutes, Sendable {
         ImportPage(app: self).register(on: signedIn)
         SourceRulesPage(app: self).register(on: signedIn)
         AgendaPages(app: self).register(on: signedIn)
+        FocusPage(app: self).register(on: signedIn)
         AccountSettingsPages(app: self).register(on: signedIn)
         SpacePages(app: self).register(on: signedIn)
         SpaceHistoryPages(app: self).register(on: signedIn)

@@ -52,7 +52,7 @@ import WebApp
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/WebApp").standardized
         let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
         #expect(files.count > 20)
-        let families = "rule|setting|invalid|outcome|layout|nav|common|count|error|signin|setup|join|reset|signup|role|me|factor|spaces|space|people|feeds|feed|visibility|notice|feedDelete|feedForm|flash|countdown|kind|repeat|every|ordinal|direction|unit|alarm|field|import|rules|timeline|tasks|group|stats|period"
+        let families = "focus|rule|setting|invalid|outcome|layout|nav|common|count|error|signin|setup|join|reset|signup|role|me|factor|spaces|space|people|feeds|feed|visibility|notice|feedDelete|feedForm|flash|countdown|kind|repeat|every|ordinal|direction|unit|alarm|field|import|rules|timeline|tasks|group|stats|period"
         let literal = try Regex("\"((?:\(families))\\.[A-Za-z0-9]+)\"")
         var asked: Set<String> = []
         for file in files {
@@ -70,6 +70,7 @@ import WebApp
         asked.formUnion(["kept", "changed", "dropped", "duplicate"].map { "rules.\($0)" })
         asked.formUnion(["delivered", "retrying", "gaveUp", "dropped"].map { "outcome.\($0)" })
         asked.formUnion(["days", "weeks", "months", "years"].map { "every.\($0)" })
+        asked.formUnion(["Down", "Up", "Pomodoro"].map { "focus.mode\($0)" })
         asked.formUnion(["none", "daily", "weekly", "monthly", "yearly", "every", "nth", "lastday", "chinese", "hebrew", "islamic", "custom"].map { "repeat.\($0)" })
         let missing = asked.subtracting(english.keys).sorted()
         #expect(missing.isEmpty, "asked for but not in en.json: \(missing)")

@@ -36,6 +36,7 @@ import zlib
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
+import icalendar
 from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
@@ -546,13 +547,70 @@ def main():
             check(wide <= 1, f"en {path}: nothing wider than a 360 px screen ({wide} px over{walk.too_wide()})")
         driver.set_window_size(1280, 900)
 
+        # Focus (issue #42): a 1-minute session. The timer moves; a reload shows the
+        # same time left (it counts from the server's end, not the page's ticks); the
+        # notification permission is granted and the end's notification is seen; a
+        # second session is stopped; both are on the focus page's totals and in the
+        # focus feed's calendar, read by icalendar.
+        driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": base, "permissions": ["notifications"]})
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
+            "(function () { var Real = window.Notification; if (!Real) return;"
+            " var Seen = function (title, options) { sessionStorage.setItem('tminus-notified', title);"
+            "   try { return new Real(title, options); } catch (e) { return {}; } };"
+            " Object.defineProperty(Seen, 'permission', { get: function () { return Real.permission; } });"
+            " Seen.requestPermission = function () { return Real.requestPermission.apply(Real, arguments); };"
+            " window.Notification = Seen; })();")})
+        walk.open("/app/focus")
+        walk.audit("focus")
+        walk.fill("tag", "Maths")
+        walk.set_value("minutes", "1")
+        walk.submit("#focus-start")
+        def left():
+            text = walk.by_id("focus-timer").text
+            minutes, seconds = text.split(":")[-2:]
+            return int(minutes) * 60 + int(seconds)
+        first = left()
+        time.sleep(2.5)
+        moved = left()
+        check(first <= 60 and moved < first, f"the focus timer counts down ({first} s, then {moved} s)")
+        driver.refresh()
+        again = left()
+        check(abs(again - moved) <= 2 and again < first, f"a reload shows the same time left ({moved} s before, {again} s after)")
+        walk.audit("focus running")
+        walk.screenshots("focus")
+        WebDriverWait(driver, 90).until(lambda d: d.execute_script("return sessionStorage.getItem('tminus-notified')"))
+        said = driver.execute_script("return sessionStorage.getItem('tminus-notified')")
+        check("Maths" in said, f"the end of the period is notified ({said})")
+        WebDriverWait(driver, 15).until(lambda d: d.find_elements(By.ID, "focus-start"))
+        walk.fill("tag", "Reading")
+        walk.submit("#focus-start")
+        time.sleep(1.5)
+        walk.submit("form[action='/app/focus/stop']")
+        check("Stopped: Reading" in driver.page_source, "a session is stopped and what was done is kept")
+        walk.open("/app/focus?period=day")
+        rows = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "table.stats tbody th")]
+        check(any("Maths" in row for row in rows) and any("Reading" in row for row in rows), f"the focus page adds both up ({rows})")
+        check(len(driver.find_elements(By.CSS_SELECTOR, "svg.chart rect")) > 0, "the focus page draws its chart")
+        walk.audit("focus totals")
+        request = urllib.request.Request(base + "/api/feeds/focus/export", headers={"Authorization": "Bearer browser-walk-admin-token-0123456789"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            focus_calendar = icalendar.Calendar.from_ical(response.read())
+        blocks = {str(e.get("CATEGORIES").cats[0]): str(e.get("SUMMARY")) for e in focus_calendar.walk("VEVENT") if e.get("CATEGORIES")}
+        check(blocks.get("Maths", "").startswith("Focus: Maths — 1 min") and blocks.get("Reading", "").startswith("Focus: Reading — "),
+              f"the focus feed's calendar holds both blocks, read by icalendar ({blocks})")
+        driver.set_window_size(360, 900)
+        walk.open("/app/focus")
+        wide = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        check(wide <= 1, f"en /app/focus: nothing wider than a 360 px screen ({wide} px over{walk.too_wide()})")
+        driver.set_window_size(1280, 900)
+
         # The app in German, Arabic (right to left) and Japanese, chosen with the
         # switch at the foot of the page and remembered: every page audited by axe,
         # none wider than a 360 px phone, and no English left on it.
         pages = ["/app", "/app/feeds/summer-2027", "/app/feeds/summer-2027/countdowns/new", "/app/feeds/summer-2027/edit",
                  "/app/feeds/summer-2027/import", "/app/feeds/bills/rules", "/app/feeds/summer-2027/delete", "/app/timeline",
                  "/app/tasks", "/app/stats?period=year", "/app/spaces", "/app/spaces/family", "/app/spaces/family/activity",
-                 "/app/spaces/family/board", "/app/people", "/app/account",
+                 "/app/spaces/family/board", "/app/people", "/app/account", "/app/focus",
                  "/app/feeds/summer-2027/sources/rules?location=" + urllib.parse.quote(portal_url, safe="")]
         english_words = ("Add countdown", "Settings", "Private links", "Subscribe and share", "What and when", "Time zone",
                          "Import into", "Cancel", "Statistics", "Timeline", "Sign out", "Delete “", "Category", "Result")

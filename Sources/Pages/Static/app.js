@@ -89,4 +89,42 @@
       input.dispatchEvent(new Event("change"));
     });
   });
+  // The focus timer keeps time from the server's instants (data-ends, and
+  // the server's now to correct this device's clock), never from its own
+  // ticks: a reload, or another device, shows the same time left.
+  var focusTimer = $("focus-timer");
+  if (focusTimer) {
+    var endsAt = Date.parse(focusTimer.getAttribute("data-ends"));
+    var skew = Date.parse(focusTimer.getAttribute("data-now")) - Date.now();
+    var phaseSeconds = parseInt(focusTimer.getAttribute("data-phase-seconds"), 10) || 0;
+    var countsUp = focusTimer.getAttribute("data-up") === "1";
+    var paused = focusTimer.getAttribute("data-paused") === "1";
+    var told = false;
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    var show = function (seconds) {
+      seconds = Math.max(0, Math.round(seconds));
+      var h = Math.floor(seconds / 3600), m = Math.floor(seconds % 3600 / 60), s = seconds % 60;
+      return (h ? h + ":" + two(m) : two(m)) + ":" + two(s);
+    };
+    var tick = function () {
+      if (paused) return;
+      var left = (endsAt - (Date.now() + skew)) / 1000;
+      focusTimer.textContent = show(countsUp ? phaseSeconds - Math.max(0, left) : left);
+      if (left <= 0 && !told) {
+        told = true;
+        if ("Notification" in window && Notification.permission === "granted") {
+          try { new Notification(focusTimer.getAttribute("data-notify")); } catch (e) {}
+        }
+        // The server moves a Pomodoro on to its next phase, or keeps the finished session.
+        setTimeout(function () { window.location.reload(); }, 1500);
+      }
+    };
+    tick();
+    setInterval(tick, 1000);
+  }
+  // Asked once, when a session starts: a notification at the end of each period.
+  var focusStart = $("focus-start");
+  if (focusStart && "Notification" in window && Notification.permission === "default") {
+    focusStart.addEventListener("submit", function () { try { Notification.requestPermission(); } catch (e) {} });
+  }
 })();
