@@ -4,6 +4,7 @@ import Foundation
 import ICalendar
 import Services
 import Testing
+import TestSupport
 
 /// Focus sessions (issue #42) through the use cases, on a real SQLite file,
 /// with the clock held by the test: every phase of a Pomodoro cycle lands in
@@ -86,5 +87,53 @@ struct FocusSessionTests {
         await #expect(throws: FocusProblem.self) { try await ben.startFocus(tag: "a,b") }
         #expect(try await store.store.feed(slug: "focus-ben")?.feed.isPublic == false, "private by default")
         await #expect(throws: FocusProblem.noPerson) { try await store.service.acting(as: .adminToken).startFocus(tag: "Maths") }
+    }
+
+    /// A month of generated sessions, finished and stopped early, exported as
+    /// the focus feed's calendar and counted again by recurring-ical-events:
+    /// the minutes per tag agree with `focusStatistics(period: .month)`.
+    @Test(.enabled(if: PythonChecker.available, "python checkers not installed (run make test)"))
+    func aMonthOfSessionsAddsUpAsRecurringIcalEventsCountsIt() async throws {
+        let store = try await TemporaryStore.make()
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let anna = try await Self.person(store, "anna")
+        let first = CivilDate(year: 2027, month: 3, day: 1)
+        let tags = ["Maths", "Physics", "Art"]
+        for day in 0..<31 where day % 4 != 3 {
+            for session in 0..<(1 + day % 3) {
+                let start = Zone.utc.instant(of: LocalDateTime(date: first.adding(days: day), hour: 7 + 3 * session, minute: 5 * session, second: 0))
+                store.clock.set(start)
+                let minutes = 10 + (day * 7 + session * 13) % 50
+                try await anna.startFocus(tag: tags[(day + session) % 3], mode: .down, minutes: minutes)
+                if (day + session) % 5 == 0 {
+                    store.clock.advance(Double(minutes * 60) / 2 + 17)
+                    try await anna.stopFocus()
+                } else {
+                    store.clock.advance(Double(minutes * 60) + 30)
+                }
+            }
+        }
+        store.clock.set(Zone.utc.instant(of: LocalDateTime(date: first.adding(days: 40), hour: 12, minute: 0, second: 0)))
+        #expect(try await anna.focus() == nil, "every session is over")
+        let stats = try await anna.focusStatistics(period: .month, containing: first)
+
+        let feed = try #require(try await store.store.feed(slug: "focus")).feed
+        let path = store.directory.appendingPathComponent("focus.ics").path
+        try Data(CalendarExport.bytes(feed: feed, countdowns: try await store.store.countdowns(inFeed: "focus"))).write(to: URL(fileURLWithPath: path))
+        let answer = try await PythonChecker.run(["expand": [path], "from": "2027-03-01T00:00:00Z", "to": "2027-04-01T00:00:00Z", "tz": "UTC"])
+        let occurrences = try #require(answer[path] as? [[String: Any]])
+        var seconds: [String: Int] = [:]
+        let stamp = ISO8601DateFormatter()
+        for occurrence in occurrences {
+            let summary = try #require(occurrence["summary"] as? String)
+            let tag = String(summary.dropFirst("Focus: ".count).prefix { $0 != " " })
+            let start = try #require((occurrence["start"] as? String).flatMap(stamp.date(from:)))
+            let end = try #require((occurrence["end"] as? String).flatMap(stamp.date(from:)))
+            seconds[tag, default: 0] += Int(end.timeIntervalSince(start))
+        }
+        #expect(occurrences.count > 40)
+        let theirs = seconds.mapValues { ($0 + 30) / 60 }
+        let ours = Dictionary(uniqueKeysWithValues: stats.tags.map { ($0.name, $0.minutes) })
+        #expect(ours == theirs, "focus stats \(ours), recurring-ical-events \(theirs)")
     }
 }
