@@ -20,10 +20,12 @@ struct FocusCommand: ParsableCommand {
               tminus focus status
               tminus focus stop                            # keeps what was done
               tminus focus stats --period week
+              tminus focus import timer-export.ics --tag Maths        # focus blocks kept elsewhere
+              tminus focus import calendar.ics --category Study      # only the events in that category
             Each finished study is an event of your focus feed (`focus`, private): export it with \
             `tminus export --feed focus`, or subscribe to it with a token link. A running session shows there as a busy block.
             """,
-        subcommands: [Start.self, Stop.self, Status.self, Pause.self, Resume.self, Extend.self, Stats.self],
+        subcommands: [Start.self, Stop.self, Status.self, Pause.self, Resume.self, Extend.self, Stats.self, Import.self],
         defaultSubcommand: Status.self
     )
 
@@ -150,6 +152,24 @@ struct FocusCommand: ParsableCommand {
                 }
                 print("streak: \(stats.streak.counted("day")) (longest \(stats.longestStreak)); level \(stats.level.level), "
                       + "\(stats.level.points) of \(stats.level.nextLevelAt) points to the next")
+            }
+        }
+    }
+}
+
+extension FocusCommand {
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add focus blocks kept elsewhere (timed events) to your focus history.")
+        @OptionGroup var who: Who
+        @Argument(help: "The .ics file of focus blocks.") var file: String
+        @Option(help: "Only the events in this category (default: every timed event with a category, or with --tag).") var category: String?
+        @Option(help: "The tag the blocks count for (default: each event's own first category).") var tag: String?
+
+        func run() throws {
+            try reportingErrors {
+                if let problem = CalendarInput.problem(with: file) { throw CLIError(problem, status: .noInput) }
+                let report = try await who.run { try await $0.importFocusBlocks(contentsOf: URL(fileURLWithPath: file), category: category, tag: tag) }
+                print("focus: \(report)")
             }
         }
     }

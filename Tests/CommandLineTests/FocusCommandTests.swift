@@ -29,4 +29,25 @@ struct FocusCommandTests {
         #expect(try await tminus.run(["focus", "stop"] + db).err.contains("no focus session is running"))
         #expect(try await tminus.run(["focus", "start", "Maths", "--minutes", "500"] + db).status == 64)
     }
+
+    /// Blocks kept by another timer (timed events of a chosen category) join the history.
+    @Test func focusBlocksFromElsewhereJoinTheHistory() async throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        try """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//elsewhere//EN\r\nBEGIN:VEVENT\r\nUID:a@elsewhere\r\nDTSTAMP:20270301T000000Z\r
+            DTSTART:20270301T090000Z\r\nDTEND:20270301T095000Z\r\nSUMMARY:Study\r\nCATEGORIES:Study\r\nEND:VEVENT\r\nBEGIN:VEVENT\r
+            UID:b@elsewhere\r\nDTSTAMP:20270301T000000Z\r\nDTSTART:20270302T090000Z\r\nDTEND:20270302T093000Z\r\nSUMMARY:Study\r
+            CATEGORIES:Study\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:c@elsewhere\r\nDTSTAMP:20270301T000000Z\r\nDTSTART:20270302T120000Z\r
+            DTEND:20270302T130000Z\r\nSUMMARY:Lunch\r\nCATEGORIES:Food\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:d@elsewhere\r
+            DTSTAMP:20270301T000000Z\r\nDTSTART;VALUE=DATE:20270303\r\nSUMMARY:Exam week\r\nCATEGORIES:Study\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """.write(toFile: tminus.path("blocks.ics"), atomically: true, encoding: .utf8)
+        let db = ["--db", tminus.path("db.sqlite")]
+        let imported = try await tminus.run(["focus", "import", "blocks.ics", "--category", "study", "--tag", "Maths"] + db)
+        #expect(imported.status == 0 && imported.out.contains("2 added"), "\(imported.out) \(imported.err)")
+        let stats = try await tminus.run(["focus", "stats", "--period", "month", "--on", "2027-03-01", "--json"] + db)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(stats.out.utf8)) as? [String: Any])
+        let tags = try #require(json["tags"] as? [[String: Any]])
+        #expect(tags.count == 1 && tags[0]["name"] as? String == "Maths" && tags[0]["minutes"] as? Int == 80, "\(tags)")
+    }
 }

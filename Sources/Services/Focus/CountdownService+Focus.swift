@@ -103,7 +103,7 @@ extension CountdownService {
         }
     }
 
-    private func focusPerson(writing: Bool) throws -> PersonAccess {
+    func focusPerson(writing: Bool) throws -> PersonAccess {
         guard case .person(let me) = principal else { throw FocusProblem.noPerson }
         if writing, me.readOnly { try Authorization.check(principal, .editFeed("focus")) }
         return me
@@ -133,7 +133,7 @@ extension CountdownService {
     }
 
     /// The person's focus feed, made (private, in their zone-less UTC) the first time.
-    private func focusFeed(of me: PersonAccess, _ tx: any StoreTransaction) async throws -> String {
+    func focusFeed(of me: PersonAccess, _ tx: any StoreTransaction) async throws -> String {
         let (slug, exists) = try await Self.focusFeedSlug(of: me, tx)
         guard !exists else { return slug }
         var row = FeedRecord(Feed(slug: slug, name: "Focus", description: "Focused time, kept by tminus", isPublic: false), now: tx.now)
