@@ -21,8 +21,8 @@ struct FocusSessionTests {
 
     static func mark(_ countdown: Countdown) -> String? { countdown.extraProperties.first { $0.name == FocusEntry.property }?.value }
 
-    @Test func aPomodoroCycleKeepsEachStudyAndBreakAsItsEvent() async throws {
-        let store = try await TemporaryStore.make()
+    @Test(arguments: StoreBackend.available) func aPomodoroCycleKeepsEachStudyAndBreakAsItsEvent(_ backend: StoreBackend) async throws {
+        let store = try await TemporaryStore.make(backend)
         defer { try? FileManager.default.removeItem(at: store.directory) }
         let anna = try await Self.person(store, "anna")
         let plan = PomodoroPlan(study: 25, shortBreak: 5, longBreak: 15, rounds: 2)
@@ -49,8 +49,8 @@ struct FocusSessionTests {
         #expect(stats.tags.map(\.name) == ["Maths"] && stats.totalMinutes == 50, "breaks are not focused time")
     }
 
-    @Test func aSessionStoppedEarlyKeepsWhatWasDoneLessItsPauses() async throws {
-        let store = try await TemporaryStore.make()
+    @Test(arguments: StoreBackend.available) func aSessionStoppedEarlyKeepsWhatWasDoneLessItsPauses(_ backend: StoreBackend) async throws {
+        let store = try await TemporaryStore.make(backend)
         defer { try? FileManager.default.removeItem(at: store.directory) }
         let anna = try await Self.person(store, "anna")
         try await anna.startFocus(tag: "Reading", mode: .down, minutes: 25)
@@ -70,8 +70,8 @@ struct FocusSessionTests {
         await #expect(throws: FocusProblem.notRunning) { try await anna.stopFocus() }
     }
 
-    @Test func oneSessionAtATimeAndEachPersonHasTheirOwnFeed() async throws {
-        let store = try await TemporaryStore.make()
+    @Test(arguments: StoreBackend.available) func oneSessionAtATimeAndEachPersonHasTheirOwnFeed(_ backend: StoreBackend) async throws {
+        let store = try await TemporaryStore.make(backend)
         defer { try? FileManager.default.removeItem(at: store.directory) }
         let anna = try await Self.person(store, "anna")
         let ben = try await Self.person(store, "ben")

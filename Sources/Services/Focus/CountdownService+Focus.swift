@@ -115,6 +115,8 @@ extension CountdownService {
                                         _ body: @escaping @Sendable (inout FocusSession?, String, any StoreTransaction) async throws -> T) async throws -> T {
         try await transaction { tx in
             let slug = try await self.focusFeed(of: me, tx)
+            // The feed's row, locked: two devices starting at once take turns (PostgreSQL; SQLite writes one at a time anyway).
+            _ = try await tx.feedRow(slug: slug, lock: true)
             let key = StoreKey.entry(keyHash: Secret.hash("focus:\(me.id)"))
             let stored = try await tx.value(for: key).flatMap { try? JSONDecoder().decode(FocusSession.self, from: $0.bytes) }
             var session = stored
