@@ -196,6 +196,12 @@ struct WebAppPeopleTests {
             #expect(activity.status == .ok && activity.text.contains("ben added “Bens party” to Birthdays"), "the space's activity")
             let board = try await ben.get("/app/spaces/the-family/board?period=month&sort=name")
             #expect(board.status == .ok && board.text.contains("<td>Anna</td>") && board.text.contains("<td>Ben</td>"))
+            // Focused time is on the board too (issue #42): Anna focuses for 25 minutes.
+            #expect(try await anna.post("/app/focus", ["tag": "Maths", "minutes": "25"]).status == .seeOther)
+            fixture.setClock(fixture.clockNow.addingTimeInterval(25 * 60 + 5))
+            _ = try await anna.get("/app/focus")
+            let byFocus = try await ben.get("/app/spaces/the-family/board?period=month&sort=focus")
+            #expect(byFocus.text.contains("<td>1</td><td>Anna</td><td>0</td><td>25 min</td>"), "\(byFocus.text)")
             #expect(try await ben.post("/app/spaces/the-family/board", ["shown": "no"]).status == .seeOther)
             let without = try await anna.get("/app/spaces/the-family/board")
             #expect(!without.text.contains("<td>Ben</td>") && without.text.contains("<td>Anna</td>"), "Ben left himself off the board")

@@ -158,6 +158,18 @@ extension CountdownService {
         return ("focus-\(me.id)", try await reader.feedRow(slug: "focus-\(me.id)") != nil)
     }
 
+    /// Seconds the person focused from `since` on, for a space's board.
+    static func focusedSeconds(of person: PersonAccess, since: Date, _ reader: any StoreReader) async throws -> Int {
+        let (slug, exists) = try await focusFeedSlug(of: person, reader)
+        guard exists, let row = try await reader.feedRow(slug: slug) else { return 0 }
+        let zone = try await reader.storedFeed(row).feed.zone
+        var seconds = 0
+        for countdownRow in try await reader.countdownRows(feedId: try row.savedID(), uid: nil) {
+            if let entry = FocusEntry(try await reader.countdown(countdownRow), zone: zone), entry.start >= since { seconds += entry.seconds }
+        }
+        return seconds
+    }
+
     /// Tasks of the person's own feeds completed by their date: experience points.
     static func tasksDoneOnTime(of me: PersonAccess, _ reader: any StoreReader) async throws -> Int {
         var count = 0

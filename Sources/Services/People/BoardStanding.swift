@@ -8,6 +8,8 @@ public struct BoardStanding: Sendable, Equatable {
     public var login: String
     public var name: String
     public var completed: Int
+    /// Seconds of focus in the period (issue #42): studies kept in their focus feed.
+    public var focusedSeconds: Int = 0
     /// The person asking: they may hide or show themselves.
     public var isMe: Bool
 }

@@ -26,7 +26,8 @@ extension CountdownService {
     }
 
     /// The members of `slug` by tasks they completed in `period` up to now,
-    /// most first (ties by name); those who chose to be left off are. A
+    /// most first (ties by name), with the time each focused (issue #42);
+    /// those who chose to be left off are. A
     /// completion tminus recorded is in UTC; one imported in a zone is read
     /// as if UTC (a day's difference at a period's edge, at most).
     public func board(space slug: String, period: BoardPeriod) async throws -> [BoardStanding] {
@@ -46,8 +47,11 @@ extension CountdownService {
             var standings: [BoardStanding] = []
             for member in try await reader.memberRows(spaceId: try space.savedID(), personId: nil) where !member.hiddenFromBoard {
                 guard let person = try await reader.personRows(.id(member.personId)).first else { continue }
-                standings.append(BoardStanding(login: person.login, name: person.displayName, completed: done[person.login] ?? 0,
-                                               isMe: member.personId == me))
+                var standing = BoardStanding(login: person.login, name: person.displayName, completed: done[person.login] ?? 0,
+                                             isMe: member.personId == me)
+                standing.focusedSeconds = try await Self.focusedSeconds(of: PersonAccess(id: member.personId, login: person.login, isAdmin: person.isAdmin),
+                                                                        since: since, reader)
+                standings.append(standing)
             }
             return standings.sorted { ($1.completed, $0.name) < ($0.completed, $1.name) }
         }

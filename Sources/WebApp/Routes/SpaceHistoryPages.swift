@@ -28,6 +28,7 @@ package struct SpaceHistoryPages: Sendable {
             package var rank: Int
             package var name: String
             package var completed: Int
+            package var focused: String
             package var isMe: Bool
         }
 
@@ -82,16 +83,22 @@ package struct SpaceHistoryPages: Sendable {
         let slug = context.parameters.get("space") ?? ""
         let words = app.words(context)
         let period = request.uri.queryParameters.get("period").flatMap { BoardPeriod(rawValue: String($0)) } ?? .week
-        let byName = request.uri.queryParameters.get("sort") == "name"
+        let sort = request.uri.queryParameters.get("sort").map { String($0) } ?? "count"
+        let byName = sort == "name"
         let (space, members) = try await app.service.space(slug: slug)
         var standings = try await app.service.board(space: slug, period: period)
         if byName { standings.sort { $0.name.localizedStandardCompare($1.name) == .orderedAscending } }
-        let rows = standings.enumerated().map { BoardView.Row(rank: $0.offset + 1, name: $0.element.name, completed: $0.element.completed, isMe: $0.element.isMe) }
+        if sort == "focus" { standings.sort { ($1.focusedSeconds, $0.name) < ($0.focusedSeconds, $1.name) } }
+        let rows = standings.enumerated().map {
+            BoardView.Row(rank: $0.offset + 1, name: $0.element.name, completed: $0.element.completed,
+                          focused: FocusView.time(seconds: $0.element.focusedSeconds, words), isMe: $0.element.isMe)
+        }
         let base = "/app/spaces/\(slug)/board"
         let periods = BoardPeriod.allCases.map { choice in
-            BoardView.Choice(label: words["space.\(choice.rawValue)"], link: "\(base)?period=\(choice.rawValue)\(byName ? "&sort=name" : "")", current: choice == period)
+            BoardView.Choice(label: words["space.\(choice.rawValue)"], link: "\(base)?period=\(choice.rawValue)\(sort == "count" ? "" : "&sort=\(sort)")", current: choice == period)
         }
-        let sorts = [BoardView.Choice(label: words["space.sortByCount"], link: "\(base)?period=\(period.rawValue)", current: !byName),
+        let sorts = [BoardView.Choice(label: words["space.sortByCount"], link: "\(base)?period=\(period.rawValue)", current: sort == "count"),
+                     BoardView.Choice(label: words["space.sortByFocus"], link: "\(base)?period=\(period.rawValue)&sort=focus", current: sort == "focus"),
                      BoardView.Choice(label: words["space.sortByName"], link: "\(base)?period=\(period.rawValue)&sort=name", current: byName)]
         let me = context.person?.access.id
         return app.render("space-board", title: words["space.board"], section: "spaces",
