@@ -18,7 +18,15 @@ struct ServeCommand: ParsableCommand {
     @Option(help: .init(ServeEnvironment.help("Address to listen on (0.0.0.0 for every interface).", "host"))) var host = "127.0.0.1"
     @Option(help: .init(ServeEnvironment.help("Port to listen on.", "port"))) var port = 8080
     @OptionGroup var store: StoreOptions
-    @Option(help: .init(ServeEnvironment.help("Folder of feed definitions (*.yaml).", "feeds"))) var feeds: String?
+    @Option(help: .init(ServeEnvironment.help("Folder of feed definitions (*.yaml). Default: ./feeds when there is one, as for `rules test`.", "feeds")))
+    var feeds: String?
+
+    /// `--feeds`, else `./feeds` when that folder exists (issue #40: one default with `rules test`).
+    var feedsFolder: String? {
+        if let feeds { return feeds }
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: "feeds", isDirectory: &isDirectory) && isDirectory.boolValue ? "feeds" : nil
+    }
     @Option(help: .init(ServeEnvironment.help("File with the admin bearer token.", "admin-token-file"))) var adminTokenFile: String?
     @Option(help: .init(ServeEnvironment.help("File with the key that seals logins saved in the web app (default: tminus-secrets-key beside the SQLite file; replicas on PostgreSQL share one).", "secrets-key-file")))
     var secretsKeyFile: String?
@@ -119,7 +127,7 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
         var configuration = ServerConfiguration(host: host, port: port,
-                                                database: try store.location(), feedsDirectory: feeds, adminTokenFile: adminTokenFile,
+                                                database: try store.location(), feedsDirectory: feedsFolder, adminTokenFile: adminTokenFile,
                                                 baseURL: baseURL, gzip: gzip, cacheBytes: cacheMb << 20)
         configuration.compiledBytes = compiledMb << 20
         configuration.secretsKeyFile = secretsKeyFile

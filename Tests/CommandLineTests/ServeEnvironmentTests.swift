@@ -42,6 +42,7 @@ struct ServeEnvironmentTests {
         let process = Process()
         process.executableURL = try #require(Corpus.tminusBinary)
         process.arguments = ["serve"]
+        process.currentDirectoryURL = tminus.folder
         process.environment = ProcessInfo.processInfo.environment.merging([
             "TMINUS_PORT": "\(port)", "TMINUS_DB": tminus.path("db.sqlite"), "TMINUS_LOG_FORMAT": "json",
             "TMINUS_ADMIN_TOKEN_FILE": tminus.path("admin-token"), "TMINUS_LOG_LEVEL": "debug",
@@ -61,5 +62,29 @@ struct ServeEnvironmentTests {
             #expect(object?["level"] != nil && object?["message"] != nil && object?["time"] != nil, "\(line)")
         }
         #expect(lines.contains { $0.contains("\"message\":\"tminus ready\"") && $0.contains("\"url\":\"http://127.0.0.1:\(port)\"") })
+    }
+
+    /// Without --feeds, `serve` loads ./feeds when there is one, as `rules test` does (issue #40).
+    @Test func serveLoadsTheFeedsFolderBesideItByDefault() async throws {
+        let tminus = try Tminus()
+        defer { tminus.remove() }
+        try FileManager.default.createDirectory(atPath: tminus.path("feeds"), withIntermediateDirectories: true)
+        _ = try tminus.calendar("family.ics")
+        try "name: Family\nsources:\n  - file: ../family.ics\n".write(toFile: tminus.path("feeds/family.yaml"), atomically: true, encoding: .utf8)
+        let port = Loopback.freePort()
+        let log = tminus.path("serve.log")
+        let output = try OutputWatch(file: log)
+        let process = Process()
+        process.executableURL = try #require(Corpus.tminusBinary)
+        process.arguments = ["serve", "--port", "\(port)", "--db", tminus.path("db.sqlite")]
+        process.currentDirectoryURL = tminus.folder
+        try output.start(process)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
+        #expect(await output.wait(for: "listening on"), "the server says it listens")
+        let calendar = await Loopback.get(port: port, path: "/feeds/family.ics") ?? ""
+        #expect(calendar.contains("SUMMARY:Sports day"), "the feed defined in ./feeds is served: \(calendar.prefix(300))")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        await output.ended.wait()
     }
 }
