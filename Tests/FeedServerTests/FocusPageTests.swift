@@ -28,6 +28,9 @@ struct FocusPageTests {
             #expect(after.text.contains("Stopped: Maths, 20 min kept in your focus feed.") && after.text.contains("<th scope=\"row\"><span class=\"dot\""),
                     "\(after.text)")
             #expect(after.text.contains("<td>20 min</td>") && !after.text.contains("id=\"focus-timer\""))
+            let earlier = try await browser.get("/app/focus?period=day&on=2000-01-01")
+            #expect(earlier.text.contains("No focused time in this period yet.") && earlier.text.contains("rel=\"next\""), "another period, by the pager")
+            #expect(try await browser.get("/app/focus?on=1066-10-14").status == .badRequest)
             let german = try await browser.get("/app/focus?lang=de")
             #expect(german.status == .ok)
         }

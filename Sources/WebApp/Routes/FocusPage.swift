@@ -66,7 +66,9 @@ package struct FocusPage: Sendable {
         let status = try await app.service.focus()
         let periodText = request.uri.queryParameters.get("period") ?? CategoryStatistics.Period.week.rawValue
         guard let period = CategoryStatistics.Period(rawValue: periodText) else { throw HTTPError(.badRequest, message: words["error.period"]) }
-        let stats = try await app.service.focusStatistics(period: period)
+        let at = request.uri.queryParameters.get("on").flatMap { CivilDate(parsing: String($0)) }
+        if let at, !(1900...2200).contains(at.year) { throw HTTPError(.badRequest, message: words["error.at"]) }
+        let stats = try await app.service.focusStatistics(period: period, containing: at)
         let span = CategoryStatistics.Span(period, containing: CivilDate(parsing: stats.start) ?? Zone.utc.local(of: now).date)
         let colored = stats.tags.enumerated().map { index, tag in (tag, tag.color ?? FocusView.palette[index % FocusView.palette.count]) }
         let chart = StatisticsChart.svg(span: span, series: colored.map { StatisticsChart.Series(name: $0.0.name, color: $0.1, values: $0.0.perBucket) },
@@ -84,6 +86,8 @@ package struct FocusPage: Sendable {
             knownTags: stats.tags.map(\.name),
             periods: CategoryStatistics.Period.allCases.map { FocusView.Choice(value: $0.rawValue, label: words["period.\($0.rawValue)"], selected: $0 == period) },
             periodLabel: label,
+            previous: "/app/focus?period=\(period.rawValue)&on=\(span.moved(by: -1).start.iso)",
+            next: "/app/focus?period=\(period.rawValue)&on=\(span.moved(by: 1).start.iso)",
             tags: colored.map { tag, color in
                 FocusView.Tag(name: tag.name, color: color, time: FocusView.time(seconds: tag.seconds, words), share: "\(Int((tag.share * 100).rounded())) %",
                               width: String(format: "%.1f%%", tag.share * 100))

@@ -45,6 +45,9 @@ package struct FocusView: TemplateView {
     package var knownTags: [String]
     package var periods: [Choice]
     package var periodLabel: String
+    /// The period before and after, as the statistics page pages.
+    package var previous: String
+    package var next: String
     package var tags: [Tag]
     package var total: String
     package var chart: String
