@@ -44,4 +44,21 @@ struct FocusAPITests {
             #expect(wrong.status == .badRequest)
         }
     }
+
+    /// A read-only token reads a person's focus and changes nothing: no feed is made, no session started.
+    @Test func aReadOnlyTokenOnlyReadsFocus() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.dependencies.parts.service
+            try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
+            let secret = try await service.createPersonToken(login: "anna", label: "dashboard", readOnly: true).secret
+            let reader: HTTPFields = [.authorization: "Bearer \(secret)", .contentType: "application/json"]
+            let state = try await client.execute(uri: "/api/focus", method: .get, headers: reader)
+            #expect(state.status == .ok && String(buffer: state.body).contains(#""running""#))
+            #expect(try await client.execute(uri: "/api/focus/stats", method: .get, headers: reader).status == .ok)
+            let refused = try await client.execute(uri: "/api/focus", method: .post, headers: reader, body: ByteBuffer(string: #"{"tag":"Maths"}"#))
+            #expect(refused.status == .forbidden, "\(String(buffer: refused.body))")
+            #expect(try await parts.store.feed(slug: "focus") == nil, "reading made no feed")
+        }
+    }
 }

@@ -62,14 +62,24 @@ extension CountdownService {
     /// The running session, if any, as it stands now (phases that ended meanwhile are kept on the way).
     public func focus() async throws -> FocusStatus? {
         let me = try focusPerson(writing: false)
-        return try await withFocus(me) { session, slug, tx in session.map { FocusStatus($0, feed: slug, now: tx.now) } }
+        guard me.readOnly else { return try await withFocus(me) { session, slug, tx in session.map { FocusStatus($0, feed: slug, now: tx.now) } } }
+        // A read-only token reads: the session is rolled in memory only, and nothing is made or kept.
+        let now = clock()
+        return try await store.read { reader in
+            let slug = try await Self.focusFeedSlug(of: me, reader).slug
+            let stored = try await reader.value(for: Self.focusKey(me)).flatMap { try? JSONDecoder().decode(FocusSession.self, from: $0.bytes) }
+            return stored?.rolled(to: now).session.map { FocusStatus($0, feed: slug, now: now) }
+        }
     }
+
+    /// Where a person's running session is kept.
+    static func focusKey(_ me: PersonAccess) -> StoreKey { .entry(keyHash: Secret.hash("focus:\(me.id)")) }
 
     /// What the person's focused time adds up to over the `period` containing
     /// `day` (default: today in their focus feed's zone).
     public func focusStatistics(period: CategoryStatistics.Period, containing day: CivilDate? = nil) async throws -> FocusStatistics {
         let me = try focusPerson(writing: false)
-        _ = try await focus()
+        _ = try await focus()   // phases that ended are kept first (for a read-only token, only looked at)
         let now = clock()
         return try await store.read { reader in
             let slug = try await Self.focusFeedSlug(of: me, reader)
@@ -117,7 +127,7 @@ extension CountdownService {
             let slug = try await self.focusFeed(of: me, tx)
             // The feed's row, locked: two devices starting at once take turns (PostgreSQL; SQLite writes one at a time anyway).
             _ = try await tx.feedRow(slug: slug, lock: true)
-            let key = StoreKey.entry(keyHash: Secret.hash("focus:\(me.id)"))
+            let key = Self.focusKey(me)
             let stored = try await tx.value(for: key).flatMap { try? JSONDecoder().decode(FocusSession.self, from: $0.bytes) }
             var session = stored
             if let stored {
