@@ -35,9 +35,13 @@ struct FocusCommand: ParsableCommand {
         @Option(help: "Whose focus (default: the only person; on a new database, the first account, owner, is made).") var login: String?
 
         /// Runs `body` as the person; says so when their account was made now.
+        /// Commands that only look (`.changing`) make no account on a new database.
         func run<T>(_ access: StoreAccess = .creating, _ body: @escaping (CountdownService) async throws -> T) async throws -> T {
             try await store.withService(access) { service in
-                let (person, made) = try await service.operatorsPerson(login: login)
+                let (person, made): (PersonAccess, Bool)
+                do { (person, made) = try await service.operatorsPerson(login: login, makingFirst: access == .creating) } catch StoreError.personNotFound where login == nil {
+                    throw CLIError("nobody has an account here yet (`tminus focus start TAG` starts the first session, and makes it)", status: .noInput)
+                }
                 if made { printError("made the first account, 'owner' (`tminus password` sets its password, to sign in at /app)") }
                 return try await body(service.acting(as: .person(person)))
             }

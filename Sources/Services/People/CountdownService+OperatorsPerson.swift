@@ -8,9 +8,11 @@ extension CountdownService {
     /// password nobody knows (`tminus password` sets one, to sign in), so that
     /// one person's first command works without a setup step. Returns the
     /// person and whether they were made now.
-    public func operatorsPerson(login: String?) async throws -> (person: PersonAccess, made: Bool) {
+    /// `makingFirst: false` (a command that only looks) refuses instead of making the first account.
+    public func operatorsPerson(login: String?, makingFirst: Bool = true) async throws -> (person: PersonAccess, made: Bool) {
         try await authorize(.administer)
         let people = try await people()
+        if people.isEmpty, !makingFirst { throw StoreError.personNotFound(login ?? "owner") }
         if people.isEmpty, login == nil || login == "owner" {
             let made = try await addPerson(login: "owner", password: Secret.generate(bytes: 32), isAdmin: true)
             return (PersonAccess(id: try made.savedID(), login: made.login, isAdmin: true), true)
