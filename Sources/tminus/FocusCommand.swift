@@ -79,7 +79,8 @@ struct FocusCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let mode: FocusMode = pomodoro ? .pomodoro : up ? .up : .down
-                let status = try await who.run { try await $0.startFocus(tag: tag, mode: mode, minutes: minutes, pomodoro: plan, keepBreaks: keepBreaks) }
+                let status = try await who.run { try await $0.startFocus(tag: tag, mode: mode, minutes: minutes, pomodoro: plan, keepBreaks: keepBreaks,
+                                                                          zone: try ViewerZone.resolve(nil).identifier) }
                 print("started: " + FocusText.line(status))
             }
         }

@@ -10,9 +10,10 @@ struct FocusCommandTests {
         let tminus = try Tminus()
         defer { tminus.remove() }
         let db = ["--db", tminus.path("db.sqlite")]
-        let started = try await tminus.run(["focus", "start", "Maths", "--minutes", "1"] + db)
+        let started = try await tminus.run(["focus", "start", "Maths", "--minutes", "1"] + db, environment: ["TZ": "Europe/Berlin"])
         #expect(started.status == 0 && started.out.hasPrefix("started: Maths, 1:00 left"), "\(started.out) \(started.err)")
         #expect(started.err.contains("made the first account, 'owner'"), "a new database gets its first account, and says so")
+        #expect(try await tminus.run(["feeds", "list"] + db).out.contains("Europe/Berlin  private  Focus"), "the focus feed counts days where its person is")
         let running = try await tminus.run(["focus", "status"] + db)
         #expect(running.out.hasPrefix("running: Maths"), "\(running.out)")
         let again = try await tminus.run(["focus", "start", "Physics"] + db)

@@ -14,12 +14,14 @@ extension CountdownService {
 
     /// Starts a session; refused while another runs (which one is said).
     @discardableResult
+    /// `zone` is the focus feed's, if this start makes it (days are counted in
+    /// it); without one it takes the zone most of the person's feeds use, else UTC.
     public func startFocus(tag: String, mode: FocusMode = .down, minutes: Int? = nil, pomodoro: PomodoroPlan? = nil,
-                           keepBreaks: Bool = false) async throws -> FocusStatus {
+                           keepBreaks: Bool = false, zone: String? = nil) async throws -> FocusStatus {
         let me = try focusPerson(writing: true)
         let tag = try FocusTag.checked(tag)
         try await authorize(.createFeed(space: nil))
-        return try await withFocus(me) { session, slug, tx in
+        return try await withFocus(me, zone: zone) { session, slug, tx in
             if let running = session { throw FocusProblem.alreadyRunning(FocusStatus(running, feed: slug, now: tx.now)) }
             let started: FocusSession
             do {
@@ -121,10 +123,10 @@ extension CountdownService {
 
     /// One focus transaction: the feed made when missing, the session rolled
     /// to now, `body`, then the session kept (or removed).
-    private func withFocus<T: Sendable>(_ me: PersonAccess,
+    private func withFocus<T: Sendable>(_ me: PersonAccess, zone: String? = nil,
                                         _ body: @escaping @Sendable (inout FocusSession?, String, any StoreTransaction) async throws -> T) async throws -> T {
         try await transaction { tx in
-            let slug = try await self.focusFeed(of: me, tx)
+            let slug = try await self.focusFeed(of: me, zone: zone, tx)
             // The feed's row, locked: two devices starting at once take turns (PostgreSQL; SQLite writes one at a time anyway).
             _ = try await tx.feedRow(slug: slug, lock: true)
             let key = Self.focusKey(me)
@@ -144,11 +146,15 @@ extension CountdownService {
         }
     }
 
-    /// The person's focus feed, made (private, in their zone-less UTC) the first time.
-    func focusFeed(of me: PersonAccess, _ tx: any StoreTransaction) async throws -> String {
+    /// The person's focus feed, made (private) the first time: in `zone`, else
+    /// the zone most of their own feeds use, else UTC.
+    func focusFeed(of me: PersonAccess, zone: String? = nil, _ tx: any StoreTransaction) async throws -> String {
         let (slug, exists) = try await Self.focusFeedSlug(of: me, tx)
         guard !exists else { return slug }
-        var row = FeedRecord(Feed(slug: slug, name: "Focus", description: "Focused time, kept by tminus", isPublic: false), now: tx.now)
+        let theirs = try await tx.feedRows(nil, lock: false).filter { $0.personId == me.id }.map { $0.feed(categoryColors: [:]).timeZone }
+        let common = Dictionary(grouping: theirs, by: { $0 }).max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
+        let chosen = [zone, common].compactMap { $0 }.first { Zone.named($0) != nil } ?? "UTC"
+        var row = FeedRecord(Feed(slug: slug, name: "Focus", description: "Focused time, kept by tminus", timeZone: chosen, isPublic: false), now: tx.now)
         row.personId = me.id
         _ = try await tx.saveFeed(row)
         return slug

@@ -12,7 +12,7 @@ extension CountdownService {
                                   progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> ImportReport {
         let me = try focusPerson(writing: true)
         let tag = try tag.map(FocusTag.checked)
-        let slug = try await transaction { tx in try await self.focusFeed(of: me, tx) }
+        let slug = try await transaction { tx in try await self.focusFeed(of: me, zone: nil, tx) }
         var options = ImportOptions(source: url.path, createFeed: false)
         options.rules = { countdown in
             guard countdown.kind == .event, !countdown.isAllDay, countdown.end != nil || countdown.duration != nil else { return nil }
