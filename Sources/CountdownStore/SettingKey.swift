@@ -20,6 +20,9 @@ public enum SettingKey: String, Sendable, CaseIterable {
     /// The id of the newest change the log no longer keeps (it keeps 90 days):
     /// a calendar app's sync token at or before it must sync again (issue #38).
     case changeLogFloor
+    /// The ids of the people with a running focus session (JSON: `[1, 4]`), so
+    /// that the server's focus round finishes what ends without anyone asking (issue #42).
+    case focusRunning
     /// "on" once the countdowns kept before issue #39 were rewritten as they
     /// are understood (`CountdownService.repairKeptCountdowns`).
     case keptCountdownsRepaired

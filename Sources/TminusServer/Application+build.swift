@@ -139,8 +139,8 @@ package func buildRouter(_ dependencies: ServerDependencies) -> Router<ServerCon
 
 /// What runs beside the routes while the server serves: polling the store,
 /// listening for other replicas' changes, refreshing sources, sending notices,
-/// sweeping sessions, keeping compiled exports in the store, reloading on
-/// SIGHUP, and the shutdown deadline.
+/// sweeping sessions, keeping compiled exports in the store, finishing focus
+/// periods that ended, reloading on SIGHUP, and the shutdown deadline.
 package func backgroundServices(_ dependencies: ServerDependencies) -> [any Service] {
     let (configuration, catalog, loader, logger, store) = (dependencies.configuration, dependencies.catalog, dependencies.loader, dependencies.logger,
                                                            dependencies.store)
@@ -151,6 +151,9 @@ package func backgroundServices(_ dependencies: ServerDependencies) -> [any Serv
     var notices = NoticeService(watcher: dependencies.notices, interval: configuration.noticeInterval)
     notices.waitClock = configuration.waitClock
     services.append(notices)
+    var focus = FocusRoundService(service: dependencies.parts.service, logger: logger)
+    focus.waitClock = configuration.waitClock
+    services.append(focus)
     if let deadline = configuration.shutdownDeadline { services.append(ShutdownDeadline(limit: deadline, logger: logger)) }
     if configuration.refreshSources {
         var refresh = SourceRefreshService(loader: loader, catalog: catalog, clock: configuration.clock)

@@ -89,6 +89,21 @@ struct FocusSessionTests {
         await #expect(throws: FocusProblem.noPerson) { try await store.service.acting(as: .adminToken).startFocus(tag: "Maths") }
     }
 
+    /// The server's focus round keeps a period that ended though nobody asked.
+    @Test(arguments: StoreBackend.available) func theServersRoundKeepsWhatEndedWithoutAnyoneAsking(_ backend: StoreBackend) async throws {
+        let store = try await TemporaryStore.make(backend)
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let anna = try await Self.person(store, "anna")
+        try await anna.startFocus(tag: "Maths", minutes: 25)
+        #expect(try await store.service.acting(as: .system).focusRound() == 1)
+        #expect(Self.mark(try #require(try await Self.events(store).first)) == "study;running", "not over yet")
+        store.clock.advance(26 * 60)
+        #expect(try await store.service.acting(as: .system).focusRound() == 1)
+        let kept = try #require(try await Self.events(store).first)
+        #expect(kept.title == "Focus: Maths — 25 min" && Self.mark(kept) == "study;1500", "kept by the round, no one looking")
+        #expect(try await store.service.acting(as: .system).focusRound() == 0, "nothing runs any more")
+    }
+
     /// A month of generated sessions, finished and stopped early, exported as
     /// the focus feed's calendar and counted again by recurring-ical-events:
     /// the minutes per tag agree with `focusStatistics(period: .month)`.

@@ -74,6 +74,34 @@ extension CountdownService {
         }
     }
 
+    /// The server's focus round: every running session is rolled to now, so
+    /// that a study or break that ended is kept (and its feed changes, which
+    /// the feed's notices tell) whether or not anyone looks. Returns how many
+    /// sessions it looked at.
+    @discardableResult
+    public func focusRound() async throws -> Int {
+        try await authorize(.administer)
+        let running = try await store.read { reader in try await Self.runningFocus(reader) }
+        for id in running {
+            guard let person = try await store.read({ try await $0.personRows(.id(id)).first }) else {
+                try await transaction { tx in try await Self.markRunning(id, false, tx) }
+                continue
+            }
+            _ = try await acting(as: .person(PersonAccess(id: id, login: person.login, isAdmin: person.isAdmin))).focus()
+        }
+        return running.count
+    }
+
+    static func runningFocus(_ reader: any StoreReader) async throws -> [Int64] {
+        try await reader.value(for: .setting(.focusRunning)).flatMap { try? JSONDecoder().decode([Int64].self, from: $0.bytes) } ?? []
+    }
+
+    static func markRunning(_ id: Int64, _ running: Bool, _ tx: any StoreTransaction) async throws {
+        var ids = Set(try await runningFocus(tx))
+        if running { ids.insert(id) } else { ids.remove(id) }
+        try await tx.setValue(PersistedValue(bytes: try JSONEncoder().encode(ids.sorted()), expiresAt: nil), for: .setting(.focusRunning))
+    }
+
     /// Where a person's running session is kept.
     static func focusKey(_ me: PersonAccess) -> StoreKey { .entry(keyHash: Secret.hash("focus:\(me.id)")) }
 
@@ -142,6 +170,7 @@ extension CountdownService {
             if session != stored {
                 try await tx.setValue(try session.map { PersistedValue(bytes: try JSONEncoder().encode($0), expiresAt: nil) }, for: key)
             }
+            if (session == nil) != (stored == nil) { try await Self.markRunning(me.id, session != nil, tx) }
             return result
         }
     }
