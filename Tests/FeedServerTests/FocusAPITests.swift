@@ -9,13 +9,18 @@ import Testing
 /// a live server: one at a time, the running block in the focus feed's
 /// calendar, what was done kept when it stops, and the totals.
 struct FocusAPITests {
+    /// Anna, with a token of hers: the headers a request of hers sends.
+    static func anna(_ parts: ServerFixture.Parts, readOnly: Bool) async throws -> HTTPFields {
+        let service = parts.dependencies.parts.service
+        try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
+        let secret = try await service.createPersonToken(login: "anna", label: readOnly ? "dashboard" : "phone", readOnly: readOnly).secret
+        return [.authorization: "Bearer \(secret)", .contentType: "application/json"]
+    }
+
     @Test func aPersonFocusesOverTheAPIAndTheBlockIsInTheirCalendar() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            let service = parts.dependencies.parts.service
-            try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
-            let secret = try await service.createPersonToken(login: "anna", label: "phone", readOnly: false).secret
-            var anna: HTTPFields = [.authorization: "Bearer \(secret)", .contentType: "application/json"]
+            var anna = try await Self.anna(parts, readOnly: false)
             let start = try await client.execute(uri: "/api/focus", method: .post, headers: anna,
                                                  body: ByteBuffer(string: #"{"tag":"Maths","minutes":25}"#))
             #expect(start.status == .created && String(buffer: start.body).contains(#""phaseEndsAt""#), "\(String(buffer: start.body))")
@@ -49,10 +54,7 @@ struct FocusAPITests {
     @Test func aReadOnlyTokenOnlyReadsFocus() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            let service = parts.dependencies.parts.service
-            try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
-            let secret = try await service.createPersonToken(login: "anna", label: "dashboard", readOnly: true).secret
-            let reader: HTTPFields = [.authorization: "Bearer \(secret)", .contentType: "application/json"]
+            let reader = try await Self.anna(parts, readOnly: true)
             let state = try await client.execute(uri: "/api/focus", method: .get, headers: reader)
             #expect(state.status == .ok && String(buffer: state.body).contains(#""running""#))
             #expect(try await client.execute(uri: "/api/focus/stats", method: .get, headers: reader).status == .ok)
