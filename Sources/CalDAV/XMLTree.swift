@@ -47,6 +47,9 @@ public struct XMLTree: Sendable, Equatable {
         if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
             throw Refused("the XML body has a DOCTYPE or ENTITY declaration, which is not accepted")
         }
+        // A processing instruction other than the leading XML declaration: FoundationXML hands libxml2's
+        // NULL data of `<?:target?>` to strlen and the process dies (found by FuzzDAVBodies). WebDAV bodies have none.
+        if Self.hasProcessingInstruction(data) { throw Refused("the XML body has a processing instruction, which is not accepted") }
         let builder = Builder(limits: limits)
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
@@ -60,6 +63,27 @@ public struct XMLTree: Sendable, Equatable {
             throw Refused("the XML body is not well-formed (line \(line)): \(parser.parserError.map { "\($0.localizedDescription)" } ?? "unreadable")")
         }
         return root
+    }
+
+    /// Whether `<?` appears anywhere but in an XML declaration at the very start (after a BOM or whitespace).
+    static func hasProcessingInstruction(_ data: Data) -> Bool {
+        let bytes = [UInt8](data)
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        if bytes[start...].starts(with: Array("<?xml".utf8)), start + 5 < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start + 5]) {
+            // Past the declaration's own `?>`.
+            var index = start + 5
+            while index + 1 < bytes.count, !(bytes[index] == 0x3F && bytes[index + 1] == 0x3E) { index += 1 }
+            start = index + 2
+        }
+        guard start < bytes.count else { return false }
+        var index = start
+        while index + 1 < bytes.count {
+            if bytes[index] == 0x3C, bytes[index + 1] == 0x3F { return true }
+            index += 1
+        }
+        return false
     }
 
     private final class Builder: NSObject, XMLParserDelegate {

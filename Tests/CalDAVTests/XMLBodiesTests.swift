@@ -67,6 +67,12 @@ struct XMLBodiesTests {
         let notUTF8 = Data(#"<d:propfind xmlns:d="DAV:"><d:pr"#.utf8) + Data([0xF2]) + Data("op/></d:propfind>".utf8)
         #expect(throws: XMLTree.Refused("the XML body is not UTF-8")) { try XMLTree.parse(notUTF8) }
         #expect(throws: XMLTree.Refused.self, "not well-formed") { try XMLTree.parse(Data("<d:propfind xmlns:d=\"DAV:\"><d:prop>".utf8)) }
+        // Regression (fuzz, FuzzDAVBodies, session 23): a processing instruction with no data (`<?:target?>`) made
+        // FoundationXML call strlen on NULL, and the server died.
+        let instruction = Data(#"<d:propfind xmlns!d="DAV:" x/><?:calendar-home-set?></d:prop></d:propfind>"#.utf8)
+        #expect(throws: XMLTree.Refused("the XML body has a processing instruction, which is not accepted")) { try XMLTree.parse(instruction) }
+        let declared = Data(#"<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:allprop/></d:propfind>"#.utf8)
+        #expect((try? XMLTree.parse(declared))?.name == .d("propfind"), "the XML declaration itself is fine")
     }
 
     @Test func aMultistatusIsWellFormedAndEscaped() throws {
