@@ -70,7 +70,7 @@ public struct StoreTable: Sendable {
         StoreTable(name: "countdown", columns: [
             ("id", .integer), ("feedId", .integer), ("sourceId", .integer), ("uid", .text), ("title", .text), ("kind", .text),
             ("status", .text), ("startsOn", .text), ("sequence", .integer), ("createdAt", .date), ("lastModified", .date), ("content", .text),
-            ("createdBy", .text), ("changedBy", .text),
+            ("createdBy", .text), ("changedBy", .text), ("placeRank", .integer), ("placeFrom", .integer), ("placeCheckAt", .integer),
         ], key: "id"),
         StoreTable(name: "countdownChange", columns: [
             ("id", .integer), ("feedId", .integer), ("countdownId", .integer), ("uid", .text), ("kind", .text), ("title", .text),

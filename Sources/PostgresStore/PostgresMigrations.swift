@@ -258,6 +258,15 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        Migration(name: "v21: each countdown's place in its feed's list", statements: [
+            "ALTER TABLE countdown ADD COLUMN placeRank BIGINT, ADD COLUMN placeFrom BIGINT, ADD COLUMN placeCheckAt BIGINT",
+            "CREATE INDEX countdown_feedId_place ON countdown (feedId, placeRank, placeFrom NULLS FIRST, id)",
+            "CREATE INDEX countdown_placeCheckAt ON countdown (placeCheckAt NULLS FIRST)",
+            """
+            INSERT INTO setting (key, value) SELECT '\(SettingKey.keptCountdownsRepaired.rawValue)', 'on'
+            WHERE NOT EXISTS (SELECT 1 FROM countdown) ON CONFLICT DO NOTHING
+            """,
+        ]),
     ]
 }
 

@@ -14,7 +14,7 @@ struct PostgresTransaction: StoreTransaction {
     let now: Date
     /// A read (`CountdownStore.read`): READ ONLY, where rows cannot be locked.
     var readOnly = false
-    private var logger: Logger { store.logger }
+    var logger: Logger { store.logger }
 
     // MARK: reads
 

@@ -15,7 +15,7 @@ package struct SQLiteTransaction: StoreTransaction {
     /// On the writer, in its transaction; else a read.
     package let writes: Bool
 
-    private func on<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func on<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         writes ? try await pool.writeWithoutTransaction(body) : try await pool.read(body)
     }
 
@@ -161,9 +161,10 @@ package struct SQLiteTransaction: StoreTransaction {
                 if let id = row.id {
                     try db.cachedStatement(sql: """
                         UPDATE countdown SET feedId = ?, sourceId = ?, uid = ?, title = ?, kind = ?, status = ?, startsOn = ?,
-                            sequence = ?, lastModified = ?, content = ?, changedBy = ? WHERE id = ?
+                            sequence = ?, lastModified = ?, content = ?, changedBy = ?, placeRank = ?, placeFrom = ?, placeCheckAt = ? WHERE id = ?
                         """).execute(arguments: [row.feedId, row.sourceId, row.uid, row.title, row.kind, row.status, row.startsOn,
-                                                 row.sequence, row.lastModified, row.content, row.changedBy, id])
+                                                 row.sequence, row.lastModified, row.content, row.changedBy, row.placeRank, row.placeFrom,
+                                                 row.placeCheckAt, id])
                     return id
                 }
                 try row.insertPrepared(db)

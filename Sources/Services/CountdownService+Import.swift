@@ -20,8 +20,8 @@ extension CountdownService {
     /// Parses a calendar for an import, on a thread of its own; nothing is written.
     func read(_ data: some Collection<UInt8> & Sendable, intoFeed slug: String, options: ImportOptions) async throws -> ImportBatch {
         guard data.count <= limits.maxInputBytes else { throw StoreError.tooLarge(bytes: data.count, limit: limits.maxInputBytes) }
-        let limits = self.limits
-        return try await Offload.run { try ImportBatch.read(ICalendarParser.decode(data), slug: slug, options: options, limits: limits) }
+        let (limits, now) = (self.limits, clock())
+        return try await Offload.run { try ImportBatch.read(ICalendarParser.decode(data), slug: slug, options: options, limits: limits, placedAt: now) }
     }
 
     /// Imports a file, as `importCalendar(_:…)` does. The file's bytes are let go
@@ -30,7 +30,7 @@ extension CountdownService {
     public func importCalendar(contentsOf url: URL, intoFeed slug: String, options: ImportOptions = ImportOptions(),
                                progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> ImportReport {
         try await authorize(options.createFeed ? .manageFeeds : .editFeed(slug))
-        let limits = self.limits
+        let (limits, now) = (self.limits, clock())
         let batch = try await Offload.run {
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
             if let size, size > limits.maxInputBytes { throw StoreError.tooLarge(bytes: size, limit: limits.maxInputBytes) }
@@ -39,7 +39,7 @@ extension CountdownService {
                 guard data.count <= limits.maxInputBytes else { throw StoreError.tooLarge(bytes: data.count, limit: limits.maxInputBytes) }
                 return ICalendarParser.decode(data)
             }()
-            return try ImportBatch.read(decoded, slug: slug, options: options, limits: limits)
+            return try ImportBatch.read(decoded, slug: slug, options: options, limits: limits, placedAt: now)
         }
         return try await apply(batch, intoFeed: slug, options: options, progress: progress)
     }
@@ -75,6 +75,8 @@ extension CountdownService {
         let feedId = try feed.savedID()
         var source = try await options.source.asyncMap { try await tx.source(feedId: feedId, location: $0) }
         let sourceId = source?.id
+        // Places made before the transaction, unless the store's clock reads earlier than the one they were made by (a test's).
+        let places: [PlaceBound?] = batch.placedAt <= now ? batch.places : Array(repeating: nil, count: batch.countdowns.count)
         let existing = try await tx.countdownRows(feedId: feedId, uid: nil).reduce(into: [String: CountdownState]()) { states, row in
             states[row.uid] = CountdownState(row)
         }
@@ -93,7 +95,7 @@ extension CountdownService {
                 case .update(let index, let id, let sequence, let lastModified):
                     let incoming = batch.countdowns[index]
                     var row = CountdownRecord(incoming, feedId: feedId, sourceId: sourceId ?? existing[incoming.uid]?.sourceId, now: now,
-                                              content: batch.contents[index])
+                                              content: batch.contents[index], place: places[index])
                     row.id = id
                     row.sequence = sequence
                     row.lastModified = lastModified
@@ -106,7 +108,8 @@ extension CountdownService {
                     fresh.lastModified = now
                     fresh.createdBy = actor
                     fresh.changedBy = actor
-                    inserts.append(CountdownRecord(fresh, feedId: feedId, sourceId: sourceId, now: now, content: batch.contents[index]))
+                    inserts.append(CountdownRecord(fresh, feedId: feedId, sourceId: sourceId, now: now, content: batch.contents[index],
+                                                   place: places[index]))
                     insertedNames.append(fresh.categories)
                 }
             }

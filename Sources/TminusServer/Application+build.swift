@@ -81,14 +81,14 @@ package func buildServices(_ configuration: ServerConfiguration, store: any Coun
     let renderer = FeedRenderer(cache: cache, settings: settings, cursorKey: try await ServerKeys.cursorKey(service), clock: configuration.clock, logger: logger)
     let purges = PurgeNotifier(baseURL: settings.baseURL, logger: logger, policy: AddressPolicy(allowPrivate: configuration.allowPrivateSources))
     let catalog = FeedCatalog(service: service, settings: settings, clock: configuration.clock, logger: logger, cache: cache,
-                              budgetBytes: configuration.compiledBytes, changed: purges.changed)
+                              budgetBytes: configuration.compiledBytes, placedReadFrom: configuration.placedReadFrom, changed: purges.changed)
     let fetcher = CalendarFetcher(maxBytes: configuration.limits.maxInputBytes, timeout: configuration.fetchTimeout,
                                   allowPrivate: configuration.allowPrivateSources)
     let health = HealthMonitor()
     let metrics = ServerMetrics()
     let secrets = try SecretKeeper(configured: configuration.secretsKeyFile, database: configuration.database, logger: logger)
     try await secrets.resealUnbound(service)
-    let loader = FeedLoader(service: CountdownService(store: store, access: service.access), fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
+    let loader = FeedLoader(service: CountdownService(store: store, clock: configuration.clock, access: service.access), fetcher: fetcher, directory: configuration.feedsDirectory.map { URL(fileURLWithPath: $0) },
                             logger: logger, activity: ServerActivity(health: health, metrics: metrics), clock: configuration.clock,
                             secrets: secrets, rulesBudget: configuration.rulesBudget)
     events.connect(catalog: catalog, loader: loader)
@@ -140,7 +140,8 @@ package func buildRouter(_ dependencies: ServerDependencies) -> Router<ServerCon
 /// What runs beside the routes while the server serves: polling the store,
 /// listening for other replicas' changes, refreshing sources, sending notices,
 /// sweeping sessions, keeping compiled exports in the store, finishing focus
-/// periods that ended, reloading on SIGHUP, and the shutdown deadline.
+/// periods that ended, placing countdowns in their lists, reloading on SIGHUP,
+/// and the shutdown deadline.
 package func backgroundServices(_ dependencies: ServerDependencies) -> [any Service] {
     let (configuration, catalog, loader, logger, store) = (dependencies.configuration, dependencies.catalog, dependencies.loader, dependencies.logger,
                                                            dependencies.store)
@@ -154,6 +155,9 @@ package func backgroundServices(_ dependencies: ServerDependencies) -> [any Serv
     var focus = FocusRoundService(service: dependencies.parts.service, logger: logger)
     focus.waitClock = configuration.waitClock
     services.append(focus)
+    var places = PlaceRoundService(service: dependencies.parts.service, logger: logger)
+    places.waitClock = configuration.waitClock
+    services.append(places)
     if let deadline = configuration.shutdownDeadline { services.append(ShutdownDeadline(limit: deadline, logger: logger)) }
     if configuration.refreshSources {
         var refresh = SourceRefreshService(loader: loader, catalog: catalog, clock: configuration.clock)

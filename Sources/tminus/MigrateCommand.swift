@@ -29,7 +29,12 @@ struct MigrateCommand: ParsableCommand {
                 let repaired = try await CountdownService(store: store).acting(as: .commandLine).repairKeptCountdowns { feed, count in
                     print("rewrote  \(count) countdown\(count == 1 ? "" : "s") of \(feed) as they are understood (issue #39)")
                 }
-                print("\(store.location): up to date (\(applied.count.counted("migration"))\(repaired > 0 ? ", \(repaired.counted("countdown")) rewritten" : ""))")
+                // Rows kept before 0.14 get their place in their feed's list (issue #41); a running server would do it too.
+                let placed = try await CountdownService(store: store).acting(as: .commandLine).placeCountdowns { count in
+                    print("placed   \(count.counted("countdown")) in their feeds' lists so far")
+                }
+                let done = [repaired > 0 ? "\(repaired.counted("countdown")) rewritten" : nil, placed > 0 ? "\(placed.counted("countdown")) placed" : nil]
+                print("\(store.location): up to date (\(([applied.count.counted("migration")] + done.compactMap { $0 }).joined(separator: ", ")))")
             }
         }
     }

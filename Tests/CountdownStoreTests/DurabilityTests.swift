@@ -37,11 +37,10 @@ struct DurabilityTests {
         let process = Process()
         process.executableURL = binary
         process.arguments = ["import", big.path, "--feed", "family", "--db", temp.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try ChildProcesses.start(process)
-        var seen = ""
+        // Heard through a watch, not a blocking read: a read would hold a thread of the
+        // cooperative pool (of two) for as long as the import takes to get there.
+        let output = try OutputWatch(file: temp.directory.appendingPathComponent("import.log").path)
+        try output.start(process)
         // Each kill point is a line the import writes on its way: "reading …" just
         // before it parses, its first progress line, and the one at three quarters.
         let marker = switch point {
@@ -49,12 +48,8 @@ struct DurabilityTests {
         case .atFirstProgress: "importing:"
         case .atLastQuarter: "\(Self.bigCount * 3 / 4 / 500 * 500) of"
         }
-        while process.isRunning, !seen.contains(marker) {
-            let chunk = errors.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-        }
-        #expect(seen.contains(marker), "the import said \(seen)")
+        let heard = await output.wait(for: marker)
+        #expect(heard, "the import said \((try? String(contentsOf: temp.directory.appendingPathComponent("import.log"), encoding: .utf8)) ?? "")")
         let killedWhileRunning = process.isRunning
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

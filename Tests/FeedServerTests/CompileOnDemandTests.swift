@@ -193,7 +193,8 @@ struct CompileOnDemandTests {
             #expect(small.status == .ok)
             #expect(parts.catalog.isCompiling(slug: "big"), "the small feed was served while the big one compiles")
             release.fire()
-            #expect(try await client.execute(uri: "/feeds/big.json", method: .get).status == .ok)
+            // The calendar waits for the compile (a first `.json` page would be read by place, issue #41).
+            #expect(try await client.execute(uri: "/feeds/big.ics", method: .get).status == .ok)
             #expect(!parts.catalog.isCompiling(slug: "big") && parts.catalog.compileCount == 2)
         }
     }

@@ -20,6 +20,14 @@ public protocol StoreReader: Sendable {
     /// the one with `uid` when given.
     func countdownRows(feedId: Int64, uid: String?) async throws -> [CountdownRecord]
 
+    /// The first rows of a feed's list by their place bounds, with its counts
+    /// (`PlacedQuery`): a feed's first page without reading every row (issue #41).
+    func placedRows(_ query: PlacedQuery) async throws -> PlacedRows
+    /// Rows of any feed whose place is unknown or may tighten by `dueBy`
+    /// (seconds since 1970; `PlaceBound.checkAt`): unknown ones first, then by
+    /// `checkAt`, at most `limit`. The server's place round reads them.
+    func rowsToPlace(dueBy: Int64, limit: Int) async throws -> [CountdownRecord]
+
     /// The sources of one feed, or of every feed (`nil`), by feed and location.
     func sourceRows(feedId: Int64?, lock: Bool) async throws -> [SourceRecord]
     /// The tokens of one feed, or of every feed (`nil`), revoked ones too, by id.

@@ -21,10 +21,16 @@ public struct CountdownRecord: Codable, Sendable, Equatable {
     /// Who made it and who changed it last (schema v14; nil before).
     public var createdBy: String?
     public var changedBy: String?
+    /// Where the countdown can at the earliest stand in its feed's list
+    /// (`PlaceBound`, schema v21; nil before, until the upgrade's round places it).
+    public var placeRank: Int?
+    public var placeFrom: Int64?
+    public var placeCheckAt: Int64?
 
     /// Every column, as a row holds them.
     public init(id: Int64?, feedId: Int64, sourceId: Int64?, uid: String, title: String, kind: Countdown.Kind, status: CountdownStatus, startsOn: String,
-                sequence: Int, createdAt: Date, lastModified: Date, content: String, createdBy: String? = nil, changedBy: String? = nil) {
+                sequence: Int, createdAt: Date, lastModified: Date, content: String, createdBy: String? = nil, changedBy: String? = nil,
+                place: PlaceBound? = nil) {
         self.id = id
         self.feedId = feedId
         self.sourceId = sourceId
@@ -39,10 +45,12 @@ public struct CountdownRecord: Codable, Sendable, Equatable {
         self.content = content
         self.createdBy = createdBy
         self.changedBy = changedBy
+        self.place = place
     }
 
-    /// `content`, when the caller already has it, saves serializing the countdown again.
-    public init(_ countdown: Countdown, feedId: Int64, sourceId: Int64?, now: Date, content: String? = nil) {
+    /// `content`, when the caller already has it, saves serializing the countdown
+    /// again; `place`, placing it (an import places its rows before its transaction).
+    public init(_ countdown: Countdown, feedId: Int64, sourceId: Int64?, now: Date, content: String? = nil, place: PlaceBound? = nil) {
         self.feedId = feedId
         self.sourceId = sourceId
         uid = countdown.uid
@@ -56,6 +64,21 @@ public struct CountdownRecord: Codable, Sendable, Equatable {
         self.content = content ?? Self.content(of: countdown)
         createdBy = countdown.createdBy
         changedBy = countdown.changedBy
+        // Every write places the row as it writes it: the first page reads it (issue #41).
+        self.place = place ?? PlaceBound(countdown, at: now)
+    }
+
+    /// The three place columns as one value; nil while any is unknown.
+    public var place: PlaceBound? {
+        get {
+            guard let placeRank, let placeFrom, let placeCheckAt else { return nil }
+            return PlaceBound(rank: placeRank, from: placeFrom, checkAt: placeCheckAt)
+        }
+        set {
+            placeRank = newValue?.rank
+            placeFrom = newValue?.from
+            placeCheckAt = newValue?.checkAt
+        }
     }
 
     /// The canonical text two versions of a countdown are compared by.

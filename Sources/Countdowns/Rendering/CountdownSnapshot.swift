@@ -150,12 +150,18 @@ extension FeedSnapshot {
             let keys = titles.map(sortKey)
             order.sort { (keys[$0], uids[$0]) < (keys[$1], uids[$1]) }
         case .remaining:
-            let ranks = zip(series, states).map { $0.countdown.status != .active || $1 == .past ? 1 : 0 }
+            let ranks = zip(series, states).map { rank(status: $0.countdown.status, state: $1) }
             order.sort { a, b in
                 (ranks[a], starts[a], titles[a], uids[a]) < (ranks[b], starts[b], titles[b], uids[b])
             }
         }
         return order
+    }
+
+    /// A countdown's rank in a soonest-first list: 1 (after every other) when
+    /// it is done, cancelled or past, else 0. `PlaceBound` bounds it.
+    public static func rank(status: CountdownStatus, state: RemainingTime.State) -> Int {
+        status != .active || state == .past ? 1 : 0
     }
 
     /// "🎄 Christmas" sorts under C: leading emoji and punctuation are ignored.

@@ -49,7 +49,9 @@ public struct CountdownSeries: Sendable {
 
     /// Prepares `countdown` around `instant`: its components, its expander, and
     /// the occurrences a viewer at `instant` (or a while after) asks for.
-    public init(_ countdown: Countdown, preparedAt instant: Date, floatingZone: Zone, maxOccurrences: Int = 100_000) {
+    /// `keepingDates: false` leaves out the year of dates only the countdown
+    /// calendar reads (a place in a list needs none: `PlaceBound`).
+    public init(_ countdown: Countdown, preparedAt instant: Date, floatingZone: Zone, maxOccurrences: Int = 100_000, keepingDates: Bool = true) {
         self.countdown = countdown
         self.floatingZone = floatingZone
         self.maxOccurrences = maxOccurrences
@@ -74,8 +76,8 @@ public struct CountdownSeries: Sendable {
             kept = ahead.occurrences.map(Self.slim(countdown))
             keptTruncated = ahead.truncated
             earlier = Self.latest(startingBefore: from, items, expander, limit: maxOccurrences).map(Self.slim(countdown))
-            let dates = Self.datesAhead(from: floatingZone.local(of: instant).date, items, expander, zone: floatingZone,
-                                        limit: min(Self.keptDays + 8, maxOccurrences))
+            let dates = keepingDates ? Self.datesAhead(from: floatingZone.local(of: instant).date, items, expander, zone: floatingZone,
+                                                       limit: min(Self.keptDays + 8, maxOccurrences)) : (dates: [], cover: nil)
             keptDates = dates.dates
             datesCover = dates.cover
             prepared = (items, expander)

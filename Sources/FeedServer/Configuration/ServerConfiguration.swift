@@ -34,6 +34,10 @@ public struct ServerConfiguration: Sendable {
     /// Byte budget of the compiled feeds kept in memory (least recently read
     /// first out; the feed read last always stays, whatever its size).
     public var compiledBytes: Int = 128 << 20
+    /// Feeds with at least this many countdowns answer a first `.json` page
+    /// read by place while not compiled (`FirstPage`, issue #41); a smaller
+    /// one compiles in about as long as the read takes.
+    public var placedReadFrom = 1_000
     /// How often the store is asked whether another process changed a feed.
     public var pollInterval: Duration = .seconds(1)
     /// Timeouts and the connection limit.

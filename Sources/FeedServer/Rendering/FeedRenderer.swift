@@ -38,7 +38,7 @@ package struct FeedRenderer: Sendable {
     package var baseURL: String { settings.baseURL }
 
     /// "Now" rounded down to the minute: JSON, pages and cards change at most once a minute.
-    private var minute: (key: Int, start: Date) {
+    var minute: (key: Int, start: Date) {
         let key = Int((clock().timeIntervalSince1970 / 60).rounded(.down))
         return (key, Date(timeIntervalSince1970: Double(key * 60)))
     }
@@ -136,14 +136,21 @@ package struct FeedRenderer: Sendable {
                 FeedCursor(revision: compiled.revision, holidaysRevision: compiled.holidaysRevision, minute: minute, offset: $0,
                            fingerprint: query.fingerprint)
             }
-            let snapshot = FeedSnapshot(feed: compiled.feed, rows: rows, calculator: calculator, tasks: order.tasks, total: order.indices.count,
-                                        next: next?.text(key: cursorKey), imageURL: { settings.imageURL($0) })
-            return Representation(bytes: FeedSnapshotJSON.bytes(snapshot), contentType: "application/json; charset=utf-8",
-                                  lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 60),
-                                  gzip: settings.gzip)
+            return jsonPage(compiled.feed, updatedAt: compiled.stored.updatedAt, rows: rows, calculator: calculator, tasks: order.tasks,
+                            total: order.indices.count, next: next)
         }
         if !known { return try render() }
         return try await cache.value(for: .json(compiled.identity, minute: minute, query: query), render: render)
+    }
+
+    /// One page of `/feeds/{slug}.json` as bytes with its headers: one home
+    /// for the compiled list's pages and the first page read by place, so both give the same bytes.
+    func jsonPage(_ feed: Feed, updatedAt: Date, rows: [(Countdown, RemainingTime)], calculator: RemainingTimeCalculator, tasks: TaskCounts, total: Int,
+                  next: FeedCursor?) -> Representation {
+        let snapshot = FeedSnapshot(feed: feed, rows: rows, calculator: calculator, tasks: tasks, total: total, next: next?.text(key: cursorKey),
+                                    imageURL: { settings.imageURL($0) })
+        return Representation(bytes: FeedSnapshotJSON.bytes(snapshot), contentType: "application/json; charset=utf-8",
+                              lastModified: max(updatedAt, calculator.now), cacheControl: settings.cacheControl(feed, maxAge: 60), gzip: settings.gzip)
     }
 
     /// Countdowns the feed's page shows at once; a link shows the next ones.

@@ -11,8 +11,15 @@ extension FeedQuery {
     /// current revision (409 after a change: start again from the first page). JSON ignores `Accept-Language`: its words
     /// follow `?lang=` or the feed's language, whatever client asks.
     package init(_ request: Request, _ compiled: CompiledFeed, cursorKey: SymmetricKey) throws {
+        try self.init(request, feed: compiled.feed, countdownCount: compiled.series.count)
+        cursor = try FeedCursor(request, compiled, fingerprint: fingerprint, key: cursorKey)
+    }
+
+    /// The same without a cursor (which only a compilation checks): a first
+    /// page, answered before the feed is compiled (`FirstPage`).
+    package init(_ request: Request, feed: Feed, countdownCount: Int) throws {
         let query = request.uri.queryParameters
-        zone = try ViewerZone.parse(query.get("tz"), default: compiled.feed.zone)
+        zone = try ViewerZone.parse(query.get("tz"), default: feed.zone)
         unit = nil
         if let raw = query.get("unit") {
             guard let parsed = DisplayUnit(rawValue: raw) else {
@@ -25,15 +32,15 @@ extension FeedQuery {
             guard let parsed = Int(raw), parsed > 0 else { throw HTTPError(.badRequest, message: "limit must be a positive integer (at most \(FeedQuery.maxLimit))") }
             limit = min(parsed, FeedQuery.maxLimit)
         }
-        limit = max(1, min(limit, compiled.series.count))
-        sort = compiled.feed.sort
+        limit = max(1, min(limit, countdownCount))
+        sort = feed.sort
         if let raw = query.get("sort") {
             guard let parsed = FeedSnapshot.Sort(rawValue: raw) else { throw HTTPError(.badRequest, message: "sort must be remaining or title") }
             sort = parsed
         }
         category = query.get("category").map { $0.lowercased() }
-        language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: false)
-        cursor = try FeedCursor(request, compiled, fingerprint: fingerprint, key: cursorKey)
+        language = try ViewerLanguage.resolve(request, feed: feed, negotiating: false)
+        cursor = nil
     }
 }
 

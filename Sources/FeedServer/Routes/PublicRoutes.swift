@@ -47,6 +47,7 @@ package struct PublicRoutes: Sendable {
                 return self.served(try await self.renderer.exportedWithRule(try await self.feed(context).compiled), context)
             }
             router.get("\(prefix)/{slug}.json") { request, context in
+                if let first = try await self.firstJSON(request, context) { return self.served(first, context) }
                 let compiled = try await self.feed(context).compiled
                 return self.served(try await self.renderer.json(compiled, query: try FeedQuery(request, compiled, cursorKey: self.renderer.cursorKey)), context)
             }
@@ -101,6 +102,24 @@ package struct PublicRoutes: Sendable {
         guard let secret = context.parameters.get("token") else { return (slug, Redaction(link: nil)) }
         guard let token = catalog.token(secret: secret), token.slug == slug else { throw HTTPError(.notFound, message: "no feed '\(slug)'") }
         return (slug, Redaction(link: token.visibility))
+    }
+
+    /// A large feed's first `.json` page while it is not compiled, read by
+    /// place (`FeedRenderer.firstJSON`, issue #41); nil when the compiled
+    /// feed answers (in memory, small, paged, or the rows did not settle it).
+    private func firstJSON(_ request: Request, _ context: ServerContext) async throws -> Representation? {
+        guard request.uri.queryParameters.get("cursor") == nil else { return nil }
+        let (slug, redaction) = try view(context)
+        guard let (stored, identity) = catalog.uncompiled(slug: slug, as: redaction), redaction != Redaction(link: nil) || stored.feed.isPublic else {
+            return nil
+        }
+        let query = try FeedQuery(request, feed: redaction.apply(to: stored.feed), countdownCount: stored.countdownCount)
+        do {
+            return try await renderer.firstJSON(stored, identity: identity, query: query, store: catalog.store)
+        } catch {
+            catalog.logger.warning("cannot read a first page by place; compiling the feed", metadata: ["feed": "\(slug)", "error": "\(error)"])
+            return nil
+        }
     }
 
     /// The feed a request may see: public by slug, private only with a live

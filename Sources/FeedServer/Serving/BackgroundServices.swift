@@ -178,30 +178,3 @@ package struct NoticeService: Service {
         watcher.stop()
     }
 }
-
-/// Rolls every running focus session forward, every `interval` (issue #42):
-/// a study or break that ended is kept in its person's focus feed, and a
-/// Pomodoro moves on, though nobody has the page open; the feed's change then
-/// reaches its notices as any change does.
-package struct FocusRoundService: Service {
-    package let service: CountdownService
-    package let logger: Logger
-    package let interval: Duration
-    /// What it waits on between rounds.
-    package var waitClock: any Clock<Duration> = ContinuousClock()
-
-    package init(service: CountdownService, logger: Logger, interval: Duration = .seconds(15)) {
-        self.service = service
-        self.logger = logger
-        self.interval = interval
-    }
-
-    package func run() async throws {
-        while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            do { try await service.acting(as: .system).focusRound() } catch {
-                logger.warning("focus round failed; trying again at the next", metadata: ["error": "\(error)"])
-            }
-            try? await cancelWhenGracefulShutdown { [clock = waitClock, interval] in try await clock.sleep(for: interval) }
-        }
-    }
-}

@@ -132,10 +132,13 @@ package final class FeedCatalog: Sendable {
     private let changed: @Sendable (StoredFeed) -> Void
     /// Writes compiled exports to the store in the background (a `Service` the server runs).
     package let exports: ExportKeeper
+    /// The size from which a feed not compiled answers its first page by place (`ServerConfiguration.placedReadFrom`).
+    package let placedReadFrom: Int
 
     package init(service: CountdownService, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger, cache: RenderCache,
-         budgetBytes: Int = 256 << 20, changed: @escaping @Sendable (StoredFeed) -> Void = { _ in }) {
+         budgetBytes: Int = 256 << 20, placedReadFrom: Int = 1_000, changed: @escaping @Sendable (StoredFeed) -> Void = { _ in }) {
         self.changed = changed
+        self.placedReadFrom = placedReadFrom
         exports = ExportKeeper(store: service.store, logger: logger)
         self.cache = cache
         self.service = service
@@ -373,6 +376,17 @@ package final class FeedCatalog: Sendable {
     /// The full compilation of `slug` in memory, current or stale.
     private func keptFull(_ slug: String) -> CompiledFeed? {
         compiled.withLock { $0.feeds.peek(CompiledKey(slug: slug, redaction: .none)) }
+    }
+
+    /// What a first page read by place needs of `slug` as `redaction`: its row
+    /// and the identity its compilation would have. Nil when a compilation is
+    /// in memory or on its way (it answers), the feed is small, or its working
+    /// days count another feed's holidays (those need that feed's series).
+    package func uncompiled(slug: String, as redaction: Redaction) -> (stored: StoredFeed, identity: CompiledFeed.Identity)? {
+        guard let target = target(slug: slug, as: redaction), let stored = stored(slug: slug), stored.revision == target.revision,
+              stored.countdownCount >= placedReadFrom, stored.feed.holidays == nil else { return nil }
+        guard case .absent = lookup(CompiledKey(slug: slug, redaction: redaction), target, now: clock(), compiling: false) else { return nil }
+        return (stored, CompiledFeed.Identity(slug: slug, revision: target.revision, redaction: redaction, holidaysRevision: nil))
     }
 
     /// The feed in full if it is in memory at its current revision; compiles nothing.

@@ -12,6 +12,7 @@ extension CountdownRecord: FetchableRecord, MutablePersistableRecord {
         public static let sequence = Column("sequence"), createdAt = Column("createdAt")
         public static let lastModified = Column("lastModified"), content = Column("content")
         public static let createdBy = Column("createdBy"), changedBy = Column("changedBy")
+        public static let placeRank = Column("placeRank"), placeFrom = Column("placeFrom"), placeCheckAt = Column("placeCheckAt")
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -33,6 +34,9 @@ extension CountdownRecord: FetchableRecord, MutablePersistableRecord {
         container[Columns.content] = content
         container[Columns.createdBy] = createdBy
         container[Columns.changedBy] = changedBy
+        container[Columns.placeRank] = placeRank
+        container[Columns.placeFrom] = placeFrom
+        container[Columns.placeCheckAt] = placeCheckAt
     }
 
     /// Inserts through one cached, prepared statement: an import writes
@@ -40,9 +44,11 @@ extension CountdownRecord: FetchableRecord, MutablePersistableRecord {
     /// builds its column dictionary and statement key for each of them.
     package mutating func insertPrepared(_ db: Database) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO countdown (feedId, sourceId, uid, title, kind, status, startsOn, sequence, createdAt, lastModified, content, createdBy, changedBy)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [feedId, sourceId, uid, title, kind, status, startsOn, sequence, createdAt, lastModified, content, createdBy, changedBy])
+            INSERT INTO countdown (feedId, sourceId, uid, title, kind, status, startsOn, sequence, createdAt, lastModified, content, createdBy, changedBy,
+                placeRank, placeFrom, placeCheckAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [feedId, sourceId, uid, title, kind, status, startsOn, sequence, createdAt, lastModified, content, createdBy, changedBy,
+                                     placeRank, placeFrom, placeCheckAt])
         id = db.lastInsertedRowID
     }
 }

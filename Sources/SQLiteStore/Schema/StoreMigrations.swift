@@ -308,6 +308,23 @@ package enum StoreMigrations {
                 t.uniqueKey(["feedId", "name"])
             }
         }
+        migrator.registerMigration("v21: each countdown's place in its feed's list") { db in
+            // PlaceBound: where a countdown can at the earliest stand in its feed's soonest-first list,
+            // written with the row; rows of older versions get theirs from the server's place round.
+            try db.alter(table: "countdown") { t in
+                t.add(column: "placeRank", .integer)
+                t.add(column: "placeFrom", .integer)
+                t.add(column: "placeCheckAt", .integer)
+            }
+            // A feed's first page reads its first rows in this order (issue #41).
+            try db.create(index: "countdown_feedId_place", on: "countdown", columns: ["feedId", "placeRank", "placeFrom", "id"])
+            // The place round finds what to place again by when (NULL: never placed).
+            try db.create(index: "countdown_placeCheckAt", on: "countdown", columns: ["placeCheckAt"])
+            // A database without countdowns holds none kept before 0.12: nothing to repair at its first start.
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO setting (key, value) SELECT ?, 'on' WHERE NOT EXISTS (SELECT 1 FROM countdown)
+                """, arguments: [SettingKey.keptCountdownsRepaired.rawValue])
+        }
         return migrator
     }
 }

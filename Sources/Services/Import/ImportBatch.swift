@@ -12,6 +12,11 @@ public struct ImportBatch: Sendable {
     public var countdowns: [Countdown]
     /// `CountdownArchive.text(of:)` of each countdown, in the same order.
     public var contents: [String]
+    /// Each countdown's place in its feed's list (`PlaceBound`), in the same
+    /// order: made here, not in the transaction that writes them. A place is
+    /// true from the instant it was made on (`placedAt`).
+    public var places: [PlaceBound]
+    public var placedAt: Date
     public var categoryColors: [String: String]
     /// The feed an import creates when the slug is new: the calendar's name and zone.
     public var feedTemplate: Feed
@@ -22,7 +27,7 @@ public struct ImportBatch: Sendable {
     /// with this call, so the largest thing an import holds is let go before
     /// the write starts; the canonical texts are made on every core.
     public static func read(_ decoded: consuming ICalendarParser.Decoded, slug: String, options: ImportOptions,
-                            limits: StoreLimits) throws -> ImportBatch {
+                            limits: StoreLimits, placedAt now: Date) throws -> ImportBatch {
         guard Feed.isValidSlug(slug) else { throw StoreError.invalidSlug(slug) }
         let parsed: ParseResult
         // The parser counts every component (alarms and zones too); events and
@@ -53,7 +58,10 @@ public struct ImportBatch: Sendable {
         report.diagnostics = parsed.diagnostics.map(\.description)
         let feed = Feed(slug: slug, name: calendar.name ?? slug,
                         timeZone: calendar.defaultTimeZone.flatMap { Zone.named($0)?.identifier } ?? options.defaultTimeZone)
-        return ImportBatch(countdowns: countdowns, contents: countdowns.concurrentMap(CountdownArchive.text(of:)),
+        // The canonical texts and the places, on every core in one pass (a place expands a repeat's next
+        // occurrences: serial, it doubled the time of an import of 10,000 events).
+        let written = countdowns.concurrentMap { (text: CountdownArchive.text(of: $0), place: PlaceBound($0, at: now, exact: false)) }
+        return ImportBatch(countdowns: countdowns, contents: written.map(\.text), places: written.map(\.place), placedAt: now,
                            categoryColors: CalendarExport.categoryColors(in: calendar), feedTemplate: feed, report: report)
     }
 }

@@ -1,0 +1,212 @@
+import Foundation
+import ICalendar
+
+/// Where a countdown can at the earliest stand in its feed's soonest-first
+/// list, kept with its row so that the first page of a feed is one indexed
+/// read of its first rows instead of the compile of all of them (issue #41).
+///
+/// The list orders by (rank, the start of the occurrence shown, title, UID),
+/// where rank is 1 for a done, cancelled or past countdown and 0 otherwise.
+/// The bound is a lower bound of (rank, start), valid for every viewer zone
+/// at every instant from the one it was computed at on:
+/// - `rank` is 1 for a countdown that is not active (a status only a write
+///   changes) or that is over everywhere for ever (past from then on); else
+///   0, which is lower than a past one's, so still a bound;
+/// - `from` is the start, read in UTC, less `zoneSlack`, of the earliest
+///   occurrence that may still be shown somewhere: a one-off's only one; for
+///   a repeat counting down, the first that ended less than `overHorizon`
+///   ago (a viewer zone moves floating times by at most 14 hours and keeps an
+///   occurrence "today" for at most a day after its end); for one counting
+///   up, the one shown `margin` before that instant. The occurrence a list
+///   shows only moves later as time passes, so no zone at no later instant
+///   shows one that starts earlier.
+///
+/// A bound only loosens as time passes (it stays true), so an old one costs a
+/// wider read, never a wrong order; `checkAt` says when computing it again
+/// would tighten it, and the server does so in the background.
+public struct PlaceBound: Sendable, Hashable, Codable {
+    /// 0 for an active countdown, 1 for a done or cancelled one.
+    public var rank: Int
+    /// No occurrence this countdown shows in a list, anywhere, from the time
+    /// the bound was computed on, starts before this (seconds since 1970);
+    /// `Int64.max` when it has no occurrence at all.
+    public var from: Int64
+    /// When computing the bound again would give a later `from` (seconds since
+    /// 1970); `Int64.max`: never, until the countdown changes.
+    public var checkAt: Int64
+
+    public init(rank: Int, from: Int64, checkAt: Int64) {
+        self.rank = rank
+        self.from = from
+        self.checkAt = checkAt
+    }
+
+    /// How long before the instant of computing the occurrence is chosen: a
+    /// day that an occurrence may stay "today" after its end, 14 hours that a
+    /// zone may move a floating time, and an hour for a daylight-saving jump.
+    public static let margin: TimeInterval = 39 * 3_600
+    /// How much earlier than its UTC reading a floating time may start in some zone (UTC+14), and an hour.
+    public static let zoneSlack: TimeInterval = 15 * 3_600
+    /// The same for a one-off's time as written, whatever its zone (a custom VTIMEZONE's offset too).
+    static let oneOffSlack: TimeInterval = 26 * 3_600
+    /// How long after its end (read in UTC) an occurrence may still be shown somewhere: a day it stays
+    /// "today", 14 hours of zone, a day for an all-day date's end, and an hour for a daylight-saving jump.
+    static let overHorizon: TimeInterval = 63 * 3_600
+
+    /// The bound of `countdown` from `instant` on. `exact: false` (an import,
+    /// placing thousands of rows) reads a repeat's COUNT as if it had none:
+    /// a lower bound still, as more occurrences only start earlier, found
+    /// without walking the series from its start (libical's iterator steps
+    /// through ICU: 0.3 ms a weekly COUNT rule). Such a place is due at once,
+    /// and the server's place round makes it exact.
+    public init(_ countdown: Countdown, at instant: Date, exact: Bool = true, maxOccurrences: Int = 100_000) {
+        rank = countdown.status == .active ? 0 : 1
+        if !countdown.isRepeating, countdown.overrides.isEmpty {
+            // A one-off shows its one occurrence for ever: its start, read as if in UTC, less a day
+            // and two hours (any zone's offset), without asking libical (an import places every row).
+            // Once over everywhere it is past for ever, after every active countdown.
+            let start = Zone.utc.instant(of: countdown.target.local)
+            let pastFrom = Self.oneOffEnd(countdown, start: start).addingTimeInterval(Self.overHorizon)
+            from = Self.seconds(start.addingTimeInterval(-Self.oneOffSlack))
+            if pastFrom <= instant { rank = 1 }
+            checkAt = rank == 1 ? .max : Self.seconds(pastFrom)
+            return
+        }
+        if countdown.direction != .up {
+            // Counting down shows the first occurrence not over. One over everywhere ended more than
+            // `overHorizon` ago (a day it may stay "today", 14 hours of zone, a day of all-day dates):
+            // the first occurrence that ends later bounds every one shown from now on. One expansion
+            // of a few occurrences, not a series (an import places every row).
+            let horizon = instant.addingTimeInterval(-Self.overHorizon)
+            if !exact, Self.countIsOver(countdown, at: horizon) {
+                (rank, from, checkAt) = (1, .min, .max)
+                return
+            }
+            let read = Self.readInUTC(countdown, keepingCount: exact) ?? countdown
+            let loosened = read.repeatRule != countdown.repeatRule
+            let expander = CountdownSeries.expander(for: read, floatingZone: .utc)
+            let items = CountdownSeries.components(for: read)
+            // Windows that widen: a weekly repeat is found in days, a yearly one in a year, without
+            // walking the dozens of occurrences a 1,000-year window asks the iterator for.
+            var found: [Occurrence] = []
+            for days in [8.0, 400, 365_250] where found.isEmpty {
+                found = expander.occurrences(of: items, in: DateInterval(start: horizon, duration: days * 86_400), limit: 4).occurrences
+            }
+            guard let first = found.min(by: { $0.startInstant < $1.startInstant }) else {
+                // Over everywhere for ever: past, after every active countdown (where among the past,
+                // its last occurrence says, which this does not look for).
+                (rank, from, checkAt) = (1, .min, .max)
+                return
+            }
+            from = Self.seconds(first.startInstant.addingTimeInterval(-Self.zoneSlack))
+            let end = first.endInstant.map { max($0, first.startInstant) } ?? first.startInstant
+            checkAt = loosened ? Self.seconds(instant)
+                : max(Self.seconds(end.addingTimeInterval(Self.overHorizon + 3_600)), Self.seconds(instant.addingTimeInterval(3_600)))
+            return
+        }
+        // Counting up shows the latest occurrence begun, which only the series knows.
+        let then = instant.addingTimeInterval(-Self.margin)
+        let series = CountdownSeries(countdown, preparedAt: then, floatingZone: .utc, maxOccurrences: maxOccurrences, keepingDates: false)
+        let placement = RemainingTimeCalculator(now: then, zone: .utc, maxOccurrences: maxOccurrences).placement(for: series)
+        guard let shown = placement.occurrence else {
+            (from, checkAt) = (.max, .max)
+            return
+        }
+        from = Self.seconds(shown.startInstant.addingTimeInterval(-Self.zoneSlack))
+        // The next one's start is not at hand, so look daily; a done or cancelled one sorts with the others like it.
+        checkAt = rank == 1 || !countdown.isRepeating ? .max : Self.seconds(instant.addingTimeInterval(86_400))
+    }
+
+    /// Whether a repeat with a COUNT certainly ended before `horizon`, from
+    /// its rule alone: one that makes an occurrence in every period of its
+    /// FREQ (weekly on plain weekdays, monthly on days every month has…)
+    /// starts its last within COUNT periods of its start. An import reads
+    /// such a repeat's COUNT as none (`exact: false`), which would show it as
+    /// going on; this tells the finished ones, without walking them.
+    static func countIsOver(_ countdown: Countdown, at horizon: Date) -> Bool {
+        guard countdown.recurrenceDates.isEmpty, countdown.overrides.isEmpty,
+              let rule = countdown.repeatRule.rrule(startingOn: countdown.target.civilDate) else { return false }
+        var parts: [String: String] = [:]
+        for part in rule.uppercased().split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { return false }
+            parts[String(pair[0])] = String(pair[1])
+        }
+        guard let count = parts.removeValue(forKey: "COUNT").flatMap(Int.init), (1...100_000).contains(count) else { return false }
+        let interval = parts.removeValue(forKey: "INTERVAL").map { Int($0) ?? 0 } ?? 1
+        guard (1...1_000).contains(interval) else { return false }
+        parts["WKST"] = nil
+        let day = 86_400.0
+        let monthDay = { (value: String) in Int(value).map { $0 != 0 && (-28...28).contains($0) } ?? false }
+        // A weekday, with an ordinal every month has (1 to 4, or -1 to -4) where `ordinals` allows one.
+        let weekday = { (value: Substring, ordinals: Bool) -> Bool in
+            let name = value.suffix(2), ordinal = value.dropLast(2)
+            guard ["MO", "TU", "WE", "TH", "FR", "SA", "SU"].contains(String(name)) else { return false }
+            return ordinal.isEmpty || (ordinals && Int(ordinal).map { $0 != 0 && (-4...4).contains($0) } ?? false)
+        }
+        let period: Double
+        switch (parts.removeValue(forKey: "FREQ"), parts.removeValue(forKey: "BYDAY"), parts.removeValue(forKey: "BYMONTHDAY")) {
+        case ("DAILY", nil, nil): period = day
+        case ("WEEKLY", let days, nil) where days.map { $0.split(separator: ",").allSatisfy { weekday($0, false) } } ?? true: period = 7 * day
+        case ("MONTHLY", let days?, nil) where days.split(separator: ",").allSatisfy({ weekday($0, true) }): period = 31 * day
+        case ("MONTHLY", nil, let days) where days.map { $0.split(separator: ",").allSatisfy { monthDay(String($0)) } } ?? true:
+            period = 31 * day
+        case ("YEARLY", nil, nil): period = (countdown.target.civilDate.month == 2 && countdown.target.civilDate.day == 29 ? 1_461 : 366) * day
+        default: return false
+        }
+        // Any other part (BYMONTH, BYSETPOS, BYHOUR…) may skip periods: not told here.
+        guard parts.isEmpty else { return false }
+        let start = Zone.utc.instant(of: countdown.target.local)
+        let length = oneOffEnd(countdown, start: start).timeIntervalSince(start)
+        return start.addingTimeInterval(Double(count) * Double(interval) * period + length + day) < horizon
+    }
+
+    /// When a one-off's occurrence ends, read as if in UTC: its end, else its
+    /// start and duration, else its start (the next midnight for a date).
+    static func oneOffEnd(_ countdown: Countdown, start: Date) -> Date {
+        if let end = countdown.end { return max(start, Zone.utc.instant(of: end.local)) }
+        if let duration = countdown.duration, !duration.isNegative {
+            return start.addingTimeInterval(Double(duration.days) * 86_400 + Double(duration.seconds))
+        }
+        return countdown.target.isAllDay ? start.addingTimeInterval(86_400) : start
+    }
+
+    /// `countdown` with its times read as if in UTC and without exceptions,
+    /// for a repeat by rule alone: a zone moves its times by at most 14 hours
+    /// (`zoneSlack` covers it) and an exception only takes occurrences away,
+    /// so its occurrences start no later than the countdown's own, and
+    /// expanding it converts no time through a zone (most of an import's cost
+    /// when each row was expanded in its own); without its COUNT unless
+    /// `keepingCount`. Nil when RDATEs, moved occurrences or an UNTIL
+    /// (compared with times so read) ask for the countdown as it is.
+    static func readInUTC(_ countdown: Countdown, keepingCount: Bool) -> Countdown? {
+        guard countdown.recurrenceDates.isEmpty, countdown.overrides.isEmpty,
+              let rule = countdown.repeatRule.rrule(startingOn: countdown.target.civilDate), !rule.uppercased().contains("UNTIL") else { return nil }
+        let floating = { (value: DateTimeValue) -> DateTimeValue in value.isAllDay ? value : .floating(value.local) }
+        var read = countdown
+        let parts = rule.split(separator: ";")
+        if !keepingCount, parts.contains(where: { $0.uppercased().hasPrefix("COUNT=") }) {
+            read.repeatRule = .rule(parts.filter { !$0.uppercased().hasPrefix("COUNT=") }.joined(separator: ";"))
+        }
+        read.target = floating(countdown.target)
+        read.end = countdown.end.map(floating)
+        read.exceptionDates = []
+        read.timeZoneDefinitions = []
+        return read
+    }
+
+    /// Whether every countdown with this bound comes after one shown as
+    /// (`rank`, `start`) in the list (a tie on both is not enough: titles decide it).
+    public func comesAfter(rank shownRank: Int, start: Date) -> Bool {
+        if shownRank != rank { return shownRank < rank }
+        guard from != .max else { return start != .distantFuture }
+        return start.timeIntervalSince1970 < Double(from)
+    }
+
+    /// Whole seconds, rounded down, clamped to what a bound holds.
+    public static func seconds(_ date: Date) -> Int64 {
+        let value = date.timeIntervalSince1970.rounded(.down)
+        guard value.isFinite else { return value < 0 ? .min : .max }
+        return Int64(max(-9_000_000_000_000, min(9_000_000_000_000, value)))
+    }
+}
