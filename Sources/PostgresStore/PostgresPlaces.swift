@@ -18,7 +18,13 @@ extension PostgresTransaction {
             guard !ids.isEmpty else { return PlacedRows(rows: [], total: 0, openTasks: 0, nearTasks: []) }
             scope += " AND id IN (SELECT countdownId FROM countdownCategory WHERE categoryId IN (\(ids.map(String.init).joined(separator: ", "))))"
         }
-        let rows = try await store.select(CountdownRecord.self, from: table, where: scope, PostgresBindings(query.feedId),
+        var reach = "", rowBinds = PostgresBindings(query.feedId)
+        if let through = query.through {
+            reach = " AND (placeRank IS NULL OR placeFrom IS NULL OR placeRank < $2 OR (placeRank = $2 AND placeFrom <= $3))"
+            rowBinds.append(Int64(through.rank))
+            rowBinds.append(through.from)
+        }
+        let rows = try await store.select(CountdownRecord.self, from: table, where: scope + reach, rowBinds,
                                           order: "placeRank NULLS FIRST, placeFrom NULLS FIRST, id LIMIT \(max(0, query.limit))", on: connection)
         var counts: (Int64, Int64) = (0, 0)
         for try await row in try await connection.query(PostgresQuery(unsafeSQL: """

@@ -17,8 +17,14 @@ extension SQLiteTransaction {
                 guard !ids.isEmpty else { return PlacedRows(rows: [], total: 0, openTasks: 0, nearTasks: []) }
                 scope += " AND id IN (SELECT countdownId FROM countdownCategory WHERE categoryId IN (\(ids.map(String.init).joined(separator: ", "))))"
             }
-            let rows = try CountdownRecord.fetchAll(db, sql: "SELECT * FROM countdown WHERE \(scope) ORDER BY placeRank, placeFrom, id LIMIT ?",
-                                                    arguments: [query.feedId, max(0, query.limit)])
+            var arguments: StatementArguments = [query.feedId]
+            var reach = ""
+            if let through = query.through {
+                reach = " AND (placeRank IS NULL OR placeFrom IS NULL OR placeRank < ? OR (placeRank = ? AND placeFrom <= ?))"
+                arguments += [through.rank, through.rank, through.from]
+            }
+            let rows = try CountdownRecord.fetchAll(db, sql: "SELECT * FROM countdown WHERE \(scope)\(reach) ORDER BY placeRank, placeFrom, id LIMIT ?",
+                                                    arguments: arguments + [max(0, query.limit)])
             let counts = try Row.fetchOne(db, sql: """
                 SELECT count(*) AS total, coalesce(sum(kind = 'task' AND status = 'active'), 0) AS openTasks FROM countdown WHERE \(scope)
                 """, arguments: [query.feedId])

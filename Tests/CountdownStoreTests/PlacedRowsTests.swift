@@ -49,6 +49,12 @@ struct PlacedRowsTests {
         let none = try await store.read { try await $0.placedRows(PlacedQuery(feedId: feedId, category: "nothing", limit: 10, tasksBefore: 1_000)) }
         #expect(none.rows.isEmpty && none.total == 0 && none.nearTasks.isEmpty)
 
+        let through = try await store.read {
+            try await $0.placedRows(PlacedQuery(feedId: feedId, category: nil, limit: 10, tasksBefore: 0, through: PlaceBound(rank: 0, from: 500, checkAt: .max)))
+        }
+        #expect(through.rows.map(\.uid) == ["unplaced", "soon", "task-near"], "every row placed through the bound (and the unplaced), no more")
+        #expect(through.total == 7, "the counts are the feed's, whatever the rows read")
+
         let due = try await store.read { try await $0.rowsToPlace(dueBy: 1_600, limit: 10) }
         #expect(due.map(\.uid) == ["unplaced", "task-far", "elsewhere"], "unplaced first, then by checkAt, across feeds")
         #expect(try await store.read { try await $0.rowsToPlace(dueBy: 1_600, limit: 2) }.map(\.uid) == ["unplaced", "task-far"])

@@ -10,7 +10,8 @@ extension InMemoryTransaction {
                 row.feedId == query.feedId && (query.category == nil || !(tables.links[row.id ?? 0] ?? []).isDisjoint(with: categoryIds))
             }
             let open = scope.filter { $0.kind == .task && $0.status == .active }
-            return PlacedRows(rows: Array(scope.sorted(by: Self.placeOrder).prefix(max(0, query.limit))), total: scope.count, openTasks: open.count,
+            let reached = scope.filter { query.reaches(rank: $0.placeRank, from: $0.placeFrom) }
+            return PlacedRows(rows: Array(reached.sorted(by: Self.placeOrder).prefix(max(0, query.limit))), total: scope.count, openTasks: open.count,
                               nearTasks: open.filter { ($0.placeFrom ?? .min) < query.tasksBefore }.sorted { ($0.id ?? 0) < ($1.id ?? 0) })
         }
     }

@@ -1,3 +1,4 @@
+import Countdowns
 import Foundation
 
 /// What the first page of a feed's soonest-first list reads from a store
@@ -15,12 +16,23 @@ public struct PlacedQuery: Sendable, Hashable {
     /// placed, come with their rows: they may be overdue, due today or this
     /// week. The other open tasks are only counted.
     public var tasksBefore: Int64
+    /// When given, only the rows placed at or before it (rank, then from;
+    /// unplaced ones too), still at most `limit`: the read that settles a
+    /// first page whose first read did not (`FirstPage.Outcome.readThrough`).
+    public var through: PlaceBound?
 
-    public init(feedId: Int64, category: String?, limit: Int, tasksBefore: Int64) {
+    public init(feedId: Int64, category: String?, limit: Int, tasksBefore: Int64, through: PlaceBound? = nil) {
         self.feedId = feedId
         self.category = category
         self.limit = limit
         self.tasksBefore = tasksBefore
+        self.through = through
+    }
+
+    /// Whether a row placed at `rank`, `from` is within `through` (a row not placed is).
+    public func reaches(rank: Int?, from: Int64?) -> Bool {
+        guard let through, let rank, let from else { return true }
+        return rank < through.rank || (rank == through.rank && from <= through.from)
     }
 
     /// Whether a category called `name` is the one asked for (every store compares so).

@@ -22,23 +22,37 @@ public enum FirstPage {
         case unplaced
     }
 
-    /// Indices into `series` (the rows read) of the list's first `limit`, in
-    /// its order; nil when the rows not read might come before the last of
-    /// them (read more rows, or compile the feed).
-    public static func settle(_ series: [CountdownSeries], limit: Int, rest: Rest, calculator: RemainingTimeCalculator) -> [Int]? {
+    /// What the rows read tell of the page.
+    public enum Outcome: Sendable, Equatable {
+        /// Indices into the rows read of the list's first `limit`, in its order.
+        case settled([Int])
+        /// The rows not read might come before the page's last: read every
+        /// row placed through this bound (the page's last as the rows read
+        /// have it, which the whole list can only bring forward), and the
+        /// page is settled.
+        case readThrough(PlaceBound)
+        /// Rows not placed yet are left: compile.
+        case unsettled
+    }
+
+    /// The list's first `limit` among `series` (the rows read), when the rows
+    /// not read (`rest`) cannot come before the last of them.
+    public static func settle(_ series: [CountdownSeries], limit: Int, rest: Rest, calculator: RemainingTimeCalculator) -> Outcome {
         let order = FeedSnapshot.order(series, calculator: calculator, sort: .remaining)
         switch rest {
         case .none:
-            return Array(order.prefix(limit))
+            return .settled(Array(order.prefix(limit)))
         case .unplaced:
-            return nil
+            return .unsettled
         case .placed(let bound):
-            guard limit > 0, order.count >= limit else { return nil }
+            guard limit > 0, order.count >= limit else { return .unsettled }
             let last = series[order[limit - 1]]
             let placement = calculator.placement(for: last)
             let rank = FeedSnapshot.rank(status: last.countdown.status, state: placement.state)
-            guard bound.comesAfter(rank: rank, start: placement.occurrence?.startInstant ?? .distantFuture) else { return nil }
-            return Array(order.prefix(limit))
+            let start = placement.occurrence?.startInstant ?? .distantFuture
+            if bound.comesAfter(rank: rank, start: start) { return .settled(Array(order.prefix(limit))) }
+            let through = start == .distantFuture ? Int64.max : PlaceBound.seconds(start.addingTimeInterval(1))
+            return .readThrough(PlaceBound(rank: rank, from: through, checkAt: .max))
         }
     }
 

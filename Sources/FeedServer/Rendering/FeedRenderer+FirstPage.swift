@@ -17,30 +17,42 @@ extension FeedRenderer {
         let key = RenderKey.json(identity, minute: minute, query: query)
         if let cached = cache.cached(key) { return cached }
         let redaction = identity.redaction
-        // A wider second read only while it stays well under a compile (a quarter of the feed).
-        let first = max(4 * query.limit, 256)
-        for limit in [first, 4 * first] where limit == first || limit <= stored.countdownCount / 4 {
+        // A first read of a few rows; when they do not settle the page, one more of every row placed
+        // before its last, while that stays well under a compile (a quarter of the feed).
+        var through: PlaceBound?
+        for limit in [max(4 * query.limit, 256), max(4 * query.limit, stored.countdownCount / 4)] {
             guard let placed = try await store.placedContents(slug: stored.feed.slug, category: query.category, limit: limit,
-                                                              tasksBefore: PlaceBound.seconds(minuteStart.addingTimeInterval(FirstPage.taskHorizon))),
+                                                              tasksBefore: PlaceBound.seconds(minuteStart.addingTimeInterval(FirstPage.taskHorizon)),
+                                                              through: through),
                   placed.feed.revision == identity.revision, placed.rest != .unplaced else { return nil }
             let feed = redaction.apply(to: placed.feed.feed)
             let calculator = RemainingTimeCalculator(now: minuteStart, zone: query.zone, maxOccurrences: settings.maxOccurrences,
                                                      workingDays: WorkingDays(weekend: feed.weekend), language: query.language)
             let maxOccurrences = settings.maxOccurrences
             // Preparing a few hundred series is libical's work: not on the cooperative pool's threads (on every core, as a compile).
-            guard let (rows, tasks) = try await Offload.run({ () -> ([(Countdown, RemainingTime)], TaskCounts)? in
+            let outcome = try await Offload.run({ () -> Settled in
                 let prepare = { (countdowns: [Countdown]) in
                     countdowns.concurrentMap(minimumChunk: 128) {
-                        CountdownSeries(redaction.apply(to: $0), preparedAt: minuteStart, floatingZone: feed.zone, maxOccurrences: maxOccurrences)
+                        // No year of dates: only the countdown calendar reads them.
+                        CountdownSeries(redaction.apply(to: $0), preparedAt: minuteStart, floatingZone: feed.zone, maxOccurrences: maxOccurrences,
+                                        keepingDates: false)
                     }
                 }
                 let series = prepare(placed.countdowns)
-                guard let order = FirstPage.settle(series, limit: query.limit, rest: placed.rest, calculator: calculator) else { return nil }
-                let near = prepare(placed.nearTasks).map { ($0.countdown, calculator.remaining(for: $0, unit: query.unit)) }
-                var tasks = TaskCounts(rows: near, now: minuteStart)
-                tasks.open += placed.openTasks - near.count
-                return (order.map { (series[$0].countdown, calculator.remaining(for: series[$0], unit: query.unit)) }, tasks)
-            }) else { continue }
+                switch FirstPage.settle(series, limit: query.limit, rest: placed.rest, calculator: calculator) {
+                case .unsettled: return .unsettled
+                case .readThrough(let bound): return .readThrough(bound)
+                case .settled(let order):
+                    let near = prepare(placed.nearTasks).map { ($0.countdown, calculator.remaining(for: $0, unit: query.unit)) }
+                    var tasks = TaskCounts(rows: near, now: minuteStart)
+                    tasks.open += placed.openTasks - near.count
+                    return .page(order.map { (series[$0].countdown, calculator.remaining(for: series[$0], unit: query.unit)) }, tasks)
+                }
+            })
+            guard case .page(let rows, let tasks) = outcome else {
+                if case .readThrough(let bound) = outcome, through == nil { through = bound; continue }
+                return nil
+            }
             let next = rows.count < placed.total
                 ? FeedCursor(revision: identity.revision, holidaysRevision: identity.holidaysRevision, minute: minute, offset: rows.count,
                              fingerprint: query.fingerprint)
@@ -51,5 +63,12 @@ extension FeedRenderer {
             return page
         }
         return nil
+    }
+
+    /// What one read by place came to.
+    private enum Settled: Sendable {
+        case page([(Countdown, RemainingTime)], TaskCounts)
+        case readThrough(PlaceBound)
+        case unsettled
     }
 }
