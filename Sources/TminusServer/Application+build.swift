@@ -152,12 +152,10 @@ package func backgroundServices(_ dependencies: ServerDependencies) -> [any Serv
     var notices = NoticeService(watcher: dependencies.notices, interval: configuration.noticeInterval)
     notices.waitClock = configuration.waitClock
     services.append(notices)
-    var focus = FocusRoundService(service: dependencies.parts.service, logger: logger)
-    focus.waitClock = configuration.waitClock
-    services.append(focus)
-    var places = PlaceRoundService(service: dependencies.parts.service, logger: logger)
-    places.waitClock = configuration.waitClock
-    services.append(places)
+    for var round in [RoundService.focus(dependencies.parts.service, logger: logger), RoundService.places(dependencies.parts.service, logger: logger)] {
+        round.waitClock = configuration.waitClock
+        services.append(round)
+    }
     if let deadline = configuration.shutdownDeadline { services.append(ShutdownDeadline(limit: deadline, logger: logger)) }
     if configuration.refreshSources {
         var refresh = SourceRefreshService(loader: loader, catalog: catalog, clock: configuration.clock)
