@@ -25,11 +25,12 @@ import ICalendar
 /// wider read, never a wrong order; `checkAt` says when computing it again
 /// would tighten it, and the server does so in the background.
 public struct PlaceBound: Sendable, Hashable, Codable {
-    /// 0 for an active countdown, 1 for a done or cancelled one.
+    /// 1 for a done or cancelled countdown, or one over everywhere for ever; else 0.
     public var rank: Int
     /// No occurrence this countdown shows in a list, anywhere, from the time
     /// the bound was computed on, starts before this (seconds since 1970);
-    /// `Int64.max` when it has no occurrence at all.
+    /// `Int64.max` when it has no occurrence at all, `Int64.min` for a past
+    /// repeat (where among the past ones is not looked for).
     public var from: Int64
     /// When computing the bound again would give a later `from` (seconds since
     /// 1970); `Int64.max`: never, until the countdown changes.
