@@ -62,7 +62,9 @@ done
 owners=$(echo $owners | tr ' ' '\n' | sort -u | tr '\n' ' ')
 check "every library belongs to a Debian package" "$([ -z "$orphans" ] && [ -n "$owners" ]; echo $?)" "$owners${orphans:+ NONE FOR:$orphans}"
 check "the man page is installed" "$([ -f "$root/usr/share/man/man1/tminus.1.gz" ]; echo $?)" "/usr/share/man/man1/tminus.1.gz"
-check "the man page lists the exit statuses" "$(zcat "$root/usr/share/man/man1/tminus.1.gz" | grep -q '66.*missing'; echo $?)" "Exit status table"
+# Not `zcat | grep -q`: grep leaving at its first match makes zcat die of SIGPIPE, which pipefail counts a failure.
+man_text=$(zcat "$root/usr/share/man/man1/tminus.1.gz")
+check "the man page lists the exit statuses" "$(grep -q '66.*missing' <<<"$man_text"; echo $?)" "Exit status table"
 check "the guide is installed beside the README" "$([ -f "$root/usr/share/doc/tminus/docs/command-line.md.gz" ] && [ -f "$root/usr/share/doc/tminus/README.md.gz" ]; echo $?)" "/usr/share/doc/tminus/docs"
 user=$(chroot "$root" getent passwd tminus || true)
 check "the package made its system user" "$([ -n "$user" ]; echo $?)" "$user"
@@ -72,7 +74,7 @@ mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
 # (with /proc mounted: the Swift runtime reads its arguments from /proc/self/cmdline)
 version=$(chroot "$root" /usr/bin/tminus --version 2>&1 | head -1)
-check "tminus --version" "$(echo "$version" | grep -qE '^[0-9]+\.[0-9]+\.[0-9]+ \(([0-9a-f]{12}(-dirty)?|unknown)\)$'; echo $?)" "$version"
+check "tminus --version" "$(grep -qE '^[0-9]+\.[0-9]+\.[0-9]+ \(([0-9a-f]{12}(-dirty)?|unknown)\)$' <<<"$version"; echo $?)" "$version"
 cp -r feeds/. "$root/etc/tminus/feeds/"
 cp -r examples "$root/etc/tminus/examples"
 chown -R root:tminus "$root/etc/tminus/feeds" "$root/etc/tminus/examples" --reference="$root/etc/tminus/feeds" 2>/dev/null || true
@@ -121,10 +123,10 @@ requests=$(echo "$metrics" | grep -F 'tminus_http_requests_total{route="/feeds/{
 check "/metrics answers with the admin token, and counted the .ics request" "$([ "$requests" = 1 ] && [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 401 ]; echo $?)" \
     "$(echo "$metrics" | grep -c '^tminus_') series, .ics requests: ${requests:-none}"
 contract=$(curl -fs "http://127.0.0.1:$port/api/openapi.json" || true)
-check "the API's contract is installed and served without the token" "$(echo "$contract" | grep -q '"openapi": "3.1.0"'; echo $?)" \
+check "the API's contract is installed and served without the token" "$(grep -q '"openapi": "3.1.0"' <<<"$contract"; echo $?)" \
     "$(echo "$contract" | wc -c) bytes"
 data=$(chroot "$root" sh -c 'stat -c "%U %a %n" /var/lib/tminus /var/lib/tminus/*')
-check "the data is the service user's, owner-only" "$(echo "$data" | grep -qv '^tminus [67]00 '; [ $? = 1 ] && echo "$data" | grep -q 'tminus.sqlite$'; echo $?)" "$(echo "$data" | tr '\n' ';')"
+check "the data is the service user's, owner-only" "$(grep -qv '^tminus [67]00 ' <<<"$data"; [ $? = 1 ] && grep -q 'tminus.sqlite$' <<<"$data"; echo $?)" "$(echo "$data" | tr '\n' ';')"
 stop_server
 
 verify=$(systemd-analyze verify --root="$root" tminus.service 2>&1 | grep -v "^$" || true)
@@ -162,7 +164,7 @@ upgraded=$(curl -fs "http://127.0.0.1:$port/feeds/family.ics" || true)
 stop_server
 migrations=$(chroot --userspec=tminus:tminus "$root" /usr/bin/tminus migrate --db /var/lib/tminus/tminus.sqlite | tail -1)
 check "an install over a v1 database migrates it and serves its feed" \
-    "$(echo "$upgraded" | grep -q 'SUMMARY:Maths final' && echo "$migrations" | grep -q 'up to date'; echo $?)" "$migrations"
+    "$(grep -q 'SUMMARY:Maths final' <<<"$upgraded" && grep -q 'up to date' <<<"$migrations"; echo $?)" "$migrations"
 
 # The OCI image (`make image`): its layer unpacked and started as its config
 # says (user, environment, entry point), since no container engine runs here.
