@@ -31,6 +31,8 @@ public enum FirstPage {
         /// have it, which the whole list can only bring forward), and the
         /// page is settled.
         case readThrough(PlaceBound)
+        /// Fewer rows were read than the page holds: read the first rows by count.
+        case readMore
         /// Rows not placed yet are left: compile.
         case unsettled
     }
@@ -45,7 +47,8 @@ public enum FirstPage {
         case .unplaced:
             return .unsettled
         case .placed(let bound):
-            guard limit > 0, order.count >= limit else { return .unsettled }
+            guard limit > 0 else { return .unsettled }
+            guard order.count >= limit else { return .readMore }
             let last = series[order[limit - 1]]
             let placement = calculator.placement(for: last)
             let rank = FeedSnapshot.rank(status: last.countdown.status, state: placement.state)

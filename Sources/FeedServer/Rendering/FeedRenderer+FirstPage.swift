@@ -8,19 +8,25 @@ extension FeedRenderer {
     /// its first rows by place (`FirstPage`, issue #41): a read of a few
     /// hundred rows and their preparation instead of a compile of them all.
     /// Kept in the render cache under the key the compiled feed's first page
-    /// has, with the same bytes. Nil when the rows read do not settle the page
-    /// (after a second, wider read, while that stays under a quarter of the
-    /// feed): the caller compiles the feed.
+    /// has, with the same bytes. Nil when three reads, each at most a quarter
+    /// of the feed, do not settle the page: the caller compiles the feed.
     package func firstJSON(_ stored: StoredFeed, identity: CompiledFeed.Identity, query: FeedQuery, store: any CountdownStore) async throws -> Representation? {
         guard query.cursor == nil, query.sort == .remaining else { return nil }
         let (minute, minuteStart) = self.minute
         let key = RenderKey.json(identity, minute: minute, query: query)
         if let cached = cache.cached(key) { return cached }
         let redaction = identity.redaction
-        // A first read of a few rows; when they do not settle the page, one more of every row placed
-        // before its last, while that stays well under a compile (a quarter of the feed).
-        var through: PlaceBound?
-        for limit in [max(4 * query.limit, 256), max(4 * query.limit, stored.countdownCount / 4)] {
+        // First every row placed before tomorrow (a dense feed's page is there); when too few, the first
+        // rows by count; when they do not settle the page, every row placed before its last. Each read
+        // stays well under a compile: a quarter of the feed at most.
+        let cap = max(4 * query.limit, 256, stored.countdownCount / 4)
+        var reads: [(limit: Int, through: PlaceBound?)] = [
+            (cap, PlaceBound(rank: 0, from: PlaceBound.seconds(minuteStart.addingTimeInterval(86_400)), checkAt: .max)),
+        ]
+        var attempts = 0
+        while !reads.isEmpty, attempts < 3 {
+            attempts += 1
+            let (limit, through) = reads.removeFirst()
             guard let placed = try await store.placedContents(slug: stored.feed.slug, category: query.category, limit: limit,
                                                               tasksBefore: PlaceBound.seconds(minuteStart.addingTimeInterval(FirstPage.taskHorizon)),
                                                               through: through),
@@ -41,6 +47,7 @@ extension FeedRenderer {
                 let series = prepare(placed.countdowns)
                 switch FirstPage.settle(series, limit: query.limit, rest: placed.rest, calculator: calculator) {
                 case .unsettled: return .unsettled
+                case .readMore: return .readMore
                 case .readThrough(let bound): return .readThrough(bound)
                 case .settled(let order):
                     let near = prepare(placed.nearTasks).map { ($0.countdown, calculator.remaining(for: $0, unit: query.unit)) }
@@ -49,10 +56,13 @@ extension FeedRenderer {
                     return .page(order.map { (series[$0].countdown, calculator.remaining(for: series[$0], unit: query.unit)) }, tasks)
                 }
             })
-            guard case .page(let rows, let tasks) = outcome else {
-                if case .readThrough(let bound) = outcome, through == nil { through = bound; continue }
-                return nil
+            switch outcome {
+            case .page: break
+            case .readThrough(let bound): reads.append((cap, bound)); continue
+            case .readMore: reads.append((max(4 * query.limit, 256), nil)); continue
+            case .unsettled: return nil
             }
+            guard case .page(let rows, let tasks) = outcome else { return nil }
             let next = rows.count < placed.total
                 ? FeedCursor(revision: identity.revision, holidaysRevision: identity.holidaysRevision, minute: minute, offset: rows.count,
                              fingerprint: query.fingerprint)
@@ -69,6 +79,7 @@ extension FeedRenderer {
     private enum Settled: Sendable {
         case page([(Countdown, RemainingTime)], TaskCounts)
         case readThrough(PlaceBound)
+        case readMore
         case unsettled
     }
 }
