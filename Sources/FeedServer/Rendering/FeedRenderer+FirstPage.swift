@@ -36,7 +36,8 @@ extension FeedRenderer {
                                                      workingDays: WorkingDays(weekend: feed.weekend), language: query.language)
             let maxOccurrences = settings.maxOccurrences
             // Preparing a few hundred series is libical's work: not on the cooperative pool's threads (on every core, as a compile).
-            let outcome = try await Offload.run({ () -> Settled in
+            // The outcome, and for a settled one its rows and task counts.
+            let (outcome, rows, tasks) = try await Offload.run { () -> (FirstPage.Outcome, [(Countdown, RemainingTime)], TaskCounts) in
                 let prepare = { (countdowns: [Countdown]) in
                     countdowns.concurrentMap(minimumChunk: 128) {
                         // No year of dates: only the countdown calendar reads them.
@@ -45,41 +46,29 @@ extension FeedRenderer {
                     }
                 }
                 let series = prepare(placed.countdowns)
-                switch FirstPage.settle(series, limit: query.limit, rest: placed.rest, calculator: calculator) {
-                case .unsettled: return .unsettled
-                case .readMore: return .readMore
-                case .readThrough(let bound): return .readThrough(bound)
-                case .settled(let order):
-                    let near = prepare(placed.nearTasks).map { ($0.countdown, calculator.remaining(for: $0, unit: query.unit)) }
-                    var tasks = TaskCounts(rows: near, now: minuteStart)
-                    tasks.open += placed.openTasks - near.count
-                    return .page(order.map { (series[$0].countdown, calculator.remaining(for: series[$0], unit: query.unit)) }, tasks)
-                }
-            })
-            switch outcome {
-            case .page: break
-            case .readThrough(let bound): reads.append((cap, bound)); continue
-            case .readMore: reads.append((max(4 * query.limit, 256), nil)); continue
-            case .unsettled: return nil
+                let outcome = FirstPage.settle(series, limit: query.limit, rest: placed.rest, calculator: calculator)
+                guard case .settled(let order) = outcome else { return (outcome, [], TaskCounts()) }
+                let near = prepare(placed.nearTasks).map { ($0.countdown, calculator.remaining(for: $0, unit: query.unit)) }
+                var tasks = TaskCounts(rows: near, now: minuteStart)
+                tasks.open += placed.openTasks - near.count
+                return (outcome, order.map { (series[$0].countdown, calculator.remaining(for: series[$0], unit: query.unit)) }, tasks)
             }
-            guard case .page(let rows, let tasks) = outcome else { return nil }
-            let next = rows.count < placed.total
-                ? FeedCursor(revision: identity.revision, holidaysRevision: identity.holidaysRevision, minute: minute, offset: rows.count,
-                             fingerprint: query.fingerprint)
-                : nil
-            let page = jsonPage(feed, updatedAt: placed.feed.updatedAt, rows: rows, calculator: calculator, tasks: tasks, total: placed.total, next: next)
-            // A category the feed lacks is answered empty and not kept, as a compiled feed does.
-            if placed.total > 0 || query.category == nil { cache.keep(key, page) }
-            return page
+            switch outcome {
+            case .readThrough(let bound): reads.append((cap, bound))
+            case .readMore: reads.append((max(4 * query.limit, 256), nil))
+            case .unsettled: return nil
+            case .settled:
+                let next = rows.count < placed.total
+                    ? FeedCursor(revision: identity.revision, holidaysRevision: identity.holidaysRevision, minute: minute, offset: rows.count,
+                                 fingerprint: query.fingerprint)
+                    : nil
+                let page = jsonPage(feed, updatedAt: placed.feed.updatedAt, rows: rows, calculator: calculator, tasks: tasks, total: placed.total,
+                                    next: next)
+                // A category the feed lacks is answered empty and not kept, as a compiled feed does.
+                if placed.total > 0 || query.category == nil { cache.keep(key, page) }
+                return page
+            }
         }
         return nil
-    }
-
-    /// What one read by place came to.
-    private enum Settled: Sendable {
-        case page([(Countdown, RemainingTime)], TaskCounts)
-        case readThrough(PlaceBound)
-        case readMore
-        case unsettled
     }
 }
