@@ -41,6 +41,14 @@ struct PlaceBoundTests {
         RRULE:FREQ=WEEKLY;BYDAY=MO,TH\r
         END:VEVENT\r
         BEGIN:VEVENT\r
+        UID:weekly-after-midnight@tests\r
+        DTSTAMP:20260101T000000Z\r
+        SUMMARY:Weekly, just after midnight (shown all that day, in the zone furthest behind too)\r
+        DTSTART:20261103T003000\r
+        DURATION:PT1H\r
+        RRULE:FREQ=WEEKLY;BYDAY=TU,FR\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
         UID:birthday@tests\r
         DTSTAMP:20260101T000000Z\r
         SUMMARY:Birthday\r
@@ -93,7 +101,7 @@ struct PlaceBoundTests {
 
     static func countdowns() throws -> [Countdown] {
         let countdowns = CountdownReader.countdowns(in: try ICalendarParser.parse(calendar).calendar, source: nil).countdowns
-        #expect(countdowns.count == 10)
+        #expect(countdowns.count == 11)
         return countdowns
     }
 
@@ -132,6 +140,28 @@ struct PlaceBoundTests {
                     }
                 }
               }
+            }
+            return wrong
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) placements before their bound, first: \(wrong.prefix(3))")
+    }
+
+    /// A bound computed at any hour holds right then: where a repeat's last
+    /// occurrence has just ended, in the zone furthest behind, is where a
+    /// horizon too short shows (`timedOverHorizon` at 30 hours fails here).
+    @Test func aBoundComputedAtAnyHourHoldsThenInEveryZone() async throws {
+        let written = Date(timeIntervalSince1970: 1_795_338_000)
+        let countdowns = try Self.countdowns()
+        let wrong = await Self.offThePool {
+            var wrong: [String] = []
+            for countdown in countdowns {
+                for hour in 0..<(24 * 5) {
+                    let computed = written.addingTimeInterval(Double(hour) * 3_600)
+                    let bound = PlaceBound(countdown, at: computed)
+                    for zone in Self.zones where !Self.honours(bound, countdown, at: computed, in: zone, feedZone: Self.zones[hour % Self.zones.count]) {
+                        wrong.append("\(countdown.uid) computed at +\(hour) h, in \(zone.identifier), stands before \(bound)")
+                    }
+                }
             }
             return wrong
         }

@@ -53,6 +53,14 @@ public struct PlaceBound: Sendable, Hashable, Codable {
     /// How long after its end (read in UTC) an occurrence may still be shown somewhere: a day it stays
     /// "today", 14 hours of zone, a day for an all-day date's end, and an hour for a daylight-saving jump.
     static let overHorizon: TimeInterval = 63 * 3_600
+    /// The same for a timed occurrence, which has no all-day date's end: a repeat's stale bounds (those
+    /// a first page must prepare) cover 39 hours of its occurrences instead of 63.
+    static let timedOverHorizon: TimeInterval = 39 * 3_600
+
+    /// How long after its end an occurrence of `countdown` may still be shown somewhere.
+    static func overHorizon(of countdown: Countdown) -> TimeInterval {
+        countdown.target.isAllDay ? overHorizon : timedOverHorizon
+    }
 
     /// The bound of `countdown` from `instant` on. `exact: false` (an import,
     /// placing thousands of rows) reads a repeat's COUNT as if it had none:
@@ -67,7 +75,7 @@ public struct PlaceBound: Sendable, Hashable, Codable {
             // and two hours (any zone's offset), without asking libical (an import places every row).
             // Once over everywhere it is past for ever, after every active countdown.
             let start = Zone.utc.instant(of: countdown.target.local)
-            let pastFrom = Self.oneOffEnd(countdown, start: start).addingTimeInterval(Self.overHorizon)
+            let pastFrom = Self.oneOffEnd(countdown, start: start).addingTimeInterval(Self.overHorizon(of: countdown))
             from = Self.seconds(start.addingTimeInterval(-Self.oneOffSlack))
             if pastFrom <= instant { rank = 1 }
             checkAt = rank == 1 ? .max : Self.seconds(pastFrom)
@@ -75,10 +83,11 @@ public struct PlaceBound: Sendable, Hashable, Codable {
         }
         if countdown.direction != .up {
             // Counting down shows the first occurrence not over. One over everywhere ended more than
-            // `overHorizon` ago (a day it may stay "today", 14 hours of zone, a day of all-day dates):
+            // `overHorizon` ago (a day it may stay "today", 14 hours of zone, a day of all-day dates if any):
             // the first occurrence that ends later bounds every one shown from now on. One expansion
             // of a few occurrences, not a series (an import places every row).
-            let horizon = instant.addingTimeInterval(-Self.overHorizon)
+            let overHorizon = Self.overHorizon(of: countdown)
+            let horizon = instant.addingTimeInterval(-overHorizon)
             if !exact, Self.countIsOver(countdown, at: horizon) {
                 (rank, from, checkAt) = (1, .min, .max)
                 return
@@ -102,7 +111,7 @@ public struct PlaceBound: Sendable, Hashable, Codable {
             from = Self.seconds(first.startInstant.addingTimeInterval(-Self.zoneSlack))
             let end = first.endInstant.map { max($0, first.startInstant) } ?? first.startInstant
             checkAt = loosened ? Self.seconds(instant)
-                : max(Self.seconds(end.addingTimeInterval(Self.overHorizon + 3_600)), Self.seconds(instant.addingTimeInterval(3_600)))
+                : max(Self.seconds(end.addingTimeInterval(overHorizon + 3_600)), Self.seconds(instant.addingTimeInterval(3_600)))
             return
         }
         // Counting up shows the latest occurrence begun, which only the series knows.

@@ -1,5 +1,6 @@
-/// Expands one RRULE in wall-clock time with libical (RFC 7529 rules in other
-/// calendars with `RscaleExpander`), repairing what libical 3.0.16 gets wrong: unsorted and repeated output, BYSETPOS outside MONTHLY and
+/// Expands one RRULE in wall-clock time: plain Gregorian rules by date
+/// arithmetic (`PlainRuleExpander`), RFC 7529 rules in other calendars with
+/// `RscaleExpander`, and the rest with libical, repairing what libical 3.0.16 gets wrong: unsorted and repeated output, BYSETPOS outside MONTHLY and
 /// YEARLY, and negative BYMONTHDAY / BYYEARDAY used as limits. Unbounded rules
 /// are cut off by the caller's limit and an iteration budget, never by hanging.
 public struct RuleExpander: Sendable {
@@ -33,6 +34,14 @@ public struct RuleExpander: Sendable {
         if let rscale = RscaleExpander(rule: rule, start: start, isDate: isDate) {
             return rscale.expand(from: from, to: to, limit: limit, deadline: ContinuousClock.now + timeBudget)
         }
+        if let plain = PlainRuleExpander(rule: rule, start: start, isDate: isDate, periodBudget: iterationBudget) {
+            return plain.expand(from: from, to: to, limit: limit)
+        }
+        return libicalExpansion(from: from, to: to, limit: limit)
+    }
+
+    /// The same answer through libical's iterator, for every rule `PlainRuleExpander` does not take.
+    func libicalExpansion(from: LocalDateTime?, to: LocalDateTime, limit: Int) -> Result {
         // What is left of RSCALE is calendar-independent (RscaleExpander.problem).
         let plan = RuleRepair(rule: rule.removing(["RSCALE", "SKIP"]), start: start, isDate: isDate)
         guard let iterator = LibicalRecurrenceIterator(rule: plan.libicalRule, start: plan.libicalStart, isDate: isDate) else {

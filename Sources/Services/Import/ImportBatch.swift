@@ -60,7 +60,7 @@ public struct ImportBatch: Sendable {
                         timeZone: calendar.defaultTimeZone.flatMap { Zone.named($0)?.identifier } ?? options.defaultTimeZone)
         // The canonical texts and the places, on every core in one pass (a place expands a repeat's next
         // occurrences: serial, it doubled the time of an import of 10,000 events).
-        let written = countdowns.concurrentMap { (text: CountdownArchive.text(of: $0), place: PlaceBound($0, at: now, exact: false)) }
+        let written = countdowns.concurrentMap { (text: CountdownArchive.text(of: $0), place: PlaceBound($0, at: now)) }
         return ImportBatch(countdowns: countdowns, contents: written.map(\.text), places: written.map(\.place), placedAt: now,
                            categoryColors: CalendarExport.categoryColors(in: calendar), feedTemplate: feed, report: report)
     }
