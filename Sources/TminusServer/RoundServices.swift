@@ -41,8 +41,8 @@ package struct RoundService: Service {
 
     /// Places countdowns in their feeds' lists (`CountdownService.placeCountdowns`,
     /// issue #41) at start, which fills in rows kept before 0.14, and then
-    /// hourly, which tightens those of repeats whose shown occurrence is over
-    /// and makes an import's places exact. Every replica runs it: a place is
+    /// hourly, which tightens those of repeats whose shown occurrence is over.
+    /// Every replica runs it: a place is
     /// a lower bound, two rounds write the same one, and a late one only
     /// widens a first page's read.
     package static func places(_ service: CountdownService, logger: Logger) -> RoundService {

@@ -62,13 +62,10 @@ public struct PlaceBound: Sendable, Hashable, Codable {
         countdown.target.isAllDay ? overHorizon : timedOverHorizon
     }
 
-    /// The bound of `countdown` from `instant` on. `exact: false` (an import,
-    /// placing thousands of rows) reads a repeat's COUNT as if it had none:
-    /// a lower bound still, as more occurrences only start earlier, found
-    /// without walking the series from its start (libical's iterator steps
-    /// through ICU: 0.3 ms a weekly COUNT rule). Such a place is due at once,
-    /// and the server's place round makes it exact.
-    public init(_ countdown: Countdown, at instant: Date, exact: Bool = true, maxOccurrences: Int = 100_000) {
+    /// The bound of `countdown` from `instant` on. A repeat's COUNT is walked
+    /// from its start: plain rules by arithmetic (`PlainRuleExpander`), so an
+    /// import places every row exactly and leaves the round nothing to do.
+    public init(_ countdown: Countdown, at instant: Date, maxOccurrences: Int = 100_000) {
         rank = countdown.status == .active ? 0 : 1
         if !countdown.isRepeating, countdown.overrides.isEmpty {
             // A one-off shows its one occurrence for ever: its start, read as if in UTC, less a day
@@ -88,12 +85,7 @@ public struct PlaceBound: Sendable, Hashable, Codable {
             // of a few occurrences, not a series (an import places every row).
             let overHorizon = Self.overHorizon(of: countdown)
             let horizon = instant.addingTimeInterval(-overHorizon)
-            if !exact, Self.countIsOver(countdown, at: horizon) {
-                (rank, from, checkAt) = (1, .min, .max)
-                return
-            }
-            let read = Self.readInUTC(countdown, keepingCount: exact) ?? countdown
-            let loosened = read.repeatRule != countdown.repeatRule
+            let read = Self.readInUTC(countdown) ?? countdown
             let expander = CountdownSeries.expander(for: read, floatingZone: .utc)
             let items = CountdownSeries.components(for: read)
             // Windows that widen: a weekly repeat is found in days, a yearly one in a year, without
@@ -110,8 +102,7 @@ public struct PlaceBound: Sendable, Hashable, Codable {
             }
             from = Self.seconds(first.startInstant.addingTimeInterval(-Self.zoneSlack))
             let end = first.endInstant.map { max($0, first.startInstant) } ?? first.startInstant
-            checkAt = loosened ? Self.seconds(instant)
-                : max(Self.seconds(end.addingTimeInterval(overHorizon + 3_600)), Self.seconds(instant.addingTimeInterval(3_600)))
+            checkAt = max(Self.seconds(end.addingTimeInterval(overHorizon + 3_600)), Self.seconds(instant.addingTimeInterval(3_600)))
             return
         }
         // Counting up shows the latest occurrence begun, which only the series knows.
@@ -125,50 +116,6 @@ public struct PlaceBound: Sendable, Hashable, Codable {
         from = Self.seconds(shown.startInstant.addingTimeInterval(-Self.zoneSlack))
         // The next one's start is not at hand, so look daily; a done or cancelled one sorts with the others like it.
         checkAt = rank == 1 || !countdown.isRepeating ? .max : Self.seconds(instant.addingTimeInterval(86_400))
-    }
-
-    /// Whether a repeat with a COUNT certainly ended before `horizon`, from
-    /// its rule alone: one that makes an occurrence in every period of its
-    /// FREQ (weekly on plain weekdays, monthly on days every month has…)
-    /// starts its last within COUNT periods of its start. An import reads
-    /// such a repeat's COUNT as none (`exact: false`), which would show it as
-    /// going on; this tells the finished ones, without walking them.
-    static func countIsOver(_ countdown: Countdown, at horizon: Date) -> Bool {
-        guard countdown.recurrenceDates.isEmpty, countdown.overrides.isEmpty,
-              let rule = countdown.repeatRule.rrule(startingOn: countdown.target.civilDate) else { return false }
-        var parts: [String: String] = [:]
-        for part in rule.uppercased().split(separator: ";") {
-            let pair = part.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2 else { return false }
-            parts[String(pair[0])] = String(pair[1])
-        }
-        guard let count = parts.removeValue(forKey: "COUNT").flatMap(Int.init), (1...100_000).contains(count) else { return false }
-        let interval = parts.removeValue(forKey: "INTERVAL").map { Int($0) ?? 0 } ?? 1
-        guard (1...1_000).contains(interval) else { return false }
-        parts["WKST"] = nil
-        let day = 86_400.0
-        let monthDay = { (value: String) in Int(value).map { $0 != 0 && (-28...28).contains($0) } ?? false }
-        // A weekday, with an ordinal every month has (1 to 4, or -1 to -4) where `ordinals` allows one.
-        let weekday = { (value: Substring, ordinals: Bool) -> Bool in
-            let name = value.suffix(2), ordinal = value.dropLast(2)
-            guard ["MO", "TU", "WE", "TH", "FR", "SA", "SU"].contains(String(name)) else { return false }
-            return ordinal.isEmpty || (ordinals && Int(ordinal).map { $0 != 0 && (-4...4).contains($0) } ?? false)
-        }
-        let period: Double
-        switch (parts.removeValue(forKey: "FREQ"), parts.removeValue(forKey: "BYDAY"), parts.removeValue(forKey: "BYMONTHDAY")) {
-        case ("DAILY", nil, nil): period = day
-        case ("WEEKLY", let days, nil) where days.map { $0.split(separator: ",").allSatisfy { weekday($0, false) } } ?? true: period = 7 * day
-        case ("MONTHLY", let days?, nil) where days.split(separator: ",").allSatisfy({ weekday($0, true) }): period = 31 * day
-        case ("MONTHLY", nil, let days) where days.map { $0.split(separator: ",").allSatisfy { monthDay(String($0)) } } ?? true:
-            period = 31 * day
-        case ("YEARLY", nil, nil): period = (countdown.target.civilDate.month == 2 && countdown.target.civilDate.day == 29 ? 1_461 : 366) * day
-        default: return false
-        }
-        // Any other part (BYMONTH, BYSETPOS, BYHOUR…) may skip periods: not told here.
-        guard parts.isEmpty else { return false }
-        let start = Zone.utc.instant(of: countdown.target.local)
-        let length = oneOffEnd(countdown, start: start).timeIntervalSince(start)
-        return start.addingTimeInterval(Double(count) * Double(interval) * period + length + day) < horizon
     }
 
     /// When a one-off's occurrence ends, read as if in UTC: its end, else its
@@ -186,18 +133,13 @@ public struct PlaceBound: Sendable, Hashable, Codable {
     /// (`zoneSlack` covers it) and an exception only takes occurrences away,
     /// so its occurrences start no later than the countdown's own, and
     /// expanding it converts no time through a zone (most of an import's cost
-    /// when each row was expanded in its own); without its COUNT unless
-    /// `keepingCount`. Nil when RDATEs, moved occurrences or an UNTIL
+    /// when each row was expanded in its own). Nil when RDATEs, moved occurrences or an UNTIL
     /// (compared with times so read) ask for the countdown as it is.
-    static func readInUTC(_ countdown: Countdown, keepingCount: Bool) -> Countdown? {
+    static func readInUTC(_ countdown: Countdown) -> Countdown? {
         guard countdown.recurrenceDates.isEmpty, countdown.overrides.isEmpty,
               let rule = countdown.repeatRule.rrule(startingOn: countdown.target.civilDate), !rule.uppercased().contains("UNTIL") else { return nil }
         let floating = { (value: DateTimeValue) -> DateTimeValue in value.isAllDay ? value : .floating(value.local) }
         var read = countdown
-        let parts = rule.split(separator: ";")
-        if !keepingCount, parts.contains(where: { $0.uppercased().hasPrefix("COUNT=") }) {
-            read.repeatRule = .rule(parts.filter { !$0.uppercased().hasPrefix("COUNT=") }.joined(separator: ";"))
-        }
         read.target = floating(countdown.target)
         read.end = countdown.end.map(floating)
         read.exceptionDates = []
