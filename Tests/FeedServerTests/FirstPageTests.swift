@@ -11,8 +11,8 @@ import Testing
 import TestSupport
 @testable import FeedServer
 
-/// Issue #41: a large feed's first `.json` page is read by place (the first
-/// rows by `PlaceBound`) without compiling the feed, and it is byte for byte
+/// Issue #41: a large feed's first `.json` and HTML pages are read by place (the first
+/// rows by `PlaceBound`) without compiling the feed, and each is byte for byte
 /// the page the compiled feed gives: the same server, restarted on the same
 /// SQLite file (the same cursor key), answers each query once by place and
 /// once compiled.
@@ -54,14 +54,16 @@ import TestSupport
 
     static func smallFeedsByPlace(_ configuration: inout ServerConfiguration) { configuration.placedReadFrom = 500 }
 
-    static let queries = ["", "?tz=Pacific/Kiritimati", "?tz=Pacific/Pago_Pago&limit=7", "?category=pr%C3%A8s", "?category=WORK&tz=Asia/Tokyo&unit=weeks",
-                          "?category=family&limit=3", "?category=nothing", "?limit=1000", "?lang=de"]
+    /// First `.json` pages, then first HTML pages (`/feeds/big`).
+    static let queries = [".json", ".json?tz=Pacific/Kiritimati", ".json?tz=Pacific/Pago_Pago&limit=7", ".json?category=pr%C3%A8s",
+                          ".json?category=WORK&tz=Asia/Tokyo&unit=weeks", ".json?category=family&limit=3", ".json?category=nothing", ".json?limit=1000",
+                          ".json?lang=de", "", "?tz=Pacific/Pago_Pago", "?tz=Asia/Tokyo&lang=fr"]
 
     /// Each query's body through the route: by place while the feed is not compiled, else compiled.
     static func bodies(_ client: any TestClientProtocol, _ queries: [String]) async throws -> [String] {
         var bodies: [String] = []
         for query in queries {
-            let (head, body) = try await client.text("/feeds/big.json\(query)")
+            let (head, body) = try await client.text("/feeds/big\(query)")
             #expect(head.status == .ok, "\(query): \(body.prefix(200))")
             bodies.append(body)
         }

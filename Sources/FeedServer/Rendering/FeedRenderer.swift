@@ -170,17 +170,24 @@ package struct FeedRenderer: Sendable {
                 FeedCursor(revision: compiled.revision, holidaysRevision: compiled.holidaysRevision, minute: minute, offset: $0,
                            fingerprint: FeedQuery.fingerprint(zone: zone, sort: sort, language: language))
             }
-            let more = next.map { next in
-                FeedPage.More(url: "\(path)?cursor=\(next.text(key: cursorKey))&tz=\(zone.identifier.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&lang=\(language.code)",
-                              label: "\(offset + 1)–\(next.offset) / \(order.indices.count) →")
-            }
-            let html = FeedPage.render(feed: compiled.feed, rows: rows, links: FeedPage.links(baseURL: baseURL, path: path),
-                                       cardPath: { "\(path)/\($0.id ?? 0).svg" }, imageURL: { settings.imageURL($0) }, pages: settings.pages,
-                                       language: language, more: more)
-            return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8",
-                                  lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 60),
-                                  extraHeaders: PageHeaders.page)
+            return htmlPage(compiled.feed, updatedAt: compiled.stored.updatedAt, rows: rows, zone: zone, path: path, language: language,
+                            minuteStart: minuteStart, offset: offset, total: order.indices.count, next: next)
         }
+    }
+
+    /// The HTML of a page of `rows` from `offset` of a list of `total`, with a link to `next`.
+    func htmlPage(_ feed: Feed, updatedAt: Date, rows: [(Countdown, RemainingTime)], zone: Zone, path: String, language: Language, minuteStart: Date,
+                  offset: Int, total: Int, next: FeedCursor?) -> Representation {
+        let more = next.map { next in
+            FeedPage.More(url: "\(path)?cursor=\(next.text(key: cursorKey))&tz=\(zone.identifier.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&lang=\(language.code)",
+                          label: "\(offset + 1)–\(next.offset) / \(total) →")
+        }
+        let html = FeedPage.render(feed: feed, rows: rows, links: FeedPage.links(baseURL: baseURL, path: path),
+                                   cardPath: { "\(path)/\($0.id ?? 0).svg" }, imageURL: { settings.imageURL($0) }, pages: settings.pages,
+                                   language: language, more: more)
+        return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8",
+                              lastModified: max(updatedAt, minuteStart), cacheControl: settings.cacheControl(feed, maxAge: 60),
+                              extraHeaders: PageHeaders.page)
     }
 
     /// Rows `offset ..< offset + limit` of `order`, their remaining times

@@ -52,6 +52,7 @@ package struct PublicRoutes: Sendable {
                 return self.served(try await self.renderer.json(compiled, query: try FeedQuery(request, compiled, cursorKey: self.renderer.cursorKey)), context)
             }
             router.get("\(prefix)/{slug}") { request, context in
+                if let first = try await self.firstPage(request, context) { return self.served(first, context) }
                 let (compiled, path) = try await self.feed(context)
                 let zone = try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: compiled.feed.zone)
                 let language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: true)
@@ -108,15 +109,33 @@ package struct PublicRoutes: Sendable {
     /// place (`FeedRenderer.firstJSON`, issue #41); nil when the compiled
     /// feed answers (in memory, small, paged, or the rows did not settle it).
     private func firstJSON(_ request: Request, _ context: ServerContext) async throws -> Representation? {
+        guard let (stored, identity, feed) = try uncompiled(request, context) else { return nil }
+        let query = try FeedQuery(request, feed: feed, countdownCount: stored.countdownCount)
+        return await byPlace(feed.slug) { try await renderer.firstJSON(stored, identity: identity, query: query, store: catalog.store) }
+    }
+
+    /// The same for the feed's HTML page (`FeedRenderer.firstPage`).
+    private func firstPage(_ request: Request, _ context: ServerContext) async throws -> Representation? {
+        guard let (stored, identity, feed) = try uncompiled(request, context) else { return nil }
+        let zone = try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: feed.zone)
+        let language = try ViewerLanguage.resolve(request, feed: feed, negotiating: true)
+        let path = context.parameters.get("token").map { "/t/\($0)/feeds/\(feed.slug)" } ?? "/feeds/\(feed.slug)"
+        return await byPlace(feed.slug) { try await renderer.firstPage(stored, identity: identity, zone: zone, path: path, language: language, store: catalog.store) }
+    }
+
+    /// A feed the request may see, large and not compiled, as the viewer sees it; nil on a page after the first.
+    private func uncompiled(_ request: Request, _ context: ServerContext) throws -> (StoredFeed, CompiledFeed.Identity, Feed)? {
         guard request.uri.queryParameters.get("cursor") == nil else { return nil }
         let (slug, redaction) = try view(context)
         guard let (stored, identity) = catalog.uncompiled(slug: slug, as: redaction), redaction != Redaction(link: nil) || stored.feed.isPublic else {
             return nil
         }
-        let query = try FeedQuery(request, feed: redaction.apply(to: stored.feed), countdownCount: stored.countdownCount)
-        do {
-            return try await renderer.firstJSON(stored, identity: identity, query: query, store: catalog.store)
-        } catch {
+        return (stored, identity, redaction.apply(to: stored.feed))
+    }
+
+    /// A first page read by place, or nil when the read fails (logged: the compiled feed answers instead).
+    private func byPlace(_ slug: String, _ read: () async throws -> Representation?) async -> Representation? {
+        do { return try await read() } catch {
             catalog.logger.warning("cannot read a first page by place; compiling the feed", metadata: ["feed": "\(slug)", "error": "\(error)"])
             return nil
         }
