@@ -10,8 +10,9 @@ struct FocusCommandTests {
         let tminus = try Tminus()
         defer { tminus.remove() }
         let db = ["--db", tminus.path("db.sqlite")]
-        let started = try await tminus.run(["focus", "start", "Maths", "--minutes", "1"] + db, environment: ["TZ": "Europe/Berlin"])
-        #expect(started.status == 0 && started.out.hasPrefix("started: Maths, 1:00 left"), "\(started.out) \(started.err)")
+        // Long enough that it is still running when stopped, however slow the machine (a 1-minute one had ended by then in a loaded run).
+        let started = try await tminus.run(["focus", "start", "Maths", "--minutes", "30"] + db, environment: ["TZ": "Europe/Berlin"])
+        #expect(started.status == 0 && started.out.hasPrefix("started: Maths, 30:00 left"), "\(started.out) \(started.err)")
         #expect(started.err.contains("made the first account, 'owner'"), "a new database gets its first account, and says so")
         #expect(try await tminus.run(["feeds", "list"] + db).out.contains("Europe/Berlin  private  Focus"), "the focus feed counts days where its person is")
         let running = try await tminus.run(["focus", "status"] + db)

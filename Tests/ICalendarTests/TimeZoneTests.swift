@@ -84,4 +84,13 @@ struct TimeZoneTests {
         #expect(resolver.floatingZone.identifier == "America/Los_Angeles")
         #expect(resolver.instant(of: calendar.events[0].dtstart!) == Fixtures.instant("20261102T000000Z"))
     }
+
+    /// A TZID written with quotes or spaces around it names the same zone (trimmed only when padded).
+    @Test func paddedAndQuotedNamesNameTheSameZone() {
+        for name in ["Europe/Berlin", "\"Europe/Berlin\"", " Europe/Berlin\t", "\"Europe/Berlin"] {
+            #expect(TimeZoneRegistry.shared.zone(named: name)?.identifier == "Europe/Berlin", "\(name)")
+        }
+        #expect(TimeZoneRegistry.shared.zone(named: "\"\"") == nil)
+        #expect(TimeZoneRegistry.shared.zone(named: "") == nil)
+    }
 }

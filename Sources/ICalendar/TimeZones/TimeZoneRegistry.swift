@@ -23,7 +23,10 @@ public final class TimeZoneRegistry: Sendable {
     /// A zone by Olson name, Windows name, or a libical/Mozilla-prefixed TZID; nil if unknown.
     public func zone(named raw: String) -> Zone? {
         guard raw.utf8.count <= Self.maxNameLength * 2 else { return nil }
-        let name = raw.trimmingCharacters(in: " \t\"")
+        // Trimmed only when there is something to trim: every occurrence of a zoned series asks for its
+        // zone by name, and trimming each time was a twentieth of a large feed's first page.
+        let padded = { (byte: UInt8?) in byte.map { $0 == 0x20 || $0 == 0x09 || $0 == 0x22 } ?? true }
+        let name = padded(raw.utf8.first) || padded(raw.utf8.last) ? raw.trimmingCharacters(in: " \t\"") : raw
         guard !name.isEmpty, name.utf8.count <= Self.maxNameLength else { return nil }
         let known: Zone?? = cache.withLock { cache in
             if let zone = cache.found[name] { return .some(zone) }
