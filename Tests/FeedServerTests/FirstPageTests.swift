@@ -95,6 +95,45 @@ import TestSupport
         #expect(first.countdowns.count == FeedQuery.defaultLimit && first.total == Self.generated + 60 && first.next != nil)
     }
 
+    /// A private feed's first pages through a token link are read by place in
+    /// the link's view (its redaction), with the compiled view's bytes; without
+    /// the token they stay a 404, and nothing is compiled for it.
+    @Test func aTokenLinksFirstPagesAreReadByPlaceInItsView() async throws {
+        let fixture = try ServerFixture(backend: .sqlite)
+        try fixture.feed("big", calendar: Self.calendar(around: fixture.clockNow), yaml: "public: false")
+        let secret = try await fixture.withServer(adjust: Self.smallFeedsByPlace) { client, _ in
+            let created = try await client.execute(uri: "/api/feeds/big/tokens", method: .post, headers: fixture.admin,
+                                                   body: ByteBuffer(string: #"{"label":"phone","visibility":"busy"}"#))
+            #expect(created.status == .created)
+            let json = try JSONSerialization.jsonObject(with: Data(buffer: created.body)) as? [String: Any]
+            return try #require(json?["secret"] as? String)
+        }
+        let paths = ["/t/\(secret)/feeds/big", "/t/\(secret)/feeds/big.json", "/t/\(secret)/feeds/big.json?tz=Asia/Tokyo&limit=20"]
+        let byPlace = try await fixture.withServer(adjust: Self.smallFeedsByPlace) { client, parts in
+            for path in ["/feeds/big", "/feeds/big.json"] { #expect(try await client.text(path).0.status == .notFound, "\(path) without the token") }
+            var bodies: [String] = []
+            for path in paths {
+                let (head, body) = try await client.text(path)
+                #expect(head.status == .ok, "\(path): \(body.prefix(200))")
+                bodies.append(body)
+            }
+            #expect(parts.catalog.compileCount == 0, "read by place, in the link's view")
+            return bodies
+        }
+        let compiled = try await fixture.withServer(adjust: Self.smallFeedsByPlace) { client, parts in
+            #expect(try await client.text("/t/\(secret)/feeds/big.ics").0.status == .ok)
+            #expect(parts.catalog.compileCount == 1)
+            var bodies: [String] = []
+            for path in paths { bodies.append(try await client.text(path).1) }
+            return bodies
+        }
+        for (path, (place, compile)) in zip(paths, zip(byPlace, compiled)) {
+            #expect(place == compile, "\(path): the page read by place differs from the compiled one")
+        }
+        let page = try JSONDecoder().decode(FeedSnapshot.self, from: Data(byPlace[1].utf8))
+        #expect(!page.countdowns.isEmpty && page.countdowns.allSatisfy { $0.title == Redaction.busyTitle }, "a busy link shows no titles")
+    }
+
     /// The page after a first one read by place continues from its cursor on
     /// the compiled feed: one walk, every countdown once.
     @Test func aWalkFromAFirstPageReadByPlaceSeesEveryCountdownOnce() async throws {
