@@ -57,10 +57,12 @@ public struct CountdownSeries: Sendable {
         self.maxOccurrences = maxOccurrences
         let items = Self.components(for: countdown)
         let expander = Self.expander(for: countdown, floatingZone: floatingZone)
+        // The shapes read once for the two to four expansions below.
+        let shaped = expander.prepare(items)
         isFloating = Self.usesFloatingTime(countdown)
         if !countdown.isRepeating {
             // A one-off (with any overrides): the whole series, once.
-            let all = expander.occurrences(of: items, in: DateInterval(start: .distantPast, end: .distantFuture), limit: min(64, maxOccurrences))
+            let all = expander.occurrences(of: shaped, in: DateInterval(start: .distantPast, end: .distantFuture), limit: min(64, maxOccurrences))
             coveredFrom = .distantPast
             kept = all.occurrences.map(Self.slim(countdown))
             keptTruncated = all.truncated
@@ -71,12 +73,12 @@ public struct CountdownSeries: Sendable {
         } else {
             let from = instant.addingTimeInterval(-Self.lookback)
             let window = DateInterval(start: from, end: from.addingTimeInterval(1_000 * 365.25 * 86_400))
-            let ahead = expander.occurrences(of: items, in: window, limit: min(Self.keptOccurrences, maxOccurrences))
+            let ahead = expander.occurrences(of: shaped, in: window, limit: min(Self.keptOccurrences, maxOccurrences))
             coveredFrom = from
             kept = ahead.occurrences.map(Self.slim(countdown))
             keptTruncated = ahead.truncated
-            earlier = Self.latest(startingBefore: from, items, expander, limit: maxOccurrences).map(Self.slim(countdown))
-            let dates = keepingDates ? Self.datesAhead(from: floatingZone.local(of: instant).date, items, expander, zone: floatingZone,
+            earlier = Self.latest(startingBefore: from, shaped, expander, limit: maxOccurrences).map(Self.slim(countdown))
+            let dates = keepingDates ? Self.datesAhead(from: floatingZone.local(of: instant).date, shaped, expander, zone: floatingZone,
                                                        limit: min(Self.keptDays + 8, maxOccurrences)) : (dates: [], cover: nil)
             keptDates = dates.dates
             datesCover = dates.cover
@@ -88,7 +90,7 @@ public struct CountdownSeries: Sendable {
     static let keptDays = 400
 
     /// Distinct dates from `today` on, and the day numbers they are complete for.
-    private static func datesAhead(from today: CivilDate, _ items: [Component], _ expander: OccurrenceExpander, zone: Zone,
+    private static func datesAhead(from today: CivilDate, _ items: OccurrenceExpander.Prepared, _ expander: OccurrenceExpander, zone: Zone,
                                    limit: Int) -> (dates: [CivilDate], cover: ClosedRange<Int>?) {
         let start = zone.instant(of: LocalDateTime(date: today))
         let window = DateInterval(start: start, end: zone.instant(of: LocalDateTime(date: today.adding(days: keptDays + 1))))
@@ -141,7 +143,7 @@ public struct CountdownSeries: Sendable {
             }
         }
         let (items, expander) = expansion(for: zone)
-        return Self.latest(startingBefore: now.addingTimeInterval(1), items, expander, limit: maxOccurrences)
+        return Self.latest(startingBefore: now.addingTimeInterval(1), expander.prepare(items), expander, limit: maxOccurrences)
     }
 
     /// The first occurrence there is, for a series that has neither a next nor a previous one.
@@ -238,7 +240,7 @@ public struct CountdownSeries: Sendable {
 
     /// The most recent occurrence starting before `instant`: windows that widen
     /// backwards, so a yearly repeat costs two small expansions, not a century.
-    static func latest(startingBefore instant: Date, _ items: [Component], _ expander: OccurrenceExpander, limit: Int) -> Occurrence? {
+    static func latest(startingBefore instant: Date, _ items: OccurrenceExpander.Prepared, _ expander: OccurrenceExpander, limit: Int) -> Occurrence? {
         for days in [8.0, 400, 4_000, 40_000, 4_000_000] {
             let window = DateInterval(start: instant.addingTimeInterval(-days * 86_400), end: instant)
             let found = expander.occurrences(of: items, in: window, limit: limit).occurrences

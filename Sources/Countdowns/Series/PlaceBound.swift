@@ -87,7 +87,7 @@ public struct PlaceBound: Sendable, Hashable, Codable {
             let horizon = instant.addingTimeInterval(-overHorizon)
             let read = Self.readInUTC(countdown) ?? countdown
             let expander = CountdownSeries.expander(for: read, floatingZone: .utc)
-            let items = CountdownSeries.components(for: read)
+            let items = expander.prepare(CountdownSeries.components(for: read))
             // Windows that widen: a weekly repeat is found in days, a yearly one in a year, without
             // walking the dozens of occurrences a 1,000-year window asks the iterator for.
             var found: [Occurrence] = []

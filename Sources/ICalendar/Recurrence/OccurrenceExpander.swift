@@ -40,13 +40,30 @@ public struct OccurrenceExpander: Sendable {
         occurrences(of: events.map(\.component), in: window, limit: limit)
     }
 
+    /// Items grouped into series, each master's shape read once (its rules
+    /// parsed, its zone found), for several expansions of the same items: a
+    /// countdown's series asks two to four, and reading the shape each time
+    /// was a seventh of a large feed's first page.
+    public struct Prepared: Sendable {
+        let series: [(series: RecurringSeries, shape: SeriesShape?)]
+    }
+
+    public func prepare(_ items: [Component]) -> Prepared {
+        Prepared(series: RecurringSeries.group(items).map { ($0, $0.master.flatMap { SeriesShape($0, resolver: resolver) }) })
+    }
+
     /// Occurrences that overlap `window` (start < window.end and end > window.start;
     /// an instant event counts when it starts inside), as recurring-ical-events does.
     public func occurrences(of items: [Component], in window: DateInterval, limit: Int) -> Result {
+        occurrences(of: prepare(items), in: window, limit: limit)
+    }
+
+    /// The same for items prepared once (`prepare`) by this expander.
+    public func occurrences(of prepared: Prepared, in window: DateInterval, limit: Int) -> Result {
         var all: [Occurrence] = []
         var truncated = false
-        for series in RecurringSeries.group(items) {
-            let result = expand(series, in: window, limit: limit)
+        for (series, shape) in prepared.series {
+            let result = expand(series, shape: shape, in: window, limit: limit)
             all += result.occurrences
             truncated = truncated || result.truncated
         }
@@ -74,11 +91,10 @@ public struct OccurrenceExpander: Sendable {
         return nil
     }
 
-    func expand(_ series: RecurringSeries, in window: DateInterval, limit: Int) -> Result {
+    func expand(_ series: RecurringSeries, shape masterShape: SeriesShape?, in window: DateInterval, limit: Int) -> Result {
         var result: [Occurrence] = []
         var truncated = false
         let overrides = winningOverrides(series.overrides)
-        let masterShape = series.master.flatMap { SeriesShape($0, resolver: resolver) }
         let seriesIsAllDay = masterShape?.start?.isAllDay ?? false
         // An override replaces the instance its RECURRENCE-ID names, matched as
         // EXDATE is: by date when either side is a DATE (Outlook names an all-day
