@@ -62,6 +62,9 @@ struct PlainRuleExpanderTests {
             #expect(PlainRuleExpander(rule: rule, start: start, isDate: false) == nil, "\(text)")
         }
         #expect(PlainRuleExpander(rule: try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10"), start: start, isDate: false) != nil)
+        // An ordinal at Int.min is refused without trapping (it was abs()'d once).
+        let huge = RecurrenceRule(parts: [.init(key: "FREQ", value: "MONTHLY"), .init(key: "BYDAY", value: "-9223372036854775808MO")])
+        #expect(PlainRuleExpander(rule: huge, start: start, isDate: false) == nil)
     }
 
     /// The far end of a window: periods past year 9999 end the expansion instead of trapping.

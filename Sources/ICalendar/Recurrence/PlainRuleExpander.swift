@@ -67,11 +67,11 @@ struct PlainRuleExpander {
             // (and loses DTSTART with BYMONTH there): those stay libical's, whose answers tminus has always given.
             guard monthDays.isEmpty, !ordinals, interval == 1 || weekStart == 1 else { return nil }
         case .monthly:
-            guard monthDays.isEmpty || weekdays.isEmpty, weekdays.allSatisfy({ abs($0.ordinal) <= 5 }) else { return nil }
+            guard monthDays.isEmpty || weekdays.isEmpty, weekdays.allSatisfy({ (-5...5).contains($0.ordinal) }) else { return nil }
         case .yearly:
             // Without BYMONTH, BYDAY and BYMONTHDAY count through the year: libical's.
             guard monthDays.isEmpty || weekdays.isEmpty, weekdays.isEmpty && monthDays.isEmpty || !months.isEmpty,
-                  weekdays.allSatisfy({ abs($0.ordinal) <= 5 }) else { return nil }
+                  weekdays.allSatisfy({ (-5...5).contains($0.ordinal) }) else { return nil }
         default:
             return nil
         }
