@@ -15,12 +15,8 @@ extension FeedRenderer {
         let asked = FirstPageRead.Query(zone: query.zone, unit: query.unit, language: query.language, category: query.category, limit: query.limit)
         guard let first = try await FirstPageRead.read(stored, revision: identity.revision, redaction: identity.redaction, query: asked,
                                                        at: minuteStart, maxOccurrences: settings.maxOccurrences, store: store) else { return nil }
-        let next = first.rows.count < first.total
-            ? FeedCursor(revision: identity.revision, holidaysRevision: identity.holidaysRevision, minute: minute, offset: first.rows.count,
-                         fingerprint: query.fingerprint)
-            : nil
         let page = jsonPage(first.feed, updatedAt: first.updatedAt, rows: first.rows, calculator: first.calculator, tasks: first.tasks,
-                            total: first.total, next: next)
+                            total: first.total, next: Self.cursor(after: first, identity, minute: minute, fingerprint: query.fingerprint))
         // A category the feed lacks is answered empty and not kept, as a compiled feed does.
         if first.total > 0 || query.category == nil { cache.keep(key, page) }
         return page
@@ -36,13 +32,17 @@ extension FeedRenderer {
         let asked = FirstPageRead.Query(zone: zone, unit: nil, language: language, category: nil, limit: Self.pageSize)
         guard let first = try await FirstPageRead.read(stored, revision: identity.revision, redaction: identity.redaction, query: asked,
                                                        at: minuteStart, maxOccurrences: settings.maxOccurrences, store: store) else { return nil }
-        let next = first.rows.count < first.total
-            ? FeedCursor(revision: identity.revision, holidaysRevision: identity.holidaysRevision, minute: minute, offset: first.rows.count,
-                         fingerprint: FeedQuery.fingerprint(zone: zone, sort: .remaining, language: language))
-            : nil
+        let next = Self.cursor(after: first, identity, minute: minute, fingerprint: FeedQuery.fingerprint(zone: zone, sort: .remaining, language: language))
         let page = htmlPage(first.feed, updatedAt: first.updatedAt, rows: first.rows, zone: zone, path: path, language: language,
                             minuteStart: minuteStart, offset: 0, total: first.total, next: next)
         cache.keep(key, page)
         return page
+    }
+
+    /// The cursor of the rows after a first page read by place; nil when it holds them all.
+    private static func cursor(after first: FirstPageRead, _ identity: CompiledFeed.Identity, minute: Int, fingerprint: UInt32) -> FeedCursor? {
+        guard first.rows.count < first.total else { return nil }
+        return FeedCursor(revision: identity.revision, holidaysRevision: identity.holidaysRevision, minute: minute, offset: first.rows.count,
+                          fingerprint: fingerprint)
     }
 }
