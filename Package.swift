@@ -79,6 +79,8 @@ let package = Package(
             dependencies: [
                 "CountdownStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API for what GRDB does not wrap: a large kept export written into its row in parts.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

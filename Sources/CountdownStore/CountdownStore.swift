@@ -48,6 +48,11 @@ public protocol CountdownStore: AnyObject, Sendable {
     /// revision or variant. Does nothing unless the feed is at `export`'s
     /// revision (a slow writer never replaces newer bytes).
     func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws
+    /// The same for a body written in parts (a large export written a batch
+    /// at a time, `BatchedExport`): joined, they are the body. A store that
+    /// can writes them one after the other, never holding the body joined
+    /// (SQLite: 56 MB bound to a statement were copied twice more).
+    func keepExport(parts: [[UInt8]], etag: String, revision: Int64, variant: String, slug: String, view: Redaction) async throws
 
     // MARK: copying a whole store
 

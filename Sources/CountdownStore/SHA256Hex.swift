@@ -14,6 +14,13 @@ public enum SHA256Hex {
         hex(SHA256.hash(data: bytes).prefix(count))
     }
 
+    /// `prefix(_:bytes:)` of the parts joined, without joining them.
+    public static func prefix(parts: [[UInt8]], bytes count: Int) -> String {
+        var hasher = SHA256()
+        for part in parts { hasher.update(data: part) }
+        return hex(hasher.finalize().prefix(count))
+    }
+
     private static let digits = Array("0123456789abcdef".utf8)
 
     private static func hex(_ digest: some Sequence<UInt8>) -> String {

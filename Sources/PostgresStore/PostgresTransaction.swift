@@ -54,6 +54,15 @@ struct PostgresTransaction: StoreTransaction {
                                       order: "startsOn COLLATE \"C\", title COLLATE \"C\", id", on: connection)
     }
 
+    func countdownRows(feedId: Int64, after uid: String?, limit: Int) async throws -> [CountdownRecord] {
+        var binds = PostgresBindings(feedId)
+        if let uid { binds.append(uid) }
+        binds.append(Int64(max(0, limit)))
+        return try await store.select(CountdownRecord.self, from: PostgresCountdownStore.countdownTable,
+                                      where: uid == nil ? "feedId = $1" : "feedId = $1 AND uid COLLATE \"C\" > $2", binds,
+                                      order: "uid COLLATE \"C\" LIMIT $\(uid == nil ? 2 : 3)", on: connection)
+    }
+
     func sourceRows(feedId: Int64?, lock: Bool) async throws -> [SourceRecord] {
         try await store.select(SourceRecord.self, from: PostgresCountdownStore.sourceTable, where: feedId == nil ? "TRUE" : "feedId = $1",
                                feedId.map { PostgresBindings($0) } ?? PostgresBindings(), order: "feedId, location COLLATE \"C\"", lock: lock && !readOnly,

@@ -2,6 +2,7 @@ import Countdowns
 import CountdownStore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The exported calendars a server kept (`KeptExport`, table `feedExport`, v9).
 extension SQLiteCountdownStore {
@@ -46,6 +47,37 @@ extension SQLiteCountdownStore {
                 WHERE excluded.revision > feedExport.revision OR (excluded.revision = feedExport.revision AND excluded.variant <> feedExport.variant)
                 """, arguments: [view, export.revision, export.variant, export.bytes?.body, export.bytes?.etag, export.bytes?.gzipped,
                                  export.bytes?.gzippedEtag, slug, export.revision])
+        }
+    }
+
+    /// Inserts the row with a body of zeros as long as the parts, then writes
+    /// them into it one after the other (SQLite's incremental blob I/O): the
+    /// body is never joined, nor copied into a statement.
+    public func keepExport(parts: [[UInt8]], etag: String, revision: Int64, variant: String, slug: String, view: Redaction) async throws {
+        let length = parts.reduce(0) { $0 + $1.count }
+        guard length <= Int(Int32.max) else { throw StoreError.invalid("an export of \(length) bytes is past what SQLite keeps in one value") }
+        try await write { db in
+            try db.execute(sql: """
+                INSERT INTO feedExport (feedId, view, revision, variant, body, etag, gzipped, gzippedEtag)
+                SELECT id, ?, ?, ?, zeroblob(?), ?, NULL, NULL FROM feed WHERE slug = ? AND revision = ?
+                ON CONFLICT (feedId, view) DO UPDATE SET revision = excluded.revision, variant = excluded.variant, body = excluded.body,
+                    etag = excluded.etag, gzipped = NULL, gzippedEtag = NULL
+                WHERE excluded.revision > feedExport.revision OR (excluded.revision = feedExport.revision AND excluded.variant <> feedExport.variant)
+                """, arguments: [view, revision, variant, length, etag, slug, revision])
+            // Not written: the feed moved on, or this revision and variant are kept already.
+            guard db.changesCount > 0, let rowID = try Int64.fetchOne(db, sql: """
+                SELECT feedExport.rowid FROM feedExport JOIN feed ON feed.id = feedExport.feedId
+                WHERE feed.slug = ? AND feedExport.view = ? AND feedExport.revision = ? AND feedExport.variant = ?
+                """, arguments: [slug, view, revision, variant]) else { return }
+            var blob: OpaquePointer?
+            var code = sqlite3_blob_open(db.sqliteConnection, "main", "feedExport", "body", rowID, 1, &blob)
+            defer { sqlite3_blob_close(blob) }
+            var offset: Int32 = 0
+            for part in parts where code == SQLITE_OK && !part.isEmpty {
+                code = part.withUnsafeBytes { sqlite3_blob_write(blob, $0.baseAddress, Int32(part.count), offset) }
+                offset += Int32(part.count)
+            }
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "writing a kept export") }
         }
     }
 

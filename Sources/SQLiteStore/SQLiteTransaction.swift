@@ -51,6 +51,15 @@ package struct SQLiteTransaction: StoreTransaction {
         }
     }
 
+    package func countdownRows(feedId: Int64, after uid: String?, limit: Int) async throws -> [CountdownRecord] {
+        try await on { db in
+            // The unique (feedId, uid) index reads them in order; SQLite compares text by its bytes.
+            var request = CountdownRecord.filter(CountdownRecord.Columns.feedId == feedId)
+            if let uid { request = request.filter(CountdownRecord.Columns.uid > uid) }
+            return try request.order(CountdownRecord.Columns.uid).limit(max(0, limit)).fetchAll(db)
+        }
+    }
+
     package func sourceRows(feedId: Int64?, lock: Bool) async throws -> [SourceRecord] {
         try await on { db in
             var request = SourceRecord.order(Column("feedId"), Column("location"))

@@ -84,6 +84,19 @@ struct StoreContractTests {
         try await store.keepExport(next, slug: "school", view: .none)
         #expect(try await store.keptExport(slug: "school", view: .none) == next)
 
+        // A body in parts (a large export written in batches) reads back joined, and is refused for an older revision as one body is.
+        let parts: [[UInt8]] = [Array("BEGIN:VCALENDAR\r\n".utf8), [], Array(repeating: UInt8(ascii: "x"), count: 70_000), Array("END:VCALENDAR\r\n".utf8)]
+        try await store.keepExport(parts: parts, etag: "\"e\"", revision: revision + 1, variant: "v3", slug: "school", view: .busy)
+        let joined = try #require(try await store.keptExport(slug: "school", view: .busy)?.bytes)
+        #expect(joined.body == Data(parts.joined()) && joined.etag == "\"e\"" && joined.gzipped == nil)
+        #expect(try await store.keptExportChunk(slug: "school", view: .busy, revision: revision + 1, variant: "v3", offset: 70_015, length: 10)
+                == Data("xxEND:VCAL".utf8))
+        try await store.keepExport(parts: [Array("old".utf8)], etag: "\"f\"", revision: revision, variant: "v4", slug: "school", view: .busy)
+        #expect(try await store.keptExport(slug: "school", view: .busy)?.bytes?.etag == "\"e\"", "an older revision's parts change nothing")
+        try await store.keepExport(parts: [Array("new".utf8), Array("er".utf8)], etag: "\"h\"", revision: revision + 1, variant: "v5", slug: "school",
+                                   view: .busy)
+        #expect(try await store.keptExport(slug: "school", view: .busy)?.bytes?.body == Data("newer".utf8), "another variant replaces it")
+
         // Not data: a copy of the store leaves it out, and it goes with its feed.
         if backend != .memory { #expect(try await store.snapshot().tables["feedExport"] == nil) }
         try await store.service.deleteFeed(slug: "school")

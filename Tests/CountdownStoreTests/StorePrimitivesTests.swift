@@ -56,6 +56,35 @@ struct StorePrimitivesTests {
         _ = bees
     }
 
+    /// A large feed's export reads its rows a batch at a time in UID order,
+    /// compared as bytes in every store (`BatchedExport`): "Z" before "a",
+    /// "a" before "é", each batch after the last UID of the one before.
+    @Test(arguments: StoreBackend.available) func countdownRowsByUIDComeInBatchesInByteOrder(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let store = temp.store
+        let (feedId, otherId) = try await store.transaction { tx in
+            (try await tx.saveFeed(Self.feed("school", now: tx.now)).savedID(), try await tx.saveFeed(Self.feed("other", now: tx.now)).savedID())
+        }
+        let uids = ["é", "b", "Z", "a", "ab", "a-", "10", "9"]
+        _ = try await store.transaction { tx in
+            try await tx.saveCountdowns(uids.map { Self.countdown($0, title: "T \($0)", on: "2027-03-01", feedId: feedId, now: tx.now) }
+                                        + [Self.countdown("a0", title: "Elsewhere", on: "2027-03-01", feedId: otherId, now: tx.now)])
+        }
+        let sorted = uids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(sorted == ["10", "9", "Z", "a", "a-", "ab", "b", "é"])
+        var read: [String] = []
+        var after: String?
+        while true {
+            let batch = try await store.read { [after] in try await $0.countdownRows(feedId: feedId, after: after, limit: 3) }
+            read += batch.map(\.uid)
+            guard batch.count == 3 else { break }
+            after = batch.last?.uid
+        }
+        #expect(read == sorted, "every row once, in byte order, none of another feed")
+        #expect(try await store.read { try await $0.countdownRows(feedId: feedId, after: "é", limit: 3) }.isEmpty)
+        #expect(try await store.read { try await $0.countdownRows(feedId: feedId, after: nil, limit: 0) }.isEmpty)
+    }
+
     @Test(arguments: StoreBackend.available) func countdownRowsComeSoonestFirstAndKeepTheirCreation(_ backend: StoreBackend) async throws {
         let temp = try await TemporaryStore.make(backend)
         let store = temp.store

@@ -33,6 +33,9 @@ final class CountingStore: CountdownStore {
     }
 
     func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws { try await inner.keepExport(export, slug: slug, view: view) }
+    func keepExport(parts: [[UInt8]], etag: String, revision: Int64, variant: String, slug: String, view: Redaction) async throws {
+        try await inner.keepExport(parts: parts, etag: etag, revision: revision, variant: variant, slug: slug, view: view)
+    }
     func snapshot() async throws -> StoreSnapshot { try await inner.snapshot() }
     func restore(_ snapshot: StoreSnapshot) async throws { try await inner.restore(snapshot) }
     func check(_ depth: StoreCheck.Depth) async throws -> StoreCheck { try await inner.check(depth) }

@@ -50,6 +50,13 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
+    package func countdownRows(feedId: Int64, after uid: String?, limit: Int) async throws -> [CountdownRecord] {
+        with { tables in
+            Array(tables.countdowns.values.filter { row in row.feedId == feedId && (uid.map { $0.utf8.lexicographicallyPrecedes(row.uid.utf8) } ?? true) }
+                .sorted { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }.prefix(max(0, limit)))
+        }
+    }
+
     package func sourceRows(feedId: Int64?, lock: Bool) async throws -> [SourceRecord] {
         with { tables in
             tables.sources.values.filter { feedId == nil || $0.feedId == feedId }

@@ -19,6 +19,10 @@ public protocol StoreReader: Sendable {
     /// A feed's countdown rows, soonest first (`startsOn`, title, id); only
     /// the one with `uid` when given.
     func countdownRows(feedId: Int64, uid: String?) async throws -> [CountdownRecord]
+    /// At most `limit` of a feed's countdown rows in UID order (bytes), those
+    /// after `uid` when given: a large feed's export written a batch at a
+    /// time, in the order the calendar holds them, never all rows at once.
+    func countdownRows(feedId: Int64, after uid: String?, limit: Int) async throws -> [CountdownRecord]
 
     /// The first rows of a feed's list by their place bounds, with its counts
     /// (`PlacedQuery`): a feed's first page without reading every row (issue #41).

@@ -22,12 +22,25 @@ public enum CalendarExport {
     /// The same calendar as written bytes (`CalendarWriter().bytes(calendar(…))`),
     /// written one countdown at a time: what the server compiles, so that a
     /// 100,000-countdown feed never holds a tree of its whole calendar.
-    public static func bytes(feed: Feed, countdowns: [Countdown], imageURL: (@Sendable (String) -> String?)? = nil,
+    ///
+    /// `order`: the indices of `countdowns` in the order to write them, when
+    /// not their own `exportOrder`: a redacted view's countdowns (whose UIDs
+    /// are hashes) are written in the order of the UIDs they had, as a store
+    /// reads them (`Batches`).
+    public static func bytes(feed: Feed, countdowns: [Countdown], order: [Int]? = nil, imageURL: (@Sendable (String) -> String?)? = nil,
                              otherCalendarDates: OtherCalendarDates? = nil) -> [UInt8] {
         var writer = CalendarStreamWriter(properties: properties(of: feed))
-        visit(feed: feed, countdowns: countdowns, imageURL: imageURL, otherCalendarDates: otherCalendarDates,
-              timeZone: { writer.addTimeZone($0) }, component: { writer.add($0) })
+        let options = CountdownWriter.Options(includeAlarms: feed.includeAlarms, imageURL: imageURL, otherCalendarDates: otherCalendarDates)
+        for index in order ?? Self.order(of: countdowns) {
+            visit(countdowns[index], options: options, timeZone: { writer.addTimeZone($0) }, component: { writer.add($0) })
+        }
         return writer.finish()
+    }
+
+    /// The indices of `countdowns` in `exportOrder`. Indices sorted, not the
+    /// countdowns: 100,000 copies of a large struct were 50 MB for a moment.
+    public static func order(of countdowns: [Countdown]) -> [Int] {
+        countdowns.indices.sorted { exportOrder(countdowns[$0], countdowns[$1]) }
     }
 
     /// One countdown as a CalDAV object (RFC 4791 §4.1): VERSION and PRODID,
@@ -62,16 +75,50 @@ public enum CalendarExport {
     }
 
     /// Each countdown's time zone definitions and components, in the order
-    /// the calendar holds them (by UID).
+    /// the calendar holds them (`exportOrder`).
     private static func visit(feed: Feed, countdowns: [Countdown], imageURL: (@Sendable (String) -> String?)?, otherCalendarDates: OtherCalendarDates?,
                               timeZone: (Component) -> Void, component: (Component) -> Void) {
         let options = CountdownWriter.Options(includeAlarms: feed.includeAlarms, imageURL: imageURL, otherCalendarDates: otherCalendarDates)
-        // Indices sorted, not the countdowns: 100,000 copies of a large struct were 50 MB for a moment.
-        for index in countdowns.indices.sorted(by: { countdowns[$0].uid < countdowns[$1].uid }) {
-            let countdown = countdowns[index]
-            countdown.timeZoneDefinitions.forEach(timeZone)
-            CountdownWriter.components(for: countdown, options: options).forEach(component)
+        for index in order(of: countdowns) {
+            visit(countdowns[index], options: options, timeZone: timeZone, component: component)
         }
+    }
+
+    private static func visit(_ countdown: Countdown, options: CountdownWriter.Options, timeZone: (Component) -> Void, component: (Component) -> Void) {
+        countdown.timeZoneDefinitions.forEach(timeZone)
+        CountdownWriter.components(for: countdown, options: options).forEach(component)
+    }
+
+    /// The order an export holds countdowns in: by UID, compared as bytes, as
+    /// every store orders text, so that an export written from the store's
+    /// rows a batch at a time (`Batches`) is the compiled one byte for byte.
+    public static func exportOrder(_ a: Countdown, _ b: Countdown) -> Bool {
+        a.uid.utf8.lexicographicallyPrecedes(b.uid.utf8)
+    }
+
+    /// A feed's export written a batch of countdowns at a time, each batch
+    /// after the last in `exportOrder` of the UIDs they had before any
+    /// redaction (a store reads them so): the same bytes as
+    /// `bytes(feed:countdowns:order:…)`, without holding every countdown. How a
+    /// feed too large to compile answers `.ics` (issue #41).
+    public struct Batches {
+        private var writer: CalendarStreamWriter
+        private let options: CountdownWriter.Options
+
+        public init(feed: Feed, imageURL: (@Sendable (String) -> String?)? = nil, otherCalendarDates: OtherCalendarDates? = nil) {
+            writer = CalendarStreamWriter(properties: CalendarExport.properties(of: feed))
+            options = CountdownWriter.Options(includeAlarms: feed.includeAlarms, imageURL: imageURL, otherCalendarDates: otherCalendarDates)
+        }
+
+        /// The next countdowns (redacted for the view), each after every one added before in the order above.
+        public mutating func add(_ countdowns: [Countdown]) {
+            for countdown in countdowns {
+                CalendarExport.visit(countdown, options: options, timeZone: { writer.addTimeZone($0) }, component: { writer.add($0) })
+            }
+        }
+
+        /// The calendar's bytes in parts (`CalendarStreamWriter.parts()`): joined, they are the export.
+        public consuming func parts() -> [[UInt8]] { writer.parts() }
     }
 
     /// The calendar header every client reads, for a feed (or its countdown calendar).

@@ -108,6 +108,11 @@ package struct Representation: Sendable, ResponseGenerator {
         "\"" + SHA256Hex.prefix(bytes, bytes: 16) + "\""
     }
 
+    /// `tag(_:)` of the parts joined (a large export written in parts).
+    package static func tag(parts: [[UInt8]]) -> String {
+        "\"" + SHA256Hex.prefix(parts: parts, bytes: 16) + "\""
+    }
+
     /// True when Accept-Encoding lists gzip (or *) with a quality above zero.
     package static func acceptsGzip(_ header: String?) -> Bool {
         guard let header else { return false }

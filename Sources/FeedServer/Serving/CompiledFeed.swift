@@ -72,9 +72,11 @@ package final class CompiledFeed: Sendable {
     /// Compiles `countdowns` for `stored`. Series and bytes of `previous` are
     /// reused where nothing they depend on changed, so editing one countdown of
     /// 10,000 prepares one series, not 10,000.
+    /// `exportOrder`: the order the export writes `countdowns` in, when not
+    /// their own (`CalendarExport.bytes(…order:…)`).
     package static func compile(_ stored: StoredFeed, countdowns: [Countdown], previous: CompiledFeed?, now: Date,
                         settings: RenderSettings, redaction: Redaction = .none, workingDays: WorkingDays? = nil,
-                        holidaysRevision: Int64? = nil) -> CompiledFeed {
+                        holidaysRevision: Int64? = nil, exportOrder: [Int]? = nil) -> CompiledFeed {
         let zone = stored.feed.zone
         let reusable: [Int64: CountdownSeries] = {
             var reusable: [Int64: CountdownSeries] = [:]
@@ -108,7 +110,7 @@ package final class CompiledFeed: Sendable {
            previous.series.count == series.count, zip(previous.series, series).allSatisfy({ $0.countdown == $1.countdown }) {
             exported = previous.exported
         } else {
-            exported = Self.export(stored, countdowns: countdowns, settings: settings, otherCalendarDates: spelling)
+            exported = Self.export(stored, countdowns: countdowns, order: exportOrder, settings: settings, otherCalendarDates: spelling)
         }
         let validUntil = series.map(\.validUntil).min() ?? .distantFuture
         return CompiledFeed(stored: stored, redaction: redaction, series: series, indexByID: indexByID, categories: categories, exported: exported,
@@ -118,13 +120,16 @@ package final class CompiledFeed: Sendable {
 
     /// The exported calendar (`/feeds/{slug}.ics`) of `countdowns`, with repeats in
     /// other calendars spelled out as `otherCalendarDates` says.
-    package static func export(_ stored: StoredFeed, countdowns: [Countdown], settings: RenderSettings,
+    package static func export(_ stored: StoredFeed, countdowns: [Countdown], order: [Int]? = nil, settings: RenderSettings,
                        otherCalendarDates: OtherCalendarDates) -> Representation {
-        let bytes = CalendarExport.bytes(feed: stored.feed, countdowns: countdowns, imageURL: { settings.imageURL($0) },
-                                         otherCalendarDates: otherCalendarDates)
-        return Representation(bytes: bytes, contentType: Representation.calendarType,
-                              lastModified: stored.updatedAt, cacheControl: settings.cacheControl(stored.feed, maxAge: 300),
-                              contentDisposition: exportDisposition(stored), gzip: settings.gzip)
+        export(stored, bytes: CalendarExport.bytes(feed: stored.feed, countdowns: countdowns, order: order, imageURL: { settings.imageURL($0) },
+                                                   otherCalendarDates: otherCalendarDates), settings: settings)
+    }
+
+    /// The exported calendar of these bytes (written elsewhere, `BatchedExport`), with the headers and validators `export` gives.
+    package static func export(_ stored: StoredFeed, bytes: [UInt8], settings: RenderSettings) -> Representation {
+        Representation(bytes: bytes, contentType: Representation.calendarType, lastModified: stored.updatedAt,
+                       cacheControl: settings.cacheControl(stored.feed, maxAge: 300), contentDisposition: exportDisposition(stored), gzip: settings.gzip)
     }
 
     /// The exported calendar from the bytes a store kept for this revision,
@@ -163,8 +168,10 @@ package final class CompiledFeed: Sendable {
         if redaction.leavesUnchanged(countdowns) { return self }
         var shown = stored
         shown.feed = redaction.apply(to: stored.feed)
+        // Written in the order of the UIDs the countdowns had: a redacted UID is a hash, and a store reads rows by the real one (`BatchedExport`).
         return Self.compile(shown, countdowns: countdowns.map(redaction.apply(to:)), previous: previous?.redaction == redaction ? previous : nil,
-                            now: now, settings: settings, redaction: redaction, workingDays: workingDays, holidaysRevision: holidaysRevision)
+                            now: now, settings: settings, redaction: redaction, workingDays: workingDays, holidaysRevision: holidaysRevision,
+                            exportOrder: CalendarExport.order(of: countdowns))
     }
 
     /// This compilation counting working days with `holidays` (the compiled

@@ -118,7 +118,11 @@ package final class FeedCatalog: Sendable {
     private let published = Mutex(Published())
     private let compiled: Mutex<Compiled>
     private let tokenUses = Mutex<[Int64: Date]>([:])
+    /// Exports being written in batches (`batchedExport`), one per view: the requests that come meanwhile await it.
+    let batchedExports = Mutex<[CompiledKey: Task<Representation?, Never>]>([:])
     private let compiles = Atomic<Int>(0)
+    /// How many exports were written in batches since start (`batchedExport`; tests read it).
+    let batchedExportWrites = Atomic<Int>(0)
     private let indexRenders = Atomic<Int>(0)
     private let refreshes = SerialJobs()
     /// Compiling (libical and rendering the export, CPU-bound) runs on threads
@@ -192,6 +196,8 @@ package final class FeedCatalog: Sendable {
 
     /// How many feeds were compiled since start (tests read it).
     package var compileCount: Int { compiles.load(ordering: .relaxed) }
+    /// How many exports were written in batches since start, not compiled (tests read it).
+    package var batchedExportCount: Int { batchedExportWrites.load(ordering: .relaxed) }
     /// How many times the index page was rendered since start (tests read it).
     package var indexRenderCount: Int { indexRenders.load(ordering: .relaxed) }
 
@@ -335,11 +341,17 @@ package final class FeedCatalog: Sendable {
         } catch {
             logger.warning("cannot read a kept export; compiling the feed", metadata: ["feed": "\(slug)", "error": "\(error)"])
         }
+        // A large feed not compiled writes its export from its rows instead (issue #41): the compile would hold every series.
+        if stored.countdownCount >= placedReadFrom,
+           let written = await batchedExport(key, stored: stored, variant: variant, spelling: OtherCalendarDates(today: CivilDate(year: year, month: 1, day: 1)),
+                                             cacheKey: cacheKey) {
+            return written
+        }
         return try await readable(slug: slug, as: redaction)?.exported
     }
 
     /// The body of a kept export too large to hold, read from the store as it is sent.
-    private func streamedExport(_ key: CompiledKey, revision: Int64, variant: String, length: Int) -> StreamedBody {
+    func streamedExport(_ key: CompiledKey, revision: Int64, variant: String, length: Int) -> StreamedBody {
         StreamedBody(length: length) { [store] offset in
             try await store.keptExportChunk(slug: key.slug, view: key.redaction, revision: revision, variant: variant, offset: offset,
                                             length: StreamedBody.chunkBytes).map { ByteBuffer(bytes: $0) }

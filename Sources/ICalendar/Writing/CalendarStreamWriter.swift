@@ -41,16 +41,28 @@ public struct CalendarStreamWriter {
 
     /// The calendar's bytes.
     public func finish() -> [UInt8] {
+        let parts = parts()
         var output: [UInt8] = []
-        output.reserveCapacity(events.count + todos.count + 16_384)
-        LineFolder.fold("BEGIN:VCALENDAR", into: &output)
-        for property in properties where !property.name.hasPrefix("X-LIC-ERROR") {
-            LineFolder.fold(ContentLineWriter.line(property), into: &output)
-        }
-        for zone in zones.timeZones(keeping: embedded) { writer.write(zone.component, into: &output) }
-        output += events
-        output += todos
-        LineFolder.fold("END:VCALENDAR", into: &output)
+        output.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+        for part in parts { output += part }
         return output
+    }
+
+    /// The calendar's bytes in the parts they were written in (the header and
+    /// zones, the events, the tasks and the end), for a writer of a large
+    /// calendar that must not hold a second copy of it joined (`finish()`).
+    public consuming func parts() -> [[UInt8]] {
+        var head: [UInt8] = []
+        LineFolder.fold("BEGIN:VCALENDAR", into: &head)
+        for property in properties where !property.name.hasPrefix("X-LIC-ERROR") {
+            LineFolder.fold(ContentLineWriter.line(property), into: &head)
+        }
+        for zone in zones.timeZones(keeping: embedded) { writer.write(zone.component, into: &head) }
+        var tail = todos
+        todos = []
+        LineFolder.fold("END:VCALENDAR", into: &tail)
+        let events = self.events
+        self.events = []
+        return [head, events, tail]
     }
 }

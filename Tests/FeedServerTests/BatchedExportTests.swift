@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Countdowns
+import CountdownStore
+import ICalendar
+import Services
+import Testing
+import TestSupport
+@testable import FeedServer
+
+/// Issue #41: a large feed's `.ics` while it is not compiled is written from
+/// its rows a batch at a time (`BatchedExport`), byte for byte the compiled
+/// export, kept in the store, and served from there after a restart, with
+/// nothing compiled. Held when it fits its share of `--compiled-mb`, sent from
+/// the store a chunk at a time when not.
+@Suite(.serialized) struct BatchedExportTests {
+    /// The export the compiled feed would serve, rendered from its compilation.
+    static func compiledExport(_ parts: ServerFixture.Parts, as redaction: Redaction = .none) async throws -> Representation {
+        let compiled = try #require(await parts.catalog.feed(slug: "big", as: redaction))
+        let full = try #require(await parts.catalog.feed(slug: "big"))
+        return CompiledFeed.export(compiled.stored, countdowns: compiled.countdowns, order: CalendarExport.order(of: full.countdowns),
+                                   settings: parts.catalog.settings, otherCalendarDates: compiled.otherCalendarDates)
+    }
+
+    @Test(arguments: [false, true])
+    func aLargeFeedsExportIsWrittenInBatchesAsTheCompiledOne(sentFromTheStore: Bool) async throws {
+        let fixture = try ServerFixture(backend: .sqlite)
+        try fixture.feed("big", calendar: FirstPageTests.calendar(around: fixture.clockNow), yaml: "public: true")
+        let adjust = { (configuration: inout ServerConfiguration) in
+            FirstPageTests.smallFeedsByPlace(&configuration)
+            // An eighth of it is the largest export held: 32 KB, where this one is some 400 KB.
+            if sentFromTheStore { configuration.compiledBytes = 256 << 10 }
+        }
+        let (body, etag) = try await fixture.withServer(adjust: adjust) { client, parts in
+            let (head, body) = try await client.text("/feeds/big.ics")
+            #expect(head.status == .ok && head.headers[.contentType] == Representation.calendarType)
+            let etag = try #require(head.headers[.eTag])
+            #expect(parts.catalog.compileCount == 0, "written from the rows, not compiled")
+            let (again, second) = try await client.text("/feeds/big.ics")
+            #expect(again.status == .ok && second == body && again.headers[.eTag] == etag)
+            let unchanged = try await client.execute(uri: "/feeds/big.ics", method: .get, headers: [.ifNoneMatch: etag])
+            #expect(unchanged.status == .notModified)
+            #expect(parts.catalog.compileCount == 0)
+            return (body, etag)
+        }
+        try await fixture.withServer(adjust: adjust) { client, parts in
+            let (head, kept) = try await client.text("/feeds/big.ics")
+            #expect(head.status == .ok && kept == body && head.headers[.eTag] == etag, "a restarted server answers from the kept bytes")
+            #expect(parts.catalog.compileCount == 0)
+            let compiled = try await Self.compiledExport(parts)
+            #expect(String(decoding: compiled.bytes, as: UTF8.self) == body, "the compiled export, byte for byte")
+            #expect(compiled.etag == etag)
+        }
+    }
+
+    /// Many batches (seven rows each, across UIDs of every kind) write the
+    /// export a single read of all rows writes; a feed that changed while it
+    /// was read is not written.
+    @Test func manySmallBatchesWriteTheSameBytesAsOne() async throws {
+        let fixture = try ServerFixture(backend: .sqlite)
+        // Every tenth near one private: the public view hashes their UIDs, and writes them where their own UIDs sort.
+        var calendar = FirstPageTests.calendar(around: fixture.clockNow)
+        for index in stride(from: 0, to: 60, by: 10) {
+            calendar = calendar.replacingOccurrences(of: "UID:near-\(index)@tests\r\n", with: "UID:near-\(index)@tests\r\nCLASS:PRIVATE\r\n")
+        }
+        try fixture.feed("big", calendar: calendar, yaml: "public: true")
+        try await fixture.withServer(adjust: FirstPageTests.smallFeedsByPlace) { _, parts in
+            let stored = try #require(parts.catalog.storedFeeds.first { $0.feed.slug == "big" })
+            let spelling = OtherCalendarDates(today: stored.feed.zone.local(of: fixture.clockNow).date)
+            let write = { (rows: Int, revision: Int64) in
+                try await BatchedExport.write(slug: "big", revision: revision, redaction: .classified, otherCalendarDates: spelling,
+                                              imageURL: { parts.catalog.settings.imageURL($0) }, store: parts.store, batchRows: rows)
+            }
+            let small = try #require(try await write(7, stored.revision))
+            let one = try #require(try await write(100_000, stored.revision))
+            #expect(small.parts.count == 3 && Array(small.parts.joined()) == Array(one.parts.joined()))
+            let compiled = try await Self.compiledExport(parts, as: .classified)
+            #expect(Array(small.parts.joined()) == compiled.bytes, "the compiled view's export")
+            #expect(Representation.tag(parts: small.parts) == compiled.etag)
+            #expect(String(decoding: Array(small.parts.joined()), as: UTF8.self).contains("SUMMARY:\(Redaction.busyTitle)"), "private ones are busy")
+            #expect(try await write(7, stored.revision + 1)?.parts == nil, "another revision: nothing written")
+        }
+    }
+
+    /// A private feed's export through a busy token link is written in its
+    /// view; without the token it is a 404 and nothing is written.
+    @Test func aTokenLinksExportIsWrittenInItsView() async throws {
+        let fixture = try ServerFixture(backend: .sqlite)
+        try fixture.feed("big", calendar: FirstPageTests.calendar(around: fixture.clockNow), yaml: "public: false")
+        try await fixture.withServer(adjust: FirstPageTests.smallFeedsByPlace) { client, parts in
+            let created = try await client.execute(uri: "/api/feeds/big/tokens", method: .post, headers: fixture.admin,
+                                                   body: ByteBuffer(string: #"{"label":"phone","visibility":"busy"}"#))
+            let json = try JSONSerialization.jsonObject(with: Data(buffer: created.body)) as? [String: Any]
+            let secret = try #require(json?["secret"] as? String)
+            #expect(try await client.text("/feeds/big.ics").0.status == .notFound)
+            let (head, body) = try await client.text("/t/\(secret)/feeds/big.ics")
+            #expect(head.status == .ok && head.headers[.cacheControl]?.contains("private") == true)
+            #expect(parts.catalog.compileCount == 0 && body.contains("SUMMARY:\(Redaction.busyTitle)") && !body.contains("Floating"))
+            let compiled = try await Self.compiledExport(parts, as: .busy)
+            #expect(String(decoding: compiled.bytes, as: UTF8.self) == body && compiled.etag == head.headers[.eTag])
+        }
+    }
+}
