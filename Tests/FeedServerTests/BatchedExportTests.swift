@@ -102,4 +102,48 @@ import TestSupport
             #expect(String(decoding: compiled.bytes, as: UTF8.self) == body && compiled.etag == head.headers[.eTag])
         }
     }
+    /// The countdown calendar of a large feed not compiled is made in two
+    /// passes over its rows (`BatchedCountdownCalendar`): the calendar the
+    /// compiled feed renders, reduced to `maxEvents` the same way (the room
+    /// left to celebrated days, none here, is counted as in `CelebrationsTests`);
+    /// in the public view and a busy link's.
+    @Test(arguments: [false, true])
+    func aLargeFeedsCountdownCalendarIsMadeInBatchesAsTheCompiledOne(busy: Bool) async throws {
+        let fixture = try ServerFixture(backend: .sqlite)
+        // A thing given up 95 days ago: its 100th day would be celebrated, had the calendar room.
+        let since = String(FirstPageTests.calendarStamp(fixture.clockNow.addingTimeInterval(-95 * 86_400)).prefix(8))
+        let calendar = FirstPageTests.calendar(around: fixture.clockNow).replacingOccurrences(of: "END:VCALENDAR\r\n", with: [
+            "BEGIN:VEVENT", "UID:quit@tests", "DTSTAMP:20260101T000000Z", "SUMMARY:No smoking", "DTSTART;VALUE=DATE:\(since)", "X-TMINUS-DIRECTION:up",
+            "END:VEVENT", "END:VCALENDAR", "",
+        ].joined(separator: "\r\n"))
+        try fixture.feed("big", calendar: calendar, yaml: "public: \(!busy)\ncountdown:\n  maxEvents: 300")
+        let redaction: Redaction = busy ? .busy : .classified
+        let (path, body) = try await fixture.withServer(adjust: FirstPageTests.smallFeedsByPlace) { client, parts in
+            var prefix = ""
+            if busy {
+                let created = try await client.execute(uri: "/api/feeds/big/tokens", method: .post, headers: fixture.admin,
+                                                       body: ByteBuffer(string: #"{"label":"phone","visibility":"busy"}"#))
+                let json = try JSONSerialization.jsonObject(with: Data(buffer: created.body)) as? [String: Any]
+                prefix = "/t/\(try #require(json?["secret"] as? String))"
+            }
+            let (head, body) = try await client.text("\(prefix)/feeds/big/countdown.ics")
+            #expect(head.status == .ok && head.headers[.contentType] == Representation.calendarType, "\(body.prefix(300))")
+            #expect(parts.catalog.compileCount == 0, "made from the rows, not compiled")
+            #expect(body.contains("X-WR-CALDESC"), "reduced, and says so")
+            #expect(body.components(separatedBy: "BEGIN:VEVENT").count - 1 <= 300)
+            return ("\(prefix)/feeds/big/countdown.ics", body)
+        }
+        try await fixture.withServer(adjust: FirstPageTests.smallFeedsByPlace) { client, parts in
+            let compiled = try #require(await parts.catalog.feed(slug: "big", as: redaction))
+            let rendered = try await parts.renderer.countdownCalendar(compiled)
+            #expect(String(decoding: rendered.bytes, as: UTF8.self) == body, "the compiled feed's calendar")
+            let stored = try #require(parts.catalog.storedFeeds.first { $0.feed.slug == "big" })
+            let zone = compiled.feed.zone
+            let small = try #require(try await BatchedCountdownCalendar.make(
+                slug: "big", revision: stored.revision, redaction: redaction, today: zone.local(of: fixture.clockNow).date, zone: zone, language: nil,
+                at: fixture.clockNow, maxOccurrences: parts.catalog.settings.maxOccurrences, store: parts.store, batchRows: 7))
+            #expect(CalendarWriter().write(small.result.calendar) == body, "many small batches")
+            #expect(try await client.text(path).1 == body)
+        }
+    }
 }

@@ -23,12 +23,7 @@ import TestSupport
     /// repeat whose last occurrence is over; beside a thousand generated events.
     static func calendar(around now: Date) -> String {
         let generated = GeneratedCalendar.make(events: Self.generated)
-        let stamp = { (offset: TimeInterval) -> String in
-            let format = DateFormatter()
-            format.dateFormat = "yyyyMMdd'T'HHmmss"
-            format.timeZone = .gmt
-            return format.string(from: now.addingTimeInterval(offset))
-        }
+        let stamp = { (offset: TimeInterval) in calendarStamp(now.addingTimeInterval(offset)) }
         let day = { (offset: TimeInterval) in String(stamp(offset).prefix(8)) }
         var lines: [String] = []
         for index in 0..<60 {
@@ -46,6 +41,14 @@ import TestSupport
             }
         }
         return generated.replacingOccurrences(of: "END:VCALENDAR\r\n", with: lines.joined(separator: "\r\n") + "\r\nEND:VCALENDAR\r\n")
+    }
+
+    /// `instant` as a floating date-time in UTC (`20261127T142000`).
+    static func calendarStamp(_ instant: Date) -> String {
+        let format = DateFormatter()
+        format.dateFormat = "yyyyMMdd'T'HHmmss"
+        format.timeZone = .gmt
+        return format.string(from: instant)
     }
 
     /// Generated events beside the 60 near ones: more than the first reads

@@ -70,38 +70,140 @@ public struct CountdownCalendar: Sendable {
     }
 
     public func calendar(for series: [CountdownSeries]) -> Result {
-        let last = today.adding(days: horizon)
-        var plans: [Plan] = []
-        for one in series where one.countdown.status == .active && one.countdown.direction == .down {
-            let targets = one.dates(from: today, through: last, zone: zone, limit: horizon + 8)
-            if let first = targets.first { plans.append(Plan(series: one, targets: targets, nearest: first)) }
+        var gathering = Gathering(self)
+        gathering.add(series)
+        let allotment = gathering.allot()
+        return calendar(gathering, allotment, shown: series.filter { allotment.showsEvents(of: $0.countdown.uid) })
+    }
+
+    /// What the calendar must know of every countdown before it can choose
+    /// which to show and how (`allot`), gathered a batch of series at a time:
+    /// a few numbers per countdown, not its series, so that a feed too large
+    /// to compile is read in batches (issue #41). The events are then written
+    /// from the series of the countdowns shown only.
+    public struct Gathering: Sendable {
+        /// The calendar gathered for, which writes it (`calendar(_:_:shown:)`).
+        public let calendar: CountdownCalendar
+        let last: CivilDate
+        fileprivate var candidates: [Candidate] = []
+        /// Celebrated days, at most the `countdownMaxEvents` first (the room left is never more).
+        fileprivate var celebrated: [Celebrated] = []
+
+        public init(_ calendar: CountdownCalendar) {
+            self.calendar = calendar
+            last = calendar.today.adding(days: calendar.horizon)
         }
-        let detail = allot(&plans)
+
+        /// Notes `series` (any order; each countdown once over all batches).
+        public mutating func add(_ series: [CountdownSeries]) {
+            for one in series {
+                if let plan = calendar.plan(one, through: last) {
+                    candidates.append(Candidate(uid: one.countdown.uid, nearest: plan.nearest, targetDay: calendar.cost(plan, .targetDay),
+                                                milestones: calendar.cost(plan, .milestones), full: calendar.cost(plan, .full)))
+                }
+                for day in calendar.feed.celebrations.days(of: one, from: calendar.today, through: last, zone: calendar.zone, language: calendar.language) {
+                    celebrated.append(Celebrated(countdown: one.countdown, day: day))
+                }
+            }
+            let room = max(0, calendar.feed.countdownMaxEvents)
+            if celebrated.count > 2 * room + 1_024 {
+                celebrated.sort(by: Celebrated.soonestFirst)
+                celebrated.removeSubrange(room...)
+            }
+        }
+
+        /// The detail each countdown gets: everyone the target day first,
+        /// nearest first, while room lasts; then the nearest are upgraded to
+        /// every day, or else to milestones.
+        public func allot() -> Allotment {
+            let plans = candidates.sorted { ($0.nearest, $0.uid) < ($1.nearest, $1.uid) }
+            var budget = Cost(events: calendar.feed.countdownMaxEvents, bytes: CountdownCalendar.maxBytes)
+            var chosen: [String: (Detail, Cost)] = [:]
+            for plan in plans {
+                if plan.targetDay.fits(in: budget) {
+                    chosen[plan.uid] = (.targetDay, plan.targetDay)
+                    budget = budget - plan.targetDay
+                } else {
+                    chosen[plan.uid] = (.none, Cost(events: 0, bytes: 0))
+                }
+            }
+            for plan in plans where budget.events > 0 && budget.bytes > 0 {
+                guard let (current, spent) = chosen[plan.uid], current == .targetDay else { continue }
+                for (richer, whole) in [(Detail.full, plan.full), (.milestones, plan.milestones)] {
+                    let extra = whole - spent
+                    if extra.fits(in: budget) {
+                        chosen[plan.uid] = (richer, whole)
+                        budget = budget - extra
+                        break
+                    }
+                }
+            }
+            return Allotment(chosen: chosen)
+        }
+    }
+
+    /// The detail each countdown of a calendar is shown at (by UID), with its cost.
+    public struct Allotment: Sendable {
+        fileprivate var chosen: [String: (Detail, Cost)]
+
+        /// Whether the countdown with `uid` has any event in the calendar: only those series are needed to write it.
+        public func showsEvents(of uid: String) -> Bool { (chosen[uid]?.1.events ?? 0) > 0 }
+    }
+
+    /// The calendar of what `gathering` saw, as `allotment` shows it, with the
+    /// events written from `shown`: the series of the countdowns it shows
+    /// events of (`Allotment.showsEvents`; others are ignored).
+    public func calendar(_ gathering: Gathering, _ allotment: Allotment, shown: [CountdownSeries]) -> Result {
         var counts: [Detail: Int] = [:]
-        for level in detail.values { counts[level, default: 0] += 1 }
+        for (level, _) in allotment.chosen.values { counts[level, default: 0] += 1 }
         var events: [VEvent] = []
-        for plan in plans.sorted(by: { $0.series.countdown.uid < $1.series.countdown.uid }) {
-            let level = detail[plan.series.countdown.uid] ?? .none
+        for one in shown.sorted(by: { $0.countdown.uid < $1.countdown.uid }) {
+            guard let (level, _) = allotment.chosen[one.countdown.uid], let plan = plan(one, through: gathering.last) else { continue }
             events += days(for: plan, detail: level).map(VEvent.init(component:))
         }
         // Celebrated days (half-birthdays, round day counts) fill what room is left, soonest first.
         let room = feed.countdownMaxEvents - events.count
-        var roomBytes = Self.maxBytes - plans.reduce(0) { $0 + cost($1, detail[$1.series.countdown.uid] ?? .none).bytes }
+        var roomBytes = Self.maxBytes - allotment.chosen.values.reduce(0) { $0 + $1.1.bytes }
         if room > 0 {
-            let celebrated = series.flatMap { one in feed.celebrations.days(of: one, from: today, through: last, zone: zone, language: language).map { (one.countdown, $0) } }
-                .sorted { ($0.1.date, $0.0.uid, $0.1.key) < ($1.1.date, $1.0.uid, $1.1.key) }
+            let celebrated = gathering.celebrated.sorted(by: Celebrated.soonestFirst)
                 .prefix(room)
-                .prefix { countdown, _ in
-                    roomBytes -= Self.eventBytes(countdown)
+                .prefix { one in
+                    roomBytes -= Self.eventBytes(one.countdown)
                     return roomBytes >= 0
                 }
-            events += celebrated.map { countdown, day in
-                VEvent(component: event(countdown, day: day.date, uid: "\(countdown.uid)/\(day.key)@celebrate.tminus", title: day.title))
+            events += celebrated.map { one in
+                VEvent(component: event(one.countdown, day: one.day.date, uid: "\(one.countdown.uid)/\(one.day.key)@celebrate.tminus", title: one.day.title))
             }
         }
         var calendar = CalendarExport.header(for: feed, name: language.page("calendarName", ["feed": feed.name]), description: description(counts))
         calendar.events = events
         return Result(calendar: calendar, detail: counts)
+    }
+
+    /// A countdown the calendar may show: an active one counting down to a target in the window.
+    private func plan(_ one: CountdownSeries, through last: CivilDate) -> Plan? {
+        guard one.countdown.status == .active, one.countdown.direction == .down else { return nil }
+        let targets = one.dates(from: today, through: last, zone: zone, limit: horizon + 8)
+        return targets.first.map { Plan(series: one, targets: targets, nearest: $0) }
+    }
+
+    /// What `allot` knows of a countdown: its nearest target and its cost at each detail.
+    fileprivate struct Candidate: Sendable {
+        var uid: String
+        var nearest: CivilDate
+        var targetDay: Cost
+        var milestones: Cost
+        var full: Cost
+    }
+
+    /// A celebrated day, with what its event is written from.
+    fileprivate struct Celebrated: Sendable {
+        var countdown: Countdown
+        var day: Celebrations.Day
+
+        static func soonestFirst(_ a: Celebrated, _ b: Celebrated) -> Bool {
+            (a.day.date, a.countdown.uid, a.day.key) < (b.day.date, b.countdown.uid, b.day.key)
+        }
     }
 
     /// The calendar's description, in the feed's language: what it holds, and
@@ -124,46 +226,15 @@ public struct CountdownCalendar: Sendable {
         var nearest: CivilDate
     }
 
-    /// Everyone gets the target day first, nearest first, while room lasts; then
-    /// the nearest are upgraded to every day, or else to milestones.
-    private func allot(_ plans: inout [Plan]) -> [String: Detail] {
-        plans.sort { ($0.nearest, $0.series.countdown.uid) < ($1.nearest, $1.series.countdown.uid) }
-        var budget = Cost(events: feed.countdownMaxEvents, bytes: Self.maxBytes)
-        var chosen: [String: (Detail, Cost)] = [:]
-        for plan in plans {
-            let cost = cost(plan, .targetDay)
-            if cost.fits(in: budget) {
-                chosen[plan.series.countdown.uid] = (.targetDay, cost)
-                budget = budget - cost
-            } else {
-                chosen[plan.series.countdown.uid] = (.none, Cost(events: 0, bytes: 0))
-            }
-        }
-        for plan in plans where budget.events > 0 && budget.bytes > 0 {
-            let uid = plan.series.countdown.uid
-            guard let (current, spent) = chosen[uid], current == .targetDay else { continue }
-            for richer in [Detail.full, .milestones] {
-                let whole = cost(plan, richer)
-                let extra = whole - spent
-                if extra.fits(in: budget) {
-                    chosen[uid] = (richer, whole)
-                    budget = budget - extra
-                    break
-                }
-            }
-        }
-        return chosen.mapValues(\.0)
-    }
-
     /// Events and bytes: the calendar must stay under both.
-    struct Cost {
+    struct Cost: Sendable {
         var events: Int
         var bytes: Int
         func fits(in budget: Cost) -> Bool { events <= budget.events && bytes <= budget.bytes }
         static func - (a: Cost, b: Cost) -> Cost { Cost(events: a.events - b.events, bytes: a.bytes - b.bytes) }
     }
 
-    private func cost(_ plan: Plan, _ detail: Detail) -> Cost {
+    fileprivate func cost(_ plan: Plan, _ detail: Detail) -> Cost {
         let events = eventCount(plan, detail)
         return Cost(events: events, bytes: events * Self.eventBytes(plan.series.countdown))
     }

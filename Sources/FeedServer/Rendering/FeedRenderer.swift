@@ -81,11 +81,7 @@ package struct FeedRenderer: Sendable {
                 : tuning.matchesNothing ? [] : Self.shown(compiled.series, tuning: tuning, today: today, zone: zone, ahead: true)
             let result = CountdownCalendar(feed: compiled.feed, today: today, zone: zone, workingDays: compiled.workingDays, language: language)
                 .calendar(for: series)
-            if result.isReduced { noteReduced(compiled, result) }
-            let dayStart = zone.instant(of: LocalDateTime(date: today))
-            return Representation(bytes: CalendarWriter().bytes(result.calendar), contentType: Representation.calendarType,
-                                  lastModified: max(compiled.stored.updatedAt, dayStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 900),
-                                  contentDisposition: "inline; filename=\"\(compiled.slug)-countdown.ics\"", gzip: settings.gzip)
+            return countdownCalendar(result, of: compiled.stored, shown: compiled.feed, today: today, zone: zone)
         }
         if tuning.matchesNothing { return render() }
         return try await cache.value(for: .countdownCalendar(compiled.identity, day: today, language: language, tuning: tuning), render: render)
@@ -102,15 +98,26 @@ package struct FeedRenderer: Sendable {
         }
     }
 
-    private func noteReduced(_ compiled: CompiledFeed, _ result: CountdownCalendar.Result) {
+    /// The countdown calendar's bytes and headers, `result` made for `stored`
+    /// (its feed as the link shows it: `shown`) on `today` in `zone`; a
+    /// reduced one is logged once per revision.
+    func countdownCalendar(_ result: CountdownCalendar.Result, of stored: StoredFeed, shown: Feed, today: CivilDate, zone: Zone) -> Representation {
+        if result.isReduced { noteReduced(stored, result) }
+        let dayStart = zone.instant(of: LocalDateTime(date: today))
+        return Representation(bytes: CalendarWriter().bytes(result.calendar), contentType: Representation.calendarType,
+                              lastModified: max(stored.updatedAt, dayStart), cacheControl: settings.cacheControl(shown, maxAge: 900),
+                              contentDisposition: "inline; filename=\"\(stored.feed.slug)-countdown.ics\"", gzip: settings.gzip)
+    }
+
+    private func noteReduced(_ stored: StoredFeed, _ result: CountdownCalendar.Result) {
         let first = reducedLogged.revisions.withLock { logged in
-            defer { logged[compiled.slug] = compiled.revision }
-            return logged[compiled.slug] != compiled.revision
+            defer { logged[stored.feed.slug] = stored.revision }
+            return logged[stored.feed.slug] != stored.revision
         }
         guard first else { return }
         let detail = CountdownCalendar.Detail.allCases.map { "\($0): \(result.detail[$0] ?? 0)" }.joined(separator: ", ")
         logger.notice("countdown calendar reduced to stay under maxEvents", metadata: [
-            "feed": "\(compiled.slug)", "maxEvents": "\(compiled.feed.countdownMaxEvents)", "countdowns": "\(detail)",
+            "feed": "\(stored.feed.slug)", "maxEvents": "\(stored.feed.countdownMaxEvents)", "countdowns": "\(detail)",
         ])
     }
 

@@ -61,6 +61,7 @@ package struct PublicRoutes: Sendable {
                 return self.served(try await self.renderer.page(compiled, zone: zone, path: path, language: language, cursor: cursor), context)
             }
             router.get("\(prefix)/{slug}/countdown.ics") { request, context in
+                if let batched = try await self.batchedCountdownCalendar(request, context) { return self.served(batched, context) }
                 let compiled = try await self.feed(context).compiled
                 let language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: false)
                 return self.served(try await self.renderer.countdownCalendar(compiled, language: language, tuning: try LinkTuning(request)), context)
@@ -123,6 +124,15 @@ package struct PublicRoutes: Sendable {
         return await byPlace(feed.slug) { try await renderer.firstPage(stored, identity: identity, zone: zone, path: path, language: language, store: catalog.store) }
     }
 
+    /// A large feed's countdown calendar while it is not compiled, made from
+    /// its rows in batches (`FeedRenderer.batchedCountdownCalendar`); nil
+    /// when the link tunes it or the compiled feed answers.
+    private func batchedCountdownCalendar(_ request: Request, _ context: ServerContext) async throws -> Representation? {
+        guard try LinkTuning(request).isEmpty, let (stored, identity, feed) = try uncompiled(request, context) else { return nil }
+        let language = try ViewerLanguage.resolve(request, feed: feed, negotiating: false)
+        return await byPlace(feed.slug) { try await renderer.batchedCountdownCalendar(stored, identity: identity, language: language, store: catalog.store) }
+    }
+
     /// A feed the request may see, large and not compiled, as the viewer sees it; nil on a page after the first.
     private func uncompiled(_ request: Request, _ context: ServerContext) throws -> (StoredFeed, CompiledFeed.Identity, Feed)? {
         guard request.uri.queryParameters.get("cursor") == nil else { return nil }
@@ -133,10 +143,11 @@ package struct PublicRoutes: Sendable {
         return (stored, identity, redaction.apply(to: stored.feed))
     }
 
-    /// A first page read by place, or nil when the read fails (logged: the compiled feed answers instead).
+    /// A first page read by place (or a calendar made in batches), or nil when
+    /// the read fails (logged: the compiled feed answers instead).
     private func byPlace(_ slug: String, _ read: () async throws -> Representation?) async -> Representation? {
         do { return try await read() } catch {
-            catalog.logger.warning("cannot read a first page by place; compiling the feed", metadata: ["feed": "\(slug)", "error": "\(error)"])
+            catalog.logger.warning("cannot read a large feed without compiling it; compiling the feed", metadata: ["feed": "\(slug)", "error": "\(error)"])
             return nil
         }
     }
