@@ -120,6 +120,29 @@ struct StreamedExportTests {
         }
     }
 
+    /// Written a batch at a time in export order (`CalendarExport.Batches`,
+    /// issue #41), past a megabyte of events (the writer's chunks): the parts
+    /// joined are the whole calendar's bytes, tasks after every event.
+    @Test func anExportWrittenInBatchesIsTheWholeCalendarsBytes() {
+        let feed = Feed(slug: "many", timeZone: "Europe/Berlin", includeAlarms: true)
+        var countdowns: [Countdown] = []
+        for index in 0..<4_000 {
+            var one = index % 3 == 0 ? Make.zoned("20270310T090000", index % 2 == 0 ? "Europe/Berlin" : "Asia/Tokyo", title: "Meeting \(index) " + String(repeating: "x", count: 900))
+                : Make.allDay("20270201", repeat: .yearly, title: "Day \(index)")
+            one.uid = "uid-\(index)@tests"
+            if index % 7 == 0 { one.kind = .task }
+            countdowns.append(one)
+        }
+        let whole = CalendarWriter().bytes(CalendarExport.calendar(feed: feed, countdowns: countdowns))
+        var batches = CalendarExport.Batches(feed: feed)
+        let ordered = CalendarExport.order(of: countdowns).map { countdowns[$0] }
+        for start in stride(from: 0, to: ordered.count, by: 333) { batches.add(Array(ordered[start..<min(start + 333, ordered.count)])) }
+        let parts = batches.takeParts()
+        #expect(parts.count > 3, "the events came in more than one chunk")
+        #expect(Array(parts.joined()) == whole)
+        #expect(CalendarExport.bytes(feed: feed, countdowns: countdowns) == whole)
+    }
+
     /// A task given by DTSTART and DURATION (as calendar apps write them, issue #38) is due when it is up, and keeps
     /// its start; a duration beyond a century, from whoever sent the calendar, is not worked out (no arithmetic on it).
     @Test func aTaskWithADurationIsDueWhenItIsUp() throws {

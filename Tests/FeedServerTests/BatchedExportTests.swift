@@ -75,7 +75,7 @@ import TestSupport
             }
             let small = try #require(try await write(7, stored.revision))
             let one = try #require(try await write(100_000, stored.revision))
-            #expect(small.parts.count == 3 && Array(small.parts.joined()) == Array(one.parts.joined()))
+            #expect(small.parts.count >= 3 && Array(small.parts.joined()) == Array(one.parts.joined()))
             let compiled = try await Self.compiledExport(parts, as: .classified)
             #expect(Array(small.parts.joined()) == compiled.bytes, "the compiled view's export")
             #expect(Representation.tag(parts: small.parts) == compiled.etag)

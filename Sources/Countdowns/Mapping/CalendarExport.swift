@@ -117,8 +117,8 @@ public enum CalendarExport {
             }
         }
 
-        /// The calendar's bytes in parts (`CalendarStreamWriter.parts()`): joined, they are the export.
-        public consuming func parts() -> [[UInt8]] { writer.parts() }
+        /// The calendar's bytes in parts (`CalendarStreamWriter.takeParts()`), moved out: joined, they are the export.
+        public mutating func takeParts() -> [[UInt8]] { writer.takeParts() }
     }
 
     /// The calendar header every client reads, for a feed (or its countdown calendar).

@@ -12,6 +12,10 @@
 public struct CalendarStreamWriter {
     private let properties: [Property]
     private var embedded: [VTimeZone] = []
+    /// Events written so far, in chunks of about `chunkBytes`, and the one
+    /// being filled: never one array, which grew by copying itself (56 MB
+    /// of events were twice that for a moment; issue #41).
+    private var eventChunks: [[UInt8]] = []
     private var events: [UInt8] = []
     private var todos: [UInt8] = []
     private var zones = TimeZoneNormalizer.Usage()
@@ -35,13 +39,22 @@ public struct CalendarStreamWriter {
         if component.name == VTodo.componentName {
             writer.write(normalized, into: &todos)
         } else {
+            if events.isEmpty { events.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4) }
             writer.write(normalized, into: &events)
+            if events.count >= Self.chunkBytes {
+                eventChunks.append(events)
+                events = []
+            }
         }
     }
 
+    /// About how large an event chunk grows before the next begins.
+    static let chunkBytes = 1 << 20
+
     /// The calendar's bytes.
     public func finish() -> [UInt8] {
-        let parts = parts()
+        var written = self
+        let parts = written.takeParts()
         var output: [UInt8] = []
         output.reserveCapacity(parts.reduce(0) { $0 + $1.count })
         for part in parts { output += part }
@@ -49,9 +62,13 @@ public struct CalendarStreamWriter {
     }
 
     /// The calendar's bytes in the parts they were written in (the header and
-    /// zones, the events, the tasks and the end), for a writer of a large
+    /// zones, the events in chunks, the tasks and the end), for a writer of a large
     /// calendar that must not hold a second copy of it joined (`finish()`).
-    public consuming func parts() -> [[UInt8]] {
+    /// Moved out: the writer is left with no events or tasks. (Mutating, not
+    /// `consuming`: the consuming form that moved the chunks out of this
+    /// copyable struct corrupted the heap in a debug build of Swift 6.3,
+    /// "free(): invalid next size", every run; this form never did.)
+    public mutating func takeParts() -> [[UInt8]] {
         var head: [UInt8] = []
         LineFolder.fold("BEGIN:VCALENDAR", into: &head)
         for property in properties where !property.name.hasPrefix("X-LIC-ERROR") {
@@ -61,8 +78,12 @@ public struct CalendarStreamWriter {
         var tail = todos
         todos = []
         LineFolder.fold("END:VCALENDAR", into: &tail)
-        let events = self.events
-        self.events = []
-        return [head, events, tail]
+        var parts = [head]
+        parts += eventChunks
+        eventChunks = []
+        parts.append(events)
+        events = []
+        parts.append(tail)
+        return parts
     }
 }

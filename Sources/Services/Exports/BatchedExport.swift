@@ -24,7 +24,7 @@ public enum BatchedExport {
                 if writer == nil { writer = CalendarExport.Batches(feed: redaction.apply(to: feed.feed), imageURL: imageURL, otherCalendarDates: otherCalendarDates) }
                 writer?.add(redacted)
             }
-        }), let parts = writer.withLock({ $0.take()?.parts() }) else { return nil }
+        }), let parts = writer.withLock({ $0?.takeParts() }) else { return nil }
         return (feed, parts)
     }
 }
