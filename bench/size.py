@@ -98,7 +98,8 @@ def run(work):
         # The first pages come before anything else: a feed read by place, not compiled (issue #41).
         firsts = [(name, *timed(f"{base}/feeds/{slug}{path}")) for name, path in FIRST_PAGES]
         if count == 10_000:
-            serving.fetch(f"{base}/feeds/{slug}.ics")   # compiles the feed
+            # A card reads the compiled feed: it compiles it (`.ics` and `countdown.ics` of a large feed are written from its rows).
+            serving.fetch(f"{base}/feeds/{slug}/1.svg")
             code, page, _ = timed(f"{base}/feeds/{slug}?tz=Asia/Tokyo")   # the compiled feed's page: the render alone
             code2, page_again, _ = timed(f"{base}/feeds/{slug}?tz=UTC")
             for path in [".ics", "/countdown.ics", ".json?limit=1000"]:

@@ -267,6 +267,29 @@ enum PostgresMigrations {
             WHERE NOT EXISTS (SELECT 1 FROM countdown) ON CONFLICT DO NOTHING
             """,
         ]),
+        // SQLite's table is rebuilt with the body last (a large export is written into its row in parts);
+        // here the same columns in the same order, so that both stores keep one schema. The rows are copied over.
+        Migration(name: "v22: kept exports with the body last", statements: [
+            """
+            CREATE TABLE feedExportV22 (
+                feedId BIGINT NOT NULL REFERENCES feed(id) ON DELETE CASCADE,
+                view TEXT NOT NULL CHECK (view IN ('none', 'classified', 'titles', 'busy')),
+                revision BIGINT NOT NULL,
+                variant TEXT NOT NULL,
+                etag TEXT,
+                gzipped BYTEA,
+                gzippedEtag TEXT,
+                body BYTEA,
+                PRIMARY KEY (feedId, view)
+            )
+            """,
+            """
+            INSERT INTO feedExportV22 (feedId, view, revision, variant, etag, gzipped, gzippedEtag, body)
+            SELECT feedId, view, revision, variant, etag, gzipped, gzippedEtag, body FROM feedExport
+            """,
+            "DROP TABLE feedExport",
+            "ALTER TABLE feedExportV22 RENAME TO feedExport",
+        ]),
     ]
 }
 

@@ -70,25 +70,23 @@ extension SQLiteCountdownStore {
 
     /// Inserts the row with a body of zeros as long as the parts, then writes
     /// them into it one after the other (SQLite's incremental blob I/O): the
-    /// body is never joined, nor copied into a statement.
+    /// body is never joined, nor copied into a statement. The zeros are not
+    /// made in memory either: the body is the row's last column (v22), and
+    /// the row is inserted, not updated (an upsert's `excluded.body` made them).
     public func keepExport(parts: [[UInt8]], etag: String, revision: Int64, variant: String, slug: String, view: Redaction) async throws {
         let length = parts.reduce(0) { $0 + $1.count }
         guard length <= Int(Int32.max) else { throw StoreError.invalid("an export of \(length) bytes is past what SQLite keeps in one value") }
         try await write { db in
+            // Only for the feed's current revision, and only over another revision or variant (as `keepExport(_:slug:view:)`).
+            guard let feedId = try Int64.fetchOne(db, sql: "SELECT id FROM feed WHERE slug = ? AND revision = ?", arguments: [slug, revision]) else { return }
+            let kept = try Row.fetchOne(db, sql: "SELECT revision, variant FROM feedExport WHERE feedId = ? AND view = ?", arguments: [feedId, view])
+            if let kept, kept["revision"] as Int64 > revision || (kept["revision"] as Int64 == revision && kept["variant"] as String == variant) { return }
+            try db.execute(sql: "DELETE FROM feedExport WHERE feedId = ? AND view = ?", arguments: [feedId, view])
             try db.execute(sql: """
-                INSERT INTO feedExport (feedId, view, revision, variant, body, etag, gzipped, gzippedEtag)
-                SELECT id, ?, ?, ?, zeroblob(?), ?, NULL, NULL FROM feed WHERE slug = ? AND revision = ?
-                ON CONFLICT (feedId, view) DO UPDATE SET revision = excluded.revision, variant = excluded.variant, body = excluded.body,
-                    etag = excluded.etag, gzipped = NULL, gzippedEtag = NULL
-                WHERE excluded.revision > feedExport.revision OR (excluded.revision = feedExport.revision AND excluded.variant <> feedExport.variant)
-                """, arguments: [view, revision, variant, length, etag, slug, revision])
-            // Not written: the feed moved on, or this revision and variant are kept already.
-            guard db.changesCount > 0, let rowID = try Int64.fetchOne(db, sql: """
-                SELECT feedExport.rowid FROM feedExport JOIN feed ON feed.id = feedExport.feedId
-                WHERE feed.slug = ? AND feedExport.view = ? AND feedExport.revision = ? AND feedExport.variant = ?
-                """, arguments: [slug, view, revision, variant]) else { return }
+                INSERT INTO feedExport (feedId, view, revision, variant, etag, gzipped, gzippedEtag, body) VALUES (?, ?, ?, ?, ?, NULL, NULL, zeroblob(?))
+                """, arguments: [feedId, view, revision, variant, etag, length])
             var blob: OpaquePointer?
-            var code = sqlite3_blob_open(db.sqliteConnection, "main", "feedExport", "body", rowID, 1, &blob)
+            var code = sqlite3_blob_open(db.sqliteConnection, "main", "feedExport", "body", db.lastInsertedRowID, 1, &blob)
             defer { sqlite3_blob_close(blob) }
             var offset: Int32 = 0
             for part in parts where code == SQLITE_OK && !part.isEmpty {

@@ -325,6 +325,30 @@ package enum StoreMigrations {
                 INSERT OR IGNORE INTO setting (key, value) SELECT ?, 'on' WHERE NOT EXISTS (SELECT 1 FROM countdown)
                 """, arguments: [SettingKey.keptCountdownsRepaired.rawValue])
         }
+        migrator.registerMigration("v22: kept exports with the body last") { db in
+            // A large export is written into its row in parts (SQLite's incremental blob I/O) after the row
+            // is inserted with that many zeros, and SQLite leaves a zeroblob unwritten in memory only as a
+            // record's last column: before it, 56 MB of zeros were made twice for a moment (issue #41).
+            // The rows are copied over: a server that upgrades answers its misses from them at once.
+            try db.create(table: "feedExportV22") { t in
+                t.column("feedId", .integer).notNull().references("feed", onDelete: .cascade)
+                t.column("view", .text).notNull().check { ["none", "classified", "titles", "busy"].contains($0) }
+                t.column("revision", .integer).notNull()
+                t.column("variant", .text).notNull()
+                t.column("etag", .text)
+                t.column("gzipped", .blob)
+                t.column("gzippedEtag", .text)
+                // NULL: the view hides nothing, the row of view 'none' serves it.
+                t.column("body", .blob)
+                t.primaryKey(["feedId", "view"])
+            }
+            try db.execute(sql: """
+                INSERT INTO feedExportV22 (feedId, view, revision, variant, etag, gzipped, gzippedEtag, body)
+                SELECT feedId, view, revision, variant, etag, gzipped, gzippedEtag, body FROM feedExport
+                """)
+            try db.drop(table: "feedExport")
+            try db.rename(table: "feedExportV22", to: "feedExport")
+        }
         return migrator
     }
 }
