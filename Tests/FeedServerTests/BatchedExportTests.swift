@@ -146,4 +146,23 @@ import TestSupport
             #expect(try await client.text(path).1 == body)
         }
     }
+    /// A large feed edited while its compilation is in memory is compiled
+    /// again, its unchanged series reused, for `.ics` and `countdown.ics`:
+    /// cheaper than writing them from every row (0.4 s against 0.75 s and
+    /// 1.5 s for 10,000 countdowns).
+    @Test func anEditedFeedInMemoryIsCompiledAgainNotWrittenFromItsRows() async throws {
+        let fixture = try ServerFixture(backend: .sqlite)
+        try fixture.feed("big", calendar: FirstPageTests.calendar(around: fixture.clockNow), yaml: "public: true")
+        try await fixture.withServer(adjust: FirstPageTests.smallFeedsByPlace) { client, parts in
+            let id = try #require(await parts.catalog.feed(slug: "big")?.series.first?.countdown.id)
+            let edited = try await client.execute(uri: "/api/countdowns/\(id)", method: .patch, headers: fixture.admin,
+                                                  body: ByteBuffer(string: #"{"title":"Renamed"}"#))
+            #expect(edited.status == .ok)
+            for path in ["/feeds/big.ics", "/feeds/big/countdown.ics"] {
+                let (head, body) = try await client.text(path)
+                #expect(head.status == .ok && body.contains("Renamed"), "\(path)")
+            }
+            #expect(parts.catalog.compileCount == 2 && parts.catalog.batchedExportCount == 0, "compiled again, once")
+        }
+    }
 }

@@ -126,9 +126,12 @@ package struct PublicRoutes: Sendable {
 
     /// A large feed's countdown calendar while it is not compiled, made from
     /// its rows in batches (`FeedRenderer.batchedCountdownCalendar`); nil
-    /// when the link tunes it or the compiled feed answers.
+    /// when the link tunes it or the compiled feed answers (in memory, or an
+    /// older compilation is there to build on).
     private func batchedCountdownCalendar(_ request: Request, _ context: ServerContext) async throws -> Representation? {
-        guard try LinkTuning(request).isEmpty, let (stored, identity, feed) = try uncompiled(request, context) else { return nil }
+        guard try LinkTuning(request).isEmpty, let (stored, identity, feed) = try uncompiled(request, context), !catalog.canRecompile(slug: feed.slug) else {
+            return nil
+        }
         let language = try ViewerLanguage.resolve(request, feed: feed, negotiating: false)
         return await byPlace(feed.slug) { try await renderer.batchedCountdownCalendar(stored, identity: identity, language: language, store: catalog.store) }
     }
