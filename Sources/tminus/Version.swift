@@ -2,7 +2,7 @@
 /// from (`buildCommit`, generated at build time by the BuildCommit plugin).
 enum Version {
     /// The release; the Debian package's version follows it.
-    static let release = "0.14.1"
+    static let release = "0.15.0"
 
     static var full: String { "\(release) (\(buildCommit))" }
 }
