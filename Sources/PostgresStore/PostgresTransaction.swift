@@ -60,6 +60,7 @@ struct PostgresTransaction: StoreTransaction {
         binds.append(Int64(max(0, limit)))
         return try await store.select(CountdownRecord.self, from: PostgresCountdownStore.countdownTable,
                                       where: uid == nil ? "feedId = $1" : "feedId = $1 AND uid COLLATE \"C\" > $2", binds,
+                                      // The limit rides after the order: `select` ends its statement there.
                                       order: "uid COLLATE \"C\" LIMIT $\(uid == nil ? 2 : 3)", on: connection)
     }
 

@@ -13,13 +13,14 @@ extension FeedCatalog {
     /// while it was read or the store refused the bytes: the caller compiles.
     func batchedExport(_ key: CompiledKey, stored: StoredFeed, variant: String, spelling: OtherCalendarDates, cacheKey: RenderKey) async -> Representation? {
         let task = batchedExports.withLock { running in
-            if let task = running[key] { return task }
+            // Joined only for the same revision: a write of the one before answers nil or that revision's bytes.
+            if let (revision, task) = running[key], revision == stored.revision { return task }
             let task = Task { await self.writeBatched(key, revision: stored.revision, variant: variant, spelling: spelling, cacheKey: cacheKey) }
-            running[key] = task
+            running[key] = (stored.revision, task)
             return task
         }
         let exported = await task.value
-        batchedExports.withLock { if $0[key] == task { $0[key] = nil } }
+        batchedExports.withLock { if $0[key]?.task == task { $0[key] = nil } }
         return exported
     }
 

@@ -119,7 +119,7 @@ package final class FeedCatalog: Sendable {
     private let compiled: Mutex<Compiled>
     private let tokenUses = Mutex<[Int64: Date]>([:])
     /// Exports being written in batches (`batchedExport`), one per view: the requests that come meanwhile await it.
-    let batchedExports = Mutex<[CompiledKey: Task<Representation?, Never>]>([:])
+    let batchedExports = Mutex<[CompiledKey: (revision: Int64, task: Task<Representation?, Never>)]>([:])
     private let compiles = Atomic<Int>(0)
     /// How many exports were written in batches since start (`batchedExport`; tests read it).
     let batchedExportWrites = Atomic<Int>(0)
