@@ -7,11 +7,7 @@ import Foundation
 extension CountdownStore {
     /// Every feed, ordered by slug.
     public func feeds() async throws -> [StoredFeed] {
-        try await read { reader in
-            var feeds: [StoredFeed] = []
-            for row in try await reader.feedRows(nil, lock: false) { feeds.append(try await reader.storedFeed(row)) }
-            return feeds
-        }
+        try await read { reader in try await reader.storedFeeds(try await reader.feedRows(nil, lock: false)) }
     }
 
     public func feed(slug: String) async throws -> StoredFeed? {

@@ -30,15 +30,19 @@ struct PostgresTransaction: StoreTransaction {
         }
     }
 
-    func storedFeed(_ row: FeedRecord) async throws -> StoredFeed {
-        let id = try row.savedID()
-        let count = try await connection.query("SELECT count(*) FROM countdown WHERE feedId = \(id)", logger: logger).collect(Int64.self).first ?? 0
-        var colors: [String: String] = [:]
-        for try await (name, color) in try await connection.query(
-            "SELECT name, color FROM category WHERE feedId = \(id) AND color IS NOT NULL", logger: logger).decode((String, String).self) {
-            colors[name] = color
+    func feedTallies(feedId: Int64?) async throws -> [Int64: FeedTally] {
+        var tallies: [Int64: FeedTally] = [:]
+        let counts: PostgresQuery = if let feedId { "SELECT feedId, count(*) FROM countdown WHERE feedId = \(feedId) GROUP BY feedId" }
+            else { "SELECT feedId, count(*) FROM countdown GROUP BY feedId" }
+        for try await (id, count) in try await connection.query(counts, logger: logger).decode((Int64, Int64).self) {
+            tallies[id, default: FeedTally()].countdownCount = Int(count)
         }
-        return try StoredFeed(row, categoryColors: colors, countdownCount: Int(count))
+        let colors: PostgresQuery = if let feedId { "SELECT feedId, name, color FROM category WHERE feedId = \(feedId) AND color IS NOT NULL" }
+            else { "SELECT feedId, name, color FROM category WHERE color IS NOT NULL" }
+        for try await (id, name, color) in try await connection.query(colors, logger: logger).decode((Int64, String, String).self) {
+            tallies[id, default: FeedTally()].categoryColors[name] = color
+        }
+        return tallies
     }
 
     func countdownRow(id: Int64, lock: Bool) async throws -> CountdownRecord? {

@@ -31,11 +31,20 @@ package struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    package func storedFeed(_ row: FeedRecord) async throws -> StoredFeed {
+    package func feedTallies(feedId: Int64?) async throws -> [Int64: FeedTally] {
         try await on { db in
-            let id = try row.savedID()
-            let count = try CountdownRecord.filter(CountdownRecord.Columns.feedId == id).fetchCount(db)
-            return try StoredFeed(row, categoryColors: try CategoryRecord.colors(db, feedId: id), countdownCount: count)
+            var tallies: [Int64: FeedTally] = [:]
+            let arguments: StatementArguments = feedId.map { [$0] } ?? []
+            // The (feedId, uid) index counts each feed's rows without reading one.
+            for row in try Row.fetchAll(db, sql: "SELECT feedId, count(*) FROM countdown\(feedId == nil ? "" : " WHERE feedId = ?") GROUP BY feedId",
+                                           arguments: arguments) {
+                tallies[row[0], default: FeedTally()].countdownCount = row[1]
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT feedId, name, color FROM category WHERE color IS NOT NULL\(feedId == nil ? "" : " AND feedId = ?")",
+                                           arguments: arguments) {
+                tallies[row[0], default: FeedTally()].categoryColors[row[1]] = row[2]
+            }
+            return tallies
         }
     }
 

@@ -56,6 +56,34 @@ struct StorePrimitivesTests {
         _ = bees
     }
 
+    /// Every feed's count and colours come from one read of all feeds
+    /// (`feedTallies(feedId: nil)`, a server's start), the same as read one
+    /// feed at a time; a feed with neither has none.
+    @Test(arguments: StoreBackend.available) func feedTalliesOfEveryFeedAreThoseOfEachFeed(_ backend: StoreBackend) async throws {
+        let store = try await TemporaryStore.make(backend).store
+        let (zoo, bees, empty) = try await store.transaction { tx in
+            (try await tx.saveFeed(Self.feed("zoo", now: tx.now)).savedID(), try await tx.saveFeed(Self.feed("bees", now: tx.now)).savedID(),
+             try await tx.saveFeed(Self.feed("empty", now: tx.now)).savedID())
+        }
+        try await store.transaction { tx in
+            _ = try await tx.saveCountdowns(["a", "b", "c"].map { Self.countdown($0, title: $0, on: "2027-01-01", feedId: zoo, now: tx.now) }
+                                            + [Self.countdown("a", title: "A", on: "2027-01-01", feedId: bees, now: tx.now)])
+            try await tx.saveCategories(feedId: zoo, colors: ["Work": "#ff0000", "Home": "#00ff00"], links: [], replacing: false)
+            try await tx.saveCategories(feedId: bees, colors: ["Work": "#0000ff"], links: [], replacing: false)
+        }
+        let all = try await store.read { try await $0.feedTallies(feedId: nil) }
+        #expect(all[zoo] == FeedTally(countdownCount: 3, categoryColors: ["Work": "#ff0000", "Home": "#00ff00"]))
+        #expect(all[bees] == FeedTally(countdownCount: 1, categoryColors: ["Work": "#0000ff"]))
+        #expect(all[empty] == nil)
+        for id in [zoo, bees, empty] {
+            #expect(try await store.read { try await $0.feedTallies(feedId: id) } == (all[id].map { [id: $0] } ?? [:]), "one feed's, as in all")
+        }
+        let stored = try await store.feeds()
+        #expect(stored.map(\.countdownCount) == [1, 0, 3], "by slug: bees, empty, zoo")
+        #expect(stored.last?.feed.categoryColors == ["Work": "#ff0000", "Home": "#00ff00"])
+        #expect(try await store.feed(slug: "zoo") == stored.last)
+    }
+
     /// A large feed's export reads its rows a batch at a time in UID order,
     /// compared as bytes in every store (`BatchedExport`): "Z" before "a",
     /// "a" before "é", each batch after the last UID of the one before.

@@ -30,11 +30,14 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    package func storedFeed(_ row: FeedRecord) async throws -> StoredFeed {
-        try with { tables in
-            let colors = tables.categories.values.filter { $0.feedId == row.id && $0.color != nil }
-                .reduce(into: [String: String]()) { $0[$1.name] = $1.color }
-            return try StoredFeed(row, categoryColors: colors, countdownCount: tables.countdowns.values.count { $0.feedId == row.id })
+    package func feedTallies(feedId: Int64?) async throws -> [Int64: FeedTally] {
+        with { tables in
+            var tallies: [Int64: FeedTally] = [:]
+            for row in tables.countdowns.values where feedId == nil || row.feedId == feedId { tallies[row.feedId, default: FeedTally()].countdownCount += 1 }
+            for row in tables.categories.values where (feedId == nil || row.feedId == feedId) && row.color != nil {
+                tallies[row.feedId, default: FeedTally()].categoryColors[row.name] = row.color
+            }
+            return tallies
         }
     }
 

@@ -12,8 +12,9 @@ public protocol StoreReader: Sendable {
     /// (PostgreSQL's `FOR UPDATE`: two replicas writing one feed take turns;
     /// SQLite's writer is already alone); a read ignores it.
     func feedRows(_ key: FeedKey?, lock: Bool) async throws -> [FeedRecord]
-    /// The feed as callers see it: its row, category colours and countdown count.
-    func storedFeed(_ row: FeedRecord) async throws -> StoredFeed
+    /// The countdown count and category colours of one feed, or of every
+    /// feed (`nil`), by feed id; a feed with neither may be missing.
+    func feedTallies(feedId: Int64?) async throws -> [Int64: FeedTally]
 
     func countdownRow(id: Int64, lock: Bool) async throws -> CountdownRecord?
     /// A feed's countdown rows, soonest first (`startsOn`, title, id); only

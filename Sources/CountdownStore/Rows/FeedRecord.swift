@@ -28,6 +28,18 @@ public struct FeedRecord: Codable, Sendable, Equatable {
         updatedAt = now
     }
 
+    /// A row as a store read it.
+    public init(id: Int64?, slug: String, settings: FeedSettingsColumn, createdAt: Date, updatedAt: Date, revision: Int64, personId: Int64?, spaceId: Int64?) {
+        self.id = id
+        self.slug = slug
+        self.settings = settings
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.revision = revision
+        self.personId = personId
+        self.spaceId = spaceId
+    }
+
     /// Takes `feed`'s settings (not its slug, stamps or revision).
     public mutating func apply(_ feed: Feed) {
         settings = FeedSettingsColumn(feed)
@@ -42,8 +54,8 @@ public struct FeedRecord: Codable, Sendable, Equatable {
 
 extension StoredFeed {
     /// A stored row as callers see it: every store builds it the same way.
-    public init(_ record: FeedRecord, categoryColors: [String: String], countdownCount: Int) throws(StoreError) {
-        self.init(id: try record.savedID(), feed: record.feed(categoryColors: categoryColors), countdownCount: countdownCount,
+    public init(_ record: FeedRecord, tally: FeedTally) throws(StoreError) {
+        self.init(id: try record.savedID(), feed: record.feed(categoryColors: tally.categoryColors), countdownCount: tally.countdownCount,
                   updatedAt: record.updatedAt, revision: record.revision, personId: record.personId, spaceId: record.spaceId)
     }
 }

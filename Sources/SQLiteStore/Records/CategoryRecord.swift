@@ -60,12 +60,4 @@ package struct CategoryRecord: Codable, FetchableRecord, MutablePersistableRecor
                 """, arguments: [feedId, name, color])
         }
     }
-
-    package static func colors(_ db: Database, feedId: Int64) throws -> [String: String] {
-        var colors: [String: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT name, color FROM category WHERE feedId = ? AND color IS NOT NULL", arguments: [feedId]) {
-            colors[row["name"]] = row["color"]
-        }
-        return colors
-    }
 }
