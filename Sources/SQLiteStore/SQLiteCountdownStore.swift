@@ -31,6 +31,9 @@ public final class SQLiteCountdownStore: CountdownStore {
     package let turns = WriteTurns()
     /// The file opened, to tell when it is deleted or replaced (`storageProblem`).
     package let identity: FileIdentity?
+    /// Connections for the short reads that answer a request, used on the
+    /// request's own thread (`QuickReaders`).
+    package let quickReaders: QuickReaders
 
     /// `readOnly` (commands that only read: `list`, `export`, `feeds list`)
     /// opens the file without writing it, so a read-only backup can be listed;
@@ -44,11 +47,12 @@ public final class SQLiteCountdownStore: CountdownStore {
             throw Self.explained(error, path: path)
         }
         identity = FileIdentity(path: path)
+        quickReaders = QuickReaders(count: 2) { try DatabaseQueue(path: path, configuration: Self.configuration(readOnly: true, statements: statements)) }
         self.clock = clock
         self.path = path
     }
 
-    private static func configuration(readOnly: Bool, statements: StatementCounter) -> Configuration {
+    static func configuration(readOnly: Bool, statements: StatementCounter) -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)

@@ -7,19 +7,23 @@ import GRDBSQLite
 /// The exported calendars a server kept (`KeptExport`, table `feedExport`, v9).
 extension SQLiteCountdownStore {
     public func keptExport(slug: String, view: Redaction, bodyUpTo maxBytes: Int) async throws -> KeptExport? {
-        try await readDatabase { db in
-            // A cached statement: this runs on almost every calendar request of a
-            // server whose feeds do not fit in memory, and parsing it took longer than the read.
-            let statement = try db.cachedStatement(sql: """
-                SELECT feedExport.view, feedExport.revision, feedExport.variant, length(feedExport.body) AS length, feedExport.etag,
-                       CASE WHEN length(feedExport.body) <= :max THEN feedExport.body END AS body,
-                       CASE WHEN length(feedExport.body) <= :max THEN feedExport.gzipped END AS gzipped, feedExport.gzippedEtag
-                FROM feedExport JOIN feed ON feed.id = feedExport.feedId WHERE feed.slug = :slug AND feedExport.view IN (:view, :full)
-                """)
-            let rows = try Row.fetchAll(statement, arguments: ["max": Int64(clamping: maxBytes), "slug": slug, "view": view, "full": Redaction.none])
-            let kept = Dictionary(rows.map { row in (row["view"] as Redaction, Self.keptExport(row)) }, uniquingKeysWith: { first, _ in first })
-            return KeptExport.resolved(view: kept[view], full: kept[Redaction.none])
-        }
+        // On this thread when a quick reader is free: a few pages, read for a request of a feed not in memory.
+        if let answered = try quickReaders.read({ db in try Self.keptExport(db, slug: slug, view: view, bodyUpTo: maxBytes) }) { return answered }
+        return try await readDatabase { db in try Self.keptExport(db, slug: slug, view: view, bodyUpTo: maxBytes) }
+    }
+
+    private static func keptExport(_ db: Database, slug: String, view: Redaction, bodyUpTo maxBytes: Int) throws -> KeptExport? {
+        // A cached statement: this runs on almost every calendar request of a
+        // server whose feeds do not fit in memory, and parsing it took longer than the read.
+        let statement = try db.cachedStatement(sql: """
+            SELECT feedExport.view, feedExport.revision, feedExport.variant, length(feedExport.body) AS length, feedExport.etag,
+                   CASE WHEN length(feedExport.body) <= :max THEN feedExport.body END AS body,
+                   CASE WHEN length(feedExport.body) <= :max THEN feedExport.gzipped END AS gzipped, feedExport.gzippedEtag
+            FROM feedExport JOIN feed ON feed.id = feedExport.feedId WHERE feed.slug = :slug AND feedExport.view IN (:view, :full)
+            """)
+        let rows = try Row.fetchAll(statement, arguments: ["max": Int64(clamping: maxBytes), "slug": slug, "view": view, "full": Redaction.none])
+        let kept = Dictionary(rows.map { row in (row["view"] as Redaction, Self.keptExport(row)) }, uniquingKeysWith: { first, _ in first })
+        return KeptExport.resolved(view: kept[view], full: kept[Redaction.none])
     }
 
     public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> Data? {
