@@ -49,6 +49,11 @@ package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandl
     /// Counts open connections for `/metrics`.
     private let metrics: ServerMetrics?
     private var counted = false
+    /// A head was read and its body is to be watched, unless its end comes
+    /// in the same read (a GET): the watch is scheduled at the end of the
+    /// read (`channelReadComplete`), so a request without a body schedules
+    /// and cancels no timer for it (issue #41: the 304 path).
+    private var bodyWatchPending = false
 
     package init(limits: Limits, metrics: ServerMetrics? = nil) {
         self.limits = limits
@@ -83,12 +88,14 @@ package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandl
         case .head:
             state = .readingBody(bytes: 0, answered: false)
             waited = .zero
-            watchBody(context, after: limits.bodyGrace)
+            cancel()
+            bodyWatchPending = true
         case .body(let buffer):
             if case .readingBody(let bytes, let answered) = state {
                 state = .readingBody(bytes: bytes + buffer.readableBytes, answered: answered)
             }
         case .end:
+            bodyWatchPending = false
             if case .readingBody(_, answered: true) = state {
                 state = .awaitingHead
                 arm(context, limits.idleLimit)
@@ -98,6 +105,14 @@ package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandl
             }
         }
         context.fireChannelRead(data)
+    }
+
+    package func channelReadComplete(context: ChannelHandlerContext) {
+        if bodyWatchPending {
+            bodyWatchPending = false
+            if case .readingBody = state { watchBody(context, after: limits.bodyGrace) }
+        }
+        context.fireChannelReadComplete()
     }
 
     package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

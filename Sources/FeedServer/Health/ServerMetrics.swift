@@ -22,6 +22,21 @@ package final class ServerMetrics: Sendable {
     /// The render cache's counters as last scraped, so that the Prometheus
     /// counters move by what happened since.
     private let lastCache = Mutex(RenderCache.Statistics())
+    /// Each route, method and status's counter and route's timer, made once:
+    /// making them through the factory for every request (its registry's
+    /// lock, label arrays, the key) was on the 304 path (issue #41).
+    private let requestMetrics = Mutex<[RequestLabels: RequestMetrics]>([:])
+
+    private struct RequestLabels: Hashable {
+        var route: String
+        var method: String
+        var status: Int
+    }
+
+    private struct RequestMetrics {
+        var count: CoreMetrics.Counter
+        var duration: CoreMetrics.Timer
+    }
 
     package init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -33,11 +48,18 @@ package final class ServerMetrics: Sendable {
     }
 
     package func request(route: String, method: String, status: Int, duration: Duration) {
-        let route = route.isEmpty ? "NotFound" : route
-        Counter(label: "tminus_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))],
-                factory: factory).increment()
-        CoreMetrics.Timer(label: "tminus_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
-            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        let labels = RequestLabels(route: route.isEmpty ? "NotFound" : route, method: method, status: status)
+        let metrics = requestMetrics.withLock { made in
+            if let metrics = made[labels] { return metrics }
+            let metrics = RequestMetrics(
+                count: Counter(label: "tminus_http_requests_total",
+                               dimensions: [("route", labels.route), ("method", labels.method), ("status", String(labels.status))], factory: factory),
+                duration: CoreMetrics.Timer(label: "tminus_http_request_duration_seconds", dimensions: [("route", labels.route)], factory: factory))
+            made[labels] = metrics
+            return metrics
+        }
+        metrics.count.increment()
+        metrics.duration.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// An import finished.
