@@ -117,8 +117,9 @@ struct ServeCommand: ParsableCommand {
     }
 
     func serve() async throws {
-        if logFormat == .json {
-            LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        switch logFormat {
+        case .json: LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        case .text: LoggingSystem.bootstrap { label in TextLogHandler(label: label) }
         }
         var logger = Logger(label: "tminus")
         logger.logLevel = logLevel

@@ -19,10 +19,11 @@ package struct Representation: Sendable, ResponseGenerator {
     package let contentType: String
     package let etag: String
     package let lastModified: Date
-    package var cacheControl: String
-    package var contentDisposition: String?
+    package var cacheControl: String { didSet { headers = Headers(self) } }
+    package var contentDisposition: String? { didSet { headers = Headers(self) } }
     /// `Surrogate-Key` (Fastly, Varnish xkey): `feed-<slug>` on a public feed's
-    /// outputs, so that a CDN can purge all of them at once.
+    /// outputs, so that a CDN can purge all of them at once. Set per request
+    /// (`PublicRoutes.served`), so not part of `headers`.
     package var surrogateKey: String?
     /// The same content gzipped, with its own ETag, when the server offers gzip.
     private(set) var gzipped: (body: ByteBuffer, etag: String)?
@@ -33,6 +34,35 @@ package struct Representation: Sendable, ResponseGenerator {
     /// Headers that go with every response of this kind (a page's CSP, `nosniff`).
     package let extraHeaders: HTTPFields
     private let lastModifiedText: String
+    /// The response headers, made when the representation is (and again when
+    /// one of them is set): a cached response was building them field by
+    /// field for every request (issue #41: the 200 and 304 paths).
+    private var headers = Headers()
+
+    /// A response's headers for each body it may send.
+    private struct Headers {
+        var notModified: HTTPFields = [:]
+        var ok: HTTPFields = [:]
+        var gzipNotModified: HTTPFields = [:]
+        var gzipOK: HTTPFields = [:]
+
+        init() {}
+
+        init(_ representation: Representation) {
+            for gzip in [false, true] where !gzip || representation.gzipped != nil {
+                var headers = representation.extraHeaders
+                headers[.eTag] = gzip ? representation.gzipped?.etag : representation.etag
+                headers[.lastModified] = representation.lastModifiedText
+                headers[.cacheControl] = representation.cacheControl
+                if representation.gzipped != nil { headers[.vary] = [headers[.vary], "Accept-Encoding"].compactMap { $0 }.joined(separator: ", ") }
+                if gzip { headers[.contentEncoding] = "gzip" }
+                let notModified = headers
+                headers[.contentType] = representation.contentType
+                if let disposition = representation.contentDisposition { headers[.contentDisposition] = disposition }
+                if gzip { (gzipNotModified, gzipOK) = (notModified, headers) } else { (self.notModified, ok) = (notModified, headers) }
+            }
+        }
+    }
 
     /// The body's size (sent, not only held).
     package var byteCount: Int { streamed?.length ?? body.readableBytes }
@@ -72,6 +102,7 @@ package struct Representation: Sendable, ResponseGenerator {
             .first { $0.hasPrefix("max-age=") }.flatMap { Int($0.dropFirst(8)) } ?? 0
         privateCacheControl = RenderSettings.privateCacheControl(maxAge: maxAge)
         self.contentDisposition = contentDisposition
+        headers = Headers(self)
     }
 
     /// A body sent from where it is kept, with validators computed when it was rendered.
@@ -79,6 +110,7 @@ package struct Representation: Sendable, ResponseGenerator {
         self.init(body: ByteBuffer(), etag: etag, gzipped: nil, contentType: contentType, lastModified: lastModified, cacheControl: cacheControl,
                   contentDisposition: contentDisposition)
         self.streamed = streamed
+        headers = Headers(self)
     }
 
     /// The bytes and validators, as a store keeps them (`KeptExport`). The
@@ -127,21 +159,20 @@ package struct Representation: Sendable, ResponseGenerator {
 
     /// 200 with the bytes, or 304 with the same validators when the client has them.
     package func response(from request: Request, context: some RequestContext) -> Response {
-        var headers = extraHeaders
-        let variant = gzipped.flatMap { Self.acceptsGzip(request.headers[.acceptEncoding]) ? $0 : nil }
-        let (body, tag) = variant ?? (self.body, etag)
-        headers[.eTag] = tag
-        headers[.lastModified] = lastModifiedText
-        headers[.cacheControl] = cacheControl
-        if let surrogateKey { headers[Self.surrogateKeyField] = surrogateKey }
-        if gzipped != nil { headers[.vary] = [headers[.vary], "Accept-Encoding"].compactMap { $0 }.joined(separator: ", ") }
-        if variant != nil { headers[.contentEncoding] = "gzip" }
+        let gzip = gzipped != nil && Self.acceptsGzip(request.headers[.acceptEncoding])
+        let (body, tag) = gzip ? (gzipped?.body ?? self.body, gzipped?.etag ?? etag) : (self.body, etag)
         if ConditionalRequest(request.headers).isNotModified(etag: tag, lastModified: lastModified) {
-            return Response(status: .notModified, headers: headers)
+            return Response(status: .notModified, headers: withSurrogateKey(gzip ? headers.gzipNotModified : headers.notModified))
         }
-        headers[.contentType] = contentType
-        if let contentDisposition { headers[.contentDisposition] = contentDisposition }
+        let headers = withSurrogateKey(gzip ? headers.gzipOK : headers.ok)
         if let streamed { return Response(status: .ok, headers: headers, body: streamed.responseBody) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    private func withSurrogateKey(_ headers: HTTPFields) -> HTTPFields {
+        guard let surrogateKey else { return headers }
+        var headers = headers
+        headers[Self.surrogateKeyField] = surrogateKey
+        return headers
     }
 }
