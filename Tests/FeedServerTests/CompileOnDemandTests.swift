@@ -98,6 +98,29 @@ struct CompileOnDemandTests {
         }
     }
 
+    /// Twenty first reads at once of each output a large feed answers without
+    /// its compile (its first `.json` page, its page, its `countdown.ics`) make
+    /// each once (a regression: each of 64 clients made them, none answered
+    /// within wrk's two seconds, and the server's other outputs waited behind them).
+    @Test func concurrentFirstReadsOfALargeFeedsOutputsMakeEachOnce() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("many", calendar: Self.days(2_000))
+        try await fixture.withServer(adjust: { $0.placedReadFrom = 1_000 }) { client, parts in
+            for path in ["/feeds/many.json", "/feeds/many", "/feeds/many/countdown.ics"] {
+                let before = parts.renderer.cache.statistics.misses
+                let responses = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
+                    for _ in 0..<20 {
+                        group.addTask { let (response, _) = try await client.text(path); return (response.status, response.headers[.eTag]) }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(responses.allSatisfy { $0.0 == .ok } && Set(responses.map(\.1)).count == 1, "\(path): one representation")
+                #expect(parts.renderer.cache.statistics.misses - before == 1, "\(path): made once")
+            }
+            #expect(parts.catalog.compileCount == 0, "nothing compiled")
+        }
+    }
+
     /// A budget of one byte keeps only the feed read last: every switch
     /// evicts. What comes back is compiled again and must be the same.
     @Test func aFeedEvictedAndReadAgainServesTheSameBytesAndETag() async throws {
