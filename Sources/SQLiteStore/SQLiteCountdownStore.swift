@@ -47,7 +47,13 @@ public final class SQLiteCountdownStore: CountdownStore {
             throw Self.explained(error, path: path)
         }
         identity = FileIdentity(path: path)
-        quickReaders = QuickReaders(count: 2) { try DatabaseQueue(path: path, configuration: Self.configuration(readOnly: true, statements: statements)) }
+        quickReaders = QuickReaders(count: 2) {
+            // A lock held elsewhere (another process's migration, a checkpoint) is waited for briefly here, where a pool thread waits:
+            // the caller then takes the pool's read, which waits the full busy timeout on a thread of its own.
+            var configuration = Self.configuration(readOnly: true, statements: statements)
+            configuration.busyMode = .timeout(0.05)
+            return try DatabaseQueue(path: path, configuration: configuration)
+        }
         self.clock = clock
         self.path = path
     }

@@ -8,7 +8,8 @@ import GRDBSQLite
 extension SQLiteCountdownStore {
     public func keptExport(slug: String, view: Redaction, bodyUpTo maxBytes: Int) async throws -> KeptExport? {
         // On this thread when a quick reader is free: a few pages, read for a request of a feed not in memory.
-        if let answered = try quickReaders.read({ db in try Self.keptExport(db, slug: slug, view: view, bodyUpTo: maxBytes) }) { return answered }
+        // Any failure there (busy, a connection that would not open) is left to the pool's read, which reports it if it persists.
+        if let answered = try? quickReaders.read({ db in try Self.keptExport(db, slug: slug, view: view, bodyUpTo: maxBytes) }) { return answered }
         return try await readDatabase { db in try Self.keptExport(db, slug: slug, view: view, bodyUpTo: maxBytes) }
     }
 
