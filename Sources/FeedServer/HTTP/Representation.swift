@@ -164,9 +164,9 @@ package struct Representation: Sendable, ResponseGenerator {
         if ConditionalRequest(request.headers).isNotModified(etag: tag, lastModified: lastModified) {
             return Response(status: .notModified, headers: withSurrogateKey(gzip ? headers.gzipNotModified : headers.notModified))
         }
-        let headers = withSurrogateKey(gzip ? headers.gzipOK : headers.ok)
-        if let streamed { return Response(status: .ok, headers: headers, body: streamed.responseBody) }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+        let sent = withSurrogateKey(gzip ? headers.gzipOK : headers.ok)
+        if let streamed { return Response(status: .ok, headers: sent, body: streamed.responseBody) }
+        return Response(status: .ok, headers: sent, body: .init(byteBuffer: body))
     }
 
     private func withSurrogateKey(_ headers: HTTPFields) -> HTTPFields {
