@@ -20,7 +20,8 @@ extension StoreReader {
 
     /// The feed as callers see it: its row, category colours and countdown count.
     public func storedFeed(_ row: FeedRecord) async throws -> StoredFeed {
-        let tally = try await feedTallies(feedId: try row.savedID())[try row.savedID()] ?? FeedTally()
+        let id = try row.savedID()
+        let tally = try await feedTallies(feedId: id)[id] ?? FeedTally()
         return try StoredFeed(row, tally: tally)
     }
 
