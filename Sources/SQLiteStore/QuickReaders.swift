@@ -31,15 +31,17 @@ package final class QuickReaders: Sendable {
         self.open = open
     }
 
-    /// `body` in a read transaction of a free connection, on this thread;
-    /// nil when every connection is in use.
+    /// `body` on a free connection, on this thread; nil when every connection
+    /// is in use. Outside a transaction: one statement reads one snapshot, and
+    /// the connections are read-only. `DatabaseQueue.read` began and committed
+    /// a transaction around it, two more statements parsed for each request.
     package func read<T: Sendable>(_ body: (Database) throws -> T) throws -> T? {
         let first = Int(next.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(slots.count))
         for offset in slots.indices {
             let answered = try slots[(first + offset) % slots.count].connection.withLockIfAvailable { queue throws -> T in
                 let connection = try queue ?? open()
                 queue = connection
-                return try connection.read(body)
+                return try connection.inDatabase(body)
             }
             if let answered { return answered }
         }

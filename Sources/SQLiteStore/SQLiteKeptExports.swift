@@ -22,9 +22,19 @@ extension SQLiteCountdownStore {
                    CASE WHEN length(feedExport.body) <= :max THEN feedExport.gzipped END AS gzipped, feedExport.gzippedEtag
             FROM feedExport JOIN feed ON feed.id = feedExport.feedId WHERE feed.slug = :slug AND feedExport.view IN (:view, :full)
             """)
-        let rows = try Row.fetchAll(statement, arguments: ["max": Int64(clamping: maxBytes), "slug": slug, "view": view, "full": Redaction.none])
-        let kept = Dictionary(rows.map { row in (row["view"] as Redaction, Self.keptExport(row)) }, uniquingKeysWith: { first, _ in first })
-        return KeptExport.resolved(view: kept[view], full: kept[Redaction.none])
+        // Columns read by position from the statement's own row: by name, GRDB compared lowercased names for each value read.
+        let rows = try Row.fetchCursor(statement, arguments: ["max": Int64(clamping: maxBytes), "slug": slug, "view": view, "full": Redaction.none])
+        var own: KeptExport?, full: KeptExport?
+        while let row = try rows.next() {
+            let rowView: Redaction = row[0]
+            guard rowView == view || rowView == .none else { continue }
+            let export = KeptExport(revision: row[1], variant: row[2], bytes: (row[3] as Int?).map { length in
+                KeptExport.Bytes(body: row[5] ?? Data(), length: length, etag: row[4] ?? "", gzipped: row[6], gzippedEtag: row[7])
+            })
+            if rowView == view, own == nil { own = export }
+            if rowView == .none, full == nil { full = export }
+        }
+        return KeptExport.resolved(view: own, full: full)
     }
 
     public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> Data? {
@@ -100,13 +110,5 @@ extension SQLiteCountdownStore {
             }
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "writing a kept export") }
         }
-    }
-
-    private static func keptExport(_ row: Row) -> KeptExport {
-        let length: Int? = row["length"]
-        let bytes = length.map { length in
-            KeptExport.Bytes(body: row["body"] ?? Data(), length: length, etag: row["etag"] ?? "", gzipped: row["gzipped"], gzippedEtag: row["gzippedEtag"])
-        }
-        return KeptExport(revision: row["revision"], variant: row["variant"], bytes: bytes)
     }
 }

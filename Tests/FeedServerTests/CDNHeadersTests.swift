@@ -33,6 +33,18 @@ struct CDNHeadersTests {
         }
     }
 
+    /// A token link's copy keeps the feed's max-age: read from its Cache-Control byte by byte.
+    @Test func aPrivateCopyKeepsTheMaxAgeOfItsCacheControl() {
+        #expect(RenderSettings.maxAge(of: RenderSettings.sharedCacheControl(maxAge: 300)) == 300)
+        #expect(RenderSettings.maxAge(of: "private,max-age=60") == 60)
+        #expect(RenderSettings.maxAge(of: "public, s-maxage=30") == 0)
+        #expect(RenderSettings.maxAge(of: "no-store") == 0)
+        #expect(RenderSettings.maxAge(of: "max-age=99999999999999999999999") > 0)   // clamped, never trapping
+        let shared = Representation(bytes: Array("BEGIN:VCALENDAR".utf8), contentType: Representation.calendarType, lastModified: Date(),
+                                    cacheControl: RenderSettings.sharedCacheControl(maxAge: 300))
+        #expect(shared.privately().cacheControl == "private, max-age=300")
+    }
+
     /// A feed's `purge:` hook hears of every change: a POST naming the feed,
     /// its new revision, its surrogate key and its URLs.
     @Test func aChangeCallsTheFeedsPurgeHook() async throws {

@@ -98,9 +98,7 @@ package struct Representation: Sendable, ResponseGenerator {
         self.lastModified = lastModified
         lastModifiedText = HTTPDate.format(lastModified)
         self.cacheControl = cacheControl
-        let maxAge = cacheControl.split(separator: ",").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { $0.hasPrefix("max-age=") }.flatMap { Int($0.dropFirst(8)) } ?? 0
-        privateCacheControl = RenderSettings.privateCacheControl(maxAge: maxAge)
+        privateCacheControl = RenderSettings.privateCacheControl(maxAge: RenderSettings.maxAge(of: cacheControl))
         self.contentDisposition = contentDisposition
         headers = Headers(self)
     }

@@ -16,7 +16,7 @@ package final class RenderCache: Sendable {
         package var entries = 0
     }
 
-    private struct State {
+    private struct State: ~Copyable {
         var entries: BudgetedLRU<RenderKey, Representation>
         var inFlight: [RenderKey: Task<Representation, any Error>] = [:]
         var hits = 0

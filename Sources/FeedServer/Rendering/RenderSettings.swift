@@ -35,6 +35,23 @@ package struct RenderSettings: Sendable {
 
     package static func privateCacheControl(maxAge: Int) -> String { "private, max-age=\(maxAge)" }
 
+    /// The `max-age` a Cache-Control value names, 0 when it names none. Read
+    /// byte by byte: every representation made reads it (a feed not in memory,
+    /// once per request), and Foundation's trimming was 4% of such a request.
+    package static func maxAge(of cacheControl: String) -> Int {
+        for directive in cacheControl.utf8.split(separator: UInt8(ascii: ",")) {
+            let name = directive.drop { $0 == UInt8(ascii: " ") }
+            guard name.starts(with: "max-age=".utf8) else { continue }
+            var seconds = 0
+            for byte in name.dropFirst(8) {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), seconds < Int(Int32.max) else { break }
+                seconds = seconds * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return seconds
+        }
+        return 0
+    }
+
     /// What a kept export's bytes depend on besides the feed's revision: the
     /// build that wrote them, where images are linked from, whether a gzipped
     /// copy goes with them, and the years repeats in other calendars are
