@@ -38,7 +38,18 @@ package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandl
 
     private let limits: Limits
     private var state = State.awaitingHead
-    private var timer: Scheduled<Void>?
+    /// When the connection is closed unless a request has begun: a head's
+    /// deadline or a keep-alive's idle end; nil while a request is read or
+    /// handled. Moved on every request without touching the timer, which
+    /// looks again when it fires: scheduling and cancelling a task on the
+    /// event loop for every request cost the cached path a few percent
+    /// (issue #41), and a keep-alive connection now schedules about once
+    /// per idle limit.
+    private var expiry: NIODeadline?
+    private var deadlineTimer: Scheduled<Void>?
+    /// When `deadlineTimer` fires (meaningful while it is set).
+    private var timerFiresAt = NIODeadline.distantPast
+    private var bodyTimer: Scheduled<Void>?
     /// Only time spent waiting for the client counts against its body: from a
     /// read the server asked for until bytes arrive. While the application
     /// holds back reads (backpressure: it has not taken what came), the client
@@ -88,7 +99,8 @@ package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandl
         case .head:
             state = .readingBody(bytes: 0, answered: false)
             waited = .zero
-            cancel()
+            expiry = nil
+            cancelBodyWatch()
             bodyWatchPending = true
         case .body(let buffer):
             if case .readingBody(let bytes, let answered) = state {
@@ -101,7 +113,8 @@ package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandl
                 arm(context, limits.idleLimit)
             } else {
                 state = .handling
-                cancel()
+                expiry = nil
+                cancelBodyWatch()
             }
         }
         context.fireChannelRead(data)
@@ -135,21 +148,22 @@ package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     package func channelInactive(context: ChannelHandlerContext) {
-        cancel()
+        cancelTimers()
         count(open: false)
         context.fireChannelInactive()
     }
 
     package func handlerRemoved(context: ChannelHandlerContext) {
-        cancel()
+        cancelTimers()
         count(open: false)
     }
 
     /// Checks the body's progress every second from the end of the grace period.
     private func watchBody(_ context: ChannelHandlerContext, after delay: TimeAmount) {
-        cancel()
+        cancelBodyWatch()
         let channel = context.channel
-        timer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+        bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+            bodyTimer = nil
             guard case .readingBody(let bytes, _) = state else { return }
             let waiting = waited + (waitingSince.map { NIODeadline.now() - $0 } ?? .zero)
             let late = waiting - limits.bodyGrace
@@ -162,14 +176,41 @@ package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandl
         }
     }
 
+    /// The connection closes `limit` from now unless a request begins first.
     private func arm(_ context: ChannelHandlerContext, _ limit: TimeAmount) {
-        cancel()
-        let channel = context.channel
-        timer = context.eventLoop.scheduleTask(in: limit) { channel.close(promise: nil) }
+        cancelBodyWatch()
+        let expiry = NIODeadline.now() + limit
+        self.expiry = expiry
+        // A timer that fires by then looks again; only a later one is moved.
+        if deadlineTimer != nil, timerFiresAt <= expiry { return }
+        deadlineTimer?.cancel()
+        scheduleDeadline(context, at: expiry)
     }
 
-    private func cancel() {
-        timer?.cancel()
-        timer = nil
+    private func scheduleDeadline(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        timerFiresAt = deadline
+        let channel = context.channel
+        deadlineTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            deadlineTimer = nil
+            guard let expiry else { return }
+            if expiry <= .now() {
+                channel.close(promise: nil)
+            } else {
+                scheduleDeadline(context, at: expiry)
+            }
+        }
+    }
+
+    private func cancelBodyWatch() {
+        guard let bodyTimer else { return }
+        bodyTimer.cancel()
+        self.bodyTimer = nil
+    }
+
+    private func cancelTimers() {
+        expiry = nil
+        deadlineTimer?.cancel()
+        deadlineTimer = nil
+        cancelBodyWatch()
     }
 }

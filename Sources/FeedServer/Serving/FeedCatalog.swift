@@ -129,6 +129,7 @@ package final class FeedCatalog: Sendable {
     /// of its own: never on Swift's cooperative pool, and one feed's long
     /// compile (100,000 countdowns) leaves a thread for the others.
     private let compilePool: NIOThreadPool
+    private let yearVariant = Mutex<(year: Int, variant: String)>((0, ""))
     /// An export longer than this (an eighth of `--compiled-mb`) is not held:
     /// it is kept in the store and sent from there a chunk at a time.
     package let largeExportBytes: Int
@@ -326,7 +327,7 @@ package final class FeedCatalog: Sendable {
         let year = OtherCalendarDates.year(at: now, in: stored.feed.zone)
         let cacheKey = RenderKey.keptExport(slug: slug, redaction: redaction, revision: target.revision, year: year)
         if let cached = cache.cached(cacheKey) { return cached }
-        let variant = settings.exportVariant(OtherCalendarDates(today: CivilDate(year: year, month: 1, day: 1)))
+        let variant = exportVariant(year: year)
         do {
             if let kept = try await store.keptExport(slug: slug, view: redaction, bodyUpTo: largeExportBytes), kept.revision == target.revision,
                kept.variant == variant, let bytes = kept.bytes {
@@ -349,6 +350,15 @@ package final class FeedCatalog: Sendable {
             return written
         }
         return try await readable(slug: slug, as: redaction)?.exported
+    }
+
+    /// `RenderSettings.exportVariant` for a year's spelling: made when the year
+    /// turns, not for every miss (a string of five parts, 1% of a miss).
+    private func exportVariant(year: Int) -> String {
+        if let known = yearVariant.withLock({ $0.year == year ? $0.variant : nil }) { return known }
+        let made = settings.exportVariant(OtherCalendarDates(today: CivilDate(year: year, month: 1, day: 1)))
+        yearVariant.withLock { $0 = (year, made) }
+        return made
     }
 
     /// The body of a kept export too large to hold, read from the store as it is sent.
