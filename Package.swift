@@ -71,6 +71,8 @@ let package = Package(
             dependencies: [
                 "Countdowns",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // A kept export's bytes are a `ByteBuffer`: read into one, and sent as it is.
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // The store on one SQLite file through GRDB (the default `--db`).
@@ -82,6 +84,7 @@ let package = Package(
                 // SQLite's C API for what GRDB does not wrap: a large kept export written into its row in parts.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // The same store on PostgreSQL, for several replicas (`--db postgres://…`).
@@ -90,6 +93,7 @@ let package = Package(
             dependencies: [
                 "CountdownStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,5 +1,6 @@
 import Countdowns
 import Foundation
+import NIOCore
 
 /// Where countdowns live. Two implementations: `SQLiteCountdownStore`, one file
 /// on one machine (the default, nothing to run beside it), and
@@ -43,7 +44,7 @@ public protocol CountdownStore: AnyObject, Sendable {
     /// Up to `length` bytes of the body kept for `slug`'s `view` from `offset`,
     /// or nil when what is kept is no longer of `revision` and `variant` (a
     /// change replaced it while it was being sent).
-    func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> Data?
+    func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> ByteBuffer?
     /// Keeps `export` for `slug`'s `view`, replacing the row of another
     /// revision or variant. Does nothing unless the feed is at `export`'s
     /// revision (a slow writer never replaces newer bytes).

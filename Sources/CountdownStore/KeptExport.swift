@@ -1,5 +1,6 @@
 import Countdowns
 import Foundation
+import NIOCore
 
 /// A feed's exported calendar (`/feeds/{slug}.ics`) as a server rendered it,
 /// kept in the store so that a server whose compiled feeds do not all fit in
@@ -11,18 +12,23 @@ import Foundation
 /// revision's render replaces it.
 public struct KeptExport: Sendable, Equatable {
     /// The rendered bytes and their validators, computed once when rendered.
+    ///
+    /// The bodies are `ByteBuffer`s: a store reads a body straight into the
+    /// buffer a response sends, and a server keeps the buffer it rendered. As
+    /// `Data`, a miss of a feed not in memory copied its 56 KB twice more
+    /// (issue #41).
     public struct Bytes: Sendable, Equatable {
         /// Empty when read as a summary (`keptExport(slug:view:bodyUpTo:)`): `length` says how long it is.
-        public var body: Data
+        public var body: ByteBuffer
         public var length: Int
         public var etag: String
         /// The same body gzipped, where the server offers gzip.
-        public var gzipped: Data?
+        public var gzipped: ByteBuffer?
         public var gzippedEtag: String?
 
-        public init(body: Data, length: Int? = nil, etag: String, gzipped: Data? = nil, gzippedEtag: String? = nil) {
+        public init(body: ByteBuffer, length: Int? = nil, etag: String, gzipped: ByteBuffer? = nil, gzippedEtag: String? = nil) {
             self.body = body
-            self.length = length ?? body.count
+            self.length = length ?? body.readableBytes
             self.etag = etag
             self.gzipped = gzipped
             self.gzippedEtag = gzippedEtag

@@ -1,6 +1,7 @@
 import Countdowns
 import CountdownStore
 import Foundation
+import NIOCore
 import PostgresNIO
 
 /// The exported calendars a server kept (`KeptExport`, table `feedExport`, v9),
@@ -15,16 +16,16 @@ extension PostgresCountdownStore {
                        octet_length(feedExport.body), feedExport.etag, CASE WHEN octet_length(feedExport.body) <= \(max) THEN feedExport.gzipped END,
                        feedExport.gzippedEtag
                 FROM feedExport JOIN feed ON feed.id = feedExport.feedId WHERE feed.slug = \(slug) AND feedExport.view IN (\(view), \(Redaction.none))
-                """, logger: self.logger).decode((Redaction, Int64, String, Data?, Int32?, String?, Data?, String?).self)
+                """, logger: self.logger).decode((Redaction, Int64, String, ByteBuffer?, Int32?, String?, ByteBuffer?, String?).self)
             for try await (rowView, revision, variant, body, length, etag, gzipped, gzippedEtag) in rows {
-                let bytes = length.map { KeptExport.Bytes(body: body ?? Data(), length: Int($0), etag: etag ?? "", gzipped: gzipped, gzippedEtag: gzippedEtag) }
+                let bytes = length.map { KeptExport.Bytes(body: body ?? ByteBuffer(), length: Int($0), etag: etag ?? "", gzipped: gzipped, gzippedEtag: gzippedEtag) }
                 kept[rowView] = KeptExport(revision: revision, variant: variant, bytes: bytes)
             }
             return KeptExport.resolved(view: kept[view], full: kept[Redaction.none])
         }
     }
 
-    public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> Data? {
+    public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> ByteBuffer? {
         try await onConnection { connection in
             let rows = try await connection.query("""
                 SELECT substring(COALESCE(own.body, whole.body) FROM \(Int32(clamping: offset + 1)) FOR \(Int32(clamping: length))) FROM feedExport own JOIN feed ON feed.id = own.feedId
@@ -32,7 +33,7 @@ extension PostgresCountdownStore {
                     AND whole.revision = own.revision AND whole.variant = own.variant
                 WHERE feed.slug = \(slug) AND own.view = \(view) AND own.revision = \(revision) AND own.variant = \(variant)
                     AND COALESCE(own.body, whole.body) IS NOT NULL
-                """, logger: self.logger).decode(Data.self)
+                """, logger: self.logger).decode(ByteBuffer.self)
             for try await chunk in rows { return chunk }
             return nil
         }

@@ -3,6 +3,7 @@ import CountdownStore
 import Foundation
 import GRDB
 import GRDBSQLite
+import NIOCore
 
 /// The exported calendars a server kept (`KeptExport`, table `feedExport`, v9).
 extension SQLiteCountdownStore {
@@ -18,18 +19,20 @@ extension SQLiteCountdownStore {
         // server whose feeds do not fit in memory, and parsing it took longer than the read.
         let statement = try db.cachedStatement(sql: """
             SELECT feedExport.view, feedExport.revision, feedExport.variant, length(feedExport.body) AS length, feedExport.etag,
-                   CASE WHEN length(feedExport.body) <= :max THEN feedExport.body END AS body,
-                   CASE WHEN length(feedExport.body) <= :max THEN feedExport.gzipped END AS gzipped, feedExport.gzippedEtag
-            FROM feedExport JOIN feed ON feed.id = feedExport.feedId WHERE feed.slug = :slug AND feedExport.view IN (:view, :full)
+                   CASE WHEN length(feedExport.body) <= ?1 THEN feedExport.body END AS body,
+                   CASE WHEN length(feedExport.body) <= ?1 THEN feedExport.gzipped END AS gzipped, feedExport.gzippedEtag
+            FROM feedExport JOIN feed ON feed.id = feedExport.feedId WHERE feed.slug = ?2 AND feedExport.view IN (?3, ?4)
             """)
         // Columns read by position from the statement's own row: by name, GRDB compared lowercased names for each value read.
-        let rows = try Row.fetchCursor(statement, arguments: ["max": Int64(clamping: maxBytes), "slug": slug, "view": view, "full": Redaction.none])
+        // Arguments by position: named ones were a dictionary built and matched for each read.
+        let rows = try Row.fetchCursor(statement, arguments: [Int64(clamping: maxBytes), slug, view, Redaction.none])
         var own: KeptExport?, full: KeptExport?
         while let row = try rows.next() {
             let rowView: Redaction = row[0]
             guard rowView == view || rowView == .none else { continue }
             let export = KeptExport(revision: row[1], variant: row[2], bytes: (row[3] as Int?).map { length in
-                KeptExport.Bytes(body: row[5] ?? Data(), length: length, etag: row[4] ?? "", gzipped: row[6], gzippedEtag: row[7])
+                KeptExport.Bytes(body: buffer(statement, column: 5) ?? ByteBuffer(), length: length, etag: row[4] ?? "", gzipped: buffer(statement, column: 6),
+                                 gzippedEtag: row[7])
             })
             if rowView == view, own == nil { own = export }
             if rowView == .none, full == nil { full = export }
@@ -37,7 +40,17 @@ extension SQLiteCountdownStore {
         return KeptExport.resolved(view: own, full: full)
     }
 
-    public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> Data? {
+    /// A blob column of the statement's current row, copied once, from SQLite's memory into the buffer a response sends; nil for NULL.
+    private static func buffer(_ statement: Statement, column: Int32) -> ByteBuffer? {
+        let raw = statement.sqliteStatement
+        guard sqlite3_column_type(raw, column) != SQLITE_NULL else { return nil }
+        let bytes = sqlite3_column_blob(raw, column)   // then its length: SQLite's order, the pointer stays valid
+        let count = Int(sqlite3_column_bytes(raw, column))
+        guard count > 0, let bytes else { return ByteBuffer() }
+        return ByteBuffer(bytes: UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
+    public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> ByteBuffer? {
         try await readDatabase { db in
             // The row holding the bytes: the view's own, or, for a view written as the same, the full view's of the same revision and
             // variant. Only their lengths are read here (SQLite's length() of a blob reads no overflow page): substr() of the body
@@ -54,14 +67,17 @@ extension SQLiteCountdownStore {
             let holder: Int64 = row["holder"], total: Int = row["length"]
             let start = min(max(0, offset), total)
             let count = min(max(0, length), total - start)
-            guard count > 0 else { return Data() }
+            guard count > 0 else { return ByteBuffer() }
             // Only the pages of this chunk, through SQLite's incremental blob I/O, in this read's snapshot.
             var blob: OpaquePointer?
             var code = sqlite3_blob_open(db.sqliteConnection, "main", "feedExport", "body", holder, 0, &blob)
             defer { sqlite3_blob_close(blob) }
-            var chunk = Data(count: count)
+            var chunk = ByteBuffer()
             if code == SQLITE_OK {
-                code = chunk.withUnsafeMutableBytes { sqlite3_blob_read(blob, $0.baseAddress, Int32(clamping: count), Int32(clamping: start)) }
+                chunk.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { target in
+                    code = sqlite3_blob_read(blob, target.baseAddress, Int32(clamping: count), Int32(clamping: start))
+                    return code == SQLITE_OK ? count : 0
+                }
             }
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading a kept export") }
             return chunk
@@ -78,8 +94,8 @@ extension SQLiteCountdownStore {
                 ON CONFLICT (feedId, view) DO UPDATE SET revision = excluded.revision, variant = excluded.variant, body = excluded.body,
                     etag = excluded.etag, gzipped = excluded.gzipped, gzippedEtag = excluded.gzippedEtag
                 WHERE excluded.revision > feedExport.revision OR (excluded.revision = feedExport.revision AND excluded.variant <> feedExport.variant)
-                """, arguments: [view, export.revision, export.variant, export.bytes?.body, export.bytes?.etag, export.bytes?.gzipped,
-                                 export.bytes?.gzippedEtag, slug, export.revision])
+                """, arguments: [view, export.revision, export.variant, export.bytes.map { Data($0.body.readableBytesView) }, export.bytes?.etag,
+                                 export.bytes?.gzipped.map { Data($0.readableBytesView) }, export.bytes?.gzippedEtag, slug, export.revision])
         }
     }
 

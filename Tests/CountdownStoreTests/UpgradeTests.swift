@@ -1,6 +1,7 @@
 import SQLiteStore
 import Countdowns
 import Foundation
+import NIOCore
 import GRDB
 import ICalendar
 import Testing
@@ -47,7 +48,7 @@ import Services
             _ = try await tx.saveFeed(feed)
         }
         let revision = try #require(try await store.feed(slug: "family")).revision
-        try await store.keepExport(KeptExport(revision: revision, variant: "upgrade", bytes: KeptExport.Bytes(body: Data("BEGIN:VCALENDAR".utf8), etag: "\"e\"")),
+        try await store.keepExport(KeptExport(revision: revision, variant: "upgrade", bytes: KeptExport.Bytes(body: ByteBuffer(string: "BEGIN:VCALENDAR"), etag: "\"e\"")),
                                    slug: "family", view: .none)
         try await store.service.setPersistedValue(Data("{\"signedInAt\":0}".utf8), for: "session:upgrade", expiresIn: nil, onlyIfAbsent: false)
         // A subscribed address with a sealed login (v10).

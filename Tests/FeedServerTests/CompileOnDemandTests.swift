@@ -242,8 +242,8 @@ struct KeptExportTests {
         let (firstBody, firstTag) = try await fixture.withServer(adjust: { _ in }) { client, parts in
             let (response, body) = try await client.text("/feeds/family.ics")
             #expect(response.status == .ok && parts.catalog.compileCount == 1)
-            #expect(try await Self.kept(parts, "family", view: .classified).bytes?.body == Data(body.utf8))
-            #expect(try await parts.store.keptExport(slug: "family", view: .none)?.bytes?.body == Data(body.utf8))
+            #expect(try await Self.kept(parts, "family", view: .classified).bytes?.body == ByteBuffer(string: body))
+            #expect(try await parts.store.keptExport(slug: "family", view: .none)?.bytes?.body == ByteBuffer(string: body))
             return (body, response.headers[.eTag])
         }
         let bodies = try await DatabaseQueue(path: fixture.databasePath).read { db in
@@ -266,7 +266,7 @@ struct KeptExportTests {
             let (changed, changedBody) = try await client.text("/feeds/family.ics")
             #expect(changed.status == .ok && changedBody.contains("Brand new") && changed.headers[.eTag] != firstTag)
             #expect(parts.catalog.compileCount == 2)
-            #expect(try await Self.kept(parts, "family", view: .classified).bytes?.body == Data(changedBody.utf8))
+            #expect(try await Self.kept(parts, "family", view: .classified).bytes?.body == ByteBuffer(string: changedBody))
         }
         try await fixture.withServer(adjust: { _ in }) { client, parts in
             let (response, body) = try await client.text("/feeds/family.ics")
@@ -289,7 +289,7 @@ struct KeptExportTests {
             await parts.catalog.refresh()
             let (response, body) = try await client.text("/t/\(secret)/feeds/private.ics")
             #expect(response.status == .ok && body.contains("SUMMARY:Busy"), "\(response.status) \(body)")
-            #expect(try await Self.kept(parts, "private", view: .busy).bytes?.body == Data(body.utf8))
+            #expect(try await Self.kept(parts, "private", view: .busy).bytes?.body == ByteBuffer(string: body))
             #expect(try await client.text("/feeds/private.ics").0.status == .notFound)
             return secret
         }

@@ -1,6 +1,7 @@
 import Countdowns
 import CountdownStore
 import Foundation
+import NIOCore
 import Synchronization
 
 /// A store that counts the reads and transactions it is asked for, and hands
@@ -28,7 +29,7 @@ final class CountingStore: CountdownStore {
         try await inner.keptExport(slug: slug, view: view, bodyUpTo: maxBytes)
     }
 
-    func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> Data? {
+    func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> ByteBuffer? {
         try await inner.keptExportChunk(slug: slug, view: view, revision: revision, variant: variant, offset: offset, length: length)
     }
 

@@ -1,5 +1,6 @@
 import Countdowns
 import Foundation
+import NIOCore
 import Synchronization
 
 /// Countdowns in memory: the same primitives as the databases, over plain
@@ -48,17 +49,17 @@ public final class InMemoryCountdownStore: CountdownStore {
         let kept = exports.withLock { $0[id] ?? [:] }
         guard var resolved = KeptExport.resolved(view: kept[view], full: kept[Redaction.none]) else { return nil }
         if let length = resolved.bytes?.length, length > maxBytes {
-            resolved.bytes?.body = Data()
+            resolved.bytes?.body = ByteBuffer()
             resolved.bytes?.gzipped = nil
         }
         return resolved
     }
 
-    public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> Data? {
+    public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> ByteBuffer? {
         guard let kept = try await keptExport(slug: slug, view: view), kept.revision == revision, kept.variant == variant,
               let body = kept.bytes?.body else { return nil }
-        let start = min(max(offset, 0), body.count)
-        return body.subdata(in: start..<(start + min(max(length, 0), body.count - start)))
+        let start = min(max(offset, 0), body.readableBytes)
+        return body.getSlice(at: body.readerIndex + start, length: min(max(length, 0), body.readableBytes - start))
     }
 
     public func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws {

@@ -111,15 +111,11 @@ package struct Representation: Sendable, ResponseGenerator {
         headers = Headers(self)
     }
 
-    /// The bytes and validators, as a store keeps them (`KeptExport`). The
-    /// `Data` shares the buffers' storage instead of copying it: a 55 MB
-    /// export is already held once while it is written to the store.
+    /// The bytes and validators, as a store keeps them (`KeptExport`): the
+    /// same buffers, not copies (a 55 MB export is already held once while it
+    /// is written to the store).
     package var kept: KeptExport.Bytes {
-        KeptExport.Bytes(body: Self.sharedData(body), etag: etag, gzipped: gzipped.map { Self.sharedData($0.body) }, gzippedEtag: gzipped?.etag)
-    }
-
-    private static func sharedData(_ buffer: ByteBuffer) -> Data {
-        buffer.getData(at: buffer.readerIndex, length: buffer.readableBytes, byteTransferStrategy: .noCopy) ?? Data(buffer.readableBytesView)
+        KeptExport.Bytes(body: body, etag: etag, gzipped: gzipped?.body, gzippedEtag: gzipped?.etag)
     }
 
     package static let surrogateKeyField = HTTPField.Name("Surrogate-Key")!

@@ -135,8 +135,8 @@ package final class CompiledFeed: Sendable {
     /// The exported calendar from the bytes a store kept for this revision,
     /// with the headers `export` gives: served as if compiled.
     package static func export(_ stored: StoredFeed, kept: KeptExport.Bytes, settings: RenderSettings) -> Representation {
-        let gzipped = kept.gzipped.flatMap { body in kept.gzippedEtag.map { (body: ByteBuffer(bytes: body), etag: $0) } }
-        return Representation(body: ByteBuffer(bytes: kept.body), etag: kept.etag, gzipped: gzipped, contentType: Representation.calendarType,
+        let gzipped = kept.gzipped.flatMap { body in kept.gzippedEtag.map { (body: body, etag: $0) } }
+        return Representation(body: kept.body, etag: kept.etag, gzipped: gzipped, contentType: Representation.calendarType,
                               lastModified: stored.updatedAt, cacheControl: settings.cacheControl(stored.feed, maxAge: 300),
                               contentDisposition: exportDisposition(stored))
     }

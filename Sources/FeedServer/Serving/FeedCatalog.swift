@@ -365,7 +365,7 @@ package final class FeedCatalog: Sendable {
     func streamedExport(_ key: CompiledKey, revision: Int64, variant: String, length: Int) -> StreamedBody {
         StreamedBody(length: length) { [store] offset in
             try await store.keptExportChunk(slug: key.slug, view: key.redaction, revision: revision, variant: variant, offset: offset,
-                                            length: StreamedBody.chunkBytes).map { ByteBuffer(bytes: $0) }
+                                            length: StreamedBody.chunkBytes)
         }
     }
 
