@@ -27,7 +27,10 @@ public struct CountdownSeries: Sendable {
     /// True when more occurrences follow `kept.last`.
     let keptTruncated: Bool
     /// The latest occurrence starting before `coveredFrom` (nil when there is none).
-    let earlier: Occurrence?
+    var earlier: Occurrence? { earlierOne.first }
+    /// `earlier`, held out of line: inline it was 185 of a series' 848 bytes
+    /// in every series, and one-offs (most of a feed) have none (issue #41).
+    private let earlierOne: [Occurrence]
     /// True when the countdown's times depend on the viewer's zone (floating date-times).
     let isFloating: Bool
     /// Occurrence dates in `floatingZone` (the feed's zone) over the next year or
@@ -66,7 +69,7 @@ public struct CountdownSeries: Sendable {
             coveredFrom = .distantPast
             kept = all.occurrences.map(Self.slim(countdown))
             keptTruncated = all.truncated
-            earlier = nil
+            earlierOne = []
             keptDates = []
             datesCover = nil
             prepared = all.truncated || isFloating ? (items, expander) : nil
@@ -77,7 +80,7 @@ public struct CountdownSeries: Sendable {
             coveredFrom = from
             kept = ahead.occurrences.map(Self.slim(countdown))
             keptTruncated = ahead.truncated
-            earlier = Self.latest(startingBefore: from, shaped, expander, limit: maxOccurrences).map(Self.slim(countdown))
+            earlierOne = Self.latest(startingBefore: from, shaped, expander, limit: maxOccurrences).map { [Self.slim(countdown)($0)] } ?? []
             let dates = keepingDates ? Self.datesAhead(from: floatingZone.local(of: instant).date, shaped, expander, zone: floatingZone,
                                                        limit: min(Self.keptDays + 8, maxOccurrences)) : (dates: [], cover: nil)
             keptDates = dates.dates
