@@ -76,7 +76,8 @@ package func buildServices(_ configuration: ServerConfiguration, store: any Coun
     }
     let pages = try WebPages.load()
     let settings = RenderSettings(baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", gzip: configuration.gzip,
-                                  maxOccurrences: configuration.limits.maxOccurrences, pages: pages, build: configuration.build)
+                                  maxOccurrences: configuration.limits.maxOccurrences, pages: pages,
+                                  build: configuration.executable.isEmpty ? configuration.build : configuration.build + " " + configuration.executable)
     let cache = RenderCache(budgetBytes: configuration.cacheBytes)
     let renderer = FeedRenderer(cache: cache, settings: settings, cursorKey: try await ServerKeys.cursorKey(service), clock: configuration.clock, logger: logger)
     let purges = PurgeNotifier(baseURL: settings.baseURL, logger: logger, policy: AddressPolicy(allowPrivate: configuration.allowPrivateSources))

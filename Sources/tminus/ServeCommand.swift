@@ -133,6 +133,7 @@ struct ServeCommand: ParsableCommand {
         configuration.compiledBytes = compiledMb << 20
         configuration.secretsKeyFile = secretsKeyFile
         configuration.build = Version.full
+        configuration.executable = Version.executable
         configuration.allowPrivateSources = allowPrivateSources
         configuration.trustForwardedFor = trustForwardedFor
         configuration.openSignup = openSignup

@@ -277,6 +277,16 @@ struct KeptExportTests {
             let (response, body) = try await client.text("/feeds/family.ics")
             #expect(response.status == .ok && body.contains("Brand new") && parts.catalog.compileCount == 1)
         }
+        // The same build named by a rebuilt binary (SwiftPM did not always record a new commit): it renders its own too.
+        try await fixture.withServer(adjust: { $0.build = "next"; $0.executable = "4096-1764000000" }) { client, parts in
+            let (response, _) = try await client.text("/feeds/family.ics")
+            #expect(response.status == .ok && parts.catalog.compileCount == 1)
+            _ = try await Self.kept(parts, "family")
+        }
+        try await fixture.withServer(adjust: { $0.build = "next"; $0.executable = "4096-1764000000" }) { client, parts in
+            let (response, _) = try await client.text("/feeds/family.ics")
+            #expect(response.status == .ok && parts.catalog.compileCount == 0, "and keeps them for its next start")
+        }
     }
 
     /// A view that hides something (a busy token link) keeps its own bytes,

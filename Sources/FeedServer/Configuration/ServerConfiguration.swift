@@ -70,6 +70,10 @@ public struct ServerConfiguration: Sendable {
     /// The build serving (`tminus --version`): exports kept in the store by
     /// another build are rendered again, since its writer may differ.
     public var build = "dev"
+    /// What tells two binaries of one commit apart (`tminus serve` sets the
+    /// executable's size and time): part of a kept export's variant with
+    /// `build`, so a rebuilt binary renders its exports again.
+    public var executable = ""
     /// How often feeds with `notify:` are looked at for changes, a new day, a broker to bring in step.
     public var noticeInterval: Duration = .seconds(15)
     /// The first wait before a failed webhook or ntfy notice is tried again (then three times longer each time, at most an hour).
