@@ -236,6 +236,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
+                // Connection deadlines on an `EmbeddedChannel`, whose clock the test drives.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
     ],

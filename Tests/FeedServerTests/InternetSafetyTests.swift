@@ -381,27 +381,10 @@ struct InternetSafetyTests {
         }
     }
 
-    /// The idle deadline is moved by each request, not rescheduled (issue #41):
-    /// the timer set after the first response fires, finds a later request's
-    /// deadline, and waits again, so the connection lasts the idle timeout
-    /// from its last response.
-    @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func aKeepAliveConnectionIdlesFromItsLastResponse() async throws {
-        let fixture = try ServerFixture(transport: .live)
-        try fixture.feed("family", calendar: ServerFixture.family)
-        try await fixture.withServer(adjust: { $0.connections.requestHeadTimeout = .seconds(1); $0.connections.idleTimeout = .seconds(6) }) { client, _ in
-            let port = try #require(client.port)
-            let request = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
-            let (closed, answer) = try await Self.exchange(port: port, send: request, later: (2, request), timeout: 40)
-            #expect(answer.components(separatedBy: "HTTP/1.1 200").count == 3, "both requests answered: \(answer.prefix(200))")
-            #expect(closed > 7 && closed < 30, "closed \(closed) s after the first request: 6 s after the second")
-        }
-    }
-
     /// `Loopback.exchange` on a thread of its own (never blocking the cooperative
     /// pool, which the servers of other tests need), failing when nothing listens.
-    static func exchange(port: Int, send: String, later: (seconds: Double, text: String)? = nil, timeout: Int = 15) async throws
-        -> (seconds: Double, answer: String) {
-        guard let result = await Loopback.exchangeOffPool(port: port, send: send, later: later, timeout: timeout) else { throw CocoaError(.fileReadUnknown) }
+    static func exchange(port: Int, send: String, timeout: Int = 15) async throws -> (seconds: Double, answer: String) {
+        guard let result = await Loopback.exchangeOffPool(port: port, send: send, timeout: timeout) else { throw CocoaError(.fileReadUnknown) }
         return result
     }
 

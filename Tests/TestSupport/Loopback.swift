@@ -10,9 +10,7 @@ public enum Loopback {
     /// Opens a connection to 127.0.0.1:`port`, sends `send` (then nothing), and
     /// returns how long the server kept it open and what it sent back; nil
     /// when nothing listens. Reading stops after `timeout` seconds of silence.
-    /// `later`, when given, is sent that many seconds after `send`, on the same connection.
-    public static func exchange(port: Int, send text: String, later: (seconds: Double, text: String)? = nil,
-                                timeout: Int = 15) -> (seconds: Double, answer: String)? {
+    public static func exchange(port: Int, send text: String, timeout: Int = 15) -> (seconds: Double, answer: String)? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -23,14 +21,10 @@ public enum Loopback {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { return nil }
-        let started = Date()
         _ = text.withCString { Glibc.send(fd, $0, strlen($0), 0) }
-        if let later {
-            Thread.sleep(forTimeInterval: later.seconds)
-            _ = later.text.withCString { Glibc.send(fd, $0, strlen($0), 0) }
-        }
         var wait = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        let started = Date()
         var buffer = [UInt8](repeating: 0, count: 4096)
         var answer: [UInt8] = []
         while true {
@@ -44,10 +38,9 @@ public enum Loopback {
     /// `exchange` on a thread of its own: a blocking socket read on Swift's
     /// cooperative pool (two threads on a two-core machine) stalls every server
     /// and client of the test process for as long as it waits.
-    public static func exchangeOffPool(port: Int, send text: String, later: (seconds: Double, text: String)? = nil,
-                                       timeout: Int = 15) async -> (seconds: Double, answer: String)? {
+    public static func exchangeOffPool(port: Int, send text: String, timeout: Int = 15) async -> (seconds: Double, answer: String)? {
         await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: exchange(port: port, send: text, later: later, timeout: timeout)) }
+            let thread = Thread { continuation.resume(returning: exchange(port: port, send: text, timeout: timeout)) }
             thread.start()
         }
     }

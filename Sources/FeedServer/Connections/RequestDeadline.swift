@@ -17,6 +17,9 @@ import NIOHTTPTypes
 /// 9 s still held all 20 places of `--max-connections 20`, and `/healthz`
 /// timed out for a minute (issue #27). A rate, not a deadline, bounds the
 /// body: an 8 MB import over a slow uplink is fine, a drip is not.
+///
+/// Time is the event loop's (`EventLoop.now`): the real clock on a server,
+/// the test's on an `EmbeddedEventLoop`, which `RequestDeadlineTests` drives.
 package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     package typealias InboundIn = HTTPRequestPart
     package typealias InboundOut = HTTPRequestPart
@@ -92,7 +95,7 @@ package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandl
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if let since = waitingSince {
-            waited = waited + (NIODeadline.now() - since)
+            waited = waited + (context.eventLoop.now - since)
             waitingSince = nil
         }
         switch unwrapInboundIn(data) {
@@ -143,7 +146,7 @@ package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     package func read(context: ChannelHandlerContext) {
-        if case .readingBody = state, waitingSince == nil { waitingSince = .now() }
+        if case .readingBody = state, waitingSince == nil { waitingSince = context.eventLoop.now }
         context.read()
     }
 
@@ -165,7 +168,7 @@ package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandl
         bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
             bodyTimer = nil
             guard case .readingBody(let bytes, _) = state else { return }
-            let waiting = waited + (waitingSince.map { NIODeadline.now() - $0 } ?? .zero)
+            let waiting = waited + (waitingSince.map { context.eventLoop.now - $0 } ?? .zero)
             let late = waiting - limits.bodyGrace
             let owed = Int64(limits.minimumBodyRate) * max(0, late.nanoseconds) / 1_000_000_000
             if Int64(bytes) < owed {
@@ -179,7 +182,7 @@ package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandl
     /// The connection closes `limit` from now unless a request begins first.
     private func arm(_ context: ChannelHandlerContext, _ limit: TimeAmount) {
         cancelBodyWatch()
-        let expiry = NIODeadline.now() + limit
+        let expiry = context.eventLoop.now + limit
         self.expiry = expiry
         // A timer that fires by then looks again; only a later one is moved.
         if deadlineTimer != nil, timerFiresAt <= expiry { return }
@@ -193,7 +196,7 @@ package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandl
         deadlineTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
             deadlineTimer = nil
             guard let expiry else { return }
-            if expiry <= .now() {
+            if expiry <= context.eventLoop.now {
                 channel.close(promise: nil)
             } else {
                 scheduleDeadline(context, at: expiry)
