@@ -18,7 +18,9 @@ extension PostgresCountdownStore {
                 FROM feedExport JOIN feed ON feed.id = feedExport.feedId WHERE feed.slug = \(slug) AND feedExport.view IN (\(view), \(Redaction.none))
                 """, logger: self.logger).decode((Redaction, Int64, String, ByteBuffer?, Int32?, String?, ByteBuffer?, String?).self)
             for try await (rowView, revision, variant, body, length, etag, gzipped, gzippedEtag) in rows {
-                let bytes = length.map { KeptExport.Bytes(body: body ?? ByteBuffer(), length: Int($0), etag: etag ?? "", gzipped: gzipped, gzippedEtag: gzippedEtag) }
+                // Copied out of the row: a decoded bytea is a slice of the message, which it would keep alive in the render cache.
+                let bytes = length.map { KeptExport.Bytes(body: body.map(ByteBuffer.exactly) ?? ByteBuffer(), length: Int($0), etag: etag ?? "",
+                                                           gzipped: gzipped.map(ByteBuffer.exactly), gzippedEtag: gzippedEtag) }
                 kept[rowView] = KeptExport(revision: revision, variant: variant, bytes: bytes)
             }
             return KeptExport.resolved(view: kept[view], full: kept[Redaction.none])

@@ -58,6 +58,9 @@ public final class SQLiteCountdownStore: CountdownStore {
         self.path = path
     }
 
+    /// A reader connection's page cache, in SQLite's negative-means-KiB form.
+    static let readerCacheKiB = -512
+
     static func configuration(readOnly: Bool, statements: StatementCounter) -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -66,7 +69,15 @@ public final class SQLiteCountdownStore: CountdownStore {
         // A `StoreTransaction` spans several accesses to the writer (BEGIN, the
         // primitives, COMMIT), in its turn (`WriteTurns`).
         configuration.allowsUnsafeTransactions = true
-        configuration.prepareDatabase { db in db.trace(options: .statement) { _ in statements.increment() } }
+        configuration.prepareDatabase { db in
+            db.trace(options: .statement) { _ in statements.increment() }
+            // A reader keeps 512 KB of pages, not SQLite's 2 MB: one compile's
+            // scan of a large feed filled a reader's cache, which then stayed
+            // allocated for good in each of the pool's readers (4-6 MB of a 10k
+            // feed's server, `bench/size.py`), for short indexed reads whose
+            // pages the system's file cache holds anyway. The writer keeps 2 MB for imports.
+            if db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = \(readerCacheKiB)") }
+        }
         return configuration
     }
 
