@@ -14,40 +14,79 @@ public struct Countdown: Sendable, Hashable, Identifiable {
     public var title: String
     public var notes: String?
     public var location: String?
-    public var url: String?
+    public var url: String? {
+        get { rare.box?.fields.url }
+        set { rare.update { $0.url = newValue } }
+    }
 
     /// The first occurrence: an all-day date, a zoned, UTC or floating time (DUE for a task).
     public var target: DateTimeValue
     /// An explicit end (DTEND), or a duration; nil means a point in time / one day.
     public var end: DateTimeValue?
-    public var duration: ICalDuration?
+    public var duration: ICalDuration? {
+        get { rare.box?.fields.duration }
+        set { rare.update { $0.duration = newValue } }
+    }
 
     public var repeatRule: Repeat
-    public var recurrenceDates: [RecurrenceDate]
-    public var exceptionDates: [DateTimeValue]
+    public var recurrenceDates: [RecurrenceDate] {
+        get { rare.box?.fields.recurrenceDates ?? [] }
+        set { rare.update { $0.recurrenceDates = newValue } }
+    }
+    public var exceptionDates: [DateTimeValue] {
+        get { rare.box?.fields.exceptionDates ?? [] }
+        set { rare.update { $0.exceptionDates = newValue } }
+    }
     /// RECURRENCE-ID overrides (moved or cancelled instances), kept whole.
-    public var overrides: [Component]
+    public var overrides: [Component] {
+        get { rare.box?.fields.overrides ?? [] }
+        set { rare.update { $0.overrides = newValue } }
+    }
     /// VTIMEZONEs for TZIDs only the source calendar defined (not Olson or Windows names).
-    public var timeZoneDefinitions: [Component]
+    public var timeZoneDefinitions: [Component] {
+        get { rare.box?.fields.timeZoneDefinitions ?? [] }
+        set { rare.update { $0.timeZoneDefinitions = newValue } }
+    }
 
     public var direction: Direction
     /// The day the counted span began (a term's first day): `progress` runs
     /// from it to the target. Repeats measure from their previous occurrence instead.
-    public var countsFrom: CivilDate?
+    public var countsFrom: CivilDate? {
+        get { rare.box?.fields.countsFrom }
+        set { rare.update { $0.countsFrom = newValue } }
+    }
     public var displayUnit: DisplayUnit
-    public var presentation: Presentation
+    public var presentation: Presentation {
+        get { rare.box?.fields.presentation ?? CountdownRareFields.defaults.presentation }
+        set { rare.update { $0.presentation = newValue } }
+    }
     /// RFC 7986 COLOR as the source wrote it (a CSS colour name).
-    public var calendarColor: String?
+    public var calendarColor: String? {
+        get { rare.box?.fields.calendarColor }
+        set { rare.update { $0.calendarColor = newValue } }
+    }
     public var categories: [String]
     /// Alarm offsets relative to the target (negative = before).
-    public var alarms: [ICalDuration]
+    public var alarms: [ICalDuration] {
+        get { rare.box?.fields.alarms ?? [] }
+        set { rare.update { $0.alarms = newValue } }
+    }
 
     public var kind: Kind
     public var status: CountdownStatus
     /// 0 = undefined, 1 = highest … 9 = lowest (tasks mostly).
-    public var priority: Int?
-    public var percentComplete: Int?
-    public var completedAt: DateTimeValue?
+    public var priority: Int? {
+        get { rare.box?.fields.priority }
+        set { rare.update { $0.priority = newValue } }
+    }
+    public var percentComplete: Int? {
+        get { rare.box?.fields.percentComplete }
+        set { rare.update { $0.percentComplete = newValue } }
+    }
+    public var completedAt: DateTimeValue? {
+        get { rare.box?.fields.completedAt }
+        set { rare.update { $0.completedAt = newValue } }
+    }
 
     /// Where it came from: a file path or URL, or nil when added by hand.
     public var source: String?
@@ -62,11 +101,21 @@ public struct Countdown: Sendable, Hashable, Identifiable {
 
     /// What tminus changed when it read this countdown from a calendar (a rule
     /// libical cannot read left out, …), in English, as `ItemRepair` said it.
-    public var warnings: [String]
+    public var warnings: [String] {
+        get { rare.box?.fields.warnings ?? [] }
+        set { rare.update { $0.warnings = newValue } }
+    }
 
     /// Properties and sub-components tminus does not model, written back unchanged.
     public var extraProperties: [Property]
-    public var extraComponents: [Component]
+    public var extraComponents: [Component] {
+        get { rare.box?.fields.extraComponents ?? [] }
+        set { rare.update { $0.extraComponents = newValue } }
+    }
+
+    /// The fields above that most countdowns leave at their defaults (their
+    /// accessors say which), out of line: `CountdownRareFields`.
+    private var rare = CountdownRareStorage()
 
     public init(uid: String, title: String, target: DateTimeValue, repeatRule: Repeat = .none, kind: Kind = .event) {
         self.uid = uid
@@ -74,20 +123,12 @@ public struct Countdown: Sendable, Hashable, Identifiable {
         self.target = target
         self.repeatRule = repeatRule
         self.kind = kind
-        recurrenceDates = []
-        exceptionDates = []
-        overrides = []
-        timeZoneDefinitions = []
         direction = .down
         displayUnit = .dynamic
-        presentation = .default
         categories = []
-        alarms = []
         status = .active
         sequence = 0
-        warnings = []
         extraProperties = []
-        extraComponents = []
     }
 
     public var isAllDay: Bool { target.isAllDay }
