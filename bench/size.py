@@ -77,6 +77,17 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
 
+def resident_after_every_output(work, db, slug):
+    """A fresh server's VmRSS after the outputs `run` reads of the 10k feed, each once (the card compiles it)."""
+    server, base, _ = serve(work, db, slug + "-again")
+    for path in [p for _, p in FIRST_PAGES] + ["/1.svg", "?tz=Asia/Tokyo", "?tz=UTC", ".ics", "/countdown.ics", ".json?limit=1000"]:
+        serving.fetch(f"{base}/feeds/{slug}{path}")
+    memory = status_mb(server.pid, "VmRSS")
+    server.terminate()
+    server.wait(timeout=15)
+    return memory
+
+
 def run(work):
     ok = True
     with open(os.path.join(work, "admin-token"), "w") as handle:
@@ -104,12 +115,15 @@ def run(work):
             code2, page_again, _ = timed(f"{base}/feeds/{slug}?tz=UTC")
             for path in [".ics", "/countdown.ics", ".json?limit=1000"]:
                 serving.fetch(f"{base}/feeds/{slug}{path}")
-            memory = status_mb(server.pid, "VmRSS")
+            # The resident size moved by up to 15 MB between runs of one build (where glibc's arenas put the
+            # compile): the median of three fresh servers, each reading every output once, with the range.
+            memories = [status_mb(server.pid, "VmRSS")] + [resident_after_every_output(work, db, slug) for _ in range(2)]
+            memory = sorted(memories)[1]
             print(f"10k countdowns, one feed (start {start:.2f} s; a page of the compiled feed {page:.2f} s):")
             for name, code3, seconds, _ in firsts:
                 ok &= line(f"first {'' if name == 'HTML page' else 'JSON '}after start, {name}", seconds, "s", "< 0.3 s", seconds < 0.3 and code3 == 200)
             ok &= line("first render of the page, compiled", page_again, "s", "< 0.3 s", page_again < 0.3 and code == code2 == 200)
-            ok &= line("resident after every output once", memory, "MB", "< 80 MB", memory < 80)
+            ok &= line(f"resident after every output once (median; {min(memories):.0f}–{max(memories):.0f})", memory, "MB", "< 80 MB", memory < 80)
         else:
             after = status_mb(server.pid, "VmRSS")
             for path in [".ics", "", "/countdown.ics"]:
