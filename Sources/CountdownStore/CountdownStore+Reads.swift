@@ -50,13 +50,16 @@ extension CountdownStore {
             return (feed, rows, sources)
         }) else { return nil }
         let countdowns = try await Offload.run {
-            try rows.map { row in
+            let shared = SharedValues()
+            return try rows.map { row in
                 let source = row.sourceId.flatMap { sources[$0] }
                 let id = try row.savedID()
                 if let old = known[id], RowStamp(id: id, sequence: row.sequence, created: row.createdAt, lastModified: row.lastModified, source: source).matches(old) {
                     return old
                 }
-                return try row.countdown(source: source)
+                var countdown = try row.countdown(source: source)
+                shared.share(&countdown)
+                return countdown
             }
         }
         var stored = feed
