@@ -48,8 +48,9 @@ package final class RenderCache: Sendable {
     package func value(for key: RenderKey, render: @escaping @Sendable () throws -> Representation) async throws -> Representation {
         try await value(for: key, load: {
             try await Self.renderPool.runIfActive {
+                let started = ContinuousClock.now
                 let value = try render()
-                if value.byteCount >= HeapTrim.afterRenderBytes { HeapTrim.now() }
+                if HeapTrim.follows(renderOf: value.byteCount, taking: ContinuousClock.now - started) { HeapTrim.now() }
                 return value
             }
         })
