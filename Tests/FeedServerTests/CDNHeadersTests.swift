@@ -40,6 +40,10 @@ struct CDNHeadersTests {
         #expect(RenderSettings.maxAge(of: "public, s-maxage=30") == 0)
         #expect(RenderSettings.maxAge(of: "no-store") == 0)
         #expect(RenderSettings.maxAge(of: "max-age=99999999999999999999999") > 0)   // clamped, never trapping
+        #expect(RenderSettings.maxAge(of: "s-maxage=30,  max-age=20") == 20)
+        #expect(RenderSettings.maxAge(of: "public, no-max-age=7, max-age=8") == 8)
+        #expect(RenderSettings.maxAge(of: "public,") == 0)
+        #expect(RenderSettings.maxAge(of: "") == 0)
         let shared = Representation(bytes: Array("BEGIN:VCALENDAR".utf8), contentType: Representation.calendarType, lastModified: Date(),
                                     cacheControl: RenderSettings.sharedCacheControl(maxAge: 300))
         #expect(shared.privately().cacheControl == "private, max-age=300")

@@ -223,7 +223,7 @@ package struct FeedRenderer: Sendable {
             let remaining = calculator(at: minuteStart, zone, compiled, language).remaining(for: series)
             let svg = SVGCard.render(CardFace(countdown: series.countdown, remaining: remaining, language: language))
             return Representation(bytes: Array(svg.utf8), contentType: "image/svg+xml; charset=utf-8",
-                                  lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: 300),
+                                  lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: RenderSettings.feedMaxAge),
                                   extraHeaders: PageHeaders.card)
         }
     }

@@ -129,7 +129,7 @@ package final class CompiledFeed: Sendable {
     /// The exported calendar of these bytes (written elsewhere, `BatchedExport`), with the headers and validators `export` gives.
     package static func export(_ stored: StoredFeed, bytes: [UInt8], settings: RenderSettings) -> Representation {
         Representation(bytes: bytes, contentType: Representation.calendarType, lastModified: stored.updatedAt,
-                       cacheControl: settings.cacheControl(stored.feed, maxAge: 300), contentDisposition: exportDisposition(stored), gzip: settings.gzip)
+                       cacheControl: settings.cacheControl(stored.feed, maxAge: RenderSettings.feedMaxAge), contentDisposition: exportDisposition(stored), gzip: settings.gzip)
     }
 
     /// The exported calendar from the bytes a store kept for this revision,
@@ -137,7 +137,7 @@ package final class CompiledFeed: Sendable {
     package static func export(_ stored: StoredFeed, kept: KeptExport.Bytes, settings: RenderSettings) -> Representation {
         let gzipped = kept.gzipped.flatMap { body in kept.gzippedEtag.map { (body: body, etag: $0) } }
         return Representation(body: kept.body, etag: kept.etag, gzipped: gzipped, contentType: Representation.calendarType,
-                              lastModified: stored.updatedAt, cacheControl: settings.cacheControl(stored.feed, maxAge: 300),
+                              lastModified: stored.updatedAt, cacheControl: settings.cacheControl(stored.feed, maxAge: RenderSettings.feedMaxAge),
                               contentDisposition: exportDisposition(stored))
     }
 
@@ -154,7 +154,7 @@ package final class CompiledFeed: Sendable {
     /// The exported calendar sent from the store's copy, a chunk at a time, with the headers `export` gives.
     package static func export(_ stored: StoredFeed, streamed: StreamedBody, etag: String, settings: RenderSettings) -> Representation {
         Representation(streamed: streamed, etag: etag, contentType: Representation.calendarType, lastModified: stored.updatedAt,
-                       cacheControl: settings.cacheControl(stored.feed, maxAge: 300), contentDisposition: exportDisposition(stored))
+                       cacheControl: settings.cacheControl(stored.feed, maxAge: RenderSettings.feedMaxAge), contentDisposition: exportDisposition(stored))
     }
 
     private static func exportDisposition(_ stored: StoredFeed) -> String { "inline; filename=\"\(stored.feed.slug).ics\"" }
