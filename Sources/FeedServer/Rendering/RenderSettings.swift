@@ -26,15 +26,11 @@ package struct RenderSettings: Sendable {
     /// long as by browsers, served stale while the cache revalidates, and for a
     /// day while tminus cannot answer; private ones by the client alone.
     package func cacheControl(_ feed: Feed, maxAge: Int) -> String {
-        // The feeds' own max-age, made once: a feed not in memory makes its export's representation for each request.
-        if maxAge == Self.feedMaxAge { return feed.isPublic ? Self.sharedFeedCacheControl : Self.privateFeedCacheControl }
-        return feed.isPublic ? Self.sharedCacheControl(maxAge: maxAge) : Self.privateCacheControl(maxAge: maxAge)
+        feed.isPublic ? Self.sharedCacheControl(maxAge: maxAge) : Self.privateCacheControl(maxAge: maxAge)
     }
 
-    /// How long a feed's calendars may be kept before a client asks again (Cache-Control's max-age).
+    /// How long a feed's calendars and cards may be kept before a client asks again (Cache-Control's max-age).
     package static let feedMaxAge = 300
-    private static let sharedFeedCacheControl = sharedCacheControl(maxAge: feedMaxAge)
-    private static let privateFeedCacheControl = privateCacheControl(maxAge: feedMaxAge)
 
     package static func sharedCacheControl(maxAge: Int) -> String {
         "public, max-age=\(maxAge), s-maxage=\(maxAge), stale-while-revalidate=\(maxAge), stale-if-error=86400"
@@ -44,26 +40,17 @@ package struct RenderSettings: Sendable {
 
     /// The `max-age` a Cache-Control value names, 0 when it names none. Read
     /// byte by byte: every representation made reads it (a feed not in memory,
-    /// once per request), and Foundation's trimming was 4% of such a request;
-    /// without splitting it into an array of directives first (1% of such a request).
+    /// once per request), and Foundation's trimming was 4% of such a request.
     package static func maxAge(of cacheControl: String) -> Int {
-        let bytes = cacheControl.utf8
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
-            // The start of a directive: after spaces.
-            while index != bytes.endIndex, bytes[index] == UInt8(ascii: " ") { index = bytes.index(after: index) }
-            let name = bytes[index...]
-            if name.starts(with: "max-age=".utf8) {
-                var seconds = 0
-                for byte in name.dropFirst(8) {
-                    guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), seconds < Int(Int32.max) else { break }
-                    seconds = seconds * 10 + Int(byte - UInt8(ascii: "0"))
-                }
-                return seconds
+        for directive in cacheControl.utf8.split(separator: UInt8(ascii: ",")) {
+            let name = directive.drop { $0 == UInt8(ascii: " ") }
+            guard name.starts(with: "max-age=".utf8) else { continue }
+            var seconds = 0
+            for byte in name.dropFirst(8) {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), seconds < Int(Int32.max) else { break }
+                seconds = seconds * 10 + Int(byte - UInt8(ascii: "0"))
             }
-            // The next directive.
-            guard let comma = name.firstIndex(of: UInt8(ascii: ",")) else { break }
-            index = bytes.index(after: comma)
+            return seconds
         }
         return 0
     }
