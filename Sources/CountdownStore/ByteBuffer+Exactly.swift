@@ -26,4 +26,17 @@ extension ByteBuffer {
     package static func exactly(_ buffer: ByteBuffer) -> ByteBuffer {
         buffer.withUnsafeReadableBytes { exactly($0) }
     }
+
+    /// A buffer of exactly `count` bytes that `fill` writes in place (a file
+    /// read straight into it, no copy after); nil when `fill` says it failed.
+    package static func exactly(count: Int, filledBy fill: (UnsafeMutableRawBufferPointer) -> Bool) -> ByteBuffer? {
+        guard count > 0 else { return fill(UnsafeMutableRawBufferPointer(start: nil, count: 0)) ? ByteBuffer() : nil }
+        guard count <= Int(UInt32.max), let memory = malloc(count) else { return nil }
+        let region = UnsafeMutableRawBufferPointer(start: memory, count: count)
+        guard fill(region) else {
+            free(memory)
+            return nil
+        }
+        return ByteBuffer(takingOwnershipOf: region, allocator: ByteBufferAllocator())
+    }
 }

@@ -82,7 +82,8 @@ package func buildServices(_ configuration: ServerConfiguration, store: any Coun
     let renderer = FeedRenderer(cache: cache, settings: settings, cursorKey: try await ServerKeys.cursorKey(service), clock: configuration.clock, logger: logger)
     let purges = PurgeNotifier(baseURL: settings.baseURL, logger: logger, policy: AddressPolicy(allowPrivate: configuration.allowPrivateSources))
     let catalog = FeedCatalog(service: service, settings: settings, clock: configuration.clock, logger: logger, cache: cache,
-                              budgetBytes: configuration.compiledBytes, placedReadFrom: configuration.placedReadFrom, changed: purges.changed)
+                              budgetBytes: configuration.compiledBytes, placedReadFrom: configuration.placedReadFrom,
+                              exportFiles: exportFiles(configuration, logger: logger), changed: purges.changed)
     let fetcher = CalendarFetcher(maxBytes: configuration.limits.maxInputBytes, timeout: configuration.fetchTimeout,
                                   allowPrivate: configuration.allowPrivateSources)
     let health = HealthMonitor()
@@ -111,6 +112,22 @@ package func buildServices(_ configuration: ServerConfiguration, store: any Coun
     return ServerDependencies(configuration: configuration, store: store, parts: parts, cache: cache, metrics: metrics, health: health, token: token,
                               tokenNotice: AdminTokenNotice(people: service, logger: logger),
                               csrf: CSRFToken(key: try await ServerKeys.csrfKey(service)), sessions: sessions, notices: notices, logger: logger)
+}
+
+/// The folder of kept exports as files (`--export-files-mb`): the one given,
+/// else beside a SQLite database (on disk, where the store is); nil when off,
+/// or on PostgreSQL without a folder given (the temporary folder may be memory).
+private func exportFiles(_ configuration: ServerConfiguration, logger: Logger) -> KeptExportFiles? {
+    guard configuration.exportFilesBytes > 0 else { return nil }
+    let parent: String
+    switch (configuration.exportFilesDirectory, configuration.database) {
+    case (let given?, _): parent = given
+    case (nil, .sqlite(let path)): parent = path + ".exports"
+    case (nil, _): return nil
+    }
+    let files = KeptExportFiles.open(in: parent, budgetBytes: configuration.exportFilesBytes, logger: logger)
+    if let files { logger.info("kept exports are read from files", metadata: ["folder": "\(files.directory)", "mb": "\(configuration.exportFilesBytes >> 20)"]) }
+    return files
 }
 
 /// Every route, over the parts `buildServices` made; starts nothing.

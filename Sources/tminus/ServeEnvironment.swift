@@ -11,7 +11,7 @@ enum ServeEnvironment {
     /// `--db` reads `TMINUS_DB` on every command (`StoreOptions`).
     static let options: [(name: String, isFlag: Bool)] = [
         ("host", false), ("port", false), ("feeds", false), ("admin-token-file", false), ("secrets-key-file", false), ("base-url", false),
-        ("log-level", false), ("log-format", false), ("cache-mb", false), ("compiled-mb", false), ("gzip", true), ("allow-private-sources", true),
+        ("log-level", false), ("log-format", false), ("cache-mb", false), ("compiled-mb", false), ("export-files-mb", false), ("export-files-dir", false), ("gzip", true), ("allow-private-sources", true),
         ("trust-forwarded-for", true), ("max-connections", false), ("idle-timeout", false), ("request-timeout", false),
         ("min-body-rate", false), ("open-signup", true), ("trusted-proxy", false), ("user-header", false),
         ("proxy-creates-accounts", true),

@@ -34,6 +34,13 @@ public struct ServerConfiguration: Sendable {
     /// Byte budget of the compiled feeds kept in memory (least recently read
     /// first out; the feed read last always stays, whatever its size).
     public var compiledBytes: Int = 128 << 20
+    /// Disk for kept exports as files, which a miss of a feed not in memory
+    /// reads instead of the store's row (`KeptExportFiles`); 0 turns them off
+    /// (the default here, for tests; `tminus serve` gives 1 GB).
+    public var exportFilesBytes = 0
+    /// Where their folder goes; nil: beside the SQLite database
+    /// (`DB.exports`), or in the temporary folder for PostgreSQL.
+    public var exportFilesDirectory: String?
     /// Feeds with at least this many countdowns answer a first `.json` page
     /// read by place while not compiled (`FirstPage`, issue #41); a smaller
     /// one compiles in about as long as the read takes.

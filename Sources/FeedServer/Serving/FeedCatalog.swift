@@ -139,10 +139,14 @@ package final class FeedCatalog: Sendable {
     package let exports: ExportKeeper
     /// The size from which a feed not compiled answers its first page by place (`ServerConfiguration.placedReadFrom`).
     package let placedReadFrom: Int
+    /// Kept exports read from the store, as files a miss reads instead (`--export-files-mb`); nil when off.
+    package let exportFiles: KeptExportFiles?
 
     package init(service: CountdownService, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger, cache: RenderCache,
-         budgetBytes: Int = 256 << 20, placedReadFrom: Int = 1_000, changed: @escaping @Sendable (StoredFeed) -> Void = { _ in }) {
+         budgetBytes: Int = 256 << 20, placedReadFrom: Int = 1_000, exportFiles: KeptExportFiles? = nil,
+         changed: @escaping @Sendable (StoredFeed) -> Void = { _ in }) {
         self.changed = changed
+        self.exportFiles = exportFiles
         self.placedReadFrom = placedReadFrom
         exports = ExportKeeper(store: service.store, logger: logger)
         self.cache = cache
@@ -311,7 +315,8 @@ package final class FeedCatalog: Sendable {
     /// The exported calendar (`/feeds/{slug}.ics`) as `redaction` sees it, or
     /// nil when there is no such feed or view: from the compilation in memory
     /// if there is one; else from the bytes the store kept for this revision
-    /// (`KeptExport`: one read, then held in the render cache); else compiled,
+    /// (`KeptExport`: one read, then held in the render cache, and written as
+    /// a file that the misses after read instead: `KeptExportFiles`); else compiled,
     /// which keeps the bytes for the next miss. So a server with more feeds than
     /// `--compiled-mb` holds answers a calendar client without compiling.
     package func exported(slug: String, as redaction: Redaction) async throws -> Representation? {
@@ -328,14 +333,23 @@ package final class FeedCatalog: Sendable {
         let cacheKey = RenderKey.keptExport(slug: slug, redaction: redaction, revision: target.revision, year: year)
         if let cached = cache.cached(cacheKey) { return cached }
         let variant = exportVariant(year: year)
+        if let bytes = exportFiles?.read(key, revision: target.revision, variant: variant) {
+            let exported = CompiledFeed.export(stored, kept: bytes, settings: settings)
+            cache.keep(cacheKey, exported)
+            return exported
+        }
         do {
             if let kept = try await store.keptExport(slug: slug, view: redaction, bodyUpTo: largeExportBytes), kept.revision == target.revision,
                kept.variant == variant, let bytes = kept.bytes {
                 exports.noteKept(key.view, revision: kept.revision, variant: kept.variant)
-                let exported = bytes.length > largeExportBytes
-                    ? CompiledFeed.export(stored, streamed: streamedExport(key, revision: kept.revision, variant: variant, length: bytes.length),
-                                          etag: bytes.etag, settings: settings)
-                    : CompiledFeed.export(stored, kept: bytes, settings: settings)
+                let exported: Representation
+                if bytes.length > largeExportBytes {
+                    exported = CompiledFeed.export(stored, streamed: streamedExport(key, revision: kept.revision, variant: variant, length: bytes.length),
+                                                   etag: bytes.etag, settings: settings)
+                } else {
+                    exported = CompiledFeed.export(stored, kept: bytes, settings: settings)
+                    exportFiles?.keep(key, revision: kept.revision, variant: variant, bytes: bytes)
+                }
                 cache.keep(cacheKey, exported)
                 return exported
             }
