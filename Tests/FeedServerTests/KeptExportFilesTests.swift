@@ -76,16 +76,19 @@ struct KeptExportFilesTests {
         #expect(try Self.fileNames(files).isEmpty)
     }
 
+    /// Only folders named as a server names its own are removed: `--export-files-dir` may name a folder others use.
     @Test func foldersOfStoppedServersAreRemovedAndOneStoppingRemovesItsOwn() throws {
         let parent = try Folder()
         let manager = FileManager.default
-        for name in ["2147483646-1", "not-a-server", "\(getpid())-7"] {
+        let kept = ["tminus-exports-\(getpid())-7", "2147483646-1", "tminus-exports-2147483646", "tminus-exports-x-1", "someone-elses"]
+        for name in kept + ["tminus-exports-2147483646-1"] {
             try manager.createDirectory(atPath: parent.path + "/" + name, withIntermediateDirectories: false)
         }
+        try Data("a file".utf8).write(to: URL(fileURLWithPath: parent.path + "/notes.txt"))
         var files = KeptExportFiles.open(in: parent.path, budgetBytes: 1 << 20, logger: Self.logger)
         let own = try #require(files?.directory)
-        #expect(try manager.contentsOfDirectory(atPath: parent.path).sorted() == ["\(getpid())-7", URL(fileURLWithPath: own).lastPathComponent].sorted(),
-                "a running process's folder stays; the rest goes")
+        #expect(try manager.contentsOfDirectory(atPath: parent.path).sorted() == (kept + ["notes.txt", URL(fileURLWithPath: own).lastPathComponent]).sorted(),
+                "a stopped server's folder goes; a running one's stays, and nothing else there is touched")
         files?.keep(Self.key("a"), revision: 1, variant: "v", bytes: Self.bytes("BEGIN:VCALENDAR a", etag: "\"a\""))
         files = nil
         #expect(!manager.fileExists(atPath: own))
@@ -112,11 +115,11 @@ struct KeptExportFilesTests {
             return (body, response.headers[.eTag])
         }
         let exportsFolder = fixture.databasePath + ".exports"
-        try FileManager.default.createDirectory(atPath: exportsFolder + "/2147483646-1", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: exportsFolder + "/tminus-exports-2147483646-1", withIntermediateDirectories: true)
         // A render cache of one byte holds only the newest answer: each read of the other feed pushes this one out.
         try await fixture.withServer(adjust: { $0.exportFilesBytes = 1 << 20; $0.cacheBytes = 1 }) { client, parts in
             let files = try #require(parts.catalog.exportFiles)
-            #expect(files.directory.hasPrefix(exportsFolder + "/") && !FileManager.default.fileExists(atPath: exportsFolder + "/2147483646-1"))
+            #expect(files.directory.hasPrefix(exportsFolder + "/") && !FileManager.default.fileExists(atPath: exportsFolder + "/tminus-exports-2147483646-1"))
             let (response, body) = try await client.text("/feeds/family.ics")
             #expect(response.status == .ok && body == first && response.headers[.eTag] == firstTag && files.fileReads == 0)
             #expect(parts.catalog.compileCount == 0, "read from the store's row")

@@ -39,7 +39,8 @@ public struct ServerConfiguration: Sendable {
     /// (the default here, for tests; `tminus serve` gives 1 GB).
     public var exportFilesBytes = 0
     /// Where their folder goes; nil: beside the SQLite database
-    /// (`DB.exports`), or in the temporary folder for PostgreSQL.
+    /// (`DB.exports`), and none on PostgreSQL (files off: the temporary
+    /// folder may be memory).
     public var exportFilesDirectory: String?
     /// Feeds with at least this many countdowns answer a first `.json` page
     /// read by place while not compiled (`FirstPage`, issue #41); a smaller

@@ -17,8 +17,9 @@ import Synchronization
 /// that revision and variant, as the render cache serves them; files of a
 /// server that stopped are removed by the next one to start beside them.
 ///
-/// Files live in a folder of this process under `parent` (beside the SQLite
-/// database by default, on disk rather than a `/tmp` that may be memory);
+/// Files live in a folder of this process under `parent`
+/// (`tminus-exports-PID-RANDOM`, beside the SQLite database by default: on
+/// disk rather than in a `/tmp` that may be memory);
 /// at most `budgetBytes` of them: past it, a miss reads the store as before.
 package final class KeptExportFiles: Sendable {
     /// One file: what it holds and for which revision and variant.
@@ -47,17 +48,19 @@ package final class KeptExportFiles: Sendable {
     private let logger: Logger
 
     /// A folder of this process in `parent` (made if missing, mode 0700), after
-    /// removing those of processes no longer running; nil, with a warning, when
+    /// removing the folders of servers no longer running (nothing else there
+    /// is touched); nil, with a warning, when
     /// it cannot be made (a read-only disk): misses then read the store.
     package static func open(in parent: String, budgetBytes: Int, logger: Logger) -> KeptExportFiles? {
         guard budgetBytes > 0 else { return nil }
         let files = FileManager.default
         do {
             try files.createDirectory(atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            for name in (try? files.contentsOfDirectory(atPath: parent)) ?? [] where !isRunning(folder: name) {
+            for name in (try? files.contentsOfDirectory(atPath: parent)) ?? [] {
+                guard let pid = folderPID(name), !isRunning(pid) else { continue }
                 try? files.removeItem(atPath: parent + "/" + name)
             }
-            let directory = parent + "/\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let directory = parent + "/\(folderPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             try files.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             return KeptExportFiles(directory: directory, budgetBytes: budgetBytes, logger: logger)
         } catch {
@@ -76,11 +79,21 @@ package final class KeptExportFiles: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// True when a folder is named after a process that is running (`PID-random`);
-    /// anything else in the parent is not ours to keep.
-    private static func isRunning(folder name: String) -> Bool {
-        guard let dash = name.firstIndex(of: "-"), let pid = pid_t(name[..<dash]), pid > 0 else { return false }
-        return kill(pid, 0) == 0 || errno == EPERM
+    /// What a server's folder is called before its process ID and a random number.
+    private static let folderPrefix = "tminus-exports-"
+
+    /// The process ID in the name of a server's folder (`tminus-exports-PID-RANDOM`),
+    /// nil for anything else: the parent may be a folder others use too
+    /// (`--export-files-dir`), and only such folders are a server's to remove.
+    private static func folderPID(_ name: String) -> pid_t? {
+        guard name.hasPrefix(folderPrefix) else { return nil }
+        let parts = name.dropFirst(folderPrefix.count).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, UInt32(parts[1]) != nil else { return nil }
+        return pid
+    }
+
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
     }
 
     /// How many misses a file answered since start (tests read it).
