@@ -49,8 +49,8 @@ package final class KeptExportFiles: Sendable {
 
     /// A folder of this process in `parent` (made if missing, mode 0700), after
     /// removing the folders of servers no longer running (nothing else there
-    /// is touched); nil, with a warning, when
-    /// it cannot be made (a read-only disk): misses then read the store.
+    /// is touched); nil, with a warning, when it cannot be made (a read-only
+    /// disk): misses then read the store.
     package static func open(in parent: String, budgetBytes: Int, logger: Logger) -> KeptExportFiles? {
         guard budgetBytes > 0 else { return nil }
         let files = FileManager.default
