@@ -43,9 +43,10 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
+        // No pkgConfig: Debian's libical.pc also links libicalss and libicalvcal, which tminus does not
+        // use and which load Berkeley DB at every start; the module map links libical alone.
         .systemLibrary(
             name: "CLibical",
-            pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
         // QR codes for the web app's subscribe links (Debian's libqrencode-dev), bridged like libical.

@@ -290,9 +290,9 @@ http {{ access_log off; types {{ text/calendar ics; }}
         ok = ms < limit
         passed, failed = passed + ok, failed + (not ok)
         print(f"  first render {label:<31} {ms:6.0f} ms (target < {limit} ms)  {'ok' if ok else 'MISSED'}")
-    ok = memory < 80
-    passed, failed = passed + ok, failed + (not ok)
-    print(f"  resident memory, 10k feed, --cache-mb 16      {memory:6.1f} MB (target < 80 MB)  {'ok' if ok else 'MISSED'}")
+    # Not a target here: resident size depends on how the binary is linked, and this is `make release`'s
+    # (the Swift runtime as shared libraries); the < 80 MB goal is bench/size.py's, on the package's binary.
+    print(f"  resident memory, 10k feed, --cache-mb 16      {memory:6.1f} MB (make release's binary; the goal: bench/size.py)")
     print(f"serving targets: {passed} met, {failed} missed")
     return 0
 

@@ -2,7 +2,8 @@
 """Issue #25's "size" section of `make bench`: memory and time follow what is
 read, not what is stored.
 
-On generated feeds (../shared/bench/gen_calendar.py), release build,
+On generated feeds (../shared/bench/gen_calendar.py), release build
+(TMINUS_SIZE_BINARY, else .build/release/tminus),
 --cache-mb 16, each figure printed with its goal beside it:
   - 10k countdowns in one feed: the first JSON pages right after start
     (default order, a category, another zone: read by place, issue #41), the
@@ -34,7 +35,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import serving  # noqa: E402  (one home for starting, fetching and stopping servers)
 
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
-TMINUS = os.path.join(ROOT, ".build/release/tminus")
+# The binary measured: `make bench` passes the package's (`make dist`: the Swift
+# runtime linked in, as /usr/bin/tminus runs), since resident size depends on
+# how the binary is linked (docs/development.md, "The binary's own resident size").
+TMINUS = os.environ.get("TMINUS_SIZE_BINARY") or os.path.join(ROOT, ".build/release/tminus")
 GENERATOR = os.path.join(ROOT, "../shared/bench/gen_calendar.py")
 
 

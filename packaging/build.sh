@@ -56,6 +56,11 @@ printf 'Source: tminus\n\nPackage: tminus\nArchitecture: any\n' > "$shlib/debian
 depends=$(cd "$shlib" && dpkg-shlibdeps -O "$OLDPWD/$stage/usr/bin/tminus" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 rm -rf "$shlib"
 [ -n "$depends" ] || { echo "build.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# Packed relative relocations (the Makefile's RELEASE_FLAGS) need glibc 2.36's
+# loader; dpkg-shlibdeps reads only symbol versions, not this one without symbols.
+if readelf -V "$stage/usr/bin/tminus" | grep -q GLIBC_ABI_DT_RELR; then
+    depends=$(echo "$depends" | sed -E 's/libc6 \(>= [0-9.]+\)/libc6 (>= 2.36)/')
+fi
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" \
     packaging/debian/control.in > "$stage/DEBIAN/control"
