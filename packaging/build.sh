@@ -58,8 +58,10 @@ rm -rf "$shlib"
 [ -n "$depends" ] || { echo "build.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 # Packed relative relocations (the Makefile's RELEASE_FLAGS) need glibc 2.36's
 # loader; dpkg-shlibdeps reads only symbol versions, not this one without symbols.
-if readelf -V "$stage/usr/bin/tminus" | grep -q GLIBC_ABI_DT_RELR; then
-    depends=$(echo "$depends" | sed -E 's/libc6 \(>= [0-9.]+\)/libc6 (>= 2.36)/')
+# Raised to 2.36 only when what it found is older.
+libc=$(echo "$depends" | sed -nE 's/.*libc6 \(>= ([^)]+)\).*/\1/p')
+if readelf -V "$stage/usr/bin/tminus" | grep -q GLIBC_ABI_DT_RELR && [ -n "$libc" ] && dpkg --compare-versions "$libc" lt 2.36; then
+    depends=$(echo "$depends" | sed -E "s/libc6 \(>= [^)]+\)/libc6 (>= 2.36)/")
 fi
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" \

@@ -16,6 +16,7 @@
 # later build are skipped by the link, and new functions land after the
 # ordered ones, so a stale list costs resident pages, never correctness.
 set -euo pipefail
+export LC_ALL=C   # one collation for sort and comm
 DIST=$1
 OUT=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
