@@ -112,11 +112,10 @@ browser: build pydeps
 # the feed alone, CalDAV on a 10,000-event calendar, then replicas:
 # SQLite against PostgreSQL, one replica against two behind nginx.
 BENCH_PACKAGES := nginx-light wrk gcc
-bench: deps pydeps
+bench: deps pydeps dist
 	@$(call install-missing,$(BENCH_PACKAGES),benchmark tools)
 	swift build -c release --product tminus-bench $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 	swift build -c release --product tminus $(RELEASE_FLAGS) $(SWIFT_FLAGS)
-	swift build -c release --static-swift-stdlib --product tminus --scratch-path $(DIST) $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 	$(TMINUS_PYTHON) bench/core.py .
 	.build/release/tminus-bench
 	$(TMINUS_PYTHON) bench/serving.py .

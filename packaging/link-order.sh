@@ -41,7 +41,7 @@ strip --strip-debug -o "$TRACED" "$BINARY"
 echo "link-order: generating feeds"
 "$PYTHON" "$GENERATOR" 10000 "$WORK/f10k.ics" >/dev/null
 "$PYTHON" "$GENERATOR" 300 "$WORK/small.ics" >/dev/null
-"$BINARY" import "$WORK/f10k.ics" --feed f10k --db "$WORK/server.sqlite" >/dev/null 2>&1
+"$BINARY" import "$WORK/f10k.ics" --feed f10k --db "$WORK/server.sqlite" >/dev/null
 head -c 24 /dev/urandom | base64 >"$WORK/admin-token"
 
 PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
