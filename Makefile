@@ -127,10 +127,10 @@ bench: deps pydeps dist
 
 # A release build under load, abuse and a SIGKILL (Tests/soak/soak.py): 256
 # readers, a writer and a flaky URL source for 60 s, then 10,000 idle and
-# half-sent connections, then a kill mid-import and a restart.
-soak: deps
-	swift build -c release --product tminus $(RELEASE_FLAGS) $(SWIFT_FLAGS)
-	python3 Tests/soak/soak.py .
+# half-sent connections, then a kill mid-import and a restart. It drives the
+# package's binary (`make dist`), which test-package then reuses: one release build.
+soak: dist
+	TMINUS_SOAK_BINARY=$(DIST)/release/tminus python3 Tests/soak/soak.py .
 
 # libFuzzer harnesses (Fuzz/, a package of their own): the content-line parser,
 # the RRULE parser with a bounded expansion, parse → expand → write → parse, the

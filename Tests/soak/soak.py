@@ -35,6 +35,9 @@ the writer was told was saved is there. One line per figure, then
 `soak: N passed, M failed`.
 
 Usage: soak.py ROOT   (the release binary must be built; `make soak` does that)
+TMINUS_SOAK_BINARY names the binary (default ROOT/.build/release/tminus); `make soak`
+passes the package's (`make dist`), so the soak drives what users install and CI
+builds that binary once for the soak and the package test.
 """
 import asyncio
 import json
@@ -53,17 +56,15 @@ import tempfile
 import time
 
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
-TMINUS = os.path.join(ROOT, ".build/release/tminus")
+TMINUS = os.path.abspath(os.environ.get("TMINUS_SOAK_BINARY") or os.path.join(ROOT, ".build/release/tminus"))
 SECONDS = float(os.environ.get("SOAK_SECONDS", "60"))
 CONNECTIONS = 256
 IDLE_CONNECTIONS = int(os.environ.get("SOAK_IDLE", "10000"))
 CACHE_MB = 16
-# What the server may hold beyond its render cache: 100 MB until issue #38's session, whose additions (the permission
-# cache, the change log, CalDAV's routes) brought the peak to 116-119 MB in two runs (limit 116). Which part costs what
-# was not isolated (FoundationXML is not it: the SVG check linked it before); issue #41 is where memory comes back down.
-# Issue #39's session (link filters, the repair on the way in, refresh hints) peaked at 120 and 121 MB in two runs:
-# 110, not isolated either; #41 owns bringing both back to 100.
-HEADROOM_MB = 110
+# What the server may hold beyond its render cache: 100 MB. Issues #38 and #39 raised it to 110 (peaks of 116-121 MB
+# with the shared Swift runtime); since issue #41 the soak drives the package's binary (-static-stdlib, linked with the
+# functions a server runs placed together), which peaked at 95-96 MB in phases 1 and 2 (2026-11-29).
+HEADROOM_MB = 100
 ADMIN = "soak-admin-token-0123456789abcdef"
 results = []
 
@@ -621,7 +622,7 @@ async def phase_slow_bodies(start_server):
 
 async def main():
     if not os.path.exists(TMINUS):
-        raise SystemExit("soak: build the release binary first (make soak does)")
+        raise SystemExit(f"soak: {TMINUS} is missing: build the release binary first (make soak does)")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     work = tempfile.mkdtemp(prefix="tminus-soak-")
