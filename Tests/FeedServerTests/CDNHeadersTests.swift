@@ -21,6 +21,10 @@ struct CDNHeadersTests {
                 #expect(cacheControl.hasPrefix("public, max-age=") && cacheControl.contains("s-maxage=")
                         && cacheControl.contains("stale-while-revalidate=") && cacheControl.contains("stale-if-error=86400"), "\(path): \(cacheControl)")
                 #expect(response.headers[HTTPField.Name("Surrogate-Key")!] == "feed-family", "\(path)")
+                // The 304 a CDN revalidates with carries the key too: each output is made with it (`Representation.forFeed`).
+                let etag = try #require(response.headers[.eTag])
+                let again = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: etag])
+                #expect(again.status == .notModified && again.headers[HTTPField.Name("Surrogate-Key")!] == "feed-family", "\(path) 304")
             }
             let created = try await client.execute(uri: "/api/feeds/family/tokens", method: .post, headers: fixture.admin)
             let secret = try #require((try JSONSerialization.jsonObject(with: Data(buffer: created.body)) as? [String: Any])?["secret"] as? String)
@@ -47,6 +51,24 @@ struct CDNHeadersTests {
         let shared = Representation(bytes: Array("BEGIN:VCALENDAR".utf8), contentType: Representation.calendarType, lastModified: Date(),
                                     cacheControl: RenderSettings.sharedCacheControl(maxAge: 300))
         #expect(shared.privately().cacheControl == "private, max-age=300")
+    }
+
+    /// A feed's output is made with its key, so serving it publicly makes no
+    /// headers again; bytes made without one, or for another feed, get the
+    /// route's; a token link's copy has none.
+    @Test func anOutputMadeForItsFeedKeepsItsKey() {
+        let made = Representation(bytes: Array("BEGIN:VCALENDAR".utf8), contentType: Representation.calendarType, lastModified: Date(),
+                                  cacheControl: RenderSettings.sharedCacheControl(maxAge: 300),
+                                  feed: "family")
+        #expect(made.forFeed("family").surrogateKey == "feed-family")
+        #expect(made.forFeed("familyx").surrogateKey == "feed-familyx")
+        #expect(made.forFeed("fam").surrogateKey == "feed-fam")
+        #expect(made.privately().surrogateKey == nil && made.privately().cacheControl == "private, max-age=300")
+        var changed = made
+        changed.cacheControl = "private, no-store"
+        #expect(changed.surrogateKey == "feed-family" && made.cacheControl.hasPrefix("public"), "a copy's change leaves the original as it was")
+        let plain = Representation(bytes: [], contentType: Representation.calendarType, lastModified: Date(), cacheControl: "public, max-age=60")
+        #expect(plain.surrogateKey == nil && plain.forFeed("family").surrogateKey == "feed-family")
     }
 
     /// A feed's `purge:` hook hears of every change: a POST naming the feed,

@@ -43,4 +43,22 @@ package struct ConditionalRequest {
         guard let raw = ifModifiedSince, let since = HTTPDate.parse(raw) else { return false }
         return lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
     }
+
+    /// `ConditionalRequest(headers).isNotModified(…)` without making one: a
+    /// single If-None-Match tag (what calendar clients and CDNs send; several
+    /// fields come joined by commas, so they take the general way) is
+    /// compared where it lies in the header, with no array or string made
+    /// (issue #41: the 304 path); a list, `W/`, `*` or If-Modified-Since take
+    /// the general way.
+    package static func isNotModified(_ headers: HTTPFields, etag: String, lastModified: Date) -> Bool {
+        if let match = headers[.ifNoneMatch], !match.utf8.contains(UInt8(ascii: ",")) {
+            let tag = ASCII.trimmed(match)
+            if tag == etag[...] { return true }
+            // One plain tag that differs: not modified only by a weak form or `*`, which the general way compares.
+            if !tag.utf8.starts(with: "W/".utf8), tag.utf8.first != UInt8(ascii: "*"), !etag.utf8.starts(with: "W/".utf8) {
+                return false
+            }
+        }
+        return ConditionalRequest(headers).isNotModified(etag: etag, lastModified: lastModified)
+    }
 }

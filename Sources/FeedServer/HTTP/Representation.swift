@@ -15,29 +15,97 @@ import NIOFoundationCompat
 package struct Representation: Sendable, ResponseGenerator {
     package static let calendarType = "text/calendar; charset=utf-8"
 
-    package let body: ByteBuffer
-    package let contentType: String
-    package let etag: String
-    package let lastModified: Date
-    package var cacheControl: String { didSet { headers = Headers(self) } }
-    package var contentDisposition: String? { didSet { headers = Headers(self) } }
+    /// Everything, in one immutable object: a cached response is copied
+    /// several times on its way out (cache, catalog, route, response), and a
+    /// struct of fifteen references was retained and released field by field
+    /// at each copy (issue #41: the 304 path). Setting a header makes a new one.
+    private var content: Content
+
+    package var body: ByteBuffer { content.body }
+    package var contentType: String { content.contentType }
+    package var etag: String { content.etag }
+    package var lastModified: Date { content.lastModified }
+    package var cacheControl: String {
+        get { content.cacheControl }
+        set { content = content.with { $0.cacheControl = newValue } }
+    }
+    package var contentDisposition: String? {
+        get { content.contentDisposition }
+        set { content = content.with { $0.contentDisposition = newValue } }
+    }
     /// `Surrogate-Key` (Fastly, Varnish xkey): `feed-<slug>` on a public feed's
-    /// outputs, so that a CDN can purge all of them at once. Set per request
-    /// (`PublicRoutes.served`), so not part of `headers`.
-    package var surrogateKey: String?
+    /// outputs, so that a CDN can purge all of them at once. Given when a
+    /// feed's output is made (`forFeed`), so that its headers are made once.
+    package var surrogateKey: String? { content.fields.surrogateKey?.key }
     /// The same content gzipped, with its own ETag, when the server offers gzip.
-    private(set) var gzipped: (body: ByteBuffer, etag: String)?
+    var gzipped: (body: ByteBuffer, etag: String)? { content.gzipped }
     /// Set when the body is too large to hold (a kept export past its share of
     /// `--compiled-mb`): `body` is then empty, and the bytes are read from the
     /// store a chunk at a time as they are sent.
-    private(set) var streamed: StreamedBody?
-    /// Headers that go with every response of this kind (a page's CSP, `nosniff`).
-    package let extraHeaders: HTTPFields
-    private let lastModifiedText: String
-    /// The response headers, made when the representation is (and again when
-    /// one of them is set): a cached response was building them field by
-    /// field for every request (issue #41: the 200 and 304 paths).
-    private var headers = Headers()
+    var streamed: StreamedBody? { content.streamed }
+
+    /// The parts of a response that may be set after it is made.
+    private struct Fields {
+        var cacheControl: String
+        var contentDisposition: String?
+        /// The feed whose key it is, beside the key: `forFeed` compares slugs, not strings it would have to make.
+        var surrogateKey: (feed: String, key: String)?
+
+        init(cacheControl: String, contentDisposition: String?, feed: String?) {
+            self.cacheControl = cacheControl
+            self.contentDisposition = contentDisposition
+            surrogateKey = feed.map { ($0, Representation.surrogateKey(forFeed: $0)) }
+        }
+    }
+
+    private final class Content: Sendable {
+        let body: ByteBuffer
+        let contentType: String
+        let etag: String
+        let lastModified: Date
+        let gzipped: (body: ByteBuffer, etag: String)?
+        let streamed: StreamedBody?
+        /// Headers that go with every response of this kind (a page's CSP, `nosniff`).
+        let extraHeaders: HTTPFields
+        let lastModifiedText: String
+        let fields: Fields
+        var cacheControl: String { fields.cacheControl }
+        var contentDisposition: String? { fields.contentDisposition }
+        /// What `privately()` answers with: the same max-age, `private`. Made once
+        /// here, not per token request.
+        let privateCacheControl: String
+        /// The response headers, made when the representation is (and again when
+        /// one of them is set): a cached response was building them field by
+        /// field for every request (issue #41: the 200 and 304 paths).
+        let headers: Headers
+
+        init(body: ByteBuffer, contentType: String, etag: String, lastModified: Date, lastModifiedText: String? = nil,
+             gzipped: (body: ByteBuffer, etag: String)?, streamed: StreamedBody?, extraHeaders: HTTPFields, fields: Fields,
+             privateCacheControl: String? = nil) {
+            self.body = body
+            self.contentType = contentType
+            self.etag = etag
+            self.lastModified = lastModified
+            self.lastModifiedText = lastModifiedText ?? HTTPDate.format(lastModified)
+            self.gzipped = gzipped
+            self.streamed = streamed
+            self.extraHeaders = extraHeaders
+            self.fields = fields
+            self.privateCacheControl = privateCacheControl ?? RenderSettings.privateCacheControl(maxAge: RenderSettings.maxAge(of: fields.cacheControl))
+            headers = Headers(contentType: contentType, etag: etag, lastModifiedText: self.lastModifiedText, gzippedEtag: gzipped?.etag,
+                              extraHeaders: extraHeaders, fields: fields)
+        }
+
+        /// The same content with `change` made to its settable fields, and the headers made again.
+        func with(_ change: (inout Fields) -> Void) -> Content {
+            var fields = fields
+            change(&fields)
+            let keepsPrivate = fields.cacheControl == self.fields.cacheControl
+            return Content(body: body, contentType: contentType, etag: etag, lastModified: lastModified, lastModifiedText: lastModifiedText,
+                           gzipped: gzipped, streamed: streamed, extraHeaders: extraHeaders, fields: fields,
+                           privateCacheControl: keepsPrivate ? privateCacheControl : nil)
+        }
+    }
 
     /// A response's headers for each body it may send.
     private struct Headers {
@@ -46,19 +114,18 @@ package struct Representation: Sendable, ResponseGenerator {
         var gzipNotModified: HTTPFields = [:]
         var gzipOK: HTTPFields = [:]
 
-        init() {}
-
-        init(_ representation: Representation) {
-            for gzip in [false, true] where !gzip || representation.gzipped != nil {
-                var headers = representation.extraHeaders
-                headers[.eTag] = gzip ? representation.gzipped?.etag : representation.etag
-                headers[.lastModified] = representation.lastModifiedText
-                headers[.cacheControl] = representation.cacheControl
-                if representation.gzipped != nil { headers[.vary] = [headers[.vary], "Accept-Encoding"].compactMap { $0 }.joined(separator: ", ") }
+        init(contentType: String, etag: String, lastModifiedText: String, gzippedEtag: String?, extraHeaders: HTTPFields, fields: Fields) {
+            for gzip in [false, true] where !gzip || gzippedEtag != nil {
+                var headers = extraHeaders
+                headers[.eTag] = gzip ? gzippedEtag : etag
+                headers[.lastModified] = lastModifiedText
+                headers[.cacheControl] = fields.cacheControl
+                if gzippedEtag != nil { headers[.vary] = [headers[.vary], "Accept-Encoding"].compactMap { $0 }.joined(separator: ", ") }
                 if gzip { headers[.contentEncoding] = "gzip" }
+                if let surrogateKey = fields.surrogateKey { headers[Representation.surrogateKeyField] = surrogateKey.key }
                 let notModified = headers
-                headers[.contentType] = representation.contentType
-                if let disposition = representation.contentDisposition { headers[.contentDisposition] = disposition }
+                headers[.contentType] = contentType
+                if let disposition = fields.contentDisposition { headers[.contentDisposition] = disposition }
                 if gzip { (gzipNotModified, gzipOK) = (notModified, headers) } else { (self.notModified, ok) = (notModified, headers) }
             }
         }
@@ -70,45 +137,35 @@ package struct Representation: Sendable, ResponseGenerator {
     /// a buffer NIO made holds the next power of two (a 5.6 MB calendar held
     /// 8.4 MB, measured with massif; bodies made here are `ByteBuffer.exactly`).
     package var cachedSize: Int { body.capacity + (gzipped?.body.capacity ?? 0) + 512 }
-    /// What `privately()` answers with: the same max-age, `private`. Made once
-    /// here, not per token request.
-    private let privateCacheControl: String
     /// A copy of the body (for tests and tools; responses share `body`).
     package var bytes: [UInt8] { Array(body.readableBytesView) }
 
+    /// `feed`: the feed these bytes are an output of, whose `Surrogate-Key` they are served with (`forFeed`).
     package init(bytes: [UInt8], contentType: String, lastModified: Date, cacheControl: String, contentDisposition: String? = nil, gzip: Bool = false,
-         extraHeaders: HTTPFields = [:]) {
+         extraHeaders: HTTPFields = [:], feed: String? = nil) {
         let body = bytes.withUnsafeBytes { ByteBuffer.exactly($0) }
         var gzipped: (body: ByteBuffer, etag: String)?
         if gzip, bytes.count > 1024, var buffer = Optional(body), let compressed = try? buffer.compress(with: .gzip()) {
             gzipped = (ByteBuffer.exactly(compressed), Self.tag(Array(compressed.readableBytesView)))
         }
         self.init(body: body, etag: Self.tag(bytes), gzipped: gzipped, contentType: contentType, lastModified: lastModified, cacheControl: cacheControl,
-                  contentDisposition: contentDisposition, extraHeaders: extraHeaders)
+                  contentDisposition: contentDisposition, extraHeaders: extraHeaders, feed: feed)
     }
 
     /// Bytes whose validators were computed when they were rendered (a kept export).
     package init(body: ByteBuffer, etag: String, gzipped: (body: ByteBuffer, etag: String)?, contentType: String, lastModified: Date, cacheControl: String,
-         contentDisposition: String? = nil, extraHeaders: HTTPFields = [:]) {
-        self.extraHeaders = extraHeaders
-        self.body = body
-        self.etag = etag
-        self.gzipped = gzipped
-        self.contentType = contentType
-        self.lastModified = lastModified
-        lastModifiedText = HTTPDate.format(lastModified)
-        self.cacheControl = cacheControl
-        privateCacheControl = RenderSettings.privateCacheControl(maxAge: RenderSettings.maxAge(of: cacheControl))
-        self.contentDisposition = contentDisposition
-        headers = Headers(self)
+         contentDisposition: String? = nil, extraHeaders: HTTPFields = [:], feed: String? = nil) {
+        content = Content(body: body, contentType: contentType, etag: etag, lastModified: lastModified, gzipped: gzipped, streamed: nil,
+                          extraHeaders: extraHeaders,
+                          fields: Fields(cacheControl: cacheControl, contentDisposition: contentDisposition, feed: feed))
     }
 
     /// A body sent from where it is kept, with validators computed when it was rendered.
-    package init(streamed: StreamedBody, etag: String, contentType: String, lastModified: Date, cacheControl: String, contentDisposition: String? = nil) {
-        self.init(body: ByteBuffer(), etag: etag, gzipped: nil, contentType: contentType, lastModified: lastModified, cacheControl: cacheControl,
-                  contentDisposition: contentDisposition)
-        self.streamed = streamed
-        headers = Headers(self)
+    package init(streamed: StreamedBody, etag: String, contentType: String, lastModified: Date, cacheControl: String, contentDisposition: String? = nil,
+                 feed: String? = nil) {
+        content = Content(body: ByteBuffer(), contentType: contentType, etag: etag, lastModified: lastModified, gzipped: nil, streamed: streamed,
+                          extraHeaders: [:],
+                          fields: Fields(cacheControl: cacheControl, contentDisposition: contentDisposition, feed: feed))
     }
 
     /// The bytes and validators, as a store keeps them (`KeptExport`): the
@@ -120,12 +177,27 @@ package struct Representation: Sendable, ResponseGenerator {
 
     package static let surrogateKeyField = HTTPField.Name("Surrogate-Key")!
 
+    /// The `Surrogate-Key` of a feed's public outputs: one key purges them all.
+    package static func surrogateKey(forFeed slug: String) -> String { "feed-" + slug }
+
+    /// These bytes as feed `slug`'s public link serves them, with its
+    /// `Surrogate-Key`: free when the output was made for that feed (each of a
+    /// feed's outputs is), else the headers are made again.
+    package func forFeed(_ slug: String) -> Representation {
+        if content.fields.surrogateKey?.feed == slug { return self }
+        var copy = self
+        copy.content = content.with { $0.surrogateKey = (slug, Self.surrogateKey(forFeed: slug)) }
+        return copy
+    }
+
     /// The same bytes for one holder of a token link: no shared cache may keep
     /// them, whatever the feed's own setting, and no purge key names them.
     package func privately() -> Representation {
         var copy = self
-        copy.cacheControl = privateCacheControl
-        copy.surrogateKey = nil
+        copy.content = content.with { fields in
+            fields.cacheControl = content.privateCacheControl
+            fields.surrogateKey = nil
+        }
         return copy
     }
 
@@ -153,20 +225,14 @@ package struct Representation: Sendable, ResponseGenerator {
 
     /// 200 with the bytes, or 304 with the same validators when the client has them.
     package func response(from request: Request, context: some RequestContext) -> Response {
-        let gzip = gzipped != nil && Self.acceptsGzip(request.headers[.acceptEncoding])
-        let (body, tag) = gzip ? (gzipped?.body ?? self.body, gzipped?.etag ?? etag) : (self.body, etag)
-        if ConditionalRequest(request.headers).isNotModified(etag: tag, lastModified: lastModified) {
-            return Response(status: .notModified, headers: withSurrogateKey(gzip ? headers.gzipNotModified : headers.notModified))
+        let content = content
+        let gzip = content.gzipped != nil && Self.acceptsGzip(request.headers[.acceptEncoding])
+        let (body, tag) = gzip ? (content.gzipped?.body ?? content.body, content.gzipped?.etag ?? content.etag) : (content.body, content.etag)
+        if ConditionalRequest.isNotModified(request.headers, etag: tag, lastModified: content.lastModified) {
+            return Response(status: .notModified, headers: gzip ? content.headers.gzipNotModified : content.headers.notModified)
         }
-        let sent = withSurrogateKey(gzip ? headers.gzipOK : headers.ok)
-        if let streamed { return Response(status: .ok, headers: sent, body: streamed.responseBody) }
+        let sent = gzip ? content.headers.gzipOK : content.headers.ok
+        if let streamed = content.streamed { return Response(status: .ok, headers: sent, body: streamed.responseBody) }
         return Response(status: .ok, headers: sent, body: .init(byteBuffer: body))
-    }
-
-    private func withSurrogateKey(_ headers: HTTPFields) -> HTTPFields {
-        guard let surrogateKey else { return headers }
-        var headers = headers
-        headers[Self.surrogateKeyField] = surrogateKey
-        return headers
     }
 }

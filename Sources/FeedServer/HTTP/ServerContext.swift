@@ -7,10 +7,15 @@ import NIOCore
 /// session machinery.
 public struct ServerContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let remoteAddress: SocketAddress?
+    private let channel: any Channel
+
+    /// Read when asked, not for every request: the channel keeps its
+    /// addresses behind a lock, and a feed read never asks (issue #41: the
+    /// 304 path).
+    public var remoteAddress: SocketAddress? { channel.remoteAddress }
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 }

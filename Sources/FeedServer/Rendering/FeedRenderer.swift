@@ -106,7 +106,8 @@ package struct FeedRenderer: Sendable {
         let dayStart = zone.instant(of: LocalDateTime(date: today))
         return Representation(bytes: CalendarWriter().bytes(result.calendar), contentType: Representation.calendarType,
                               lastModified: max(stored.updatedAt, dayStart), cacheControl: settings.cacheControl(shown, maxAge: 900),
-                              contentDisposition: "inline; filename=\"\(stored.feed.slug)-countdown.ics\"", gzip: settings.gzip)
+                              contentDisposition: "inline; filename=\"\(stored.feed.slug)-countdown.ics\"", gzip: settings.gzip,
+                              feed: stored.feed.slug)
     }
 
     private func noteReduced(_ stored: StoredFeed, _ result: CountdownCalendar.Result) {
@@ -157,7 +158,8 @@ package struct FeedRenderer: Sendable {
         let snapshot = FeedSnapshot(feed: feed, rows: rows, calculator: calculator, tasks: tasks, total: total, next: next?.text(key: cursorKey),
                                     imageURL: { settings.imageURL($0) })
         return Representation(bytes: FeedSnapshotJSON.bytes(snapshot), contentType: "application/json; charset=utf-8",
-                              lastModified: max(updatedAt, calculator.now), cacheControl: settings.cacheControl(feed, maxAge: 60), gzip: settings.gzip)
+                              lastModified: max(updatedAt, calculator.now), cacheControl: settings.cacheControl(feed, maxAge: 60), gzip: settings.gzip,
+                              feed: feed.slug)
     }
 
     /// Countdowns the feed's page shows at once; a link shows the next ones.
@@ -194,7 +196,7 @@ package struct FeedRenderer: Sendable {
                                    language: language, more: more)
         return Representation(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8",
                               lastModified: max(updatedAt, minuteStart), cacheControl: settings.cacheControl(feed, maxAge: 60),
-                              extraHeaders: PageHeaders.page)
+                              extraHeaders: PageHeaders.page, feed: feed.slug)
     }
 
     /// Rows `offset ..< offset + limit` of `order`, their remaining times
@@ -224,7 +226,7 @@ package struct FeedRenderer: Sendable {
             let svg = SVGCard.render(CardFace(countdown: series.countdown, remaining: remaining, language: language))
             return Representation(bytes: Array(svg.utf8), contentType: "image/svg+xml; charset=utf-8",
                                   lastModified: max(compiled.stored.updatedAt, minuteStart), cacheControl: settings.cacheControl(compiled.feed, maxAge: RenderSettings.feedMaxAge),
-                                  extraHeaders: PageHeaders.card)
+                                  extraHeaders: PageHeaders.card, feed: compiled.slug)
         }
     }
 }

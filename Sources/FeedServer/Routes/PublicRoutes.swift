@@ -80,12 +80,11 @@ package struct PublicRoutes: Sendable {
     }
 
     /// What a feed route answers: through a token link, for that holder only;
-    /// otherwise (a public feed) with the key a CDN purges the feed by.
+    /// otherwise (a public feed) with the key a CDN purges the feed by, which
+    /// a feed's outputs are made with (`Representation.forFeed`).
     private func served(_ representation: Representation, _ context: ServerContext) -> Representation {
         if context.parameters.get("token") != nil { return representation.privately() }
-        var shared = representation
-        shared.surrogateKey = "feed-" + (context.parameters.get("slug") ?? "")
-        return shared
+        return representation.forFeed(context.parameters.get("slug") ?? "")
     }
 
     /// The exported calendar a request may see, compiled or not (`FeedCatalog.exported`).

@@ -129,7 +129,8 @@ package final class CompiledFeed: Sendable {
     /// The exported calendar of these bytes (written elsewhere, `BatchedExport`), with the headers and validators `export` gives.
     package static func export(_ stored: StoredFeed, bytes: [UInt8], settings: RenderSettings) -> Representation {
         Representation(bytes: bytes, contentType: Representation.calendarType, lastModified: stored.updatedAt,
-                       cacheControl: settings.cacheControl(stored.feed, maxAge: RenderSettings.feedMaxAge), contentDisposition: exportDisposition(stored), gzip: settings.gzip)
+                       cacheControl: settings.cacheControl(stored.feed, maxAge: RenderSettings.feedMaxAge), contentDisposition: exportDisposition(stored), gzip: settings.gzip,
+                       feed: stored.feed.slug)
     }
 
     /// The exported calendar from the bytes a store kept for this revision,
@@ -138,7 +139,7 @@ package final class CompiledFeed: Sendable {
         let gzipped = kept.gzipped.flatMap { body in kept.gzippedEtag.map { (body: body, etag: $0) } }
         return Representation(body: kept.body, etag: kept.etag, gzipped: gzipped, contentType: Representation.calendarType,
                               lastModified: stored.updatedAt, cacheControl: settings.cacheControl(stored.feed, maxAge: RenderSettings.feedMaxAge),
-                              contentDisposition: exportDisposition(stored))
+                              contentDisposition: exportDisposition(stored), feed: stored.feed.slug)
     }
 
     /// This compilation with its exported calendar sent from the store's copy
@@ -146,7 +147,8 @@ package final class CompiledFeed: Sendable {
     /// `--compiled-mb`. The same validators and headers.
     package func sendingExport(_ streamed: StreamedBody) -> CompiledFeed {
         let sent = Representation(streamed: streamed, etag: exported.etag, contentType: exported.contentType, lastModified: exported.lastModified,
-                                  cacheControl: exported.cacheControl, contentDisposition: exported.contentDisposition)
+                                  cacheControl: exported.cacheControl, contentDisposition: exported.contentDisposition,
+                                  feed: stored.feed.slug)
         return CompiledFeed(stored: stored, redaction: redaction, series: series, indexByID: indexByID, categories: categories, exported: sent,
                             validUntil: validUntil, workingDays: workingDays, holidaysRevision: holidaysRevision, otherCalendarDates: otherCalendarDates)
     }
@@ -154,7 +156,8 @@ package final class CompiledFeed: Sendable {
     /// The exported calendar sent from the store's copy, a chunk at a time, with the headers `export` gives.
     package static func export(_ stored: StoredFeed, streamed: StreamedBody, etag: String, settings: RenderSettings) -> Representation {
         Representation(streamed: streamed, etag: etag, contentType: Representation.calendarType, lastModified: stored.updatedAt,
-                       cacheControl: settings.cacheControl(stored.feed, maxAge: RenderSettings.feedMaxAge), contentDisposition: exportDisposition(stored))
+                       cacheControl: settings.cacheControl(stored.feed, maxAge: RenderSettings.feedMaxAge), contentDisposition: exportDisposition(stored),
+                       feed: stored.feed.slug)
     }
 
     private static func exportDisposition(_ stored: StoredFeed) -> String { "inline; filename=\"\(stored.feed.slug).ics\"" }

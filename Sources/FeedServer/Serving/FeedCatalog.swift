@@ -59,10 +59,13 @@ package final class FeedCatalog: Sendable {
     package struct Head: Sendable {
         package var revision: Int64
         package var holidays: String?
+        /// Where the feed's year turns: which kept export a read takes, known without its `StoredFeed`.
+        package var zone: Zone
 
         package init(_ stored: StoredFeed) {
             revision = stored.revision
             holidays = stored.feed.holidays
+            zone = stored.feed.zone
         }
     }
 
@@ -79,6 +82,7 @@ package final class FeedCatalog: Sendable {
     private struct Target: Sendable {
         var revision: Int64
         var holidaysRevision: Int64?
+        var zone: Zone
 
         func isServed(by compiled: CompiledFeed, at now: Date) -> Bool {
             compiled.revision == revision && compiled.holidaysRevision == holidaysRevision && compiled.validUntil > now
@@ -275,7 +279,7 @@ package final class FeedCatalog: Sendable {
         published.withLock { published in
             guard let head = published.heads[slug] else { return nil }
             guard redaction == .none || published.needed[slug]?.contains(redaction) == true else { return nil }
-            return Target(revision: head.revision, holidaysRevision: head.holidays.flatMap { published.heads[$0]?.revision })
+            return Target(revision: head.revision, holidaysRevision: head.holidays.flatMap { published.heads[$0]?.revision }, zone: head.zone)
         }
     }
 
@@ -328,10 +332,11 @@ package final class FeedCatalog: Sendable {
         case .compiling(let task): if let compiled = await task.value { return compiled.exported }
         case .absent: break
         }
-        guard let stored = stored(slug: slug), stored.revision == target.revision else { return try await readable(slug: slug, as: redaction)?.exported }
-        let year = OtherCalendarDates.year(at: now, in: stored.feed.zone)
+        // The kept export held in the render cache: what the target says is enough to find it (issue #41: the cached path copies no `StoredFeed`).
+        let year = OtherCalendarDates.year(at: now, in: target.zone)
         let cacheKey = RenderKey.keptExport(slug: slug, redaction: redaction, revision: target.revision, year: year)
         if let cached = cache.cached(cacheKey) { return cached }
+        guard let stored = stored(slug: slug), stored.revision == target.revision else { return try await readable(slug: slug, as: redaction)?.exported }
         let variant = exportVariant(year: year)
         if let bytes = exportFiles?.read(key, revision: target.revision, variant: variant) {
             let exported = CompiledFeed.export(stored, kept: bytes, settings: settings)

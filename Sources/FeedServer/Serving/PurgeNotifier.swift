@@ -44,7 +44,7 @@ package struct PurgeNotifier: Sendable {
         guard let url = stored.feed.purgeURL else { return }
         let slug = stored.feed.slug
         let base = baseURL + "/feeds/" + slug
-        let body = Body(feed: slug, revision: stored.revision, surrogateKey: "feed-" + slug,
+        let body = Body(feed: slug, revision: stored.revision, surrogateKey: Representation.surrogateKey(forFeed: slug),
                         urls: stored.feed.isPublic ? [base + ".ics", base + ".json", base + "/countdown.ics", base] : [])
         Task {
             do {
