@@ -9,9 +9,28 @@ import Logging
 /// one key is set, and Hummingbird sets the request id on every request's
 /// logger, so every request paid for sorting and joining metadata that a
 /// debug line alone would show (issue #41: 2–4% of a cached response).
+///
+/// The request id Hummingbird sets on every request's logger is kept in a
+/// field of its own: setting it in the dictionary allocated one per request.
 struct TextLogHandler: LogHandler {
     private var stream: StreamLogHandler
-    var metadata: Logger.Metadata = [:]
+    private var others: Logger.Metadata = [:]
+    private var requestID: Logger.Metadata.Value?
+    private static let requestIDKey = "hb.request.id"
+
+    var metadata: Logger.Metadata {
+        get {
+            guard let requestID else { return others }
+            var all = others
+            all[Self.requestIDKey] = requestID
+            return all
+        }
+        set {
+            requestID = newValue[Self.requestIDKey]
+            others = newValue
+            others[Self.requestIDKey] = nil
+        }
+    }
 
     init(label: String) {
         stream = StreamLogHandler.standardError(label: label)
@@ -23,12 +42,15 @@ struct TextLogHandler: LogHandler {
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
+        get { key == Self.requestIDKey ? requestID : others[key] }
+        set {
+            if key == Self.requestIDKey { requestID = newValue } else { others[key] = newValue }
+        }
     }
 
     func log(event: LogEvent) {
         var event = event
+        let metadata = metadata
         if !metadata.isEmpty { event.metadata = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) }
         stream.log(event: event)
     }

@@ -76,7 +76,7 @@ struct ServeEnvironmentTests {
         let output = try OutputWatch(file: log)
         let process = Process()
         process.executableURL = try #require(Corpus.tminusBinary)
-        process.arguments = ["serve", "--port", "\(port)", "--db", tminus.path("db.sqlite")]
+        process.arguments = ["serve", "--port", "\(port)", "--db", tminus.path("db.sqlite"), "--log-level", "debug"]
         process.currentDirectoryURL = tminus.folder
         try output.start(process)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
@@ -86,5 +86,9 @@ struct ServeEnvironmentTests {
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         await output.ended.wait()
+        // The text log's request line carries the request's id with the logger's other metadata (`TextLogHandler` keeps it apart).
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.contains("hb.request.id=") && $0.contains("path=/feeds/family.ics") && $0.contains("status=200") },
+                "\(lines.filter { $0.contains("request") }.prefix(3))")
     }
 }
