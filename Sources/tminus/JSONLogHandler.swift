@@ -12,7 +12,11 @@ import Synchronization
 struct JSONLogHandler: LogHandler {
     let label: String
     var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
+    private var kept = LogMetadata()
+    var metadata: Logger.Metadata {
+        get { kept.all }
+        set { kept = LogMetadata(newValue) }
+    }
     private let output: @Sendable (String) -> Void
 
     static let reserved: Set<String> = ["time", "level", "label", "message", "source", "error"]
@@ -23,8 +27,8 @@ struct JSONLogHandler: LogHandler {
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
+        get { kept[key] }
+        set { kept[key] = newValue }
     }
 
     func log(event: LogEvent) {

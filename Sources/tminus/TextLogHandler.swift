@@ -9,27 +9,13 @@ import Logging
 /// one key is set, and Hummingbird sets the request id on every request's
 /// logger, so every request paid for sorting and joining metadata that a
 /// debug line alone would show (issue #41: 2–4% of a cached response).
-///
-/// The request id Hummingbird sets on every request's logger is kept in a
-/// field of its own: setting it in the dictionary allocated one per request.
 struct TextLogHandler: LogHandler {
     private var stream: StreamLogHandler
-    private var others: Logger.Metadata = [:]
-    private var requestID: Logger.Metadata.Value?
-    private static let requestIDKey = "hb.request.id"
+    private var kept = LogMetadata()
 
     var metadata: Logger.Metadata {
-        get {
-            guard let requestID else { return others }
-            var all = others
-            all[Self.requestIDKey] = requestID
-            return all
-        }
-        set {
-            requestID = newValue[Self.requestIDKey]
-            others = newValue
-            others[Self.requestIDKey] = nil
-        }
+        get { kept.all }
+        set { kept = LogMetadata(newValue) }
     }
 
     init(label: String) {
@@ -42,10 +28,8 @@ struct TextLogHandler: LogHandler {
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { key == Self.requestIDKey ? requestID : others[key] }
-        set {
-            if key == Self.requestIDKey { requestID = newValue } else { others[key] = newValue }
-        }
+        get { kept[key] }
+        set { kept[key] = newValue }
     }
 
     func log(event: LogEvent) {

@@ -62,6 +62,9 @@ struct ServeEnvironmentTests {
             #expect(object?["level"] != nil && object?["message"] != nil && object?["time"] != nil, "\(line)")
         }
         #expect(lines.contains { $0.contains("\"message\":\"tminus ready\"") && $0.contains("\"url\":\"http://127.0.0.1:\(port)\"") })
+        // The request's debug line carries its id beside the path (`LogMetadata` keeps the id apart from the other keys).
+        #expect(lines.contains { $0.contains("\"message\":\"request\"") && $0.contains("\"hb.request.id\":") && $0.contains("\"path\":\"/healthz\"") },
+                "\(lines.filter { $0.contains("request") }.prefix(3))")
     }
 
     /// Without --feeds, `serve` loads ./feeds when there is one, as `rules test` does (issue #40).

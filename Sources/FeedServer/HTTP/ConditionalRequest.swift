@@ -45,11 +45,10 @@ package struct ConditionalRequest {
     }
 
     /// `ConditionalRequest(headers).isNotModified(…)` without making one: a
-    /// single If-None-Match tag (what calendar clients and CDNs send; a list
-    /// or several fields take the general way) is
+    /// single If-None-Match tag (what calendar clients and CDNs send) is
     /// compared where it lies in the header, with no array or string made
-    /// (issue #41: the 304 path); a list, `W/`, `*` or If-Modified-Since take
-    /// the general way.
+    /// (issue #41: the 304 path); a list, several fields, `W/`, `*` or
+    /// If-Modified-Since take the general way.
     package static func isNotModified(_ headers: HTTPFields, etag: String, lastModified: Date) -> Bool {
         if let match = onlyValue(of: .ifNoneMatch, in: headers), !match.utf8.contains(UInt8(ascii: ",")) {
             let tag = ASCII.trimmed(match)
