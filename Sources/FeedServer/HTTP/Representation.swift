@@ -26,11 +26,11 @@ package struct Representation: Sendable, ResponseGenerator {
     package var etag: String { content.etag }
     package var lastModified: Date { content.lastModified }
     package var cacheControl: String {
-        get { content.cacheControl }
+        get { content.fields.cacheControl }
         set { content = content.with { $0.cacheControl = newValue } }
     }
     package var contentDisposition: String? {
-        get { content.contentDisposition }
+        get { content.fields.contentDisposition }
         set { content = content.with { $0.contentDisposition = newValue } }
     }
     /// `Surrogate-Key` (Fastly, Varnish xkey): `feed-<slug>` on a public feed's
@@ -69,8 +69,6 @@ package struct Representation: Sendable, ResponseGenerator {
         let extraHeaders: HTTPFields
         let lastModifiedText: String
         let fields: Fields
-        var cacheControl: String { fields.cacheControl }
-        var contentDisposition: String? { fields.contentDisposition }
         /// What `privately()` answers with: the same max-age, `private`. Made once
         /// here, not per token request.
         let privateCacheControl: String
@@ -100,7 +98,8 @@ package struct Representation: Sendable, ResponseGenerator {
         func with(_ change: (inout Fields) -> Void) -> Content {
             var fields = fields
             change(&fields)
-            let keepsPrivate = fields.cacheControl == self.fields.cacheControl
+            // A token link's copy (`privately()`) has the same private value as its original: not parsed and made again per request.
+            let keepsPrivate = fields.cacheControl == self.fields.cacheControl || fields.cacheControl == privateCacheControl
             return Content(body: body, contentType: contentType, etag: etag, lastModified: lastModified, lastModifiedText: lastModifiedText,
                            gzipped: gzipped, streamed: streamed, extraHeaders: extraHeaders, fields: fields,
                            privateCacheControl: keepsPrivate ? privateCacheControl : nil)
