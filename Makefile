@@ -3,7 +3,7 @@
 # checkers via pip into .build/venv) and skip that step, offline, when all is there.
 
 SHELL := /bin/bash
-SYSTEM_PACKAGES := libical-dev libsqlite3-dev libqrencode-dev libmosquitto-dev pkg-config tzdata
+SYSTEM_PACKAGES := libical-dev libxml2-dev libsqlite3-dev libqrencode-dev libmosquitto-dev pkg-config tzdata
 PYTHON_PACKAGES := icalendar recurring-ical-events jinja2 pyyaml convertdate lunardate babel
 VENV := .build/venv
 SWIFT_FLAGS ?=

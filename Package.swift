@@ -61,6 +61,15 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
+        // libxml2 (Debian's libxml2-dev), for its pull reader: request bodies and SVG uploads (StrictXML).
+        .systemLibrary(
+            name: "CLibxml2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        // Hostile XML read with limits: UTF-8 only, no DTD, no processing instruction, bounded
+        // size, depth, elements and names, through libxml2's reader (never FoundationXML, issue #59).
+        .target(name: "StrictXML", dependencies: ["CLibxml2"]),
         .target(name: "ICalendar", dependencies: ["CLibical"]),
         // Each language's words and plural rules: one table per language (Language/Tables/*.json).
         .target(name: "Countdowns", dependencies: ["ICalendar"], resources: [.copy("Language/Tables")]),
@@ -70,7 +79,7 @@ let package = Package(
         .target(
             name: "CountdownStore",
             dependencies: [
-                "Countdowns",
+                "Countdowns", "StrictXML",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // A kept export's bytes are a `ByteBuffer`: read into one, and sent as it is.
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -200,7 +209,7 @@ let package = Package(
         .plugin(name: "BuildCommit", capability: .buildTool()),
         // CalDAV's requests and answers (RFC 4918, 4791, 6578) as values: XML read through a real parser with
         // limits, multistatus written as bytes, paths and sync tokens. No HTTP, no store.
-        .target(name: "CalDAV"),
+        .target(name: "CalDAV", dependencies: ["StrictXML"]),
         // CalDAV over HTTP: /.well-known/caldav, /dav/ (app passwords, PROPFIND, REPORT, GET, PUT, DELETE, MKCALENDAR, PROPPATCH).
         .target(name: "CalDAVServer", dependencies: ["CalDAV", "Countdowns", "CountdownStore", "ICalendar", "Services", "FeedServer",
                                                      .product(name: "Hummingbird", package: "hummingbird")]),
@@ -217,7 +226,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "CountdownsTests", dependencies: ["Countdowns", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "StrictXML"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
         // The `tminus` binary run as a user runs it: what it writes, where, and what it says.
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),

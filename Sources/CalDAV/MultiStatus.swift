@@ -22,16 +22,38 @@ public struct MultiStatus: Sendable {
         }
     }
 
+    /// The largest body written: past it, `add` writes nothing more and the
+    /// request is answered 507 (`overflowed`). A 10,000-object calendar's
+    /// objects with their data are 5–10 MB.
+    public static let maxBytes = 48 << 20
+
     private var bytes: [UInt8] = []
     public private(set) var count = 0
+    /// Whether a response was left out because the body reached `maxBytes`.
+    public private(set) var overflowed = false
+    /// Prefixes of the namespaces the request named beyond tminus's own, declared once on the root:
+    /// an unknown namespace is written once, not once for each property of each resource.
+    private var prefixes: [String: String] = [:]
 
-    public init() {
+    /// `names`: the properties the request asked for, whose namespaces the root declares.
+    public init(names: [DAVName] = []) {
         bytes.reserveCapacity(4096)
         append(#"<?xml version="1.0" encoding="utf-8"?>"# + "\n")
-        append(#"<d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/" xmlns:ical="http://apple.com/ns/ical/">"#)
+        append(#"<d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/" xmlns:ical="http://apple.com/ns/ical/""#)
+        for name in names where name.prefix == nil && prefixes[name.namespace] == nil {
+            let prefix = "x\(prefixes.count)"
+            prefixes[name.namespace] = prefix
+            append(" xmlns:\(prefix)=\"\(XMLText.escape(name.namespace))\"")
+        }
+        append(">")
     }
 
     public mutating func add(_ response: Response) {
+        guard !overflowed else { return }
+        guard bytes.count < Self.maxBytes else {
+            overflowed = true
+            return
+        }
         count += 1
         append("<d:response><d:href>\(XMLText.escape(response.href))</d:href>")
         if let status = response.status {
@@ -44,12 +66,12 @@ public struct MultiStatus: Sendable {
             }
             if !response.missing.isEmpty {
                 append("<d:propstat><d:prop>")
-                for name in response.missing { append(Self.empty(name)) }
+                for name in response.missing { append(empty(name)) }
                 append("</d:prop><d:status>\(Self.statusLine(404))</d:status></d:propstat>")
             }
             for (code, names) in response.others where !names.isEmpty {
                 append("<d:propstat><d:prop>")
-                for name in names { append(Self.empty(name)) }
+                for name in names { append(empty(name)) }
                 append("</d:prop><d:status>\(Self.statusLine(code))</d:status></d:propstat>")
             }
         }
@@ -64,7 +86,7 @@ public struct MultiStatus: Sendable {
     }
 
     private mutating func write(_ name: DAVName, _ value: PropertyValue) {
-        let (open, close) = Self.tags(name)
+        let (open, close) = tags(name)
         append(open)
         switch value {
         case .text(let text): append(XMLText.escape(text))
@@ -78,9 +100,14 @@ public struct MultiStatus: Sendable {
         append(close)
     }
 
-    private static func tags(_ name: DAVName) -> (String, String) {
-        if let prefix = name.prefix { return ("<\(prefix):\(name.local)>", "</\(prefix):\(name.local)>") }
+    private func tags(_ name: DAVName) -> (String, String) {
+        if let prefix = name.prefix ?? prefixes[name.namespace] { return ("<\(prefix):\(name.local)>", "</\(prefix):\(name.local)>") }
         return ("<x:\(name.local) xmlns:x=\"\(XMLText.escape(name.namespace))\">", "</x:\(name.local)>")
+    }
+
+    private func empty(_ name: DAVName) -> String {
+        if let prefix = prefixes[name.namespace] { return "<\(prefix):\(name.local)/>" }
+        return Self.empty(name)
     }
 
     static func empty(_ name: DAVName) -> String {

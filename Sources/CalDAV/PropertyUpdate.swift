@@ -28,6 +28,10 @@ public struct PropertyUpdate: Sendable, Equatable {
             default: continue
             }
         }
+        let named = RequestedNames.unique(update.set.map(\.name) + update.removed).count
+        guard named <= RequestedNames.maxProperties else {
+            throw XMLTree.Refused("a request sets or removes at most \(RequestedNames.maxProperties) properties; this one names \(named)")
+        }
         return update
     }
 }

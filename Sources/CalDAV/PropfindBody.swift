@@ -11,7 +11,7 @@ public enum PropfindBody: Sendable, Equatable {
         guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { return .allProperties }
         let root = try XMLTree.parse(data)
         guard root.name == .d("propfind") else { throw XMLTree.Refused("a PROPFIND body is a DAV:propfind element, not \(root.name)") }
-        if let prop = root.child(.d("prop")) { return .properties(prop.children.map(\.name)) }
+        if let prop = root.child(.d("prop")) { return .properties(try RequestedNames.properties(prop)) }
         if root.child(.d("propname")) != nil { return .propertyNames }
         return .allProperties
     }

@@ -13,12 +13,22 @@ public enum ReportBody: Sendable, Equatable {
     /// `principal-property-search` (RFC 3744 §9.4): principals whose display name contains `match` (nil: all).
     case principalSearch(match: String?, properties: [DAVName])
 
+    /// The properties the report asks for of each resource.
+    public var properties: [DAVName] {
+        switch self {
+        case .multiget(let properties, _), .query(let properties, _, _), .syncCollection(_, let properties, _), .principalSearch(_, let properties):
+            properties
+        case .freeBusy:
+            []
+        }
+    }
+
     public static func parse(_ data: Data) throws(XMLTree.Refused) -> ReportBody {
         let root = try XMLTree.parse(data)
-        let properties = root.child(.d("prop"))?.children.map(\.name) ?? [.d("getetag")]
+        let properties = try root.child(.d("prop")).map(RequestedNames.properties) ?? [.d("getetag")]
         switch root.name {
         case .c("calendar-multiget"):
-            return .multiget(properties: properties, hrefs: root.children(.d("href")).map(\.text).filter { !$0.isEmpty })
+            return .multiget(properties: properties, hrefs: try RequestedNames.hrefs(root))
         case .c("calendar-query"):
             var expand: DateInterval?
             if let element = root.child(.d("prop"))?.child(.c("calendar-data"))?.child(.c("expand")) {

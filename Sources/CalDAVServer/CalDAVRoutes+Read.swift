@@ -15,7 +15,7 @@ extension CalDAVRoutes {
         let properties = DAVProperties(body: try PropfindBody.parse(try await Self.xmlBody(request)))
         // Depth infinity is answered as 1: a home holds calendars, and calendars hold objects, nothing deeper.
         let deep = request.headers[Self.depth] != "0"
-        var status = MultiStatus()
+        var status = MultiStatus(names: properties.names)
         switch path {
         case .root:
             status.add(properties.response(href: path.href, DAVProperties.root(person: person)))
@@ -39,7 +39,7 @@ extension CalDAVRoutes {
             status.add(properties.response(href: path.href, DAVProperties.calendar(listing.feed, newestChange: listing.newestChange,
                                                                                   canEdit: await allowed(.editFeed(slug)), person: person)))
             if deep {
-                for object in listing.objects {
+                for object in listing.objects where !status.overflowed {
                     let data = { self.data(object, feed: listing.feed.feed) }
                     status.add(properties.response(href: DAVPath.object(login: login, feed: segment, name: object.name).href,
                                                    DAVProperties.object(object, data: data)))
@@ -51,7 +51,7 @@ extension CalDAVRoutes {
             let feed = try await listing(slug, uids: []).feed.feed
             status.add(properties.response(href: path.href, DAVProperties.object(object, data: { self.data(object, feed: feed) })))
         }
-        return Self.multistatus(status.finish())
+        return Self.multistatus(status)
     }
 
     func get(_ path: DAVPath) async throws -> Response {
@@ -75,38 +75,38 @@ extension CalDAVRoutes {
             throw HTTPError(.forbidden, message: "REPORTs are asked of a calendar (\(DAVPath.home(login: person?.login ?? "").href)FEED/)")
         }
         let slug = Self.slug(segment)
-        var status = MultiStatus()
+        var status = MultiStatus(names: report.properties)
         func href(_ name: String) -> String { DAVPath.object(login: login, feed: segment, name: name).href }
         switch report {
         case .multiget(let names, let hrefs):
             let properties = DAVProperties(body: .properties(names))
             let listing = try await listing(slug)
             let byName = Dictionary(listing.objects.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            for requested in hrefs {
+            for requested in hrefs where !status.overflowed {
                 guard case .object(_, _, let name)? = DAVPath(requested), let object = byName[name] else {
                     status.add(MultiStatus.Response(href: requested, status: 404))
                     continue
                 }
                 status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: { self.data(object, feed: listing.feed.feed) })))
             }
-            return Self.multistatus(status.finish())
+            return Self.multistatus(status)
         case .query(let names, let filter, let expand):
             let properties = DAVProperties(body: .properties(names))
             let listing = try await listing(slug)
             let feed = listing.feed.feed
-            for object in listing.objects where CalendarQuery.matches(object, filter: filter, feed: feed) {
+            for object in listing.objects where !status.overflowed && CalendarQuery.matches(object, filter: filter, feed: feed) {
                 let data = { expand.map { self.expanded(object, feed: feed, within: $0) } ?? self.data(object, feed: feed) }
                 status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: data)))
             }
-            return Self.multistatus(status.finish())
+            return Self.multistatus(status)
         case .syncCollection(let token, let names, let limit):
             let properties = DAVProperties(body: .properties(names))
             if token.isEmpty {
                 let listing = try await listing(slug)
-                for object in listing.objects {
+                for object in listing.objects where !status.overflowed {
                     status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: { self.data(object, feed: listing.feed.feed) })))
                 }
-                return Self.multistatus(status.finish(syncToken: SyncToken(changeId: listing.newestChange).text))
+                return Self.multistatus(status, syncToken: SyncToken(changeId: listing.newestChange).text)
             }
             guard let seen = SyncToken(token) else {
                 return Self.error(.forbidden, .d("valid-sync-token"), "this sync token is not one of this calendar's: sync again from the start")
@@ -138,9 +138,9 @@ extension CalDAVRoutes {
                 }
             }
             if truncated { status.add(MultiStatus.Response(href: path.href, status: 507)) }
-            return Self.multistatus(status.finish(syncToken: SyncToken(changeId: truncated ? through : newest).text))
+            return Self.multistatus(status, syncToken: SyncToken(changeId: truncated ? through : newest).text)
         case .principalSearch:
-            return Self.multistatus(status.finish())
+            return Self.multistatus(status)
         case .freeBusy(let window):
             let listing = try await listing(slug)
             let text = CalendarQuery.freeBusy(listing.objects, feed: listing.feed.feed, within: window, now: parts.clock())
@@ -155,9 +155,10 @@ extension CalDAVRoutes {
         var status = MultiStatus()
         if match.map({ $0.isEmpty || name.localizedCaseInsensitiveContains($0) || person.login.localizedCaseInsensitiveContains($0) }) ?? true {
             let properties = DAVProperties(body: names.isEmpty ? .allProperties : .properties(names))
+            status = MultiStatus(names: names)
             status.add(properties.response(href: DAVPath.principal(login: person.login).href, DAVProperties.principal(person: person, name: name)))
         }
-        return Self.multistatus(status.finish())
+        return Self.multistatus(status)
     }
 
     static let depth = HTTPField.Name("Depth")!

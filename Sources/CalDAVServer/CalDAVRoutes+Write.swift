@@ -62,10 +62,10 @@ extension CalDAVRoutes {
         // calendar-order is each app's own arrangement: not kept, so refused rather than ignored.
         let writable: Set<DAVName> = [.d("displayname"), .ical("calendar-color"), .c("calendar-description")]
         let names = update.set.map(\.name) + update.removed
-        var status = MultiStatus()
+        var status = MultiStatus(names: names)
         if names.contains(where: { !writable.contains($0) }) {
             status.add(MultiStatus.Response(href: path.href, others: [(403, names.filter { !writable.contains($0) }), (424, names.filter(writable.contains))]))
-            return Self.multistatus(status.finish())
+            return Self.multistatus(status)
         }
         var feed = try await service.requireFeed(slug: slug).feed
         for property in update.set {
@@ -78,9 +78,9 @@ extension CalDAVRoutes {
         }
         for name in update.removed where name == .c("calendar-description") { feed.description = nil }
         _ = try await service.saveFeed(feed)
-        status = MultiStatus()
+        status = MultiStatus(names: names)
         status.add(MultiStatus.Response(href: path.href, found: names.map { ($0, PropertyValue.elements([])) }))
-        return Self.multistatus(status.finish())
+        return Self.multistatus(status)
     }
 
     /// `#RRGGBB` from a client's `#RRGGBBAA` or `#RRGGBB`.

@@ -98,8 +98,14 @@ package struct CalDAVRoutes: Sendable {
         ])
     }
 
-    static func multistatus(_ bytes: [UInt8]) -> Response {
-        Response(status: HTTPResponse.Status(code: 207, reasonPhrase: "Multi-Status"), headers: [.contentType: "application/xml; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    /// A 207 with the body `status` wrote, or a 507 when it reached its size bound.
+    static func multistatus(_ status: consuming MultiStatus, syncToken: String? = nil) -> Response {
+        guard !status.overflowed else {
+            return error(.init(code: 507, reasonPhrase: "Insufficient Storage"), .d("number-of-matches-within-limits"),
+                         "the answer would be larger than \(MultiStatus.maxBytes >> 20) MB: ask for fewer properties or objects (calendar-data with a multiget in parts)")
+        }
+        let bytes = status.finish(syncToken: syncToken)
+        return Response(status: HTTPResponse.Status(code: 207, reasonPhrase: "Multi-Status"), headers: [.contentType: "application/xml; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// A refusal with the WebDAV precondition it broke, if any, and why.

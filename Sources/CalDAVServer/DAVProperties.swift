@@ -11,6 +11,11 @@ import Services
 struct DAVProperties {
     let body: PropfindBody
 
+    /// The properties asked for by name (none for `allprop` and `propname`).
+    var names: [DAVName] {
+        if case .properties(let names) = body { names } else { [] }
+    }
+
     /// A resource's properties, in the order `available` lists them.
     func response(href: String, _ available: [(DAVName, () -> PropertyValue?)]) -> MultiStatus.Response {
         switch body {

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import StrictXML
 
 /// Checks an uploaded SVG before it is stored. Uploaded images are served from
 /// the pages' own origin, so an SVG with a script in it would run as tminus
@@ -19,7 +17,8 @@ import FoundationXML
 /// - References: `href` only to `#fragment`, and on `<image>`/`<feImage>` also
 ///   to an inline PNG, JPEG, GIF or WebP; `url()` only to `#fragment`; no CSS
 ///   escapes, `@import`, `image-set()` or `expression()` anywhere.
-/// - No DOCTYPE (entities can expand without bound or read files).
+/// - No DOCTYPE (entities can expand without bound or read files), no processing
+///   instruction, UTF-8 only: read by `StrictXMLReader`, as CalDAV bodies are.
 ///
 /// The image route also sends a sandboxing CSP; this check is the first line.
 public enum SVGCheck {
@@ -76,27 +75,24 @@ public enum SVGCheck {
         "visibility", "word-spacing", "writing-mode", "white-space", "isolation", "mix-blend-mode",
     ])
 
+    /// How much of an SVG is read: its bytes are bounded by the image limit before it gets here.
+    static let limits: XMLLimits = {
+        var limits = XMLLimits()
+        limits.maxBytes = .max
+        limits.maxDepth = 256
+        limits.maxElements = 200_000
+        limits.maxAttributes = 1024
+        return limits
+    }()
+
     public static func validate(_ bytes: Data) throws(Refusal) {
-        // FoundationXML traps on an element name that is not UTF-8 (found by the CalDAV bodies' fuzz harness):
-        // such an upload never reaches it.
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw Refusal(description: "the SVG is not UTF-8") }
-        if text.range(of: "<!DOCTYPE", options: .caseInsensitive) != nil || text.range(of: "<!ENTITY", options: .caseInsensitive) != nil {
-            throw Refusal(description: "the SVG has a DOCTYPE or ENTITY declaration")
-        }
-        #if canImport(FoundationXML) || canImport(Darwin)
-        let parser = XMLParser(data: bytes)
-        let inspector = Inspector()
-        parser.delegate = inspector
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = false
-        parser.shouldResolveExternalEntities = false
-        let parsed = parser.parse()
-        if let refusal = inspector.refusal { throw refusal }
-        guard parsed else {
-            throw Refusal(description: "the SVG is not well-formed XML (line \(parser.lineNumber): \(parser.parserError.map { "\($0.localizedDescription)" } ?? "parse error"))")
+        var inspector = Inspector()
+        do {
+            try StrictXMLReader(limits: limits, subject: "the SVG").read(bytes) { event throws(XMLRefusal) in try inspector.inspect(event) }
+        } catch {
+            throw Refusal(description: error.description)
         }
         guard inspector.root == "svg" else { throw Refusal(description: "the file's root element is not <svg> in the SVG namespace") }
-        #endif
     }
 
     /// What `href` may point at on `element`.
@@ -124,65 +120,60 @@ public enum SVGCheck {
         return nil
     }
 
-    private final class Inspector: NSObject, XMLParserDelegate {
+    /// Checks each element, attribute and `<style>` text as the reader reports them.
+    private struct Inspector {
         var root: String?
-        var refusal: Refusal?
         var inStyle = false
+        var style = ""
+        var styleLine = 0
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
-            let namespace = namespaceURI ?? ""
+        mutating func inspect(_ event: XMLEvent) throws(XMLRefusal) {
+            switch event {
+            case .start(let tag): try start(tag)
+            case .text(let text): if inStyle { style += text }
+            case .end:
+                if inStyle, let problem = SVGCheck.cssProblem(style) { throw XMLRefusal("the SVG's <style> uses \(problem) (line \(styleLine))") }
+                inStyle = false
+                style = ""
+            }
+        }
+
+        mutating func start(_ tag: XMLStartTag) throws(XMLRefusal) {
+            let (namespace, elementName, shown, line) = (tag.namespace, tag.local, tag.qualifiedName, tag.line)
             if root == nil { root = namespace == SVGCheck.svgNamespace ? elementName : "" }
-            let shown = qualifiedName ?? elementName
             let isMetadata = SVGCheck.metadataNamespaces.contains(namespace)
             guard isMetadata || (namespace == SVGCheck.svgNamespace && SVGCheck.allowedElements.contains(elementName)) else {
-                return refuse(parser, "the SVG has a <\(shown)> element, which is not on the list of static SVG elements (line \(parser.lineNumber))")
+                throw XMLRefusal("the SVG has a <\(shown)> element, which is not on the list of static SVG elements (line \(line))")
             }
             inStyle = elementName == "style" && !isMetadata
-            for (attribute, value) in attributes {
-                let local = String(attribute.split(separator: ":").last ?? Substring(attribute)).lowercased()
-                let prefix = attribute.contains(":") ? String(attribute.split(separator: ":").first!) : nil
+            styleLine = line
+            style = ""
+            for attribute in tag.attributes {
+                let name = attribute.qualifiedName
+                let local = attribute.local.lowercased()
+                let prefix = name.contains(":") ? String(name.split(separator: ":").first!) : nil
                 if local.hasPrefix("on") {
-                    return refuse(parser, "the SVG's <\(shown)> has an event attribute \(attribute) (line \(parser.lineNumber))")
+                    throw XMLRefusal("the SVG's <\(shown)> has an event attribute \(name) (line \(line))")
                 }
                 if local == "href" || local == "src" {
-                    guard SVGCheck.isAllowedReference(value, on: elementName) else {
-                        return refuse(parser, "the SVG's <\(shown)> refers outside the file (\(attribute), line \(parser.lineNumber))")
+                    guard SVGCheck.isAllowedReference(attribute.value, on: elementName) else {
+                        throw XMLRefusal("the SVG's <\(shown)> refers outside the file (\(name), line \(line))")
                     }
-                } else if !(isMetadata || Self.isAllowed(attribute: attribute, local: local, prefix: prefix)) {
-                    return refuse(parser, "the SVG's <\(shown)> has an attribute \(attribute), which is not on the list (line \(parser.lineNumber))")
+                } else if !(isMetadata || Self.isAllowed(attribute: name, local: local, prefix: prefix)) {
+                    throw XMLRefusal("the SVG's <\(shown)> has an attribute \(name), which is not on the list (line \(line))")
                 }
-                if let problem = SVGCheck.cssProblem(value) {
-                    return refuse(parser, "the SVG's <\(shown)> uses \(problem) (\(attribute), line \(parser.lineNumber))")
+                if let problem = SVGCheck.cssProblem(attribute.value) {
+                    throw XMLRefusal("the SVG's <\(shown)> uses \(problem) (\(name), line \(line))")
                 }
             }
         }
 
-        /// SVG's own attributes, `xmlns…`, `xml:…`, `data-…`, `aria-…`, and
+        /// SVG's own attributes, `xml:…`, `data-…`, `aria-…`, and
         /// those of the editors (prefixed `inkscape:`, `sodipodi:`, …).
         static func isAllowed(attribute: String, local: String, prefix: String?) -> Bool {
-            if attribute == "xmlns" || prefix == "xmlns" || prefix == "xml" { return true }
+            if prefix == "xml" { return true }
             if let prefix { return ["inkscape", "sodipodi", "rdf", "cc", "dc", "sketch", "i", "x", "graph"].contains(prefix.lowercased()) }
             return SVGCheck.allowedAttributes.contains(local) || local.hasPrefix("data-") || local.hasPrefix("aria-")
-        }
-
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-            inStyle = false
-        }
-
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if inStyle, let problem = SVGCheck.cssProblem(string) { refuse(parser, "the SVG's <style> uses \(problem) (line \(parser.lineNumber))") }
-        }
-
-        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-            if inStyle, let problem = SVGCheck.cssProblem(String(decoding: CDATABlock, as: UTF8.self)) {
-                refuse(parser, "the SVG's <style> uses \(problem) (line \(parser.lineNumber))")
-            }
-        }
-
-        private func refuse(_ parser: XMLParser, _ message: String) {
-            if refusal == nil { refusal = Refusal(description: message) }
-            parser.abortParsing()
         }
     }
 }

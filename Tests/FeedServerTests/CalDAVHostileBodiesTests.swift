@@ -1,0 +1,68 @@
+import Countdowns
+import ICalendar
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Services
+import Testing
+@testable import FeedServer
+
+/// The third audit's CalDAV bodies (issue #59) sent through the whole server
+/// on loopback with a read-only app password: each is answered 400 and the
+/// server goes on answering.
+struct CalDAVHostileBodiesTests {
+    static let bodies: [(String, Data)] = [
+        ("unclosed declaration", Data(#"<?xml version="1.0" <d:propfind xmlns:d="DAV:"><?x?><d:prop/></d:propfind>"#.utf8)),
+        ("UTF-16LE", Data(#"<d:propfind xmlns:d="DAV:"><d:prop/></d:propfind>"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })),
+        ("UTF-16BE", Data(#"<d:propfind xmlns:d="DAV:"><d:prop/></d:propfind>"#.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })),
+        ("UTF-7", Data(#"<?xml version="1.0" encoding="UTF-7"?><d:propfind xmlns:d="DAV:"><d:prop/></d:propfind>"#.utf8)),
+        ("2,000 properties", Data((#"<d:propfind xmlns:d="DAV:" xmlns:x="urn:x"><d:prop>"# + (0..<2000).map { "<x:p\($0)/>" }.joined() + "</d:prop></d:propfind>").utf8)),
+    ]
+
+    /// Regression (issue #59, 1): one PROPFIND with an unclosed declaration killed the server (SIGSEGV in FoundationXML).
+    @Test func hostileBodiesAreRefusedAndTheServerStaysUp() async throws {
+        let fixture = try ServerFixture(transport: .live)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.dependencies.parts.service
+            try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
+            try await service.createSpace(slug: "home", name: "Home", owner: "anna")
+            try await service.createFeed(Feed(slug: "family", name: "Family", isPublic: false), inSpace: "home")
+            let secret = try await service.createAppPassword(login: "anna", label: "old phone", readOnly: true).secret
+            let headers = CalDAVTests.basic("anna", secret, depth: "0")
+            for (name, body) in Self.bodies {
+                for method in [CalDAVTests.propfind, CalDAVTests.report, CalDAVTests.proppatch, CalDAVTests.mkcalendar] {
+                    let path = method == CalDAVTests.mkcalendar ? "/dav/calendars/anna/new/" : "/dav/calendars/anna/family/"
+                    let response = try await client.execute(uri: path, method: method, headers: headers, body: ByteBuffer(bytes: body))
+                    #expect(response.status == .badRequest, "\(name), \(method): \(response.status) \(String(buffer: response.body))")
+                    #expect(response.body.readableBytes < 1024, "\(name): a short refusal")
+                }
+            }
+            let still = try await CalDAVTests.send(client, CalDAVTests.propfind, "/dav/calendars/anna/family/", headers,
+                                                   #"<d:propfind xmlns:d="DAV:"><d:prop><d:displayname/></d:prop></d:propfind>"#)
+            #expect(still.status == 207 && still.body.contains("Family"), "the server still answers: \(still.status)")
+        }
+    }
+
+    /// Regression (issue #59, 2): unknown namespaces are declared once on the multistatus, not on every property.
+    @Test func anUnknownNamespaceIsWrittenOnce() async throws {
+        let fixture = try ServerFixture(transport: .live)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.dependencies.parts.service
+            try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
+            try await service.createSpace(slug: "home", name: "Home", owner: "anna")
+            try await service.createFeed(Feed(slug: "family", name: "Family", isPublic: false), inSpace: "home")
+            for day in 1...20 {
+                try await service.add(Countdown(uid: "d\(day)@t", title: "Day \(day)", target: .date(CivilDate(year: 2027, month: 1, day: day))), toFeed: "family")
+            }
+            let secret = try await service.createAppPassword(login: "anna", label: "phone").secret
+            let namespace = "urn:" + String(repeating: "n", count: 1000)
+            let properties = (0..<100).map { "<x:p\($0)/>" }.joined()
+            let body = #"<d:propfind xmlns:d="DAV:" xmlns:x="\#(namespace)"><d:prop>\#(properties)</d:prop></d:propfind>"#
+            let answer = try await CalDAVTests.send(client, CalDAVTests.propfind, "/dav/calendars/anna/family/", CalDAVTests.basic("anna", secret, depth: "1"), body)
+            #expect(answer.status == 207)
+            #expect(answer.body.components(separatedBy: namespace).count - 1 == 1, "the namespace once")
+            #expect(answer.body.utf8.count < 100 * 1024, "21 resources × 100 missing properties: \(answer.body.utf8.count) bytes")
+        }
+    }
+}
