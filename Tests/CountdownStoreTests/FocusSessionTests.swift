@@ -152,3 +152,30 @@ struct FocusSessionTests {
         #expect(ours == theirs, "focus stats \(ours), recurring-ical-events \(theirs)")
     }
 }
+
+/// Regression (issue #59, 3): a person who made feeds named `focus`, `focus-zed` and `focus-1` … `focus-40`
+/// received the next person's focus sessions, because a free-looking name decided whose feed it was.
+struct FocusFeedTakeoverTests {
+    @Test(arguments: StoreBackend.available) func feedsNamedLikeAnothersFocusFeedReceiveNothing(_ backend: StoreBackend) async throws {
+        let store = try await TemporaryStore.make(backend)
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let squatter = try await FocusSessionTests.person(store, "mallory")
+        let zed = try await FocusSessionTests.person(store, "zed")
+        let squatted = ["focus", "focus-zed"] + (1...40).map { "focus-\($0)" }
+        for slug in squatted { try await squatter.createFeed(Feed(slug: slug, isPublic: false)) }
+
+        let started = try await zed.startFocus(tag: "Maths", minutes: 25)
+        #expect(!squatted.contains(started.feed), "zed's focus feed is a new one: \(started.feed)")
+        store.clock.advance(30 * 60)
+        let stats = try await zed.focusStatistics(period: .week)
+        #expect(stats.totalMinutes == 25, "zed's block is in zed's own feed")
+        for slug in squatted { #expect(try await store.store.countdowns(inFeed: slug).isEmpty, "\(slug) received nothing") }
+        let feed = try #require(try await store.store.feed(slug: started.feed))
+        let squattersFeed = try #require(try await store.store.feed(slug: "focus"))
+        #expect(feed.personId != nil && feed.personId != squattersFeed.personId, "owned by zed")
+
+        // The feed is found again by its id, not by its name, and the squatter's statistics show nothing of zed's.
+        #expect(try await zed.startFocus(tag: "Art").feed == started.feed)
+        #expect(try await squatter.focusStatistics(period: .week).totalMinutes == 0)
+    }
+}

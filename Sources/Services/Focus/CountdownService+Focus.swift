@@ -112,8 +112,7 @@ extension CountdownService {
         _ = try await focus()   // phases that ended are kept first (for a read-only token, only looked at)
         let now = clock()
         return try await store.read { reader in
-            let slug = try await Self.focusFeedSlug(of: me, reader)
-            guard let row = try await reader.feedRow(slug: slug.slug) else {
+            guard let row = try await Self.focusFeedSlug(of: me, reader).row else {
                 return FocusStatistics(entries: [], span: CategoryStatistics.Span(period, containing: day ?? Zone.utc.local(of: now).date),
                                        zone: .utc, today: Zone.utc.local(of: now).date)
             }
@@ -176,37 +175,59 @@ extension CountdownService {
     }
 
     /// The person's focus feed, made (private) the first time: in `zone`, else
-    /// the zone most of their own feeds use, else UTC.
+    /// the zone most of their own feeds use, else UTC. Its id is kept for the
+    /// person (`focusFeedKey`), so it is found by what it is, not by its name.
     func focusFeed(of me: PersonAccess, zone: String? = nil, _ tx: any StoreTransaction) async throws -> String {
-        let (slug, exists) = try await Self.focusFeedSlug(of: me, tx)
-        guard !exists else { return slug }
+        let found = try await Self.focusFeedSlug(of: me, tx)
+        if let row = found.row {
+            if try await tx.value(for: Self.focusFeedKey(me)) == nil { try await Self.remember(row, for: me, tx) }
+            return found.slug
+        }
         let theirs = try await tx.feedRows(nil, lock: false).filter { $0.personId == me.id }.map { $0.feed(categoryColors: [:]).timeZone }
         let common = Dictionary(grouping: theirs, by: { $0 }).max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
         let chosen = [zone, common].compactMap { $0 }.first { Zone.named($0) != nil } ?? "UTC"
-        var row = FeedRecord(Feed(slug: slug, name: "Focus", description: "Focused time, kept by tminus", timeZone: chosen, isPublic: false), now: tx.now)
+        var row = FeedRecord(Feed(slug: found.slug, name: "Focus", description: "Focused time, kept by tminus", timeZone: chosen, isPublic: false), now: tx.now)
         row.personId = me.id
-        _ = try await tx.saveFeed(row)
-        return slug
+        row = try await tx.saveFeed(row)
+        try await Self.remember(row, for: me, tx)
+        return found.slug
     }
 
-    /// `focus` for the first person, `focus-<login>` for the others (issue #42);
-    /// whichever of the two this person already owns, first.
-    static func focusFeedSlug(of me: PersonAccess, _ reader: any StoreReader) async throws -> (slug: String, exists: Bool) {
+    /// Where the id of a person's focus feed is kept.
+    static func focusFeedKey(_ me: PersonAccess) -> StoreKey { .entry(keyHash: Secret.hash("focus-feed:\(me.id)")) }
+
+    private static func remember(_ row: FeedRecord, for me: PersonAccess, _ tx: any StoreTransaction) async throws {
+        try await tx.setValue(PersistedValue(bytes: Data(String(try row.savedID()).utf8), expiresAt: nil), for: focusFeedKey(me))
+    }
+
+    /// The person's focus feed: its slug and row when they have one, else the
+    /// free address a new one gets. Only a feed the person owns is ever theirs:
+    /// the one whose id is kept for them, else (kept before ids were) `focus` or
+    /// `focus-<login>` when they own it. A new one is `focus` for the first
+    /// person, `focus-<login>` for the others, else `focus-<id>`, else that with
+    /// a number: a name someone else took is passed over, never written to
+    /// (issue #59: feeds named `focus-…` received another person's sessions).
+    static func focusFeedSlug(of me: PersonAccess, _ reader: any StoreReader) async throws -> (slug: String, row: FeedRecord?) {
+        if let kept = try await reader.value(for: focusFeedKey(me)), let id = Int64(String(decoding: kept.bytes, as: UTF8.self)),
+           let row = try await reader.feedRows(.id(id), lock: false).first, row.personId == me.id {
+            return (row.slug, row)
+        }
         let login = String(me.login.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
         let own = "focus-\(login)"
         for candidate in ["focus", own] {
-            if let row = try await reader.feedRow(slug: candidate), row.personId == me.id { return (candidate, true) }
+            if let row = try await reader.feedRow(slug: candidate), row.personId == me.id { return (candidate, row) }
         }
         let first = try await reader.personRows(nil).compactMap(\.id).min()
-        if first == me.id, try await reader.feedRow(slug: "focus") == nil { return ("focus", false) }
-        if try await reader.feedRow(slug: own) == nil, Feed.isValidSlug(own) { return (own, false) }
-        return ("focus-\(me.id)", try await reader.feedRow(slug: "focus-\(me.id)") != nil)
+        var candidates = first == me.id ? ["focus"] : []
+        if Feed.isValidSlug(own) { candidates.append(own) }
+        candidates += ["focus-\(me.id)"] + (2...50).map { "focus-\(me.id)-\($0)" }
+        for candidate in candidates where try await reader.feedRow(slug: candidate) == nil { return (candidate, nil) }
+        return ("focus-\(me.id)-\(UUID().uuidString.prefix(8).lowercased())", nil)
     }
 
     /// Seconds the person focused from `since` on, for a space's board.
     static func focusedSeconds(of person: PersonAccess, since: Date, _ reader: any StoreReader) async throws -> Int {
-        let (slug, exists) = try await focusFeedSlug(of: person, reader)
-        guard exists, let row = try await reader.feedRow(slug: slug) else { return 0 }
+        guard let row = try await focusFeedSlug(of: person, reader).row else { return 0 }
         let zone = try await reader.storedFeed(row).feed.zone
         var seconds = 0
         for countdownRow in try await reader.countdownRows(feedId: try row.savedID(), uid: nil) {
