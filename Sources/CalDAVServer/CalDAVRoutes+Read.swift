@@ -91,12 +91,20 @@ extension CalDAVRoutes {
             }
             return Self.multistatus(status)
         case .query(let names, let filter, let expand):
+            if let expand, let condition = CalendarBounds.refusal(of: expand) {
+                return Self.error(.forbidden, condition, "an expand looks from \(CalendarBounds.earliestText) to \(CalendarBounds.latestText) at most")
+            }
             let properties = DAVProperties(body: .properties(names))
             let listing = try await listing(slug)
             let feed = listing.feed.feed
-            for object in listing.objects where !status.overflowed && CalendarQuery.matches(object, filter: filter, feed: feed) {
-                let data = { expand.map { self.expanded(object, feed: feed, within: $0) } ?? self.data(object, feed: feed) }
+            let budget = CalendarQuery.InstanceBudget()
+            for object in listing.objects where !status.overflowed && !budget.exceeded && CalendarQuery.matches(object, filter: filter, feed: feed) {
+                let data = { expand.map { self.expanded(object, feed: feed, within: $0, budget: budget) } ?? self.data(object, feed: feed) }
                 status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: data)))
+            }
+            if budget.exceeded {
+                return Self.error(.init(code: 507, reasonPhrase: "Insufficient Storage"), .d("number-of-matches-within-limits"),
+                                  "an expand spells out at most \(CalendarBounds.maxExpandedInstances) instances in one answer: ask for a shorter range")
             }
             return Self.multistatus(status)
         case .syncCollection(let token, let names, let limit):
@@ -141,7 +149,11 @@ extension CalDAVRoutes {
             return Self.multistatus(status, syncToken: SyncToken(changeId: truncated ? through : newest).text)
         case .principalSearch:
             return Self.multistatus(status)
-        case .freeBusy(let window):
+        case .freeBusy(let asked):
+            guard let window = CalendarBounds.clamped(start: asked.start, end: asked.end) else {
+                return Self.error(.forbidden, .c(asked.end < CalendarBounds.earliest ? "min-date-time" : "max-date-time"),
+                                  "a free-busy-query looks from \(CalendarBounds.earliestText) to \(CalendarBounds.latestText)")
+            }
             let listing = try await listing(slug)
             let text = CalendarQuery.freeBusy(listing.objects, feed: listing.feed.feed, within: window, now: parts.clock())
             return Response(status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
@@ -194,8 +206,8 @@ extension CalDAVRoutes {
     }
 
     /// An object's repeats spelled out within `window` (calendar-data's `expand`).
-    func expanded(_ object: CalendarObject, feed: Feed, within window: DateInterval) -> String? {
+    func expanded(_ object: CalendarObject, feed: Feed, within window: DateInterval, budget: CalendarQuery.InstanceBudget) -> String? {
         guard let countdown = try? object.countdown() else { return nil }
-        return CalendarQuery.expanded(countdown, feed: feed, within: window, imageURL: imageURL)
+        return CalendarQuery.expanded(countdown, feed: feed, within: window, budget: budget, imageURL: imageURL)
     }
 }

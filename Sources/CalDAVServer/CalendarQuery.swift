@@ -8,20 +8,28 @@ import Services
 /// repeating event matches a time range when one of its occurrences overlaps
 /// it, as tminus's own expansion (libical's rules) spells them out.
 enum CalendarQuery {
+    /// The instances an `expand` answer may still spell out (`CalendarBounds.maxExpandedInstances` in all).
+    final class InstanceBudget {
+        var remaining = CalendarBounds.maxExpandedInstances
+        var exceeded = false
+    }
+
     static func matches(_ object: CalendarObject, filter: CalendarFilter, feed: Feed) -> Bool {
         if let component = filter.component, (component == "VTODO") != object.isTask { return false }
         // A UID is the row's own: most searches by UID need no parse.
         let (byUID, others) = (filter.properties.filter { $0.name == "UID" }, filter.properties.filter { $0.name != "UID" })
         guard byUID.allSatisfy({ $0.matches([object.uid]) }) else { return false }
         guard filter.hasTimeRange || !others.isEmpty else { return true }
+        // A range is looked into within the announced bounds: one wholly outside them matches nothing, unexpanded.
+        let window = filter.hasTimeRange ? CalendarBounds.clamped(start: filter.start, end: filter.end) : nil
+        if filter.hasTimeRange, window == nil { return false }
         guard let countdown = try? object.countdown() else { return false }
         let calendar = CalendarExport.calendar(feed: feed, countdowns: [countdown])
         if !others.isEmpty {
             guard let master = (calendar.events.map(\.component) + calendar.todos.map(\.component)).first else { return false }
             for filter in others where !filter.matches(values(of: filter.name, in: master)) { return false }
         }
-        guard filter.hasTimeRange else { return true }
-        let window = DateInterval(start: filter.start ?? .distantPast, end: max(filter.end ?? .distantFuture, filter.start ?? .distantPast))
+        guard let window else { return true }
         return !OccurrenceExpander(calendar: calendar, floatingZone: feed.zone).occurrences(in: calendar, in: window, limit: 1).occurrences.isEmpty
     }
 
@@ -36,9 +44,22 @@ enum CalendarQuery {
 
     /// The object with each occurrence within `window` as a component of its
     /// own: start and end in UTC, a RECURRENCE-ID, no rule (RFC 4791 §9.6.5).
-    static func expanded(_ countdown: Countdown, feed: Feed, within window: DateInterval, imageURL: @escaping @Sendable (String) -> String?) -> String {
+    /// Each instance is taken from `budget`, which the whole answer shares; nil once it is spent.
+    static func expanded(_ countdown: Countdown, feed: Feed, within window: DateInterval, budget: InstanceBudget,
+                         imageURL: @escaping @Sendable (String) -> String?) -> String? {
+        guard budget.remaining > 0 else {
+            budget.exceeded = true
+            return nil
+        }
         let source = CalendarExport.calendar(feed: feed, countdowns: [countdown], imageURL: imageURL)
-        let occurrences = OccurrenceExpander(calendar: source, floatingZone: feed.zone).occurrences(in: source, in: window, limit: 10_000).occurrences
+        // One more than is left: whether the budget suffices is then known without spelling out the rest.
+        let found = OccurrenceExpander(calendar: source, floatingZone: feed.zone).occurrences(in: source, in: window, limit: budget.remaining + 1)
+        guard found.occurrences.count <= budget.remaining else {
+            budget.exceeded = true
+            return nil
+        }
+        budget.remaining -= found.occurrences.count
+        let occurrences = found.occurrences
         guard let master = (source.events.map(\.component) + source.todos.map(\.component)).first else { return CalendarWriter().write(source) }
         var calendar = VCalendar.empty()
         for occurrence in occurrences {

@@ -77,6 +77,8 @@ struct DAVProperties {
             (.cs("getctag"), { .text("\"\(feed.revision)-\(newestChange)\"") }),
             (.d("sync-token"), { .text(SyncToken(changeId: newestChange).text) }),
             (.c("supported-calendar-component-set"), { .components(["VEVENT", "VTODO"]) }),
+            (.c("min-date-time"), { .text(CalendarBounds.earliestText) }),
+            (.c("max-date-time"), { .text(CalendarBounds.latestText) }),
             (.c("calendar-description"), { feed.feed.description.map { .text($0) } }),
             (.ical("calendar-color"), { feed.feed.color.map { .text($0) } }),
             (.c("calendar-timezone"), { .text(CalendarExport.timeZoneCalendar(of: feed.feed)) }),

@@ -65,4 +65,48 @@ struct CalDAVHostileBodiesTests {
             #expect(answer.body.utf8.count < 100 * 1024, "21 resources × 100 missing properties: \(answer.body.utf8.count) bytes")
         }
     }
+
+    static func query(expand: (String, String)? = nil, range: (String, String)? = nil) -> String {
+        let expandElement = expand.map { #"<c:calendar-data><c:expand start="\#($0.0)" end="\#($0.1)"/></c:calendar-data>"# } ?? ""
+        let rangeElement = range.map { #"<c:time-range start="\#($0.0)" end="\#($0.1)"/>"# } ?? ""
+        return #"<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/>\#(expandElement)</d:prop>"#
+            + #"<c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT">\#(rangeElement)</c:comp-filter></c:comp-filter></c:filter></c:calendar-query>"#
+    }
+
+    /// Regression (issue #59, 4 and 6): an expand over 10,000 years answered 1.2 million instances (319 MB), and
+    /// time ranges in the year 9000 stalled the server. Calendars announce their bounds; an expand outside them is
+    /// refused, an answer's instances are capped in all, and a range beyond them matches nothing without expanding.
+    @Test func expandAndTimeRangesStayWithinTheAnnouncedBounds() async throws {
+        let fixture = try ServerFixture(transport: .live)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.dependencies.parts.service
+            try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
+            try await service.createSpace(slug: "home", name: "Home", owner: "anna")
+            try await service.createFeed(Feed(slug: "family", name: "Family", isPublic: false), inSpace: "home")
+            for day in 1...50 {
+                try await service.add(Countdown(uid: "b\(day)@t", title: "Birthday \(day)", target: .date(CivilDate(year: 1950, month: 1, day: 1 + day % 28)),
+                                                repeatRule: .every(interval: 1, unit: .year, clamp: false)), toFeed: "family")
+            }
+            let anna = CalDAVTests.basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret, depth: "1")
+            let calendar = "/dav/calendars/anna/family/"
+            let announced = try await CalDAVTests.send(client, CalDAVTests.propfind, calendar, CalDAVTests.basic("anna", try await service.createAppPassword(login: "anna", label: "x").secret, depth: "0"),
+                                                       #"<d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><c:min-date-time/><c:max-date-time/></d:prop></d:propfind>"#)
+            #expect(announced.body.contains("<c:min-date-time>19000101T000000Z</c:min-date-time>") && announced.body.contains("<c:max-date-time>22000101T000000Z</c:max-date-time>"))
+
+            let ever = try await CalDAVTests.send(client, CalDAVTests.report, calendar, anna, Self.query(expand: ("00010101T000000Z", "99991231T000000Z")))
+            #expect(ever.status == 403 && ever.body.contains("min-date-time"), "\(ever.status) \(ever.body.prefix(300))")
+            let later = try await CalDAVTests.send(client, CalDAVTests.report, calendar, anna, Self.query(expand: ("20260101T000000Z", "99991231T000000Z")))
+            #expect(later.status == 403 && later.body.contains("max-date-time"))
+            // 50 yearly series over three centuries: 15,000 instances, more than one answer spells out.
+            let centuries = try await CalDAVTests.send(client, CalDAVTests.report, calendar, anna, Self.query(expand: ("19000101T000000Z", "22000101T000000Z")))
+            #expect(centuries.status == 507 && centuries.body.contains("number-of-matches-within-limits"), "\(centuries.status)")
+            let year = try await CalDAVTests.send(client, CalDAVTests.report, calendar, anna, Self.query(expand: ("20270101T000000Z", "20280101T000000Z")))
+            #expect(year.status == 207 && year.body.components(separatedBy: "BEGIN:VEVENT").count - 1 == 50, "one instance of each in 2027")
+
+            let far = try await CalDAVTests.send(client, CalDAVTests.report, calendar, anna, Self.query(range: ("90000101T000000Z", "90010101T000000Z")))
+            #expect(far.status == 207 && !far.body.contains("<d:response>"), "the year 9000 is beyond the bounds: nothing matches")
+            let open = try await CalDAVTests.send(client, CalDAVTests.report, calendar, anna, Self.query(range: ("20270101T000000Z", "99991231T000000Z")))
+            #expect(open.status == 207 && open.body.components(separatedBy: "<d:response>").count - 1 == 50, "a range ending past the bounds ends at them")
+        }
+    }
 }
