@@ -109,4 +109,28 @@ struct CalDAVHostileBodiesTests {
             #expect(open.status == 207 && open.body.components(separatedBy: "<d:response>").count - 1 == 50, "a range ending past the bounds ends at them")
         }
     }
+
+    /// Regression (issue #59, 7): five wrong app passwords from one address locked every calendar app out, and
+    /// behind the TLS proxy the docs require every app has the proxy's address. The password is checked first,
+    /// a right one is never throttled, and wrong ones count per login and per forwarded client.
+    @Test func aRightAppPasswordIsAnsweredAfterWrongOnesFromTheSameProxy() async throws {
+        let fixture = try ServerFixture(transport: .live)
+        try await fixture.withServer(adjust: { $0.trustedProxies = [try! AddressRange("127.0.0.1")] }) { client, parts in
+            let service = parts.dependencies.parts.service
+            for login in ["anna", "ben", "carl"] { try await service.addPerson(login: login, password: "a long enough password", cost: 4) }
+            let anna = try await service.createAppPassword(login: "anna", label: "phone").secret
+            let ben = try await service.createAppPassword(login: "ben", label: "phone").secret
+            func propfind(_ login: String, _ password: String, from address: String) async throws -> Int {
+                var headers = CalDAVTests.basic(login, password, depth: "0")
+                headers[HTTPField.Name("X-Forwarded-For")!] = "198.51.100.7, \(address)"
+                return try await CalDAVTests.send(client, CalDAVTests.propfind, "/dav/", headers).status
+            }
+            for _ in 0..<5 { #expect(try await propfind("anna", "wrong-wrong-wrong", from: "203.0.113.1") == 401) }
+            #expect(try await propfind("anna", "wrong-wrong-wrong", from: "203.0.113.1") == 429, "the sixth wrong one waits")
+            #expect(try await propfind("anna", anna, from: "203.0.113.1") == 207, "the right one is answered, from the same client")
+            #expect(try await propfind("ben", ben, from: "203.0.113.1") == 207, "and another person's app behind the same proxy")
+            #expect(try await propfind("carl", "wrong-wrong-wrong", from: "203.0.113.2") == 401, "another client's mistake is its own")
+            #expect(try await propfind("anna", "wrong-wrong-wrong", from: "203.0.113.3") == 429, "anna's login has had its five")
+        }
+    }
 }
