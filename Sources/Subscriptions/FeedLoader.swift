@@ -16,6 +16,8 @@ package final class FeedLoader: Sendable {
     package let service: CountdownService
     package var store: any CountdownStore { service.store }
     package let fetcher: CalendarFetcher
+    /// How often each feed's rules may be previewed (`SourceUseCases.previewRules`).
+    package let rulesPreviews = RulesPreviewLimit()
     package let directory: URL?
     package let logger: Logger
     /// Told of each import, fetch and change of the sources (`/metrics`, `/healthz`).

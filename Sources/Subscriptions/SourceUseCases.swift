@@ -30,6 +30,8 @@ package struct SourceUseCases: Sendable {
         case notSubscribed(feed: String, location: String)
         case invalidRules(SubscriptionRules.Invalid)
         case remote(RemoteCalendar.Refusal)
+        /// The feed's rules were previewed often just now: each preview fetches its sources.
+        case previewedTooOften(feed: String, wait: Int)
 
         package var description: String {
             switch self {
@@ -37,6 +39,8 @@ package struct SourceUseCases: Sendable {
             case .notSubscribed(let feed, let location): "feed '\(feed)' does not keep fetching \(location.prefix(300))"
             case .invalidRules(let invalid): "rules: \(invalid.description)"
             case .remote(let refusal): refusal.description
+            case .previewedTooOften(let feed, let wait):
+                "the rules of feed '\(feed)' were previewed several times just now (each preview fetches its sources): try again in \(wait) s"
             }
         }
     }
@@ -93,6 +97,16 @@ package struct SourceUseCases: Sendable {
         var options = ImportOptions(strict: strict, source: nil, sync: false, createFeed: false)
         options.rules = await loader.importRules(feed: slug, location: nil, given: rules).apply
         return try await service.importCalendar(bytes, intoFeed: slug, options: options)
+    }
+
+    /// What the feed's rules do to each event of its sources, fetched now
+    /// (`tminus rules test`); nothing is imported. Fetching reaches the network
+    /// with the sources' kept logins: for those who may manage the sources, a
+    /// few times a minute per feed.
+    package func previewRules(feed slug: String) async throws -> RulesDryRun.Report {
+        try await service.authorize(.manageSources(slug))
+        if let wait = loader.rulesPreviews.admit(feed: slug, now: service.clock()) { throw Refusal.previewedTooOften(feed: slug, wait: wait) }
+        return try await RulesDryRun.run(feed: slug, loader: loader, fetcher: fetcher)
     }
 
     /// Fetches every URL source of `slug` now (conditional GET), then brings the feeds up to what was fetched.

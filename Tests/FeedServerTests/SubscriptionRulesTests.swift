@@ -190,6 +190,38 @@ struct SubscriptionRulesTests {
         }
     }
 
+    /// Regression (issue #59, 8): a read-only token's rules preview made the server fetch the feed's sources
+    /// with their kept logins (45 fetches from 15 requests), though refreshing them was refused. The preview
+    /// needs what managing sources needs, and a feed is previewed a few times a minute at most.
+    @Test func aViewersRulesPreviewFetchesNothingAndPreviewsAreLimited() async throws {
+        let seen = Seen()
+        try await Self.school(seen).test(.live) { school in
+            let url = "http://127.0.0.1:\(try #require(school.port))/school.ics"
+            let fixture = try ServerFixture(backend: .sqlite)
+            try await fixture.withServer(adjust: { _ in }) { client, parts in
+                let service = parts.dependencies.parts.service
+                for login in ["olga", "vic"] { try await service.addPerson(login: login, password: "a long enough password", cost: 4) }
+                try await service.createSpace(slug: "class", name: "Class", owner: "olga")
+                try await service.createFeed(Feed(slug: "school", name: "School", isPublic: false), inSpace: "class")
+                try await service.setMember(space: "class", login: "vic", role: .viewer, replacing: false)
+                let created = try await Self.send(client, fixture, .post, "/api/feeds/school/sources", ["url": url])
+                #expect(created.0.status == .created, "\(created.1)")
+                let fetched = seen.conditions.withLock { $0.count }
+                let vic = try await service.createPersonToken(login: "vic", label: "script", readOnly: true).secret
+                for _ in 0..<10 {
+                    let refused = try await client.text("/api/feeds/school/rules", headers: [.authorization: "Bearer \(vic)"])
+                    #expect(refused.0.status == .forbidden, "\(refused.0.status) \(refused.1.prefix(200))")
+                }
+                #expect(seen.conditions.withLock { $0.count } == fetched, "a viewer's preview fetches nothing")
+
+                for _ in 0..<4 { #expect(try await client.text("/api/feeds/school/rules", headers: fixture.admin).0.status == .ok) }
+                let often = try await client.text("/api/feeds/school/rules", headers: fixture.admin)
+                #expect(often.0.status == .tooManyRequests && often.0.headers[.retryAfter] != nil, "\(often.1)")
+                #expect(seen.conditions.withLock { $0.count } == fetched + 4, "four previews, four fetches")
+            }
+        }
+    }
+
     @Test func aSourceOfTheFeedFileKeepsItsRulesThere() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family)

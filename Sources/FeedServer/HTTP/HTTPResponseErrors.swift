@@ -75,6 +75,7 @@ extension SourceUseCases.Refusal: DescribedHTTPError {
         case .notSubscribed: .notFound
         case .invalidRules: .unprocessableContent
         case .remote(let refusal): refusal.status
+        case .previewedTooOften: .tooManyRequests
         }
     }
 }

@@ -83,9 +83,12 @@ package struct AdminRoutes: PartsRoutes, Sendable {
         api.get("feeds/{slug}/rules") { _, context in
             let slug = try await self.stored(context).feed.slug
             do {
-                return try AdminJSON.encode(try await RulesDryRun.run(feed: slug, loader: self.loader, fetcher: self.fetcher))
+                return try AdminJSON.encode(try await self.sources.previewRules(feed: slug))
             } catch let failure as RulesDryRun.Failure {
                 throw HTTPError(.unprocessableContent, message: failure.description)
+            } catch SourceUseCases.Refusal.previewedTooOften(let feed, let wait) {
+                throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)],
+                                message: SourceUseCases.Refusal.previewedTooOften(feed: feed, wait: wait).description)
             }
         }
         registerSources(on: api)

@@ -195,7 +195,7 @@ package struct FeedPages: Sendable {
         let words = app.words(context)
         var view = RulesView(slug: compiled.slug, name: compiled.feed.name)
         do {
-            let report = try await RulesDryRun.run(feed: compiled.slug, loader: app.loader, fetcher: app.fetcher)
+            let report = try await app.sources.previewRules(feed: compiled.slug)
             if report.sources.isEmpty { view.problem = words["rules.noSources"] } else { view.fill(report, words) }
         } catch {
             view.problem = "\(error)"

@@ -88,7 +88,7 @@ package struct ImportPage: Sendable {
             switch refusal {
             case .invalidRules(let invalid): view.error = words["sourceRules.invalid", ["error": invalid.description]]
             case .remote(let remote): view.error = Self.text(of: remote, url: form.url.nonEmpty ?? "", words)
-            case .definedInFile, .notSubscribed: view.error = refusal.description
+            case .definedInFile, .notSubscribed, .previewedTooOften: view.error = refusal.description
             }
             return try page(refusal.status == .badRequest ? .unprocessableContent : refusal.status)
         } catch let error as StoreError {

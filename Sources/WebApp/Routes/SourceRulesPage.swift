@@ -80,7 +80,7 @@ package struct SourceRulesPage: Sendable {
         switch refusal {
         case .definedInFile: HTTPError(.conflict, message: words["sourceRules.defined", ["slug": slug]])
         case .notSubscribed(_, let location): HTTPError(.notFound, message: words["sourceRules.notSubscribed", ["location": String(location.prefix(300))]])
-        case .invalidRules, .remote: HTTPError(refusal.status, message: refusal.description)
+        case .invalidRules, .remote, .previewedTooOften: HTTPError(refusal.status, message: refusal.description)
         }
     }
 
