@@ -13,7 +13,7 @@ struct PasswordCommand: ParsableCommand {
         discussion: """
             Asks twice on a terminal; with --stdin, reads one line from standard input (for scripts). \
             Only a bcrypt hash is stored, in the database. Every session of that person signed in before ends \
-            (they sign in again with the new password).
+            (they sign in again with the new password); with --revoke-tokens their API tokens and app passwords stop working too.
 
             While nobody has an account, it makes the first administrator, LOGIN (default: owner), and any unused \
             setup link stops working. Without LOGIN it sets the password of the only person there is.
@@ -28,6 +28,7 @@ struct PasswordCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @Argument(help: "Whose password: a login (default: the only person, or 'owner' for the first).") var login: String?
     @Flag(help: "Read the password from standard input instead of asking.") var stdin = false
+    @Flag(help: "Also revoke every API token and app password of theirs (a password that may have leaked).") var revokeTokens = false
 
     func validate() throws {
         if let login, !PersonRecord.isValidLogin(login) {
@@ -48,8 +49,8 @@ struct PasswordCommand: ParsableCommand {
                 guard let whose = login ?? (people.count == 1 ? people[0].login : nil) else {
                     throw CLIError("say whose password: tminus password LOGIN (people: \(people.map(\.login).joined(separator: ", ")))", status: .usage)
                 }
-                try await service.setPassword(login: whose, to: password)
-                return "password set for '\(whose)': their other sessions have ended; sign in at /app"
+                try await service.setPassword(login: whose, to: password, revokingTokens: revokeTokens)
+                return "password set for '\(whose)': their other sessions have ended\(revokeTokens ? ", and their API tokens and app passwords" : ""); sign in at /app"
             }
             print(said)
         }

@@ -196,3 +196,37 @@ struct ChangeLogTests {
         _ = old
     }
 }
+
+/// Regression (issue #59, 10): after a reset link, and after a change on "Your account", the old API token
+/// still answered 200 and the old app password 207.
+struct PasswordChangeRevokesTokensTests {
+    @Test(arguments: StoreBackend.available) func aResetRevokesTokensAndAChangeDoesWhenAsked(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        defer { try? FileManager.default.removeItem(at: temp.directory) }
+        let service = temp.service
+        try await service.addPerson(login: "ben", password: "bens long password", cost: 4)
+        func live() async throws -> (api: Bool, app: Bool, secrets: (String, String)) {
+            let api = try await service.createPersonToken(login: "ben", label: "script", readOnly: false).secret
+            let app = try await service.createAppPassword(login: "ben", label: "phone").secret
+            return (try await service.person(forToken: api) != nil, try await service.person(login: "ben", appPassword: app) != nil, (api, app))
+        }
+        func stillWork(_ secrets: (String, String)) async throws -> Bool {
+            let api = try await service.person(forToken: secrets.0) != nil
+            let app = try await service.person(login: "ben", appPassword: secrets.1) != nil
+            #expect(api == app, "both or neither")
+            return api && app
+        }
+
+        let before = try await live()
+        #expect(before.api && before.app)
+        let (reset, _) = try await service.createResetLink(login: "ben")
+        _ = try await service.resetPassword(reset, to: "a brand new password", cost: 4)
+        #expect(try await !stillWork(before.secrets), "a reset ends the API token and the app password")
+
+        let kept = try await live()
+        try await service.setPassword(login: "ben", to: "another new password", cost: 4)
+        #expect(try await stillWork(kept.secrets), "a change without asking keeps them")
+        try await service.setPassword(login: "ben", to: "a third new password", revokingTokens: true, cost: 4)
+        #expect(try await !stillWork(kept.secrets), "a change that asks ends them")
+    }
+}

@@ -65,7 +65,9 @@ extension CountdownService {
     }
 
     /// Sets the password a reset link is for, ends every session of that
-    /// person, and uses the link up.
+    /// person, revokes their API tokens and app passwords (a reset is asked for
+    /// when the password may be someone else's: nothing made with it goes on
+    /// working), and uses the link up.
     public func resetPassword(_ secret: String, to password: String, cost: UInt8 = PasswordPolicy.cost) async throws -> SignedInPerson {
         try PasswordPolicy.check(password)
         let hash = try await PasswordHashing.hash(password, cost: cost)
@@ -78,6 +80,7 @@ extension CountdownService {
             person.passwordHash = hash
             person.sessionEpoch = Secret.generate(bytes: 16)
             person = try await tx.savePerson(person)
+            try await Self.revokeTokens(of: id, tx)
             return SignedInPerson(person, id: id)
         }
     }

@@ -65,10 +65,12 @@ extension CountdownService {
     }
 
     /// Sets `login`'s password (an administrator, or the person themselves):
-    /// every session of theirs begun before ends. Returns the new epoch, so
-    /// the session that changed it can go on.
+    /// every session of theirs begun before ends, and with `revokingTokens`
+    /// every API token and app password too (a password changed because it
+    /// leaked leaves nothing made with it working; issue #59). Returns the
+    /// new epoch, so the session that changed it can go on.
     @discardableResult
-    public func setPassword(login: String, to password: String, cost: UInt8 = PasswordPolicy.cost) async throws -> String {
+    public func setPassword(login: String, to password: String, revokingTokens: Bool = false, cost: UInt8 = PasswordPolicy.cost) async throws -> String {
         try await authorizeSelf(login)
         try PasswordPolicy.check(password)
         let hash = try await PasswordHashing.hash(password, cost: cost)
@@ -77,9 +79,18 @@ extension CountdownService {
             guard var person = try await tx.personRows(.login(login)).first else { throw StoreError.personNotFound(login) }
             person.passwordHash = hash
             person.sessionEpoch = epoch
-            _ = try await tx.savePerson(person)
+            person = try await tx.savePerson(person)
+            if revokingTokens { try await Self.revokeTokens(of: try person.savedID(), tx) }
         }
         return epoch
+    }
+
+    /// Revokes every live API token and app password of the person `id`: one step of a transaction.
+    static func revokeTokens(of id: Int64, _ tx: any StoreTransaction) async throws {
+        for var token in try await tx.personTokenRows(.person(id)) where token.revokedAt == nil {
+            token.revokedAt = tx.now
+            _ = try await tx.savePersonToken(token)
+        }
     }
 
     /// Ends every session of the signed-in person but the one asking ("Sign

@@ -16,6 +16,8 @@ package struct AccountSettingsPages: Sendable {
         package var current: String?
         package var password: String?
         package var confirm: String?
+        /// "Also end every API token and app password", checked by default: a browser sends "on", or nothing when unchecked.
+        package var revokeTokens: String?
     }
 
     package struct FactorForm: PostedForm {
@@ -141,8 +143,11 @@ package struct AccountSettingsPages: Sendable {
         if problem == nil, try await !passwordIsRight(form.current, person) { problem = words["me.passwordWrong"] }
         if let problem { return try await page(context, error: problem, status: .unprocessableContent).response(from: request, context: context) }
         var renewed = person
-        renewed.sessionEpoch = try await app.service.setPassword(login: person.access.login, to: password)
-        app.logger.notice("password changed in the web app; the person's other sessions have ended", metadata: ["person": "\(person.access.login)"])
+        let revoking = form.revokeTokens != nil
+        renewed.sessionEpoch = try await app.service.setPassword(login: person.access.login, to: password, revokingTokens: revoking)
+        app.logger.notice("password changed in the web app; the person's other sessions have ended", metadata: [
+            "person": "\(person.access.login)", "tokens": .string(revoking ? "revoked" : "kept"),
+        ])
         SignInPages(app: app).startSession(context, renewed, flash: words["me.passwordChanged"])
         return .redirect(to: "/app/account", type: .normal)
     }
