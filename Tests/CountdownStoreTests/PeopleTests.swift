@@ -230,3 +230,33 @@ struct PasswordChangeRevokesTokensTests {
         #expect(try await !stillWork(kept.secrets), "a change that asks ends them")
     }
 }
+
+/// Regression (issue #59, 9): an owner's invitation still made a new owner after that owner was disabled.
+struct InvitationStandingTests {
+    @Test(arguments: StoreBackend.available) func anInvitationEndsWithItsMakersStanding(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        defer { try? FileManager.default.removeItem(at: temp.directory) }
+        let service = temp.service
+        let anna = try await service.addPerson(login: "anna", password: "annas long password", cost: 4)
+        let ola = try await service.addPerson(login: "ola", password: "olas long password", cost: 4)
+        try await service.createSpace(slug: "family", name: "Family", owner: "anna")
+        try await service.setMember(space: "family", login: "ola", role: .owner, replacing: false)
+        let asAnna = service.acting(as: .person(PersonAccess(id: try anna.savedID(), login: "anna", isAdmin: false)))
+        let asOla = service.acting(as: .person(PersonAccess(id: try ola.savedID(), login: "ola", isAdmin: false)))
+
+        let (byAnna, _) = try await asAnna.createInvitation(space: "family", role: .owner)
+        let (byOla, _) = try await asOla.createInvitation(space: "family", role: .editor)
+        try await service.setDisabled(login: "anna", true)
+        #expect(try await service.oneTimeLink(byAnna) == nil, "a disabled owner's invitation opens nothing")
+        await #expect(throws: StoreError.invalid("this invitation has been used or has expired")) {
+            try await service.acceptInvitation(byAnna, login: "mallory", displayName: nil, password: "mallorys long password", cost: 4)
+        }
+        #expect(try await service.people().map(\.login).contains("mallory") == false, "nobody was made")
+
+        try await service.setMember(space: "family", login: "ola", role: .viewer, replacing: true)
+        #expect(try await service.oneTimeLink(byOla) == nil, "an owner no longer: their invitation ends")
+        try await service.setMember(space: "family", login: "ola", role: .owner, replacing: true)
+        let ben = try await service.acceptInvitation(byOla, login: "ben", displayName: nil, password: "bens long password", cost: 4)
+        #expect(ben.access.login == "ben", "an owner again: it opens, once")
+    }
+}

@@ -26,7 +26,8 @@ extension CountdownService {
 
     private func keep(_ purpose: OneTimeLink.Purpose) async throws -> (secret: String, link: OneTimeLink) {
         let secret = Secret.generate(bytes: 24)
-        let link = OneTimeLink(purpose: purpose, madeBy: principal.actorLabel, expiresAt: clock().addingTimeInterval(OneTimeLink.lifetime))
+        let maker: Int64? = if case .person(let me) = principal { me.id } else { nil }
+        let link = OneTimeLink(purpose: purpose, madeBy: principal.actorLabel, madeByPerson: maker, expiresAt: clock().addingTimeInterval(OneTimeLink.lifetime))
         let bytes = try JSONEncoder().encode(link)
         try await transaction { tx in try await tx.setValue(PersistedValue(bytes: bytes, expiresAt: link.expiresAt), for: OneTimeLink.key(secret)) }
         return (secret, link)
@@ -37,7 +38,11 @@ extension CountdownService {
     public func oneTimeLink(_ secret: String) async throws -> OneTimeLink? {
         guard OneTimeLink.isPlausible(secret) else { return nil }
         let now = clock()
-        return try await store.read { reader in try await Self.link(secret, reader, now: now) }
+        return try await store.read { reader in
+            guard let link = try await Self.link(secret, reader, now: now) else { return nil }
+            if case .invitation(let space, _) = link.purpose, try await !Self.makerMayStillInvite(link, into: space, reader) { return nil }
+            return link
+        }
     }
 
     static func link(_ secret: String, _ reader: any StoreReader, now: Date) async throws -> OneTimeLink? {
@@ -52,7 +57,8 @@ extension CountdownService {
         let hash = try await Self.newPerson(login: login, password: password, cost: cost)
         return try await transaction { tx in
             guard OneTimeLink.isPlausible(secret), let link = try await Self.link(secret, tx, now: tx.now),
-                  case .invitation(let space, let role) = link.purpose else { throw StoreError.invalid("this invitation has been used or has expired") }
+                  case .invitation(let space, let role) = link.purpose,
+                  try await Self.makerMayStillInvite(link, into: space, tx) else { throw StoreError.invalid("this invitation has been used or has expired") }
             try await tx.setValue(nil, for: OneTimeLink.key(secret))
             let person = try await Self.savePerson(login: login, displayName: displayName, hash: hash, tx)
             if let space, let role {
@@ -62,6 +68,18 @@ extension CountdownService {
             }
             return SignedInPerson(person, id: try person.savedID())
         }
+    }
+
+    /// Whether the person who made an invitation could make it now: not
+    /// disabled, and an administrator, or (for a space) still its owner. A
+    /// person's invitations end with their standing: disabled, removed, or no
+    /// longer an owner of the space.
+    static func makerMayStillInvite(_ link: OneTimeLink, into space: String?, _ reader: any StoreReader) async throws -> Bool {
+        guard let id = link.madeByPerson else { return true }
+        guard let maker = try await reader.personRows(.id(id)).first, maker.disabledAt == nil else { return false }
+        if maker.isAdmin { return true }
+        guard let space, let spaceId = try await reader.spaceRows(.slug(space)).first?.id else { return false }
+        return try await reader.memberRows(spaceId: spaceId, personId: id).first?.role == .owner
     }
 
     /// Sets the password a reset link is for, ends every session of that

@@ -18,10 +18,21 @@ public struct OneTimeLink: Codable, Sendable, Equatable {
     public var purpose: Purpose
     /// Who made it, as the history names them.
     public var madeBy: String
+    /// The person who made it, when a person did: an invitation opens only
+    /// while they may still make it (issue #59: a disabled owner's invitation
+    /// still made a new owner). Nil for the operator, and for links kept before.
+    public var madeByPerson: Int64?
     public var expiresAt: Date
 
     /// Invitations and reset links last a week.
     public static let lifetime: TimeInterval = 7 * 86_400
+
+    public init(purpose: Purpose, madeBy: String, madeByPerson: Int64? = nil, expiresAt: Date) {
+        self.purpose = purpose
+        self.madeBy = madeBy
+        self.madeByPerson = madeByPerson
+        self.expiresAt = expiresAt
+    }
 
     /// Where the entry is kept: the secret, prefixed, then hashed by the store.
     static func key(_ secret: String) -> StoreKey { .entry(keyHash: Secret.hash("link:" + secret)) }
