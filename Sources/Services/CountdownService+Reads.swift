@@ -24,10 +24,16 @@ extension CountdownService {
         return stored
     }
 
-    /// One countdown and the slug of its feed.
+    /// One countdown and the slug of its feed. One in a feed the principal
+    /// may not see is answered as a missing id is: naming its feed told that a
+    /// private feed exists, and its address (issue #59).
     public func countdown(id: Int64) async throws -> (countdown: Countdown, feed: String) {
         let found = try await store.countdown(id: id)
-        try await authorize(.readFeed(found.feed))
+        do {
+            try await authorize(.readFeed(found.feed))
+        } catch StoreError.feedNotFound(found.feed) {
+            throw StoreError.countdownNotFound(id)
+        }
         return found
     }
 

@@ -260,3 +260,23 @@ struct InvitationStandingTests {
         #expect(ben.access.login == "ben", "an owner again: it opens, once")
     }
 }
+
+/// Regression (issue #59, 13): `GET /api/countdowns/1` of another person's private feed answered
+/// `no feed 'annapriv'`, where a missing id answers `no countdown with id N`: the feed's existence and name leaked.
+struct CountdownOfAnUnseenFeedTests {
+    @Test(arguments: StoreBackend.available) func aCountdownInAFeedOneCannotSeeIsAnsweredAsMissing(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        defer { try? FileManager.default.removeItem(at: temp.directory) }
+        let service = temp.service
+        let anna = try await service.addPerson(login: "anna", password: "annas long password", cost: 4)
+        let ben = try await service.addPerson(login: "ben", password: "bens long password", cost: 4)
+        let asAnna = service.acting(as: .person(PersonAccess(id: try anna.savedID(), login: "anna", isAdmin: false)))
+        let asBen = service.acting(as: .person(PersonAccess(id: try ben.savedID(), login: "ben", isAdmin: false)))
+        try await asAnna.createFeed(Feed(slug: "annapriv", isPublic: false))
+        try await asAnna.add(Countdown(uid: "x@t", title: "Secret", target: .date(CivilDate(year: 2027, month: 1, day: 1))), toFeed: "annapriv")
+        let id = try #require(try await service.countdowns(inFeed: "annapriv").first?.id)
+        await #expect(throws: StoreError.countdownNotFound(id)) { try await asBen.countdown(id: id) }
+        await #expect(throws: StoreError.countdownNotFound(id + 1000)) { try await asBen.countdown(id: id + 1000) }
+        #expect(try await asAnna.countdown(id: id).feed == "annapriv")
+    }
+}
