@@ -21,6 +21,10 @@ package struct WebApp: PartsRoutes, Sendable {
     package let pages: WebPages
     package let csrf: CSRFToken
     package let throttle: SignInThrottle
+    /// Wrong second-factor codes per person, from any address and session:
+    /// ten an hour (a waiting session used from ten addresses had fifty codes
+    /// checked in under a second, issue #59).
+    package let codeThrottle = SignInThrottle(limit: 10, window: 3600)
     package let trustForwardedFor: Bool
     /// `--open-signup`: anyone may make an account, whatever the setting says.
     package let openSignup: Bool

@@ -21,6 +21,10 @@ package struct WebSession: Codable, Sendable {
     /// The password was right and the second factor's code is asked next:
     /// nothing behind the sign-in is open to this session yet.
     package var awaitingSecondFactor: Bool?
+    /// Wrong codes this waiting session sent: at `maxWrongCodes` it ends, and the password is asked again.
+    package var wrongCodes: Int?
+
+    package static let maxWrongCodes = 3
 
     package init(signedInAt: Date, person: SignedInPerson, flash: String?, awaitingSecondFactor: Bool = false) {
         self.signedInAt = signedInAt

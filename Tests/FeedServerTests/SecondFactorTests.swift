@@ -114,4 +114,51 @@ struct SecondFactorTests {
             #expect(try await phone.get("/app").headers[.location] == "/app/signin")
         }
     }
+
+    /// Regression (issue #59, 11): one waiting session used from ten addresses had 50 wrong codes checked in under a
+    /// second. A waiting session ends after three wrong codes, and a person gets ten wrong codes an hour, from anywhere.
+    @Test func wrongCodesEndTheWaitingSessionAndAreCappedPerPerson() async throws {
+        let fixture = try ServerFixture(backend: .sqlite)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            try await parts.store.service.addPerson(login: "ben", displayName: "Ben", password: Self.password, cost: 4)
+            var laptop = Browser(client: client)
+            try await laptop.signIn(Self.password, as: "ben")
+            let enroll = try await laptop.get("/app/account/second-factor")
+            let pending = try #require(enroll.text.firstMatch(of: /name="pending" value="([^"]+)"/).map { String($0.1) })
+            let key = try #require(enroll.text.firstMatch(of: /<code class="key">([A-Z2-7 ]+)<\/code>/).map { String($0.1) })
+            #expect(try await laptop.post("/app/account/second-factor", ["pending": pending, "code": Self.code(key, at: fixture.clockNow)]).status == .ok)
+
+            var wrong = 0
+            func waiting() async throws -> Browser {
+                fixture.setClock(fixture.clockNow.addingTimeInterval(61))   // past the per-address window, never the person's
+                var browser = Browser(client: client)
+                _ = try await browser.get("/app/signin")
+                let half = try await browser.post("/app/signin", ["login": "ben", "password": Self.password])
+                #expect(half.headers[.location] == "/app/signin/code")
+                return browser
+            }
+            var phone = try await waiting()
+            for attempt in 1...3 {
+                let answer = try await phone.post("/app/signin/code", ["code": "000000"])
+                wrong += 1
+                #expect(answer.status == .unauthorized)
+                if attempt == 3 { #expect(answer.text.contains("Too many wrong codes"), "the third ends the waiting session") }
+            }
+            #expect(try await phone.get("/app/signin/code").headers[.location] == "/app/signin", "the password is asked again")
+
+            while wrong < 10 {
+                var next = try await waiting()
+                for _ in 0..<min(2, 10 - wrong) {
+                    _ = try await next.post("/app/signin/code", ["code": "000000"])
+                    wrong += 1
+                }
+            }
+            var last = try await waiting()
+            let right = try await last.post("/app/signin/code", ["code": Self.code(key, at: fixture.clockNow)])
+            #expect(right.status == .tooManyRequests, "ten wrong codes this hour: even a right one waits (\(right.status))")
+            fixture.setClock(fixture.clockNow.addingTimeInterval(3600))
+            var later = try await waiting()
+            #expect(try await later.post("/app/signin/code", ["code": Self.code(key, at: fixture.clockNow)]).headers[.location] == "/app", "an hour on, it opens")
+        }
+    }
 }

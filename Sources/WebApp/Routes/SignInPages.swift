@@ -121,7 +121,8 @@ package struct SignInPages: Sendable {
         guard let person = context.awaitingCode else { return .redirect(to: "/app/signin", type: .normal) }
         let client = context.clientKey(request, trustForwardedFor: app.trustForwardedFor)
         let words = app.words(context)
-        if let wait = app.throttle.admit(client: client, now: app.clock()) {
+        let personKey = "code person \(person.access.id)"
+        if let wait = app.codeThrottle.waitTime(client: personKey, now: app.clock()) ?? app.throttle.admit(client: client, now: app.clock()) {
             app.logger.notice("second factor throttled", metadata: ["client": "\(client)", "person": "\(person.access.login)"])
             var response = try app.render("signin-code", title: words["signin.codeTitle"], CodeView(error: words["signin.throttled", ["seconds": String(wait)]]),
                                           context: context, status: .tooManyRequests).response(from: request, context: context)
@@ -132,6 +133,17 @@ package struct SignInPages: Sendable {
         guard let sealer = app.secrets,
               try await service.checkSecondFactor(personId: person.access.id, code: String((form.code ?? "").prefix(64)), sealer: sealer) else {
             app.logger.notice("second factor failed", metadata: ["client": "\(client)", "person": "\(person.access.login)"])
+            _ = app.codeThrottle.admit(client: personKey, now: app.clock())
+            if var session = context.sessions.session, (session.wrongCodes ?? 0) + 1 < WebSession.maxWrongCodes {
+                session.wrongCodes = (session.wrongCodes ?? 0) + 1
+                _ = context.sessions.updateSession(session)
+            } else {
+                // The waiting session ends: the next try starts from the password again.
+                context.sessions.clearSession()
+                app.logger.notice("second factor: too many wrong codes, the waiting session ended", metadata: ["person": "\(person.access.login)"])
+                return try app.render("signin", title: words["signin.title"], SignInView(error: words["signin.codeTooMany"], needsSetup: false, login: person.access.login),
+                                      context: context, status: .unauthorized).response(from: request, context: context)
+            }
             return try app.render("signin-code", title: words["signin.codeTitle"], CodeView(error: words["signin.codeWrong"]), context: context,
                                   status: .unauthorized).response(from: request, context: context)
         }
