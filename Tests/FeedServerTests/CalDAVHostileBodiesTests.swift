@@ -20,14 +20,19 @@ struct CalDAVHostileBodiesTests {
         ("2,000 properties", Data((#"<d:propfind xmlns:d="DAV:" xmlns:x="urn:x"><d:prop>"# + (0..<2000).map { "<x:p\($0)/>" }.joined() + "</d:prop></d:propfind>").utf8)),
     ]
 
+    /// Anna, with her space's calendar `family` (private, empty).
+    static func annasFamilyCalendar(_ service: CountdownService) async throws -> CountdownService {
+        try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
+        try await service.createSpace(slug: "home", name: "Home", owner: "anna")
+        try await service.createFeed(Feed(slug: "family", name: "Family", isPublic: false), inSpace: "home")
+        return service
+    }
+
     /// Regression (issue #59, 1): one PROPFIND with an unclosed declaration killed the server (SIGSEGV in FoundationXML).
     @Test func hostileBodiesAreRefusedAndTheServerStaysUp() async throws {
         let fixture = try ServerFixture(transport: .live)
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            let service = parts.dependencies.parts.service
-            try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
-            try await service.createSpace(slug: "home", name: "Home", owner: "anna")
-            try await service.createFeed(Feed(slug: "family", name: "Family", isPublic: false), inSpace: "home")
+            let service = try await Self.annasFamilyCalendar(parts.dependencies.parts.service)
             let secret = try await service.createAppPassword(login: "anna", label: "old phone", readOnly: true).secret
             let headers = CalDAVTests.basic("anna", secret, depth: "0")
             for (name, body) in Self.bodies {
@@ -48,10 +53,7 @@ struct CalDAVHostileBodiesTests {
     @Test func anUnknownNamespaceIsWrittenOnce() async throws {
         let fixture = try ServerFixture(transport: .live)
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            let service = parts.dependencies.parts.service
-            try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
-            try await service.createSpace(slug: "home", name: "Home", owner: "anna")
-            try await service.createFeed(Feed(slug: "family", name: "Family", isPublic: false), inSpace: "home")
+            let service = try await Self.annasFamilyCalendar(parts.dependencies.parts.service)
             for day in 1...20 {
                 try await service.add(Countdown(uid: "d\(day)@t", title: "Day \(day)", target: .date(CivilDate(year: 2027, month: 1, day: day))), toFeed: "family")
             }
@@ -79,10 +81,7 @@ struct CalDAVHostileBodiesTests {
     @Test func expandAndTimeRangesStayWithinTheAnnouncedBounds() async throws {
         let fixture = try ServerFixture(transport: .live)
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            let service = parts.dependencies.parts.service
-            try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
-            try await service.createSpace(slug: "home", name: "Home", owner: "anna")
-            try await service.createFeed(Feed(slug: "family", name: "Family", isPublic: false), inSpace: "home")
+            let service = try await Self.annasFamilyCalendar(parts.dependencies.parts.service)
             for day in 1...50 {
                 try await service.add(Countdown(uid: "b\(day)@t", title: "Birthday \(day)", target: .date(CivilDate(year: 1950, month: 1, day: 1 + day % 28)),
                                                 repeatRule: .every(interval: 1, unit: .year, clamp: false)), toFeed: "family")
