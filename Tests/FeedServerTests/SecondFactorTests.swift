@@ -1,6 +1,7 @@
 import CountdownStore
 import Foundation
 import Hummingbird
+import HTTPTypes
 import HummingbirdOTP
 import HummingbirdTesting
 import Services
@@ -159,6 +160,43 @@ struct SecondFactorTests {
             fixture.setClock(fixture.clockNow.addingTimeInterval(3600))
             var later = try await waiting()
             #expect(try await later.post("/app/signin/code", ["code": Self.code(key, at: fixture.clockNow)]).headers[.location] == "/app", "an hour on, it opens")
+        }
+    }
+
+    /// Regression (issue #59, 12 and 13): the current password was checked without any limit, and one login could be
+    /// tried 40 times from 8 addresses in 21 s. Both are limited now, by a delay the real person can wait out.
+    @Test func currentPasswordChecksAndOneLoginsSignInsAreLimited() async throws {
+        let fixture = try ServerFixture(backend: .sqlite)
+        try await fixture.withServer(adjust: { $0.trustForwardedFor = true }) { client, parts in
+            try await parts.store.service.addPerson(login: "ben", password: Self.password, cost: 4)
+            var laptop = Browser(client: client)
+            try await laptop.signIn(Self.password, as: "ben")
+            for _ in 0..<5 {
+                let wrong = try await laptop.post("/app/account/password", ["current": "guess", "password": "a new long password", "confirm": "a new long password"])
+                #expect(wrong.status == .unprocessableContent)
+            }
+            let sixth = try await laptop.post("/app/account/password", ["current": Self.password, "password": "a new long password", "confirm": "a new long password"])
+            #expect(sixth.status == .tooManyRequests && sixth.headers[.retryAfter] != nil, "\(sixth.status)")
+            fixture.setClock(fixture.clockNow.addingTimeInterval(61))
+            let later = try await laptop.post("/app/account/password", ["current": Self.password, "password": "a new long password", "confirm": "a new long password"])
+            #expect(later.status == .seeOther, "a minute on, the right one changes it")
+
+            // Ten wrong passwords for one login, each from its own address: the eleventh waits, from anywhere.
+            for address in 1...10 {
+                var guesser = Browser(client: client)
+                guesser.extraHeaders = [HTTPField.Name("X-Forwarded-For")!: "203.0.113.\(address)"]
+                _ = try await guesser.get("/app/signin")
+                let answer = try await guesser.post("/app/signin", ["login": "ben", "password": "guess \(address)"])
+                #expect(answer.status == .unauthorized, "\(address): \(answer.status)")
+            }
+            var real = Browser(client: client)
+            real.extraHeaders = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.1"]
+            _ = try await real.get("/app/signin")
+            let waits = try await real.post("/app/signin", ["login": "ben", "password": "a new long password"])
+            #expect(waits.status == .tooManyRequests, "the login waits out its minute: \(waits.status)")
+            fixture.setClock(fixture.clockNow.addingTimeInterval(61))
+            let signs = try await real.post("/app/signin", ["login": "ben", "password": "a new long password"])
+            #expect(signs.status == .seeOther, "then the real person signs in")
         }
     }
 }

@@ -7,17 +7,18 @@ extension CountdownService {
     /// a wrong password, or disabled: the caller says the same for all three).
     /// Asked before anyone is signed in, so it runs as the server. An unknown
     /// login costs a bcrypt check too, so the answer's time does not tell
-    /// which logins exist.
-    public func signIn(login: String, password: String) async throws -> SignedInPerson? {
+    /// which logins exist. `client` (an address, a person) gets its fair share
+    /// of the bcrypt queue (`PasswordHashing.Busy` past it).
+    public func signIn(login: String, password: String, client: String? = nil) async throws -> SignedInPerson? {
         let login = PersonRecord.normalizedLogin(login)
         let person = PersonRecord.isValidLogin(login)
             ? try await store.read { try await $0.personRows(.login(login)).first } : nil
         guard password.utf8.count <= PasswordPolicy.maxBytes else { return nil }
         guard let person, let id = person.id, let hash = person.passwordHash else {
-            try await PasswordHashing.spendACheck(password)
+            try await PasswordHashing.spendACheck(password, client: client)
             return nil
         }
-        guard try await PasswordHashing.verify(password, hash: hash), person.disabledAt == nil else { return nil }
+        guard try await PasswordHashing.verify(password, hash: hash, client: client), person.disabledAt == nil else { return nil }
         return SignedInPerson(person, id: id)
     }
 

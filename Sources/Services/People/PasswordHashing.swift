@@ -11,36 +11,45 @@ import Synchronization
 /// again rather than queue for ever.
 package enum PasswordHashing {
     package static let maxWaiting = 32
+    /// Checks one client may have waiting at once: a fair share of the queue.
+    package static let maxWaitingPerClient = 2
     /// Its own thread, never one of libdispatch's (which Swift's tasks share).
     private static let pool = WorkerPool(name: "tminus-bcrypt", threads: 1)
-    private static let waiting = Mutex(0)
+    package static let waiting = FairAdmission(total: maxWaiting, perClient: maxWaitingPerClient)
 
+    /// The queue is full, or this client has its share in it: answered 503 with `retryAfter`.
     package struct Busy: Error, CustomStringConvertible {
+        package var retryAfter: Int { 2 }
         package var description: String { "too many sign-ins at once; try again in a few seconds" }
     }
 
-    package static func hash(_ password: String, cost: UInt8) async throws -> String {
-        let hash = try await run { Bcrypt.hash(password, cost: cost) }
+    /// Whose checks these are, for their share of the queue: a signed-in
+    /// person checking their current password, or nil (sign-ins, whose
+    /// addresses the sign-in throttle already counts as they arrive, and work
+    /// no client asked for). Not an address: behind a proxy without
+    /// `--trust-forwarded-for` every client has the same one.
+    package static func hash(_ password: String, cost: UInt8, client: String? = nil) async throws -> String {
+        let hash = try await run(client) { Bcrypt.hash(password, cost: cost) }
         noteCost(of: hash)
         return hash
     }
 
-    package static func verify(_ password: String, hash: String) async throws -> Bool {
+    package static func verify(_ password: String, hash: String, client: String? = nil) async throws -> Bool {
         noteCost(of: hash)
-        return try await run { Bcrypt.verify(password, hash: hash) }
+        return try await run(client) { Bcrypt.verify(password, hash: hash) }
     }
 
     /// Spends what a check of the people's hashes costs, on a hash of no
     /// one's password: a sign-in with an unknown login takes as long as one
     /// with a wrong password. Its cost is the last one seen in a real hash.
-    package static func spendACheck(_ password: String) async throws {
+    package static func spendACheck(_ password: String, client: String? = nil) async throws {
         let cost = lastCost.withLock { $0 }
         let hash: String
         if let made = noOnesHashes.withLock({ $0[cost] }) { hash = made } else {
-            hash = try await run { Bcrypt.hash(Secret.generate(bytes: 16), cost: cost) }
+            hash = try await run(client) { Bcrypt.hash(Secret.generate(bytes: 16), cost: cost) }
             noOnesHashes.withLock { $0[cost] = hash }
         }
-        _ = try await run { Bcrypt.verify(password, hash: hash) }
+        _ = try await run(client) { Bcrypt.verify(password, hash: hash) }
     }
 
     /// "$2b$12$…" → 12.
@@ -53,14 +62,9 @@ package enum PasswordHashing {
     private static let lastCost = Mutex<UInt8>(PasswordPolicy.cost)
     private static let noOnesHashes = Mutex<[UInt8: String]>([:])
 
-    private static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws -> T {
-        let admitted = waiting.withLock { count in
-            guard count < maxWaiting else { return false }
-            count += 1
-            return true
-        }
-        guard admitted else { throw Busy() }
-        defer { waiting.withLock { $0 -= 1 } }
+    private static func run<T: Sendable>(_ client: String?, _ work: @escaping @Sendable () -> T) async throws -> T {
+        guard waiting.enter(client) else { throw Busy() }
+        defer { waiting.leave(client) }
         return try await pool.run { work() }
     }
 }

@@ -129,9 +129,22 @@ package struct AccountSettingsPages: Sendable {
         }
     }
 
-    /// The current password, checked as a sign-in would (bcrypt, throttled by nothing here: the session is signed in).
-    private func passwordIsRight(_ password: String?, _ person: SignedInPerson) async throws -> Bool {
-        try await app.parts.service.acting(as: .system).signIn(login: person.access.login, password: password ?? "") != nil
+    /// The current password, checked as a sign-in would: five checks a minute
+    /// per person (429 past that), with the person's fair share of the bcrypt
+    /// queue (503 past it): forty parallel wrong ones filled the queue for
+    /// everyone (issue #59).
+    private func passwordIsRight(_ password: String?, _ person: SignedInPerson, _ context: WebAppContext) async throws -> Bool {
+        let key = "current password \(person.access.id)"
+        if let wait = app.currentPasswordThrottle.admit(client: key, now: app.clock()) {
+            throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)], message: app.words(context)["signin.throttled", ["seconds": String(wait)]])
+        }
+        do {
+            let right = try await app.parts.service.acting(as: .system).signIn(login: person.access.login, password: password ?? "", client: key) != nil
+            if right { app.currentPasswordThrottle.recordSuccess(client: key) }
+            return right
+        } catch let busy as PasswordHashing.Busy {
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: String(busy.retryAfter)], message: busy.description)
+        }
     }
 
     private func changePassword(_ request: Request, _ context: WebAppContext) async throws -> Response {
@@ -140,7 +153,7 @@ package struct AccountSettingsPages: Sendable {
         let form = try await WebForm.decode(PasswordForm.self, request, limit: 4 << 10)
         let password = form.password ?? ""
         var problem = AccountPages.passwordProblem(password, confirm: form.confirm, words)
-        if problem == nil, try await !passwordIsRight(form.current, person) { problem = words["me.passwordWrong"] }
+        if problem == nil, try await !passwordIsRight(form.current, person, context) { problem = words["me.passwordWrong"] }
         if let problem { return try await page(context, error: problem, status: .unprocessableContent).response(from: request, context: context) }
         var renewed = person
         let revoking = form.revokeTokens != nil
@@ -192,7 +205,7 @@ package struct AccountSettingsPages: Sendable {
         let person = try person(context)
         let words = app.words(context)
         let form = try await WebForm.decode(FactorForm.self, request, limit: 4 << 10)
-        guard try await passwordIsRight(form.current, person) else {
+        guard try await passwordIsRight(form.current, person, context) else {
             return try await page(context, error: words["me.passwordWrong"], status: .unprocessableContent).response(from: request, context: context)
         }
         try await app.service.removeSecondFactor(login: person.access.login)

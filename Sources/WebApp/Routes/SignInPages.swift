@@ -82,14 +82,26 @@ package struct SignInPages: Sendable {
         }
         let form = try await WebForm.decode(SignInForm.self, request, limit: 4 << 10)
         let login = String((form.login ?? "").prefix(64))
+        // Wrong passwords for one login from many addresses are limited too: a delay of at most a
+        // minute (`loginThrottle`), never a lockout the real person cannot wait out.
+        let loginKey = "login " + login.lowercased()
+        if let wait = app.loginThrottle.waitTime(client: loginKey, now: now) {
+            app.logger.notice("sign-in throttled for the login", metadata: ["client": "\(client)", "login": "\(login)", "retryAfter": "\(wait)"])
+            var response = try app.render("signin", title: words["signin.title"],
+                                          SignInView(error: words["signin.throttled", ["seconds": String(wait)]], needsSetup: false, login: login),
+                                          context: context, status: .tooManyRequests).response(from: request, context: context)
+            response.headers[.retryAfter] = String(wait)
+            return response
+        }
         let person: SignedInPerson?
-        do { person = try await service.signIn(login: login, password: form.password ?? "") } catch is PasswordHashing.Busy {
+        do { person = try await service.signIn(login: login, password: form.password ?? "") } catch let busy as PasswordHashing.Busy {
             var response = try app.render("signin", title: words["signin.title"], SignInView(error: words["signin.busy"], needsSetup: false, login: login),
                                           context: context, status: .serviceUnavailable).response(from: request, context: context)
-            response.headers[.retryAfter] = "5"
+            response.headers[.retryAfter] = String(busy.retryAfter)
             return response
         }
         guard let person else {
+            _ = app.loginThrottle.admit(client: loginKey, now: now)
             app.logger.notice("sign-in failed", metadata: ["client": "\(client)", "login": "\(login)"])
             let needsSetup = try await service.needsFirstAccount()
             return try app.render("signin", title: words["signin.title"],
