@@ -211,7 +211,7 @@ let package = Package(
         // limits, multistatus written as bytes, paths and sync tokens. No HTTP, no store.
         .target(name: "CalDAV", dependencies: ["StrictXML"]),
         // CalDAV over HTTP: /.well-known/caldav, /dav/ (app passwords, PROPFIND, REPORT, GET, PUT, DELETE, MKCALENDAR, PROPPATCH).
-        .target(name: "CalDAVServer", dependencies: ["CalDAV", "Countdowns", "CountdownStore", "ICalendar", "Services", "FeedServer",
+        .target(name: "CalDAVServer", dependencies: ["CalDAV", "Countdowns", "CountdownStore", "ICalendar", "Rules", "Services", "FeedServer",
                                                      .product(name: "Hummingbird", package: "hummingbird")]),
         // `make bench`: timings against a reference in the same run.
         // `tminus-bench bare-server`: the bare Hummingbird app the serving benchmark compares with;

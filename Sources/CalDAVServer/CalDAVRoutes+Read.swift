@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import HTTPTypes
 import ICalendar
+import Rules
 import Services
 
 /// PROPFIND, GET and the REPORTs: answered from stored rows and the change
@@ -94,19 +95,11 @@ extension CalDAVRoutes {
             if let expand, let condition = CalendarBounds.refusal(of: expand) {
                 return Self.error(.forbidden, condition, "an expand looks from \(CalendarBounds.earliestText) to \(CalendarBounds.latestText) at most")
             }
-            let properties = DAVProperties(body: .properties(names))
             let listing = try await listing(slug)
-            let feed = listing.feed.feed
-            let budget = CalendarQuery.InstanceBudget()
-            for object in listing.objects where !status.overflowed && !budget.exceeded && CalendarQuery.matches(object, filter: filter, feed: feed) {
-                let data = { expand.map { self.expanded(object, feed: feed, within: $0, budget: budget) } ?? self.data(object, feed: feed) }
-                status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: data)))
+            let hrefs = { @Sendable (name: String) in DAVPath.object(login: login, feed: segment, name: name).href }
+            return try await heavyReport {
+                try self.query(listing, names: names, filter: filter, expand: expand, href: hrefs)
             }
-            if budget.exceeded {
-                return Self.error(.init(code: 507, reasonPhrase: "Insufficient Storage"), .d("number-of-matches-within-limits"),
-                                  "an expand spells out at most \(CalendarBounds.maxExpandedInstances) instances in one answer: ask for a shorter range")
-            }
-            return Self.multistatus(status)
         case .syncCollection(let token, let names, let limit):
             let properties = DAVProperties(body: .properties(names))
             if token.isEmpty {
@@ -155,9 +148,62 @@ extension CalDAVRoutes {
                                   "a free-busy-query looks from \(CalendarBounds.earliestText) to \(CalendarBounds.latestText)")
             }
             let listing = try await listing(slug)
-            let text = CalendarQuery.freeBusy(listing.objects, feed: listing.feed.feed, within: window, now: parts.clock())
-            return Response(status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+            let now = parts.clock()
+            return try await heavyReport {
+                let text = CalendarQuery.freeBusy(listing.objects, feed: listing.feed.feed, within: window, now: now)
+                return Response(status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+            }
         }
+    }
+
+    /// A calendar-query's answer: the objects its filter matches, with their
+    /// data spelled out when asked (`expand` within the instance budget), in
+    /// at most `reportCPU` of CPU (507 past it, or past the budget).
+    func query(_ listing: CalendarListing, names: [DAVName], filter: CalendarFilter, expand: DateInterval?,
+               href: (String) -> String) throws -> Response {
+        let properties = DAVProperties(body: .properties(names))
+        let feed = listing.feed.feed
+        var status = MultiStatus(names: names)
+        let budget = CalendarQuery.InstanceBudget()
+        let cpu = WorkBudget(limit: Self.reportCPU, stopWhen: { WorkerPool.isCancelled })
+        do {
+            try cpu.measure { () throws(WorkBudget.Exhausted) in
+                for object in listing.objects where !status.overflowed && !budget.exceeded {
+                    try cpu.check()
+                    guard CalendarQuery.matches(object, filter: filter, feed: feed) else { continue }
+                    let data = { expand.map { self.expanded(object, feed: feed, within: $0, budget: budget) } ?? self.data(object, feed: feed) }
+                    status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: data)))
+                }
+            }
+        } catch .stopped {
+            throw CancellationError()
+        } catch {
+            return Self.error(.init(code: 507, reasonPhrase: "Insufficient Storage"), .d("number-of-matches-within-limits"),
+                              "this query took more than \(Self.reportCPU) of CPU: ask for a shorter range or fewer objects")
+        }
+        if budget.exceeded {
+            return Self.error(.init(code: 507, reasonPhrase: "Insufficient Storage"), .d("number-of-matches-within-limits"),
+                              "an expand spells out at most \(CalendarBounds.maxExpandedInstances) instances in one answer: ask for a shorter range")
+        }
+        return Self.multistatus(status)
+    }
+
+    /// What one calendar-query may spend.
+    static let reportCPU: Duration = .seconds(5)
+
+    /// Runs a REPORT that expands repeats on the import threads (`Offload`),
+    /// never on a request's: four heavy REPORTs held both of Swift's threads,
+    /// and `/healthz` went unanswered (issue #59). A person has at most two
+    /// running at once, and the server eight; past that the answer is 503 with Retry-After.
+    func heavyReport(_ work: @escaping @Sendable () throws -> Response) async throws -> Response {
+        let key = person.map { "person \($0.id)" }
+        guard heavyReports.enter(key) else {
+            var response = Self.error(.serviceUnavailable, nil, "several searches of yours are running: try again in a few seconds")
+            response.headers[.retryAfter] = "2"
+            return response
+        }
+        defer { heavyReports.leave(key) }
+        return try await Offload.run(work)
     }
 
     /// A principal search finds the signed-in person alone (when their name

@@ -5,6 +5,7 @@ import FeedServer
 import Foundation
 import Hummingbird
 import HTTPTypes
+import Rules
 import Services
 
 /// CalDAV (RFC 4918, 4791, 6578, 6764): every feed a person may read is a
@@ -15,6 +16,8 @@ package struct CalDAVRoutes: Sendable {
     let parts: ServerParts
     let throttle: SignInThrottle
     let trusted: [AddressRange]
+    /// REPORTs that expand repeats, running now: two per person, eight in all (`heavyReport`).
+    let heavyReports = FairAdmission(total: 8, perClient: 2)
 
     package init(parts: ServerParts, throttle: SignInThrottle, trusted: [AddressRange]) {
         self.parts = parts
