@@ -191,7 +191,7 @@ extension CalDAVRoutes {
     /// What one calendar-query may spend.
     static let reportCPU: Duration = .seconds(5)
 
-    /// Runs a REPORT that expands repeats on the import threads (`Offload`),
+    /// Runs a REPORT that expands repeats on threads of its own (`Offload.searches`),
     /// never on a request's: four heavy REPORTs held both of Swift's threads,
     /// and `/healthz` went unanswered (issue #59). A person has at most two
     /// running at once, and the server eight; past that the answer is 503 with Retry-After.
@@ -203,7 +203,7 @@ extension CalDAVRoutes {
             return response
         }
         defer { heavyReports.leave(key) }
-        return try await Offload.run(work)
+        return try await Offload.searches.run(work)
     }
 
     /// A principal search finds the signed-in person alone (when their name

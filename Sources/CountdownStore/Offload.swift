@@ -9,6 +9,11 @@ public enum Offload {
     /// Imports and other CPU-heavy work: two threads, or one per core on larger machines.
     public static let imports = WorkerPool(name: "tminus-import", threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
+    /// CalDAV searches that expand repeats (calendar-query, free-busy): threads
+    /// of their own, so that a phone's sync never waits behind a long import, nor
+    /// an import behind searches.
+    public static let searches = WorkerPool(name: "tminus-search", threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
+
     public static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await imports.run(work)
     }

@@ -96,8 +96,13 @@ struct CalDAVHostileBodiesTests {
             #expect(ever.status == 403 && ever.body.contains("min-date-time"), "\(ever.status) \(ever.body.prefix(300))")
             let later = try await CalDAVTests.send(client, CalDAVTests.report, calendar, anna, Self.query(expand: ("20260101T000000Z", "99991231T000000Z")))
             #expect(later.status == 403 && later.body.contains("max-date-time"))
-            // 50 yearly series over three centuries: 15,000 instances, more than one answer spells out.
-            let centuries = try await CalDAVTests.send(client, CalDAVTests.report, calendar, anna, Self.query(expand: ("19000101T000000Z", "22000101T000000Z")))
+            // A daily series over three centuries: 109,000 instances, more than one answer spells out. It is
+            // refused when the 10,001st is found, before any is written.
+            try await service.createFeed(Feed(slug: "medicine", name: "Medicine", isPublic: false), inSpace: "home")
+            try await service.add(Countdown(uid: "pill@t", title: "Pill", target: .date(CivilDate(year: 1990, month: 1, day: 1)),
+                                            repeatRule: .every(interval: 1, unit: .day, clamp: false)), toFeed: "medicine")
+            let centuries = try await CalDAVTests.send(client, CalDAVTests.report, "/dav/calendars/anna/medicine/", anna,
+                                                       Self.query(expand: ("19000101T000000Z", "22000101T000000Z")))
             #expect(centuries.status == 507 && centuries.body.contains("number-of-matches-within-limits"), "\(centuries.status)")
             let year = try await CalDAVTests.send(client, CalDAVTests.report, calendar, anna, Self.query(expand: ("20270101T000000Z", "20280101T000000Z")))
             #expect(year.status == 207 && year.body.components(separatedBy: "BEGIN:VEVENT").count - 1 == 50, "one instance of each in 2027")
