@@ -239,7 +239,7 @@ let package = Package(
         .testTarget(
             name: "FeedServerTests",
             dependencies: [
-                "FeedServer", "TminusServer", "WebApp", "Pages", "Services", "Rules", "StoreFactory", "Subscriptions", "Notices", "SQLiteStore", "TestSupport",
+                "FeedServer", "TminusServer", "WebApp", "CalDAVServer", "CalDAV", "Pages", "Services", "Rules", "StoreFactory", "Subscriptions", "Notices", "SQLiteStore", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),

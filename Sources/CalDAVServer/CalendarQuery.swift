@@ -54,7 +54,8 @@ enum CalendarQuery {
         let source = CalendarExport.calendar(feed: feed, countdowns: [countdown], imageURL: imageURL)
         // One more than is left: whether the budget suffices is then known without spelling out the rest.
         let found = OccurrenceExpander(calendar: source, floatingZone: feed.zone).occurrences(in: source, in: window, limit: budget.remaining + 1)
-        guard found.occurrences.count <= budget.remaining else {
+        // Cut short (more than was left, or more than the expander looks at): the answer would be incomplete.
+        guard !found.truncated, found.occurrences.count <= budget.remaining else {
             budget.exceeded = true
             return nil
         }

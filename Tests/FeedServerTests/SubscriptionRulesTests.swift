@@ -47,6 +47,11 @@ struct SubscriptionRulesTests {
         """
 
     /// The If-None-Match of every request the school's server saw.
+    /// A guard against a hang, not a margin: a loaded machine (the suite beside two CPU-bound processes) took more
+    /// than 10 s for a loopback fetch, the source failed, and the replica test read that as the product's race
+    /// (issue #59, 15). Each test waits on the fetch itself.
+    static let fetchTimeout: Duration = .seconds(300)
+
     final class Seen: Sendable {
         let conditions = Mutex<[String?]>([])
     }
@@ -279,7 +284,7 @@ struct SubscriptionRulesTests {
                 try Data("name: School\nsources:\n  - url: \(url)\n\(rules)".utf8).write(to: folder.appendingPathComponent("school.yaml"))
             }
             let store = InMemoryCountdownStore()
-            let loader = FeedLoader(service: store.service, fetcher: CalendarFetcher(maxBytes: 1 << 20, timeout: .seconds(10), allowPrivate: true),
+            let loader = FeedLoader(service: store.service, fetcher: CalendarFetcher(maxBytes: 1 << 20, timeout: Self.fetchTimeout, allowPrivate: true),
                                     directory: folder, logger: Logger(label: "test"))
             func titles() async throws -> [String] {
                 try await store.feedContents(slug: "school", reusing: [:])?.countdowns.map(\.title).sorted() ?? []
@@ -303,7 +308,7 @@ struct SubscriptionRulesTests {
             // Rules edited while the server was down: the restarted server knows
             // from the store which rules the last import went through.
             try define("    change:\n      suffix: ' (school)'\n")
-            let restarted = FeedLoader(service: store.service, fetcher: CalendarFetcher(maxBytes: 1 << 20, timeout: .seconds(10), allowPrivate: true),
+            let restarted = FeedLoader(service: store.service, fetcher: CalendarFetcher(maxBytes: 1 << 20, timeout: Self.fetchTimeout, allowPrivate: true),
                                        directory: folder, logger: Logger(label: "test"))
             await restarted.reload()
             #expect(await restarted.refreshDueSources(now: Date()) == 1, "due at once, though fetched a moment ago")
@@ -323,7 +328,7 @@ struct SubscriptionRulesTests {
             let store = InMemoryCountdownStore()
             try await store.service.createFeed(Feed(slug: "school"))
             func replica() -> FeedLoader {
-                FeedLoader(service: store.service, fetcher: CalendarFetcher(maxBytes: 1 << 20, timeout: .seconds(10), allowPrivate: true),
+                FeedLoader(service: store.service, fetcher: CalendarFetcher(maxBytes: 1 << 20, timeout: Self.fetchTimeout, allowPrivate: true),
                            directory: nil, logger: Logger(label: "test"))
             }
             let first = replica(), second = replica()
