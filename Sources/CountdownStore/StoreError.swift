@@ -10,6 +10,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     case personNotFound(String)
     /// No such space, or none the caller may see.
     case spaceNotFound(String)
+    /// No open invitation with this id, or none the caller may revoke (issue #59, 9).
+    case invitationNotFound(String)
     /// Someone already has this login.
     case loginTaken(String)
     case duplicateUID(String, feed: String)
@@ -39,6 +41,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
         case .countdownNotFound(let id): "no countdown with id \(id) (see `tminus list`)"
         case .personNotFound(let login): "no person '\(login)' (see `tminus users list`)"
         case .spaceNotFound(let slug): "no space '\(slug)'"
+        case .invitationNotFound(let id): "no open invitation '\(id)' (see `tminus users invitations`)"
         case .loginTaken(let login): "a person '\(login)' already exists"
         case .duplicateUID(let uid, let feed): "feed '\(feed)' already has a countdown with UID \(uid)"
         case .tooLarge(let bytes, let limit): "the calendar is \(bytes) bytes, over the limit of \(limit) bytes"

@@ -71,10 +71,11 @@ public struct StoreTable: Sendable {
             ("id", .integer), ("feedId", .integer), ("sourceId", .integer), ("uid", .text), ("title", .text), ("kind", .text),
             ("status", .text), ("startsOn", .text), ("sequence", .integer), ("createdAt", .date), ("lastModified", .date), ("content", .text),
             ("createdBy", .text), ("changedBy", .text), ("placeRank", .integer), ("placeFrom", .integer), ("placeCheckAt", .integer),
+            ("changedByPerson", .integer),
         ], key: "id"),
         StoreTable(name: "countdownChange", columns: [
             ("id", .integer), ("feedId", .integer), ("countdownId", .integer), ("uid", .text), ("kind", .text), ("title", .text),
-            ("actor", .text), ("at", .date),
+            ("actor", .text), ("at", .date), ("actorPerson", .integer),
         ], key: "id"),
         StoreTable(name: "category", columns: [("id", .integer), ("feedId", .integer), ("name", .text), ("color", .text)], key: "id"),
         StoreTable(name: "countdownCategory", columns: [("countdownId", .integer), ("categoryId", .integer)], key: "countdownId"),

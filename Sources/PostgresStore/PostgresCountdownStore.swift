@@ -179,7 +179,7 @@ private final class Flag: Sendable {
 
 extension PostgresRowSequence {
     /// Every row's single column.
-    func collect<T: PostgresDecodable>(_ type: T.Type) async throws -> [T] {
+    func collect<T: PostgresDecodable & Sendable>(_ type: T.Type) async throws -> [T] {
         var values: [T] = []
         for try await value in self.decode(T.self) { values.append(value) }
         return values

@@ -290,6 +290,20 @@ enum PostgresMigrations {
             "DROP TABLE feedExport",
             "ALTER TABLE feedExportV22 RENAME TO feedExport",
         ]),
+        // The board credited a task by the login at the start of a label (issue #59, 13): the person's id
+        // is kept beside it; rows from before get the id of the person whose login the label is.
+        Migration(name: "v23: who changed it, by person id", statements: [
+            "ALTER TABLE countdown ADD COLUMN changedByPerson BIGINT",
+            "ALTER TABLE countdownChange ADD COLUMN actorPerson BIGINT",
+            """
+            UPDATE countdown SET changedByPerson = (SELECT person.id FROM person
+                WHERE countdown.changedBy = person.login OR left(countdown.changedBy, length(person.login) + 5) = person.login || ' via ')
+            """,
+            """
+            UPDATE countdownChange SET actorPerson = (SELECT person.id FROM person
+                WHERE countdownChange.actor = person.login OR left(countdownChange.actor, length(person.login) + 5) = person.login || ' via ')
+            """,
+        ]),
     ]
 }
 

@@ -179,10 +179,11 @@ package struct SQLiteTransaction: StoreTransaction {
                 if let id = row.id {
                     try db.cachedStatement(sql: """
                         UPDATE countdown SET feedId = ?, sourceId = ?, uid = ?, title = ?, kind = ?, status = ?, startsOn = ?,
-                            sequence = ?, lastModified = ?, content = ?, changedBy = ?, placeRank = ?, placeFrom = ?, placeCheckAt = ? WHERE id = ?
+                            sequence = ?, lastModified = ?, content = ?, changedBy = ?, placeRank = ?, placeFrom = ?, placeCheckAt = ?,
+                            changedByPerson = ? WHERE id = ?
                         """).execute(arguments: [row.feedId, row.sourceId, row.uid, row.title, row.kind, row.status, row.startsOn,
                                                  row.sequence, row.lastModified, row.content, row.changedBy, row.placeRank, row.placeFrom,
-                                                 row.placeCheckAt, id])
+                                                 row.placeCheckAt, row.changedByPerson, id])
                     return id
                 }
                 try row.insertPrepared(db)
@@ -278,8 +279,10 @@ package struct SQLiteTransaction: StoreTransaction {
     /// One prepared statement for all (an import files a change per countdown).
     package func appendChanges(_ rows: [ChangeRecord]) async throws {
         try await on { db in
-            let statement = try db.cachedStatement(sql: "INSERT INTO countdownChange (feedId, countdownId, uid, kind, title, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            for row in rows { try statement.execute(arguments: [row.feedId, row.countdownId, row.uid, row.kind, row.title, row.actor, row.at]) }
+            let statement = try db.cachedStatement(sql: "INSERT INTO countdownChange (feedId, countdownId, uid, kind, title, actor, at, actorPerson) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            for row in rows {
+                try statement.execute(arguments: [row.feedId, row.countdownId, row.uid, row.kind, row.title, row.actor, row.at, row.actorPerson])
+            }
         }
     }
 

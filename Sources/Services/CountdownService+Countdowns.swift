@@ -75,7 +75,7 @@ extension CountdownService {
 
     /// Deletes a countdown's row, filing the deletion and bumping its feed's revision.
     func remove(_ row: CountdownRecord, _ tx: any StoreTransaction) async throws {
-        try await tx.log(.deleted, [row], by: principal.actorLabel)
+        try await tx.log(.deleted, [row], by: principal.changeActor)
         try await tx.deleteCountdowns(ids: [try row.savedID()])
         try await tx.touch(feedId: row.feedId)
     }
@@ -93,9 +93,10 @@ extension CountdownService {
         saved.createdBy = principal.actorLabel
         saved.changedBy = principal.actorLabel
         var record = CountdownRecord(saved, feedId: feedId, sourceId: nil, now: tx.now)
+        record.changedByPerson = principal.changeActor.personId
         guard let id = try await tx.saveCountdowns([record]).first else { throw StoreError.unsaved("countdown") }
         record.id = id
-        try await tx.log(.added, [record], by: principal.actorLabel)
+        try await tx.log(.added, [record], by: principal.changeActor)
         try await tx.link([CategoryLinks(countdownId: id, names: saved.categories)], feedId: feedId, replacing: false)
         try await tx.touch(feedId: feedId)
         saved.id = id
@@ -112,8 +113,9 @@ extension CountdownService {
         edited.changedBy = principal.actorLabel
         var replacement = CountdownRecord(edited, feedId: row.feedId, sourceId: row.sourceId, now: tx.now, content: content)
         replacement.id = id
+        replacement.changedByPerson = principal.changeActor.personId
         _ = try await tx.saveCountdowns([replacement])
-        try await tx.log(.changed, [replacement], by: principal.actorLabel)
+        try await tx.log(.changed, [replacement], by: principal.changeActor)
         try await tx.link([CategoryLinks(countdownId: id, names: edited.categories)], feedId: row.feedId, replacing: true)
         try await tx.touch(feedId: row.feedId)
         return edited
@@ -126,14 +128,15 @@ extension CountdownService {
         guard try await tx.countdownRows(feedId: targetId, uid: row.uid).isEmpty else { throw StoreError.duplicateUID(row.uid, feed: slug) }
         let names = try row.countdown(source: nil).categories
         let from = row.feedId
-        try await tx.log(.movedAway, [row], by: principal.actorLabel)
+        try await tx.log(.movedAway, [row], by: principal.changeActor)
         row.feedId = targetId
         row.sourceId = nil
         row.sequence += 1
         row.lastModified = max(tx.now, row.lastModified)
         row.changedBy = principal.actorLabel
+        row.changedByPerson = principal.changeActor.personId
         _ = try await tx.saveCountdowns([row])
-        try await tx.log(.movedHere, [row], by: principal.actorLabel)
+        try await tx.log(.movedHere, [row], by: principal.changeActor)
         try await tx.link([CategoryLinks(countdownId: id, names: names)], feedId: targetId, replacing: true)
         try await tx.touch(feedId: from)
         try await tx.touch(feedId: targetId)

@@ -83,7 +83,8 @@ extension CountdownService {
         let rivals = try await rivals(for: options, sourceId: sourceId, existing: existing, feedId: feedId, tx)
         let plan = ImportPlan(batch: batch, existing: existing, sourceId: sourceId, sync: options.sync, now: now, rivals: rivals)
         // A source the server fetches is named by its address; anything else by who imported it.
-        let actor = principal == .system ? options.source.map { String($0.prefix(200)) } ?? principal.actorLabel : principal.actorLabel
+        let actor = principal == .system ? ChangeActor(label: options.source.map { String($0.prefix(200)) } ?? principal.actorLabel, personId: nil)
+            : principal.changeActor
         for start in stride(from: 0, to: plan.steps.count, by: Self.importChunk) {
             let end = min(start + Self.importChunk, plan.steps.count)
             var updates: [CountdownRecord] = [], updatedLinks: [CategoryLinks] = []
@@ -99,17 +100,19 @@ extension CountdownService {
                     row.id = id
                     row.sequence = sequence
                     row.lastModified = lastModified
-                    row.changedBy = actor
+                    row.changedBy = actor.label
+                    row.changedByPerson = actor.personId
                     updates.append(row)
                     updatedLinks.append(CategoryLinks(countdownId: id, names: incoming.categories))
                 case .insert(let index):
                     var fresh = batch.countdowns[index]
                     fresh.created = fresh.created ?? now
                     fresh.lastModified = now
-                    fresh.createdBy = actor
-                    fresh.changedBy = actor
-                    inserts.append(CountdownRecord(fresh, feedId: feedId, sourceId: sourceId, now: now, content: batch.contents[index],
-                                                   place: places[index]))
+                    fresh.createdBy = actor.label
+                    fresh.changedBy = actor.label
+                    var insert = CountdownRecord(fresh, feedId: feedId, sourceId: sourceId, now: now, content: batch.contents[index], place: places[index])
+                    insert.changedByPerson = actor.personId
+                    inserts.append(insert)
                     insertedNames.append(fresh.categories)
                 }
             }
@@ -128,7 +131,8 @@ extension CountdownService {
         if !plan.removals.isEmpty {
             let removed = Set(plan.removals)
             try await tx.appendChanges(existing.filter { removed.contains($0.value.id) }.sorted { $0.value.id < $1.value.id }.map { uid, state in
-                ChangeRecord(feedId: feedId, countdownId: state.id, uid: uid, kind: .deleted, title: state.title, actor: actor, at: now)
+                ChangeRecord(feedId: feedId, countdownId: state.id, uid: uid, kind: .deleted, title: state.title, actor: actor.label, at: now,
+                             actorPerson: actor.personId)
             })
             try await tx.deleteCountdowns(ids: plan.removals)
         }

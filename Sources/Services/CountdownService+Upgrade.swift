@@ -22,7 +22,7 @@ extension CountdownService {
                 let repaired = try await tx.countdownRows(feedId: feedId, uid: nil).compactMap { try $0.repaired() }
                 guard !repaired.isEmpty else { return 0 }
                 _ = try await tx.saveCountdowns(repaired)
-                try await tx.log(.changed, repaired, by: Self.upgradeActor)
+                try await tx.log(.changed, repaired, by: ChangeActor(label: Self.upgradeActor, personId: nil))
                 try await tx.touch(feedId: feedId)
                 return repaired.count
             }

@@ -25,10 +25,11 @@ extension StoreTransaction {
     /// client's sync), each as its row says (saved: with its id). Every use
     /// case that writes or deletes a countdown row calls it in the same
     /// transaction, so the log never misses a change.
-    func log(_ kind: ChangeKind, _ rows: [CountdownRecord], by actor: String) async throws {
+    func log(_ kind: ChangeKind, _ rows: [CountdownRecord], by actor: ChangeActor) async throws {
         guard !rows.isEmpty else { return }
         try await appendChanges(rows.map { row in
-            ChangeRecord(feedId: row.feedId, countdownId: row.id ?? 0, uid: row.uid, kind: kind, title: row.title, actor: actor, at: now)
+            ChangeRecord(feedId: row.feedId, countdownId: row.id ?? 0, uid: row.uid, kind: kind, title: row.title, actor: actor.label, at: now,
+                         actorPerson: actor.personId)
         })
     }
 

@@ -28,7 +28,7 @@ enum ErrorText {
         case let error as CLIError: return error.status
         case let error as StoreError:
             switch error {
-            case .feedNotFound, .countdownNotFound, .personNotFound, .spaceNotFound: return .noInput
+            case .feedNotFound, .countdownNotFound, .personNotFound, .spaceNotFound, .invitationNotFound: return .noInput
             case .unavailable, .unusable, .newerSchema: return .unavailable
             case .storageFull: return .ioError
             default: return .data

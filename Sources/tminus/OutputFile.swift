@@ -60,7 +60,7 @@ enum OutputFile {
         var template = Array(((folder.isEmpty ? "." : folder) + "/.tminus-output-XXXXXX").utf8CString)
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw failure(path, "cannot create a file in \(folder.isEmpty ? "." : folder)") }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         do throws(CLIError) {
             try writeAll(bytes, to: descriptor, shownAs: path)
             guard fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else { throw failure(path, "cannot be written") }

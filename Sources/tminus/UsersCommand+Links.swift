@@ -47,6 +47,44 @@ extension UsersCommand {
         }
     }
 
+    struct Invitations: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the invitations not yet used, or revoke one: its link then opens nothing.",
+            discussion: """
+                A link's secret is never shown again: each invitation is listed by an id, its space and role, \
+                who made it and until when. An invitation also ends when its maker is disabled, or is no longer \
+                an owner of its space.
+
+                Examples:
+                  tminus users invitations                     # all open invitations
+                  tminus users invitations --space family
+                  tminus users invitations --revoke 3f9a0c41d2b7e865
+                """)
+        @OptionGroup var store: StoreOptions
+        @Option(help: "Only those into this space (its slug).") var space: String?
+        @Option(help: "Revoke the invitation with this id (from the list).") var revoke: String?
+
+        func run() throws {
+            try reportingErrors {
+                if let revoke {
+                    let gone = try await store.withService(.changing) { try await $0.revokeInvitation(id: revoke) }
+                    print("revoked invitation \(gone.id)\(gone.space.map { " to \($0)" } ?? ""), made by \(gone.madeBy)")
+                    return
+                }
+                let open = try await store.withService(.reading) { try await $0.openInvitations(space: space) }
+                if open.isEmpty {
+                    FileHandle.standardError.write(Data("no open invitations\(space.map { " to \($0)" } ?? "")\n".utf8))
+                    return
+                }
+                print(["id", "space", "role", "made by", "until"].joined(separator: "\t"))
+                for invitation in open {
+                    print([invitation.id, invitation.space ?? "-", invitation.role?.rawValue ?? "-", invitation.madeBy,
+                           invitation.expiresAt.formatted(Date.ISO8601FormatStyle())].joined(separator: "\t"))
+                }
+            }
+        }
+    }
+
     struct ResetLink: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reset-link",

@@ -259,6 +259,95 @@ struct InvitationStandingTests {
         let ben = try await service.acceptInvitation(byOla, login: "ben", displayName: nil, password: "bens long password", cost: 4)
         #expect(ben.access.login == "ben", "an owner again: it opens, once")
     }
+
+    /// Regression (issue #59, 9): there was no way to list or revoke open invitations.
+    @Test(arguments: StoreBackend.available) func openInvitationsAreListedAndRevokedByThoseWhoMayMakeThem(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        defer { try? FileManager.default.removeItem(at: temp.directory) }
+        let service = temp.service
+        let anna = try await service.addPerson(login: "anna", password: "annas long password", cost: 4)
+        let ben = try await service.addPerson(login: "ben", password: "bens long password", cost: 4)
+        try await service.createSpace(slug: "family", name: "Family", owner: "anna")
+        try await service.createSpace(slug: "work", name: "Work", owner: "ben")
+        let asAnna = service.acting(as: .person(PersonAccess(id: try anna.savedID(), login: "anna", isAdmin: false)))
+        let asBen = service.acting(as: .person(PersonAccess(id: try ben.savedID(), login: "ben", isAdmin: false)))
+
+        let (family, _) = try await asAnna.createInvitation(space: "family", role: .editor)
+        let (used, _) = try await asAnna.createInvitation(space: "family", role: .viewer)
+        let (work, _) = try await asBen.createInvitation(space: "work", role: nil)
+        let (anywhere, _) = try await service.createInvitation(space: nil, role: nil)
+        _ = try await service.acceptInvitation(used, login: "carl", displayName: nil, password: "carls long password", cost: 4)
+
+        let annas = try await asAnna.openInvitations(space: "family")
+        #expect(annas.map(\.role) == [.editor] && annas.map(\.madeBy) == ["anna"], "a used one is gone from the list")
+        #expect(try await service.openInvitations(space: nil).count == 3, "an administrator sees all: two spaces and none")
+        #expect(!String(describing: try await service.openInvitations(space: nil)).contains(family), "never the secret")
+        await #expect(throws: StoreError.spaceNotFound("work"), "another space's invitations are its owners': one she cannot see is missing") {
+            try await asAnna.openInvitations(space: "work")
+        }
+        await #expect(throws: Authorization.Refused.self, "all of them are an administrator's") { try await asAnna.openInvitations(space: nil) }
+
+        let workID = try #require(try await asBen.openInvitations(space: "work").first?.id)
+        await #expect(throws: StoreError.invitationNotFound(workID), "anna cannot revoke ben's, and cannot tell it exists") {
+            try await asAnna.revokeInvitation(id: workID)
+        }
+        #expect(try await service.oneTimeLink(work) != nil, "a refused revoke changed nothing")
+        await #expect(throws: StoreError.invitationNotFound("../../etc")) { try await asAnna.revokeInvitation(id: "../../etc") }
+
+        let revoked = try await asAnna.revokeInvitation(id: try #require(annas.first?.id))
+        #expect(revoked.space == "family")
+        #expect(try await service.oneTimeLink(family) == nil, "a revoked link opens nothing")
+        await #expect(throws: StoreError.invalid("this invitation has been used or has expired")) {
+            try await service.acceptInvitation(family, login: "dora", displayName: nil, password: "doras long password", cost: 4)
+        }
+        #expect(try await asAnna.openInvitations(space: "family").isEmpty)
+
+        try await service.setDisabled(login: "ben", true)
+        #expect(try await service.openInvitations(space: nil).count == 1, "a disabled maker's invitation is not open: it opens nothing")
+        temp.clock.advance(OneTimeLink.lifetime + 1)
+        #expect(try await service.openInvitations(space: nil).isEmpty, "expired ones leave the list")
+        #expect(try await service.oneTimeLink(anywhere) == nil)
+    }
+}
+
+/// Regression (issue #59, 13): the board credited a task by the login at the start of its label, so a new
+/// `bob` got a deleted bob's tasks (his label became "bob (former member)") and a person named `admin` got
+/// the admin token's ("admin token").
+struct BoardCreditTests {
+    @Test(arguments: StoreBackend.available) func theBoardCreditsAPersonByIdNeverByALabel(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        defer { try? FileManager.default.removeItem(at: temp.directory) }
+        let service = temp.service
+        let anna = try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
+        let oldBob = try await service.addPerson(login: "bob", displayName: "bob", password: "a long enough password", cost: 4)
+        try await service.createSpace(slug: "family", name: "Family", owner: "anna")
+        try await service.setMember(space: "family", login: "bob", role: .editor, replacing: false)
+        let asAnna = service.acting(as: .person(PersonAccess(id: try anna.savedID(), login: "anna", isAdmin: false)))
+        let asOldBob = service.acting(as: .person(PersonAccess(id: try oldBob.savedID(), login: "bob", isAdmin: false)))
+        try await asAnna.createFeed(Feed(slug: "chores"), inSpace: "family")
+        func task(_ title: String) -> Countdown {
+            Countdown(uid: "\(title.lowercased())@credit.test", title: title, target: .utc(LocalDateTime(year: 2027, month: 1, day: 1)), kind: .task)
+        }
+        let bins = try await asAnna.add(task("Bins"), toFeed: "chores")
+        let dishes = try await asAnna.add(task("Dishes"), toFeed: "chores")
+        _ = try await asOldBob.setDone(id: try bins.savedID(), true)
+        let adminToken = service.acting(as: .adminToken)
+        _ = try await adminToken.setDone(id: try dishes.savedID(), true)
+
+        try await service.deletePerson(login: "bob", handTo: nil)
+        let newBob = try await service.addPerson(login: "bob", password: "a long enough password", cost: 4)
+        let admin = try await service.addPerson(login: "admin", password: "a long enough password", cost: 4)
+        try await service.setMember(space: "family", login: "bob", role: .editor, replacing: false)
+        try await service.setMember(space: "family", login: "admin", role: .editor, replacing: false)
+        #expect(newBob.id != oldBob.id && admin.id != nil)
+
+        let board = try await asAnna.board(space: "family", period: .week)
+        #expect(board.map { "\($0.login):\($0.completed)" }.sorted() == ["admin:0", "anna:0", "bob:0"],
+                "neither the deleted bob's task nor the admin token's is anyone's")
+        let changes = try await temp.store.read { try await $0.changeRows(ChangeQuery(feedIds: [try await $0.requireFeed("chores", lock: false).savedID()],
+                                                                                     limit: 10, newestFirst: false)) }
+        #expect(changes.map(\.actorPerson) == [anna.id, anna.id, oldBob.id, nil], "the change log keeps who, by id")
+    }
 }
 
 /// Regression (issue #59, 13): `GET /api/countdowns/1` of another person's private feed answered

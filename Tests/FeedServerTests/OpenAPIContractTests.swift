@@ -93,10 +93,13 @@ struct OpenAPIContractTests {
             try await service.createSpace(slug: "exams", name: "Exams", owner: "anna")
             // Focus sessions are a person's: those operations run with anna's token.
             let (annasToken, _) = try await service.createPersonToken(login: "anna", label: "contract", readOnly: false)
+            _ = try await service.createInvitation(space: "exams", role: .viewer)
+            let invitation = try #require(try await service.openInvitations(space: "exams").first?.id)
             for operation in operations {
                 let uri = operation.path.replacingOccurrences(of: "{slug}", with: "exams")
                     .replacingOccurrences(of: "countdowns/{id}", with: "countdowns/\(countdown)")
                     .replacingOccurrences(of: "tokens/{id}", with: "tokens/\(token.id)")
+                    .replacingOccurrences(of: "invitations/{id}", with: "invitations/\(invitation)")
                     .replacingOccurrences(of: "{user}", with: "ben")
                     + (operation.id == "unsubscribe" ? "?url=https%3A%2F%2Fcalendar.example.org%2Fschool.ics" : "")
                 var headers = fixture.admin

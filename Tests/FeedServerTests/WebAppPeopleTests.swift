@@ -121,6 +121,47 @@ struct WebAppPeopleTests {
         }
     }
 
+    /// Regression (issue #59, 9): open invitations could be neither listed nor revoked, in the API or the app.
+    @Test func openInvitationsAreListedAndRevokedInTheAPIAndOnTheSpacePage() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.store.service
+            try await service.addPerson(login: "anna", password: Self.password, cost: 4)
+            try await service.createSpace(slug: "family", name: "Family", owner: "anna")
+            func invite(_ body: String) async throws -> String {
+                let response = try await client.execute(uri: "/api/invitations", method: .post, headers: fixture.admin + [.contentType: "application/json"],
+                                                        body: ByteBuffer(string: body))
+                let url = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])["url"] as? String
+                return Self.path(try #require(url))
+            }
+            let apiJoin = try await invite(#"{"space": "family", "role": "editor"}"#)
+            let appJoin = try await invite(#"{"space": "family", "role": "viewer"}"#)
+
+            let listed = try await client.execute(uri: "/api/invitations?space=family", method: .get, headers: fixture.admin)
+            #expect(listed.status == .ok)
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(buffer: listed.body)) as? [[String: Any]])
+            #expect(rows.compactMap { $0["role"] as? String }.sorted() == ["editor", "viewer"])
+            #expect(!String(buffer: listed.body).contains(String(apiJoin.dropFirst("/app/join/".count))), "never a secret")
+            let editorID = try #require(rows.first { $0["role"] as? String == "editor" }?["id"] as? String)
+            #expect(try await client.execute(uri: "/api/invitations/\(editorID)", method: .delete, headers: fixture.admin).status == .noContent)
+            #expect(try await client.execute(uri: "/api/invitations/\(editorID)", method: .delete, headers: fixture.admin).status == .notFound,
+                    "revoked once")
+            var stranger = Browser(client: client)
+            #expect(try await stranger.get(apiJoin).status == .notFound, "a revoked invitation opens nothing")
+
+            var browser = Browser(client: client)
+            try await browser.signIn(Self.password, as: "anna")
+            let page = try await browser.get("/app/spaces/family")
+            #expect(page.text.contains("Open invitations") && page.text.contains("As viewer, made by"), "\(page.text.suffix(1500))")
+            let viewerID = try #require(rows.first { $0["role"] as? String == "viewer" }?["id"] as? String)
+            #expect(page.text.contains("/app/spaces/family/invitations/\(viewerID)/revoke"))
+            let revoked = try await browser.post("/app/spaces/family/invitations/\(viewerID)/revoke", [:])
+            #expect(revoked.status == .seeOther)
+            #expect(try await browser.get("/app/spaces/family").text.contains("No invitation is open."))
+            #expect(try await stranger.get(appJoin).status == .notFound)
+        }
+    }
+
     @Test func signUpIsClosedUntilAnAdministratorOpensIt() async throws {
         let fixture = try ServerFixture()
         try await fixture.withServer(adjust: { _ in }) { client, parts in

@@ -16,8 +16,11 @@ public struct ChangeRecord: Codable, Sendable, Equatable {
     /// Who made it, as a countdown's history names them (`Principal.actorLabel`).
     public var actor: String
     public var at: Date
+    /// The person who made it, when a person did (schema v23): a label may name someone deleted since.
+    public var actorPerson: Int64?
 
-    public init(id: Int64? = nil, feedId: Int64, countdownId: Int64, uid: String, kind: ChangeKind, title: String, actor: String, at: Date) {
+    public init(id: Int64? = nil, feedId: Int64, countdownId: Int64, uid: String, kind: ChangeKind, title: String, actor: String, at: Date,
+                actorPerson: Int64? = nil) {
         self.id = id
         self.feedId = feedId
         self.countdownId = countdownId
@@ -26,6 +29,7 @@ public struct ChangeRecord: Codable, Sendable, Equatable {
         self.title = title
         self.actor = actor
         self.at = at
+        self.actorPerson = actorPerson
     }
 }
 

@@ -26,6 +26,10 @@ public struct CountdownRecord: Codable, Sendable, Equatable {
     public var placeRank: Int?
     public var placeFrom: Int64?
     public var placeCheckAt: Int64?
+    /// The person who changed it last, when a person did (schema v23): what the
+    /// board credits, since a label can name a person deleted since, or no one
+    /// (issue #59, 13: a new `bob` was credited with a deleted bob's tasks).
+    public var changedByPerson: Int64?
 
     /// Every column, as a row holds them.
     public init(id: Int64?, feedId: Int64, sourceId: Int64?, uid: String, title: String, kind: Countdown.Kind, status: CountdownStatus, startsOn: String,
@@ -90,6 +94,7 @@ public struct CountdownRecord: Codable, Sendable, Equatable {
         guard let countdown = try CountdownArchive.repaired(content) else { return nil }
         var row = CountdownRecord(keepingStamps(countdown), feedId: feedId, sourceId: sourceId, now: lastModified)
         row.id = id
+        row.changedByPerson = changedByPerson
         return row
     }
 

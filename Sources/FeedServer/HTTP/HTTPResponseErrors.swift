@@ -11,7 +11,7 @@ import Subscriptions
 extension StoreError: HTTPResponseError {
     public var status: HTTPResponse.Status {
         switch self {
-        case .feedNotFound, .countdownNotFound, .personNotFound, .spaceNotFound: .notFound
+        case .feedNotFound, .countdownNotFound, .personNotFound, .spaceNotFound, .invitationNotFound: .notFound
         case .feedExists, .duplicateUID, .loginTaken: .conflict
         case .invalidSlug: .badRequest
         case .tooLarge, .tooManyComponents: .contentTooLarge

@@ -72,32 +72,38 @@ package final class ServerMetrics: Sendable {
         Counter(label: "tminus_source_refreshes_total", dimensions: [("outcome", outcome.rawValue)], factory: factory).increment()
     }
 
+    /// A metric's whole name and help text as swift-prometheus 2.x takes them:
+    /// the name given whole (no namespace or unit parts), so scrapes keep the names they had.
+    private static func named(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+    }
+
     /// The text a scrape answers, with the figures read now.
     package func scrape(catalog: FeedCatalog, cache: RenderCache, health: HealthMonitor) -> [UInt8] {
         let compiled = catalog.statistics
-        registry.makeGauge(name: "tminus_feeds", help: "Feeds in the store").set(to: Double(catalog.feedCount))
-        registry.makeGauge(name: "tminus_compiled_feeds", help: "Compilations in memory (a feed, or a view of one)").set(to: Double(compiled.feeds))
-        registry.makeGauge(name: "tminus_compiled_countdowns", help: "Countdowns in the compiled feeds")
+        registry.makeGauge(descriptor: Self.named("tminus_feeds", "Feeds in the store")).set(to: Double(catalog.feedCount))
+        registry.makeGauge(descriptor: Self.named("tminus_compiled_feeds", "Compilations in memory (a feed, or a view of one)")).set(to: Double(compiled.feeds))
+        registry.makeGauge(descriptor: Self.named("tminus_compiled_countdowns", "Countdowns in the compiled feeds"))
             .set(to: Double(compiled.countdowns))
-        registry.makeGauge(name: "tminus_compiled_bytes", help: "Approximate bytes held by compiled feeds").set(to: Double(compiled.bytes))
+        registry.makeGauge(descriptor: Self.named("tminus_compiled_bytes", "Approximate bytes held by compiled feeds")).set(to: Double(compiled.bytes))
         let statistics = cache.statistics
         let last = lastCache.withLock { last in defer { last = statistics }; return last }
         for (name, now, before) in [("hits", statistics.hits, last.hits), ("misses", statistics.misses, last.misses),
                                     ("evictions", statistics.evictions, last.evictions)] {
-            registry.makeCounter(name: "tminus_render_cache_\(name)_total", help: "Render cache \(name)").increment(by: Int64(max(0, now - before)))
+            registry.makeCounter(descriptor: Self.named("tminus_render_cache_\(name)_total", "Render cache \(name)")).increment(by: Int64(max(0, now - before)))
         }
-        registry.makeGauge(name: "tminus_render_cache_bytes", help: "Bytes held by the render cache").set(to: Double(statistics.bytes))
-        registry.makeGauge(name: "tminus_render_cache_entries", help: "Renders held by the render cache").set(to: Double(statistics.entries))
+        registry.makeGauge(descriptor: Self.named("tminus_render_cache_bytes", "Bytes held by the render cache")).set(to: Double(statistics.bytes))
+        registry.makeGauge(descriptor: Self.named("tminus_render_cache_entries", "Renders held by the render cache")).set(to: Double(statistics.entries))
         let sources = health.sourceStates
         for state in ["ok", "failing"] {
-            registry.makeGauge(name: "tminus_sources", labels: [("state", state)], help: "URL sources by the outcome of their last refresh")
+            registry.makeGauge(descriptor: Self.named("tminus_sources", "URL sources by the outcome of their last refresh"), labels: [("state", state)])
                 .set(to: Double(sources.filter { ($0.ok ? "ok" : "failing") == state }.count))
         }
         let oldest = sources.compactMap(\.lastSuccessAt).min().map { Date().timeIntervalSince($0) } ?? 0
-        registry.makeGauge(name: "tminus_source_oldest_success_age_seconds", help: "Seconds since the least recently refreshed source last succeeded")
+        registry.makeGauge(descriptor: Self.named("tminus_source_oldest_success_age_seconds", "Seconds since the least recently refreshed source last succeeded"))
             .set(to: oldest)
-        registry.makeGauge(name: "tminus_open_connections", help: "HTTP connections open now").set(to: Double(openConnections.load(ordering: .relaxed)))
-        registry.makeGauge(name: "tminus_database_ok", help: "1 when the last database check found nothing wrong")
+        registry.makeGauge(descriptor: Self.named("tminus_open_connections", "HTTP connections open now")).set(to: Double(openConnections.load(ordering: .relaxed)))
+        registry.makeGauge(descriptor: Self.named("tminus_database_ok", "1 when the last database check found nothing wrong"))
             .set(to: health.databaseHadAProblem ? 0 : 1)
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)

@@ -20,6 +20,19 @@ extension AdminRoutes {
         var user: String?
     }
 
+    /// An open invitation, never its secret (issue #59, 9).
+    struct OpenInvitationJSON: Encodable {
+        var id: String
+        var space: String?
+        var role: String?
+        var madeBy: String
+        var expiresAt: Date
+
+        init(_ invitation: OpenInvitation) {
+            (id, space, role, madeBy, expiresAt) = (invitation.id, invitation.space, invitation.role?.rawValue, invitation.madeBy, invitation.expiresAt)
+        }
+    }
+
     struct MoveInput: Decodable {
         /// The space it goes to; null or absent: the caller's own.
         var space: String?
@@ -39,6 +52,14 @@ extension AdminRoutes {
             guard case .invitation(let space, let granted) = link.purpose else { throw HTTPError(.internalServerError) }
             return try AdminJSON.encode(LinkJSON(url: "\(self.settings.baseURL)/app/join/\(secret)", expiresAt: link.expiresAt,
                                                  space: space, role: granted?.rawValue), status: .created)
+        }
+        api.get("invitations") { request, _ in
+            let space = request.uri.queryParameters["space"].map(String.init)
+            return try AdminJSON.encode(try await self.service.openInvitations(space: space).map(OpenInvitationJSON.init))
+        }
+        api.delete("invitations/{id}") { _, context in
+            _ = try await self.service.revokeInvitation(id: context.parameters.get("id") ?? "")
+            return Response(status: .noContent)
         }
         api.post("people/{user}/reset-link") { _, context in
             let login = context.parameters.get("user") ?? ""

@@ -30,7 +30,7 @@ package enum HeapTrim {
     }
 
     package static func now() {
-        trim?(0)
+        _ = trim?(0)
         lastTrim.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
     }
 

@@ -13,6 +13,7 @@ extension CountdownRecord: FetchableRecord, MutablePersistableRecord {
         public static let lastModified = Column("lastModified"), content = Column("content")
         public static let createdBy = Column("createdBy"), changedBy = Column("changedBy")
         public static let placeRank = Column("placeRank"), placeFrom = Column("placeFrom"), placeCheckAt = Column("placeCheckAt")
+        public static let changedByPerson = Column("changedByPerson")
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -37,6 +38,7 @@ extension CountdownRecord: FetchableRecord, MutablePersistableRecord {
         container[Columns.placeRank] = placeRank
         container[Columns.placeFrom] = placeFrom
         container[Columns.placeCheckAt] = placeCheckAt
+        container[Columns.changedByPerson] = changedByPerson
     }
 
     /// Inserts through one cached, prepared statement: an import writes
@@ -45,10 +47,10 @@ extension CountdownRecord: FetchableRecord, MutablePersistableRecord {
     package mutating func insertPrepared(_ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO countdown (feedId, sourceId, uid, title, kind, status, startsOn, sequence, createdAt, lastModified, content, createdBy, changedBy,
-                placeRank, placeFrom, placeCheckAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                placeRank, placeFrom, placeCheckAt, changedByPerson)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [feedId, sourceId, uid, title, kind, status, startsOn, sequence, createdAt, lastModified, content, createdBy, changedBy,
-                                     placeRank, placeFrom, placeCheckAt])
+                                     placeRank, placeFrom, placeCheckAt, changedByPerson])
         id = db.lastInsertedRowID
     }
 }

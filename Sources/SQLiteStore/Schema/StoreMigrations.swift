@@ -349,6 +349,20 @@ package enum StoreMigrations {
             try db.drop(table: "feedExport")
             try db.rename(table: "feedExportV22", to: "feedExport")
         }
+        migrator.registerMigration("v23: who changed it, by person id") { db in
+            // The board credited a task by the login at the start of a label: a new `bob` got a deleted
+            // bob's tasks, a person named `admin` the admin token's (issue #59, 13). The person's id is
+            // kept beside the label; rows from before get the id of the person whose login the label is,
+            // exactly, or "login via app" (what the label always was for a person).
+            try db.alter(table: "countdown") { t in t.add(column: "changedByPerson", .integer) }
+            try db.alter(table: "countdownChange") { t in t.add(column: "actorPerson", .integer) }
+            for (table, label, id) in [("countdown", "changedBy", "changedByPerson"), ("countdownChange", "actor", "actorPerson")] {
+                try db.execute(sql: """
+                    UPDATE \(table) SET \(id) = (SELECT person.id FROM person
+                        WHERE \(table).\(label) = person.login OR substr(\(table).\(label), 1, length(person.login) + 5) = person.login || ' via ')
+                    """)
+            }
+        }
         return migrator
     }
 }

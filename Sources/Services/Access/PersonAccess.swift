@@ -18,7 +18,4 @@ public struct PersonAccess: Sendable, Hashable {
         self.readOnly = readOnly
         self.app = app
     }
-
-    /// The login a history label begins with (`anna`, `anna via Anna's iPhone`): logins hold no space.
-    public static func login(inLabel label: String) -> String { String(label.prefix { $0 != " " }) }
 }

@@ -36,18 +36,19 @@ extension CountdownService {
         let me: Int64? = if case .person(let person) = principal { person.id } else { nil }
         return try await store.read { reader in
             let space = try await Self.requireSpace(slug, reader)
-            var done: [String: Int] = [:]
+            var done: [Int64: Int] = [:]
             for feed in try await reader.feedRows(nil, lock: false) where feed.spaceId == space.id {
                 for row in try await reader.countdownRows(feedId: try feed.savedID(), uid: nil) where row.kind == .task && row.status == .completed {
-                    guard let who = row.changedBy ?? row.createdBy, let completed = try row.countdown(source: nil).completedAt,
+                    // By the person's id, never a label (issue #59, 13): one deleted since, or none, is credited to nobody.
+                    guard let who = row.changedByPerson, let completed = try row.countdown(source: nil).completedAt,
                           Date(timeIntervalSince1970: TimeInterval(completed.local.wallSeconds)) >= since else { continue }
-                    done[PersonAccess.login(inLabel: who), default: 0] += 1
+                    done[who, default: 0] += 1
                 }
             }
             var standings: [BoardStanding] = []
             for member in try await reader.memberRows(spaceId: try space.savedID(), personId: nil) where !member.hiddenFromBoard {
                 guard let person = try await reader.personRows(.id(member.personId)).first else { continue }
-                var standing = BoardStanding(login: person.login, name: person.displayName, completed: done[person.login] ?? 0,
+                var standing = BoardStanding(login: person.login, name: person.displayName, completed: done[member.personId] ?? 0,
                                              isMe: member.personId == me)
                 standing.focusedSeconds = try await Self.focusedSeconds(of: PersonAccess(id: member.personId, login: person.login, isAdmin: person.isAdmin),
                                                                         since: since, reader)

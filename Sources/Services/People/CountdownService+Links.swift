@@ -29,8 +29,53 @@ extension CountdownService {
         let maker: Int64? = if case .person(let me) = principal { me.id } else { nil }
         let link = OneTimeLink(purpose: purpose, madeBy: principal.actorLabel, madeByPerson: maker, expiresAt: clock().addingTimeInterval(OneTimeLink.lifetime))
         let bytes = try JSONEncoder().encode(link)
-        try await transaction { tx in try await tx.setValue(PersistedValue(bytes: bytes, expiresAt: link.expiresAt), for: OneTimeLink.key(secret)) }
+        try await transaction { tx in
+            if case .invitation = purpose { try await InvitationIndex.add(OpenInvitation(keyHash: OneTimeLink.keyHash(secret), link: link), tx) }
+            try await tx.setValue(PersistedValue(bytes: bytes, expiresAt: link.expiresAt), for: OneTimeLink.key(secret))
+        }
         return (secret, link)
+    }
+
+    /// The invitations not yet used that still open: into `space` (its owners
+    /// and administrators see them), or all of them, into any space or none
+    /// (an administrator). Those whose maker may no longer invite are left out:
+    /// they open nothing.
+    public func openInvitations(space: String?) async throws -> [OpenInvitation] {
+        try await authorize(space.map { .manageSpace($0) } ?? .administer)
+        let now = clock()
+        return try await store.read { reader in
+            if let space { _ = try await Self.requireSpace(space, reader) }
+            var open: [OpenInvitation] = []
+            for invitation in try await InvitationIndex.read(reader, now: now) where space == nil || invitation.space == space {
+                let link = OneTimeLink(purpose: .invitation(space: invitation.space, role: invitation.role), madeBy: invitation.madeBy,
+                                       madeByPerson: invitation.madeByPerson, expiresAt: invitation.expiresAt)
+                if try await Self.makerMayStillInvite(link, into: invitation.space, reader) { open.append(invitation) }
+            }
+            return open.sorted { ($0.expiresAt, $0.id) < ($1.expiresAt, $1.id) }
+        }
+    }
+
+    /// Revokes the open invitation `id`: whoever may make one into its space
+    /// (or, into no space, an administrator). Its link opens nothing from now on.
+    /// An id that names none, or one into a space the caller cannot manage,
+    /// is answered alike, as not found.
+    public func revokeInvitation(id: String) async throws -> OpenInvitation {
+        let missing = StoreError.invitationNotFound(id)
+        guard OpenInvitation.isPlausible(id: id) else { throw missing }
+        let now = clock()
+        guard let invitation = try await store.read({ try await InvitationIndex.read($0, now: now) }).first(where: { $0.id == id }) else { throw missing }
+        do {
+            try await authorize(invitation.space.map { .manageSpace($0) } ?? .administer)
+        } catch is Authorization.Refused {
+            throw missing
+        } catch StoreError.spaceNotFound {
+            throw missing
+        }
+        try await transaction { tx in
+            try await tx.setValue(nil, for: .entry(keyHash: invitation.keyHash))
+            try await InvitationIndex.remove(keyHash: invitation.keyHash, tx)
+        }
+        return invitation
     }
 
     /// What the link `secret` opens, while it is unused and unexpired. Asked
@@ -60,6 +105,7 @@ extension CountdownService {
                   case .invitation(let space, let role) = link.purpose,
                   try await Self.makerMayStillInvite(link, into: space, tx) else { throw StoreError.invalid("this invitation has been used or has expired") }
             try await tx.setValue(nil, for: OneTimeLink.key(secret))
+            try await InvitationIndex.remove(keyHash: OneTimeLink.keyHash(secret), tx)
             let person = try await Self.savePerson(login: login, displayName: displayName, hash: hash, tx)
             if let space, let role {
                 let spaceId = try await Self.requireSpace(space, tx).savedID()

@@ -35,7 +35,8 @@ public struct OneTimeLink: Codable, Sendable, Equatable {
     }
 
     /// Where the entry is kept: the secret, prefixed, then hashed by the store.
-    static func key(_ secret: String) -> StoreKey { .entry(keyHash: Secret.hash("link:" + secret)) }
+    static func key(_ secret: String) -> StoreKey { .entry(keyHash: keyHash(secret)) }
+    static func keyHash(_ secret: String) -> String { Secret.hash("link:" + secret) }
 
     /// The secret's form, so that a path that cannot be one is refused without a read.
     public static func isPlausible(_ secret: String) -> Bool {

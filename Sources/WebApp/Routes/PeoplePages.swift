@@ -28,6 +28,9 @@ package struct PeoplePages: Sendable {
         /// A link just made, and what it is for: shown once.
         package var link: String?
         package var linkFor: String?
+        /// Every open invitation, into any space or none, to revoke.
+        package var openInvitations: [OpenInvitationRow]
+        package var templateValues: [String: Any] { ["hasOpenInvitations": !openInvitations.isEmpty] }
     }
 
     package func register(on app: RouterGroup<WebAppContext>) {
@@ -46,6 +49,11 @@ package struct PeoplePages: Sendable {
                                        linkFor: self.app.words(context)["people.resetFor", ["login": login]])
                 .response(from: request, context: context)
         }
+        app.post("people/invitations/{id}/revoke") { _, context in
+            let gone = try await self.app.service.revokeInvitation(id: context.parameters.get("id") ?? "")
+            self.app.logger.notice("invitation revoked in the app", metadata: ["space": "\(gone.space ?? "-")", "by": "\(context.person?.access.login ?? "")"])
+            return self.app.redirect("/app/people#open-invitations", flash: self.app.words(context)["flash.invitationRevoked"], context: context)
+        }
         app.post("people/{login}/disable") { _, context in try await self.setDisabled(context, true) }
         app.post("people/{login}/enable") { _, context in try await self.setDisabled(context, false) }
         app.post("people/signup/open") { _, context in try await self.setSignup(context, true) }
@@ -58,8 +66,15 @@ package struct PeoplePages: Sendable {
         let open = try await app.service.isSignupOpen(serverAllows: app.openSignup)
         let rows = people.map { ListView.Row(login: $0.login, name: $0.displayName, isAdmin: $0.isAdmin, disabled: $0.disabledAt != nil,
                                              twoStep: $0.hasSecondFactor, isMe: $0.id == me) }
-        return app.render("people", title: app.words(context)["nav.people"], section: "people",
-                          ListView(people: rows, signupOpen: open, signupForced: app.openSignup, link: link, linkFor: linkFor), context: context)
+        let words = app.words(context)
+        let invitations = try await app.service.openInvitations(space: nil).map { invitation in
+            let values = ["space": invitation.space ?? "", "role": words["role.\((invitation.role ?? .viewer).rawValue)"], "who": invitation.madeBy,
+                          "until": AppDates.text(invitation.expiresAt)]
+            return OpenInvitationRow(id: invitation.id, text: words[invitation.space == nil ? "people.invitationNoSpace" : "people.invitationRow", values])
+        }
+        return app.render("people", title: words["nav.people"], section: "people",
+                          ListView(people: rows, signupOpen: open, signupForced: app.openSignup, link: link, linkFor: linkFor,
+                                   openInvitations: invitations), context: context)
     }
 
     private func setDisabled(_ context: WebAppContext, _ disabled: Bool) async throws -> Response {

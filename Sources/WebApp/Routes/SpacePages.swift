@@ -68,8 +68,10 @@ package struct SpacePages: Sendable {
         package var roles: [Choice]
         /// An invitation just made: shown once.
         package var invitation: String?
+        /// Its open invitations (for those who manage it), to revoke.
+        package var openInvitations: [OpenInvitationRow]
         package var error: String?
-        package var templateValues: [String: Any] { ["hasFeeds": !feeds.isEmpty] }
+        package var templateValues: [String: Any] { ["hasFeeds": !feeds.isEmpty, "hasOpenInvitations": !openInvitations.isEmpty] }
     }
 
     package func register(on app: RouterGroup<WebAppContext>) {
@@ -111,6 +113,15 @@ package struct SpacePages: Sendable {
             self.app.logger.notice("invitation made in the app", metadata: ["space": "\(slug)", "by": "\(context.person?.access.login ?? "")"])
             return try await self.show(context, invitation: "\(self.app.settings.baseURL)/app/join/\(secret)").response(from: request, context: context)
         }
+        app.post("spaces/{space}/invitations/{id}/revoke") { request, context in
+            let slug = context.parameters.get("space") ?? ""
+            let id = context.parameters.get("id") ?? ""
+            // Revoked only if it leads into this space: a form on one space's page never ends another's.
+            guard try await self.app.service.openInvitations(space: slug).contains(where: { $0.id == id }) else { throw StoreError.invitationNotFound(id) }
+            _ = try await self.app.service.revokeInvitation(id: id)
+            self.app.logger.notice("invitation revoked in the app", metadata: ["space": "\(slug)", "by": "\(context.person?.access.login ?? "")"])
+            return self.app.redirect("/app/spaces/\(slug)#invite", flash: self.app.words(context)["flash.invitationRevoked"], context: context)
+        }
     }
 
     static func role(_ text: String?) throws -> SpaceRole {
@@ -149,12 +160,16 @@ package struct SpacePages: Sendable {
             SpaceRole.allCases.map { SpaceView.Choice(value: $0.rawValue, label: words["role.\($0.rawValue)"], selected: $0 == selected) }
         }
         let feeds = try await app.readableFeeds().filter { $0.spaceId == space.id }.map { SpaceView.Feed(slug: $0.feed.slug, name: $0.feed.name) }
+        let open = canManage ? try await app.service.openInvitations(space: slug).map {
+            OpenInvitationRow(id: $0.id, text: words["space.invitationRow", ["role": words["role.\(($0.role ?? .viewer).rawValue)"], "who": $0.madeBy,
+                                                                              "until": AppDates.text($0.expiresAt)]])
+        } : []
         let view = SpaceView(slug: space.slug, name: space.name,
                              members: members.map { SpaceView.Member(login: $0.person.login, name: $0.person.displayName, role: words["role.\($0.role.rawValue)"],
                                                                      roles: choices($0.role)) },
                              feeds: feeds, canManage: canManage, canAddFeeds: canAddFeeds,
                              isMember: members.contains { $0.person.id == context.person?.access.id }, roles: choices(.viewer),
-                             invitation: invitation, error: error)
+                             invitation: invitation, openInvitations: open, error: error)
         return app.render("space", title: space.name, section: "spaces", view, context: context, status: error == nil ? .ok : .unprocessableContent)
     }
 
