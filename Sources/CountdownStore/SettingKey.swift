@@ -26,4 +26,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
     /// "on" once the countdowns kept before issue #39 were rewritten as they
     /// are understood (`CountdownService.repairKeptCountdowns`).
     case keptCountdownsRepaired
+    /// What each person's and each space's feeds may hold (JSON `StorageQuota`,
+    /// issue #59, 14); the defaults when unset. `tminus users quota` sets it.
+    case storageQuota
 }

@@ -19,6 +19,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     case tooManyComponents(count: Int, limit: Int)
     case unusableCalendar(ICalendarError)
     case invalid(String)
+    /// A write would take a person's or a space's feeds past their storage quota (issue #59, 14): 507.
+    case overQuota(String)
+    /// One countdown's text is over `StoreLimits.maxCountdownBytes` (a 30 MB description was kept): 413.
+    case countdownTooLarge(title: String, bytes: Int, limit: Int)
     /// SQLite could not grow the file: the disk is full, or `max_page_count` was reached.
     case storageFull
     /// The database server cannot be reached or refused the work for now
@@ -48,6 +52,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
         case .tooManyComponents(let count, let limit): "the calendar has \(count) events and tasks, over the limit of \(limit)"
         case .unusableCalendar(let error): "\(error)"
         case .invalid(let message): message
+        case .overQuota(let message): message
+        case .countdownTooLarge(let title, let bytes, let limit):
+            "“\(title.prefix(80))” is \(bytes) bytes of text, over the limit of \(limit) bytes for one countdown (shorten its description); nothing was changed"
         case .storageFull: "the database cannot grow (the disk is full, or its size limit was reached); nothing was changed"
         case .unavailable(let why): "the database is unavailable, nothing was changed; try again shortly (\(why))"
         case .unusable(let why): "\(why); nothing was changed"
@@ -66,11 +73,15 @@ public struct StoreLimits: Sendable, Equatable {
     public var maxComponents: Int
     public var maxOccurrences: Int
     public var maxImageBytes: Int
+    /// One countdown's kept text (its description, notes and the rest), 1 MiB by default.
+    public var maxCountdownBytes: Int
 
-    public init(maxInputBytes: Int = 32 << 20, maxComponents: Int = 100_000, maxOccurrences: Int = 50_000, maxImageBytes: Int = 5 << 20) {
+    public init(maxInputBytes: Int = 32 << 20, maxComponents: Int = 100_000, maxOccurrences: Int = 50_000, maxImageBytes: Int = 5 << 20,
+                maxCountdownBytes: Int = 1 << 20) {
         self.maxInputBytes = maxInputBytes
         self.maxComponents = maxComponents
         self.maxOccurrences = maxOccurrences
         self.maxImageBytes = maxImageBytes
+        self.maxCountdownBytes = maxCountdownBytes
     }
 }

@@ -116,6 +116,18 @@ struct PostgresTransaction: StoreTransaction {
         }
     }
 
+    func usage(feedIds: [Int64]) async throws -> StorageUsage {
+        guard !feedIds.isEmpty else { return StorageUsage() }
+        let scheme = StoredImage.scheme
+        for try await (countdowns, bytes, images) in try await connection.query("""
+            SELECT count(*), coalesce(sum(octet_length(content)), 0)::BIGINT, count(*) FILTER (WHERE strpos(content, \(scheme)) > 0)
+            FROM countdown WHERE feedId = ANY(\(feedIds))
+            """, logger: logger).decode((Int64, Int64, Int64).self) {
+            return StorageUsage(countdowns: Int(countdowns), bytes: Int(bytes), images: Int(images))
+        }
+        return StorageUsage()
+    }
+
     func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
         var binds = PostgresBindings()
         binds.append(query.feedIds)

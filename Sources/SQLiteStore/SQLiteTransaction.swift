@@ -120,6 +120,19 @@ package struct SQLiteTransaction: StoreTransaction {
         }
     }
 
+    package func usage(feedIds: [Int64]) async throws -> StorageUsage {
+        guard !feedIds.isEmpty else { return StorageUsage() }
+        return try await on { db in
+            // Bytes, not characters: length() of a BLOB. An image is referenced by its scheme in the text.
+            let row = try Row.fetchOne(db, sql: """
+                SELECT count(*) AS countdowns, coalesce(sum(length(CAST(content AS BLOB))), 0) AS bytes,
+                    coalesce(sum(instr(content, ?) > 0), 0) AS images
+                FROM countdown WHERE feedId IN (\(databaseQuestionMarks(count: feedIds.count)))
+                """, arguments: StatementArguments([StoredImage.scheme] + feedIds.map { $0 as any DatabaseValueConvertible }))
+            return StorageUsage(countdowns: row?["countdowns"] ?? 0, bytes: row?["bytes"] ?? 0, images: row?["images"] ?? 0)
+        }
+    }
+
     package func changeStamp() async throws -> Int64? {
         try await on { db in try Int64.fetchOne(db, sql: "SELECT value FROM changeStamp") }
     }

@@ -94,7 +94,9 @@ extension CountdownService {
         saved.changedBy = principal.actorLabel
         var record = CountdownRecord(saved, feedId: feedId, sourceId: nil, now: tx.now)
         record.changedByPerson = principal.changeActor.personId
+        try tx.checkSize([record], limit: limits.maxCountdownBytes)
         guard let id = try await tx.saveCountdowns([record]).first else { throw StoreError.unsaved("countdown") }
+        try await tx.checkQuota(feedId: feedId)
         record.id = id
         try await tx.log(.added, [record], by: principal.changeActor)
         try await tx.link([CategoryLinks(countdownId: id, names: saved.categories)], feedId: feedId, replacing: false)
@@ -114,7 +116,12 @@ extension CountdownService {
         var replacement = CountdownRecord(edited, feedId: row.feedId, sourceId: row.sourceId, now: tx.now, content: content)
         replacement.id = id
         replacement.changedByPerson = principal.changeActor.personId
+        // Only growth is refused: an owner over a lowered quota may still shrink and delete.
+        if content.utf8.count > row.content.utf8.count { try tx.checkSize([replacement], limit: limits.maxCountdownBytes) }
         _ = try await tx.saveCountdowns([replacement])
+        if content.utf8.count > row.content.utf8.count || (!row.content.contains(StoredImage.scheme) && content.contains(StoredImage.scheme)) {
+            try await tx.checkQuota(feedId: row.feedId)
+        }
         try await tx.log(.changed, [replacement], by: principal.changeActor)
         try await tx.link([CategoryLinks(countdownId: id, names: edited.categories)], feedId: row.feedId, replacing: true)
         try await tx.touch(feedId: row.feedId)
@@ -136,6 +143,7 @@ extension CountdownService {
         row.changedBy = principal.actorLabel
         row.changedByPerson = principal.changeActor.personId
         _ = try await tx.saveCountdowns([row])
+        try await tx.checkQuota(feedId: targetId)
         try await tx.log(.movedHere, [row], by: principal.changeActor)
         try await tx.link([CategoryLinks(countdownId: id, names: names)], feedId: targetId, replacing: true)
         try await tx.touch(feedId: from)

@@ -85,6 +85,7 @@ extension CountdownService {
         // A source the server fetches is named by its address; anything else by who imported it.
         let actor = principal == .system ? ChangeActor(label: options.source.map { String($0.prefix(200)) } ?? principal.actorLabel, personId: nil)
             : principal.changeActor
+        var wrote = false
         for start in stride(from: 0, to: plan.steps.count, by: Self.importChunk) {
             let end = min(start + Self.importChunk, plan.steps.count)
             var updates: [CountdownRecord] = [], updatedLinks: [CategoryLinks] = []
@@ -116,6 +117,8 @@ extension CountdownService {
                     insertedNames.append(fresh.categories)
                 }
             }
+            try tx.checkSize(updates + inserts, limit: limits.maxCountdownBytes)
+            wrote = wrote || !updates.isEmpty || !inserts.isEmpty
             if !updates.isEmpty {
                 _ = try await tx.saveCountdowns(updates)
                 try await tx.log(.changed, updates, by: actor)
@@ -143,6 +146,8 @@ extension CountdownService {
             imported.lastError = nil
             source = try await tx.saveSource(imported)
         }
+        // After the removals: what the owner holds once this import is in.
+        if wrote { try await tx.checkQuota(feedId: feedId) }
         if plan.changesFeed || created { try await tx.touch(feedId: feedId) }
         return plan.report(from: batch)
     }

@@ -27,7 +27,7 @@ struct UsersCommand: ParsableCommand {
               tminus users disable ben      # his tokens, app passwords and sessions stop at once
               tminus users delete ben --hand-to anna
             """,
-        subcommands: [Add.self, List.self, Token.self, AppPasswordCommand.self, Tokens.self, Revoke.self, Invite.self, Invitations.self, ResetLink.self, Signup.self, SecondFactorOff.self,
+        subcommands: [Add.self, List.self, Token.self, AppPasswordCommand.self, Tokens.self, Revoke.self, Invite.self, Invitations.self, ResetLink.self, Quota.self, Signup.self, SecondFactorOff.self,
                       Disable.self, Enable.self, Delete.self],
         defaultSubcommand: List.self
     )

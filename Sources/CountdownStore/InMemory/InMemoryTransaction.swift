@@ -97,6 +97,17 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
+    package func usage(feedIds: [Int64]) async throws -> StorageUsage {
+        with { tables in
+            let feeds = Set(feedIds)
+            return tables.countdowns.values.filter { feeds.contains($0.feedId) }.reduce(into: StorageUsage()) { usage, row in
+                usage.countdowns += 1
+                usage.bytes += row.content.utf8.count
+                if row.content.contains(StoredImage.scheme) { usage.images += 1 }
+            }
+        }
+    }
+
     package func changeStamp() async throws -> Int64? {
         with { $0.changeStamp }
     }

@@ -14,9 +14,9 @@ extension StoreError: HTTPResponseError {
         case .feedNotFound, .countdownNotFound, .personNotFound, .spaceNotFound, .invitationNotFound: .notFound
         case .feedExists, .duplicateUID, .loginTaken: .conflict
         case .invalidSlug: .badRequest
-        case .tooLarge, .tooManyComponents: .contentTooLarge
+        case .tooLarge, .tooManyComponents, .countdownTooLarge: .contentTooLarge
         case .unusableCalendar, .invalid: .unprocessableContent
-        case .storageFull: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+        case .storageFull, .overQuota: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
         case .unavailable, .unusable, .newerSchema: .serviceUnavailable
         case .unsaved: .internalServerError
         }

@@ -130,6 +130,8 @@ extension CountdownService {
             row.spaceId = try await space.asyncMap { try await Self.requireSpace($0, tx).savedID() }
             row.personId = space == nil ? person : nil
             _ = try await tx.saveFeed(row)
+            // Its countdowns now count toward the new owner's quota.
+            try await tx.checkQuota(feedId: try row.savedID())
         }
     }
 

@@ -55,6 +55,8 @@ package struct AccountSettingsPages: Sendable {
         package var newAppPassword: String?
         /// How calendar apps sign in: the login and the server's address.
         package var appPasswordsHint: String
+        /// What their own feeds hold, of their storage quota.
+        package var storage: String
         package var error: String?
         package var templateValues: [String: Any] { ["hasTokens": !tokens.isEmpty, "hasAppPasswords": !appPasswords.isEmpty] }
     }
@@ -94,6 +96,11 @@ package struct AccountSettingsPages: Sendable {
         let left = me.recoveryCodes?.hashes.count ?? 0
         let now = app.clock()
         let all = try await app.service.personTokens(login: me.login)
+        let (usage, quota) = try await app.service.myUsage()
+        let number = { (value: Int) in value.formatted(.number.locale(words.language.locale)) }
+        let storage = words["me.storageUse", ["countdowns": number(usage.countdowns), "maxCountdowns": number(quota.countdowns),
+                                              "megabytes": StorageQuota.megabytes(usage.bytes), "maxMegabytes": number(quota.megabytes),
+                                              "images": number(usage.images), "maxImages": number(quota.images)]]
         func view(_ token: PersonTokenRecord) -> AccountView.Token {
             let state = token.revokedAt != nil ? words["me.tokenRevoked"]
                 : token.lastUsedAt.map { words["me.tokenUsed", ["date": AppDates.text($0)]] } ?? words["me.tokenNever"]
@@ -106,7 +113,7 @@ package struct AccountSettingsPages: Sendable {
                                       tokens: all.filter { $0.purpose == .api }.map(view), newToken: newToken,
                                       appPasswords: all.filter { $0.purpose == .app }.map(view), newAppPassword: newAppPassword,
                                       appPasswordsHint: words["me.appPasswordsHint", ["login": me.login, "address": app.parts.settings.baseURL + "/"]],
-                                      error: error),
+                                      storage: storage, error: error),
                           context: context, status: status)
     }
 

@@ -1,0 +1,15 @@
+/// What some feeds hold, as a storage quota counts it (issue #59, 14): their
+/// countdowns, the bytes of those countdowns' kept text (a description is most
+/// of it), and how many of them show an uploaded image (each at most
+/// `StoreLimits.maxImageBytes`).
+public struct StorageUsage: Sendable, Equatable, Codable {
+    public var countdowns: Int
+    public var bytes: Int
+    public var images: Int
+
+    public init(countdowns: Int = 0, bytes: Int = 0, images: Int = 0) {
+        self.countdowns = countdowns
+        self.bytes = bytes
+        self.images = images
+    }
+}
