@@ -13,3 +13,14 @@ public struct StorageUsage: Sendable, Equatable, Codable {
         self.images = images
     }
 }
+
+/// Whose feeds a quota counts: a space's (its feeds), or a person's (their feeds in no space).
+public enum StorageOwner: Sendable, Hashable {
+    case person(Int64)
+    case space(Int64)
+
+    /// The owner a feed's countdowns count toward; nil for the operator's feeds, which have no quota.
+    public init?(_ feed: FeedRecord) {
+        if let space = feed.spaceId { self = .space(space) } else if let person = feed.personId { self = .person(person) } else { return nil }
+    }
+}

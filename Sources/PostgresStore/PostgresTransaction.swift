@@ -116,13 +116,18 @@ struct PostgresTransaction: StoreTransaction {
         }
     }
 
-    func usage(feedIds: [Int64]) async throws -> StorageUsage {
-        guard !feedIds.isEmpty else { return StorageUsage() }
-        let scheme = StoredImage.scheme
-        for try await (countdowns, bytes, images) in try await connection.query("""
-            SELECT count(*), coalesce(sum(octet_length(content)), 0)::BIGINT, count(*) FILTER (WHERE strpos(content, \(scheme)) > 0)
-            FROM countdown WHERE feedId = ANY(\(feedIds))
-            """, logger: logger).decode((Int64, Int64, Int64).self) {
+    func usage(of owner: StorageOwner) async throws -> StorageUsage {
+        let (scope, id): (String, Int64) = switch owner {
+        case .space(let id): ("feed.spaceId = $2", id)
+        case .person(let id): ("feed.personId = $2 AND feed.spaceId IS NULL", id)
+        }
+        var binds = PostgresBindings()
+        binds.append(StoredImage.scheme)
+        binds.append(id)
+        for try await (countdowns, bytes, images) in try await connection.query(PostgresQuery(unsafeSQL: """
+            SELECT count(*), coalesce(sum(octet_length(countdown.content)), 0)::BIGINT, count(*) FILTER (WHERE strpos(countdown.content, $1) > 0)
+            FROM countdown JOIN feed ON feed.id = countdown.feedId WHERE \(scope)
+            """, binds: binds), logger: logger).decode((Int64, Int64, Int64).self) {
             return StorageUsage(countdowns: Int(countdowns), bytes: Int(bytes), images: Int(images))
         }
         return StorageUsage()

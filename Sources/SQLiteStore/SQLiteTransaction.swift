@@ -120,15 +120,18 @@ package struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    package func usage(feedIds: [Int64]) async throws -> StorageUsage {
-        guard !feedIds.isEmpty else { return StorageUsage() }
+    package func usage(of owner: StorageOwner) async throws -> StorageUsage {
+        let (scope, id): (String, Int64) = switch owner {
+        case .space(let id): ("feed.spaceId = ?", id)
+        case .person(let id): ("feed.personId = ? AND feed.spaceId IS NULL", id)
+        }
         return try await on { db in
             // Bytes, not characters: length() of a BLOB. An image is referenced by its scheme in the text.
             let row = try Row.fetchOne(db, sql: """
                 SELECT count(*) AS countdowns, coalesce(sum(length(CAST(content AS BLOB))), 0) AS bytes,
                     coalesce(sum(instr(content, ?) > 0), 0) AS images
-                FROM countdown WHERE feedId IN (\(databaseQuestionMarks(count: feedIds.count)))
-                """, arguments: StatementArguments([StoredImage.scheme] + feedIds.map { $0 as any DatabaseValueConvertible }))
+                FROM countdown JOIN feed ON feed.id = countdown.feedId WHERE \(scope)
+                """, arguments: [StoredImage.scheme, id])
             return StorageUsage(countdowns: row?["countdowns"] ?? 0, bytes: row?["bytes"] ?? 0, images: row?["images"] ?? 0)
         }
     }

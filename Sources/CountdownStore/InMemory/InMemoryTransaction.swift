@@ -97,9 +97,9 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    package func usage(feedIds: [Int64]) async throws -> StorageUsage {
+    package func usage(of owner: StorageOwner) async throws -> StorageUsage {
         with { tables in
-            let feeds = Set(feedIds)
+            let feeds = Set(tables.feeds.values.filter { StorageOwner($0) == owner }.compactMap(\.id))
             return tables.countdowns.values.filter { feeds.contains($0.feedId) }.reduce(into: StorageUsage()) { usage, row in
                 usage.countdowns += 1
                 usage.bytes += row.content.utf8.count

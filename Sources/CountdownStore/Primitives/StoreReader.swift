@@ -58,8 +58,8 @@ public protocol StoreReader: Sendable {
     /// Object names calendar apps chose in a feed (`DavNameRecord`), by UID.
     func davNameRows(feedId: Int64, _ key: DavNameKey) async throws -> [DavNameRecord]
 
-    /// What the feeds `feedIds` hold together, as a storage quota counts it.
-    func usage(feedIds: [Int64]) async throws -> StorageUsage
+    /// What an owner's feeds hold together, as a storage quota counts it.
+    func usage(of owner: StorageOwner) async throws -> StorageUsage
 
     /// The changes `query` selects (`ChangeRecord`), by id.
     func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord]

@@ -23,10 +23,7 @@ extension CountdownService {
     /// What the signed-in person's own feeds (those in no space) hold, with the quota.
     public func myUsage() async throws -> (usage: StorageUsage, quota: StorageQuota) {
         guard case .person(let me) = principal else { throw StoreError.invalid("only a person has a quota of their own") }
-        return try await store.read { reader in
-            let feeds = try await reader.feedRows(nil, lock: false).filter { $0.personId == me.id && $0.spaceId == nil }.compactMap(\.id)
-            return (try await reader.usage(feedIds: feeds), try await Self.quota(reader))
-        }
+        return try await store.read { reader in (try await reader.usage(of: .person(me.id)), try await Self.quota(reader)) }
     }
 
     static func quota(_ reader: any StoreReader) async throws -> StorageQuota {
@@ -42,20 +39,15 @@ extension StoreTransaction {
     /// writes. Called by the steps that add or grow countdowns, after writing:
     /// the transaction sees its own rows, and a refusal rolls them back.
     func checkQuota(feedId: Int64) async throws {
-        guard let feed = try await feedRow(id: feedId, lock: false) else { return }
-        let owner: String
-        let feeds: [Int64]
-        if let spaceId = feed.spaceId {
-            owner = "the space '\(try await spaceRows(.id(spaceId)).first?.slug ?? "\(spaceId)")'"
-            feeds = try await feedRows(nil, lock: false).filter { $0.spaceId == spaceId }.compactMap(\.id)
-        } else if let personId = feed.personId {
-            owner = "the feeds of \(try await personRows(.id(personId)).first?.login ?? "person \(personId)")"
-            feeds = try await feedRows(nil, lock: false).filter { $0.personId == personId && $0.spaceId == nil }.compactMap(\.id)
-        } else {
-            return
-        }
+        guard let feed = try await feedRow(id: feedId, lock: false), let owner = StorageOwner(feed) else { return }
         let quota = try await CountdownService.quota(self)
-        if let excess = quota.excess(of: try await usage(feedIds: feeds), owner: owner) { throw StoreError.overQuota(excess) }
+        let usage = try await usage(of: owner)
+        guard quota.excess(of: usage, owner: "") != nil else { return }
+        let name = switch owner {
+        case .space(let id): "the space '\(try await spaceRows(.id(id)).first?.slug ?? "\(id)")'"
+        case .person(let id): "the feeds of \(try await personRows(.id(id)).first?.login ?? "person \(id)")"
+        }
+        if let excess = quota.excess(of: usage, owner: name) { throw StoreError.overQuota(excess) }
     }
 
     /// Refuses a countdown whose kept text is over `limit` bytes (413).
