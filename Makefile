@@ -22,7 +22,7 @@ RELEASE_FLAGS := -Xswiftc -use-ld=lld \
 
 export TMINUS_PYTHON := $(abspath $(VENV))/bin/python3
 
-.PHONY: all deps pydeps clients build release link-order test test-postgres test-mqtt valgrind interop browser bench soak fuzz tsan run clean dist deb image test-package
+.PHONY: all deps pydeps clients build release link-order test test-postgres test-mqtt valgrind interop browser bench soak fuzz fuzz-build tsan run clean dist deb image test-package
 
 all: build
 
@@ -138,9 +138,12 @@ soak: dist
 # (default 20000), or FUZZ_SECONDS seconds each.
 # FUZZ_CONFIG=release builds them optimized, for long runs; FUZZ_ONLY picks harnesses.
 FUZZ_CONFIG ?= debug
-fuzz: deps
-	swift build -c $(FUZZ_CONFIG) --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address $(SWIFT_FLAGS)
+fuzz: fuzz-build
 	FUZZ_CONFIG=$(FUZZ_CONFIG) bash Fuzz/run.sh
+
+# The harnesses alone (.ci/run builds them in the background while other suites run).
+fuzz-build: deps
+	swift build -c $(FUZZ_CONFIG) --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address $(SWIFT_FLAGS)
 
 # The whole suite under ThreadSanitizer; a report fails the run (exit code 66).
 # Tests/tsan/suppressions.txt holds the known false positives (Mutex), with the proof;
