@@ -7,7 +7,7 @@ import TestSupport
 
 /// `tminus rules test FEED` (issue #26): what a feed's rules do, from the
 /// command line, without a database.
-@Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"), .timeLimit(.minutes(15)))
 struct RulesCommandTests {
     @Test func theDryRunPrintsEachEventsFateAndFailsOnAnUnreadableSource() async throws {
         let tminus = try Tminus()

@@ -7,7 +7,7 @@ import Glibc
 
 /// Issue #24, 4 and 8: every `serve` option also reads a TMINUS_… variable
 /// (flags win), `--help` names it, and `--log-format json` writes one object a line.
-@Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"), .timeLimit(.minutes(15)))
 struct ServeEnvironmentTests {
     @Test func helpNamesTheVariableOfEveryOption() async throws {
         let tminus = try Tminus()

@@ -24,7 +24,7 @@ struct DurabilityTests {
 
     enum KillPoint: CaseIterable { case whileParsing, atFirstProgress, atLastQuarter }
 
-    @Test(.timeLimit(.minutes(5)), arguments: KillPoint.allCases)
+    @Test(.timeLimit(.minutes(20)), arguments: KillPoint.allCases)
     func sigkillMidImportLeavesOldOrNewState(_ point: KillPoint) async throws {
         let binary = try #require(Corpus.tminusBinary, "build the tminus executable first")
         let temp = try await TemporaryStore.make()

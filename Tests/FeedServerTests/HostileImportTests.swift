@@ -10,7 +10,7 @@ import TestSupport
 /// and a refused import leaves the feed as it was.
 @Suite(.enabled(if: Corpus.available, "../shared/corpus not found"))
 struct HostileImportTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(20)))
     func hostileInputsThroughTheImportEndpoint() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family)

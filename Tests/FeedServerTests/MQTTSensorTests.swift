@@ -23,7 +23,7 @@ enum Mosquitto {
 /// loopback with a password file), retained, removed with the countdown, and
 /// updated when the feed's day begins. `make test-mqtt` installs mosquitto
 /// and runs this suite; elsewhere it is skipped when mosquitto is missing.
-@Suite(.enabled(if: Mosquitto.installed, "mosquitto and its clients are not installed (make test-mqtt installs them)"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: Mosquitto.installed, "mosquitto and its clients are not installed (make test-mqtt installs them)"), .timeLimit(.minutes(10)))
 struct MQTTSensorTests {
 
     /// A broker on a free loopback port, with one user; stopped by PID.

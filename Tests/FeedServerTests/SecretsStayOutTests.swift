@@ -11,7 +11,7 @@ import TestSupport
 
 /// Secrets stay out of logs and out of other users' reach: the real `tminus
 /// serve` binary, its real log, its real files.
-@Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: Corpus.tminusBinary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "tminus binary not built"), .timeLimit(.minutes(15)))
 struct SecretsStayOutTests {
     /// A feed token used in a request, and the admin bearer token, never reach
     /// the log, even at debug level where every request is logged.

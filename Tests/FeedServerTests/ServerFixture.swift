@@ -61,6 +61,7 @@ final class ServerFixture: Sendable {
                             feedsDirectory: feeds.path, adminTokenFile: directory.appendingPathComponent("admin-token").path,
                             baseURL: "http://127.0.0.1:8080", refreshSources: false, clock: { [self] in self.clockNow })
             .allowingPrivateSources()   // the tests' URL sources are servers on loopback
+            .keepingConnectionsForTests()
     }
 
     func withServer<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
@@ -145,5 +146,18 @@ extension TestClientProtocol {
     func text(_ uri: String, headers: HTTPFields = [:]) async throws -> (TestResponse, String) {
         let response = try await execute(uri: uri, method: .get, headers: headers)
         return (response, String(buffer: response.body))
+    }
+}
+
+extension ServerConfiguration {
+    /// Connections that idle or wait for a head up to 10 minutes: a test's client keeps one connection
+    /// between its requests, and on a loaded machine a starved test can leave it idle past the 30 s
+    /// default (the server closed it, and the next request failed with "I/O on closed channel").
+    /// Tests of the deadlines themselves set theirs in `adjust`.
+    func keepingConnectionsForTests() -> ServerConfiguration {
+        var configuration = self
+        configuration.connections.idleTimeout = .seconds(600)
+        configuration.connections.requestHeadTimeout = .seconds(600)
+        return configuration
     }
 }

@@ -30,7 +30,7 @@ public enum ChildProcesses {
     }
 
     private static func create() -> FileHandle? {
-        FileManager.default.createFile(atPath: registry, contents: nil)
+        _ = FileManager.default.createFile(atPath: registry, contents: nil)
         return FileHandle(forWritingAtPath: registry)
     }
 

@@ -32,8 +32,8 @@ public enum ChildRun {
         let folder = FileManager.default.temporaryDirectory
         let outPath = folder.appendingPathComponent("tminus-child-\(UUID().uuidString).out").path
         let errPath = folder.appendingPathComponent("tminus-child-\(UUID().uuidString).err").path
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         defer { for path in [outPath, errPath] { try? FileManager.default.removeItem(atPath: path) } }
         let out = try #require(FileHandle(forWritingAtPath: outPath)), err = try #require(FileHandle(forWritingAtPath: errPath))
         process.standardOutput = out

@@ -12,7 +12,7 @@ public final class OutputWatch: Sendable {
 
     /// Copies what the child writes into `file` (created or emptied).
     public init(file: String) throws {
-        FileManager.default.createFile(atPath: file, contents: nil)
+        _ = FileManager.default.createFile(atPath: file, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
         // The handler holds the watch until the child's output ends (then it lets go of itself).
         pipe.fileHandleForReading.readabilityHandler = { [self] reading in
