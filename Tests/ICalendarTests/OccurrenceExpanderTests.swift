@@ -70,3 +70,30 @@ struct OccurrenceExpanderTests {
         #expect(series == ["1997-09-02T13:00:00Z", "1997-09-02T16:00:00Z", "1997-09-02T19:00:00Z"])
     }
 }
+
+/// Regression (issue #62, 1): the rule was walked from two days before the window and those first
+/// starts used up the limit, so a daily series asked for one instance of a window three days after its
+/// start matched nothing (CalDAV's time-range query, which asks for one, answered an empty 207), and a
+/// weekly series on a weekend was missed by a week's query.
+struct LimitCountsOnlyTheWindowTests {
+    @Test(arguments: [1, 2, 3])
+    func aDailySeriesAnswersAWindowThreeDaysAfterItsStart(limit: Int) throws {
+        let calendar = try ICalendarParser.parse(Fixtures.calendar("SUMMARY:Daily\nDTSTART:20261203T080706Z\nDTEND:20261203T090706Z\nRRULE:FREQ=DAILY")).calendar
+        let window = DateInterval(start: Fixtures.instant("20261205T000000Z"), end: Fixtures.instant("20261208T000000Z"))
+        let found = OccurrenceExpander(calendar: calendar).occurrences(in: calendar, in: window, limit: limit).occurrences
+        let expected = ["20261205T080706Z", "20261206T080706Z", "20261207T080706Z"].prefix(limit).map { Fixtures.instant($0) }
+        #expect(found.map(\.startInstant) == Array(expected))
+    }
+
+    @Test func anAllDayDailySeriesAndAMinutelyOneToo() throws {
+        let daily = try ICalendarParser.parse(Fixtures.calendar("SUMMARY:Every day\nDTSTART;VALUE=DATE:20261203\nRRULE:FREQ=DAILY;COUNT=30")).calendar
+        let window = DateInterval(start: Fixtures.instant("20261210T000000Z"), end: Fixtures.instant("20261211T000000Z"))
+        #expect(OccurrenceExpander(calendar: daily).occurrences(in: daily, in: window, limit: 1).occurrences.map(\.start)
+                == [.date(CivilDate(year: 2026, month: 12, day: 10))])
+        // Two days of minutes before the window (2,880 starts) must not hide the first one inside it.
+        let minutely = try ICalendarParser.parse(Fixtures.calendar("SUMMARY:Tick\nDTSTART:20261203T000000Z\nRRULE:FREQ=MINUTELY")).calendar
+        let later = DateInterval(start: Fixtures.instant("20261210T120000Z"), end: Fixtures.instant("20261210T120500Z"))
+        #expect(OccurrenceExpander(calendar: minutely).occurrences(in: minutely, in: later, limit: 2).occurrences.map(\.startInstant)
+                == [Fixtures.instant("20261210T120000Z"), Fixtures.instant("20261210T120100Z")])
+    }
+}

@@ -22,6 +22,10 @@ public struct OccurrenceExpander: Sendable {
     public let resolver: ZoneResolver
     public let cancelled: Cancelled
 
+    /// The most starts one series is asked for while looking for `limit` that overlap a window
+    /// (the rule expander's own iteration budget bounds the walk, too).
+    static let maxLookahead = 200_000
+
     public init(calendar: VCalendar, floatingZone: Zone = .utc, cancelled: Cancelled = .skip) {
         resolver = ZoneResolver(calendar: calendar, floatingZone: floatingZone)
         self.cancelled = cancelled
@@ -111,27 +115,41 @@ public struct OccurrenceExpander: Sendable {
             // Instances a THISANDFUTURE override moves into the window start outside it.
             let reach = ranges.map(\.reach).max() ?? 0
             let search = DateInterval(start: window.start.addingTimeInterval(-reach), end: window.end.addingTimeInterval(reach))
-            var starts = shape.start.map { [$0] } ?? []
-            let seriesStarts = shape.instanceStarts(in: search, limit: limit, resolver: resolver)
-            starts += seriesStarts.starts
-            truncated = seriesStarts.truncated
-            let exclusions = Exclusions(shape.excludedStarts(in: search, limit: limit, resolver: resolver),
-                                        seriesIsAllDay: seriesIsAllDay, resolver: resolver)
-            deleted = exclusions
-            var seen = Set<Date>()
-            for start in starts {
-                let instant = resolver.instant(of: start)
-                guard seen.insert(instant).inserted, !exclusions.excludes(start, at: instant),
-                      !replaced.excludes(start, at: instant) else { continue }
-                var occurrence: Occurrence
-                if let range = ranges.last(where: { $0.recurrenceInstant < instant }) {
-                    occurrence = range.reshape(start, resolver: resolver)
-                } else {
-                    occurrence = shape.occurrence(at: start, recurring: shape.isRecurring, resolver: resolver)
-                    occurrence.status = masterStatus
+            // The rule is walked from a little before the window (its span and two days: what could still
+            // overlap it, whatever the zone), so the first starts it gives may end before the window. Those
+            // must not use up `limit`: a daily series asked for one instance of a window three days after its
+            // start gave only the day before the window, and matched nothing (issue #62, 1). So the rule is
+            // asked for more until `limit` instances overlap the window, or it has no more to give.
+            var ask = limit
+            while true {
+                result = []
+                var starts = shape.start.map { [$0] } ?? []
+                let seriesStarts = shape.instanceStarts(in: search, limit: ask, resolver: resolver)
+                starts += seriesStarts.starts
+                truncated = seriesStarts.truncated
+                let exclusions = Exclusions(shape.excludedStarts(in: search, limit: ask, resolver: resolver),
+                                            seriesIsAllDay: seriesIsAllDay, resolver: resolver)
+                deleted = exclusions
+                var seen = Set<Date>()
+                for start in starts {
+                    let instant = resolver.instant(of: start)
+                    guard seen.insert(instant).inserted, !exclusions.excludes(start, at: instant),
+                          !replaced.excludes(start, at: instant) else { continue }
+                    var occurrence: Occurrence
+                    if let range = ranges.last(where: { $0.recurrenceInstant < instant }) {
+                        occurrence = range.reshape(start, resolver: resolver)
+                    } else {
+                        occurrence = shape.occurrence(at: start, recurring: shape.isRecurring, resolver: resolver)
+                        occurrence.status = masterStatus
+                    }
+                    if occurrence.isCancelled, cancelled == .skip { continue }
+                    if overlaps(occurrence, window) { result.append(occurrence) }
                 }
-                if occurrence.isCancelled, cancelled == .skip { continue }
-                if overlaps(occurrence, window) { result.append(occurrence) }
+                // Done when enough overlap, or when the rule gave fewer than asked (it has no more here, or
+                // its walk hit the expander's own budget), or when asking more would pass what one expansion may walk.
+                let cutByAsk = seriesStarts.starts.count >= ask
+                guard result.count < limit, cutByAsk, ask < Self.maxLookahead else { break }
+                ask = min(ask.multipliedReportingOverflow(by: 8).partialValue, Self.maxLookahead)
             }
         }
         for (instant, recurrenceId, override) in overrides where !deleted.excludes(recurrenceId, at: instant) {
