@@ -97,3 +97,25 @@ struct LimitCountsOnlyTheWindowTests {
                 == [Fixtures.instant("20261210T120000Z"), Fixtures.instant("20261210T120100Z")])
     }
 }
+
+/// Regression (issue #61, 1): DAILY rules with BYHOUR, BYMINUTE or BYSECOND were refused as never
+/// reaching their times, which for DAILY expand the day (RFC 5545 §3.3.10): a twice-daily medicine
+/// reminder listed only DTSTART.
+struct TimeOfDayExpandsDailyRulesTests {
+    @Test(arguments: ["FREQ=DAILY;COUNT=3;BYHOUR=6,18", "FREQ=DAILY;COUNT=3;BYMINUTE=15,45", "FREQ=DAILY;COUNT=3;BYSECOND=10,20"])
+    func aDailyRuleWithTimesOfDayIsExpandedNotRefused(rule text: String) throws {
+        let rule = try RecurrenceRule(parsing: text)
+        let start = LocalDateTime(year: 1997, month: 9, day: 2, hour: 9)
+        #expect(UnreachableRule.problem(with: rule, from: .floating(start)) == nil)
+        let found = RuleExpander(rule: rule, start: start, isDate: false, timeBudget: .seconds(3600))
+            .expand(from: nil, to: LocalDateTime(year: 1998, month: 1, day: 1), limit: 10).occurrences
+        #expect(found.count >= 3, "\(found)")
+        #expect(found.contains { $0 > start }, "times after DTSTART: \(found)")
+    }
+
+    @Test func limitingPartsStillLimitFinerFrequencies() throws {
+        // HOURLY every 24 hours keeps 09:00; BYHOUR=6 limits it: only DTSTART.
+        let hourly = try RecurrenceRule(parsing: "FREQ=HOURLY;INTERVAL=24;BYHOUR=6")
+        #expect(UnreachableRule.problem(with: hourly, from: .floating(LocalDateTime(year: 1997, month: 9, day: 2, hour: 9))) != nil)
+    }
+}

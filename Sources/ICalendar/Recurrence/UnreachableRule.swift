@@ -47,7 +47,7 @@ public enum UnreachableRule {
             let seconds = interval * unit
             // A step of whole days keeps the time of day: only then are the days visited a simple progression.
             guard seconds % 86_400 == 0 else { return nil }
-            if !timeOfDayAllowed(rule, start) { return never }
+            if !timeOfDayAllowed(rule, start, frequency: rule.frequency) { return never }
             let dayFilters = DayFilterGap.Filters(rule: rule)
             if dayFilters.isEmpty { return nil }
             let step = seconds / 86_400
@@ -84,12 +84,23 @@ public enum UnreachableRule {
         }
     }
 
-    /// With whole-day steps the time of day never changes: BYHOUR, BYMINUTE
-    /// and BYSECOND must let DTSTART's through.
-    private static func timeOfDayAllowed(_ rule: RecurrenceRule, _ start: DateTimeValue) -> Bool {
+    /// With whole-day steps the time of day of each step never changes, so
+    /// the parts that limit it must let DTSTART's through. Which parts limit
+    /// depends on the frequency (RFC 5545 §3.3.10, the table of BYxxx parts):
+    /// those as fine as the frequency or coarser limit, finer ones expand. For
+    /// DAILY all three expand (`FREQ=DAILY;BYHOUR=6,18` from 09:00 is twice a
+    /// day: it was refused as never reaching 06:00 or 18:00, issue #61, 1);
+    /// for HOURLY only BYHOUR limits; for MINUTELY BYHOUR and BYMINUTE.
+    private static func timeOfDayAllowed(_ rule: RecurrenceRule, _ start: DateTimeValue, frequency: RecurrenceRule.Frequency) -> Bool {
         guard !start.isAllDay else { return true }
         let local = start.local
-        for (key, value) in [("BYHOUR", local.hour), ("BYMINUTE", local.minute), ("BYSECOND", local.second)] where rule.value(key) != nil {
+        let limiting: [(String, Int)] = switch frequency {
+        case .secondly: [("BYHOUR", local.hour), ("BYMINUTE", local.minute), ("BYSECOND", local.second)]
+        case .minutely: [("BYHOUR", local.hour), ("BYMINUTE", local.minute)]
+        case .hourly: [("BYHOUR", local.hour)]
+        default: []
+        }
+        for (key, value) in limiting where rule.value(key) != nil {
             if !rule.integers(key).contains(value) { return false }
         }
         return true
