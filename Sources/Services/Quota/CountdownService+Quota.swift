@@ -41,13 +41,13 @@ extension StoreTransaction {
     func checkQuota(feedId: Int64) async throws {
         guard let feed = try await feedRow(id: feedId, lock: false), let owner = StorageOwner(feed) else { return }
         let quota = try await CountdownService.quota(self)
-        let usage = try await usage(of: owner)
-        guard quota.excess(of: usage, owner: "") != nil else { return }
+        guard let excess = quota.excess(of: try await usage(of: owner)) else { return }
+        // The owner is named only when refused: the usual write reads nothing more.
         let name = switch owner {
         case .space(let id): "the space '\(try await spaceRows(.id(id)).first?.slug ?? "\(id)")'"
         case .person(let id): "the feeds of \(try await personRows(.id(id)).first?.login ?? "person \(id)")"
         }
-        if let excess = quota.excess(of: usage, owner: name) { throw StoreError.overQuota(excess) }
+        throw StoreError.overQuota("\(name) \(excess)")
     }
 
     /// Refuses a countdown whose kept text is over `limit` bytes (413).

@@ -26,17 +26,17 @@ public struct StorageQuota: Codable, Sendable, Equatable {
 
     public var bytes: Int { megabytes.multipliedReportingOverflow(by: 1_000_000).overflow ? .max : megabytes * 1_000_000 }
 
-    /// Why `usage` is over this quota, naming `owner`; nil while it fits.
-    func excess(of usage: StorageUsage, owner: String) -> String? {
+    /// Why `usage` is over this quota, after the owner's name ("would hold …"); nil while it fits.
+    func excess(of usage: StorageUsage) -> String? {
         let advice = "delete some, or ask an administrator to raise the quota (tminus users quota); nothing was changed"
         if usage.countdowns > countdowns {
-            return "\(owner) would hold \(usage.countdowns) countdowns, over the quota of \(countdowns): \(advice)"
+            return "would hold \(usage.countdowns) countdowns, over the quota of \(countdowns): \(advice)"
         }
         if usage.bytes > bytes {
-            return "\(owner) would hold \(Self.megabytes(usage.bytes)) MB of countdown text, over the quota of \(megabytes) MB: \(advice)"
+            return "would hold \(Self.megabytes(usage.bytes)) MB of countdown text, over the quota of \(megabytes) MB: \(advice)"
         }
         if usage.images > images {
-            return "\(owner) would show \(usage.images) uploaded images, over the quota of \(images): \(advice)"
+            return "would show \(usage.images) uploaded images, over the quota of \(images): \(advice)"
         }
         return nil
     }
