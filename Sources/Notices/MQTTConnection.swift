@@ -11,8 +11,9 @@ import Synchronization
 /// publishes it again on each connect (`onConnect`), so a broker that is down
 /// for a week costs no memory.
 package final class MQTTConnection: @unchecked Sendable {
-    // @unchecked: `handle` is set once in `init` and libmosquitto's calls are
-    // thread-safe with the threaded loop; the rest is behind Mutexes.
+    // @unchecked: the client handle is behind a Mutex (taken out once by `stop`),
+    // libmosquitto's calls are thread-safe with the threaded loop, and the rest is
+    // behind Mutexes too.
 
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
@@ -21,7 +22,11 @@ package final class MQTTConnection: @unchecked Sendable {
     /// libmosquitto's one-time global set-up.
     private static let library: Void = { mosquitto_lib_init() }()
 
-    private var handle: OpaquePointer?
+    /// The client until `stop` takes it out: a publish holds the lock while it uses the
+    /// handle, so none can reach it once it is destroyed.
+    private let client = Mutex<Handle?>(nil)
+    /// libmosquitto's client, passed between threads as its docs allow with the threaded loop.
+    private struct Handle: @unchecked Sendable { let pointer: OpaquePointer }
     private let state = Mutex<(connected: Bool, lastError: String?)>((false, nil))
     private let onConnect = Mutex<(@Sendable () -> Void)?>(nil)
     /// Publishes the broker has not acknowledged yet (QoS 1 message ids), whether
@@ -39,7 +44,7 @@ package final class MQTTConnection: @unchecked Sendable {
         guard let handle = mosquitto_new(clientID, true, Unmanaged.passUnretained(self).toOpaque()) else {
             throw Failure(description: "libmosquitto cannot make a client")
         }
-        self.handle = handle
+        client.withLock { $0 = Handle(pointer: handle) }
         mosquitto_connect_callback_set(handle) { _, context, code in
             guard let context else { return }
             Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().connected(code)
@@ -68,23 +73,28 @@ package final class MQTTConnection: @unchecked Sendable {
     /// Starts connecting (in the background) and the network thread; `onConnect` runs on that thread after each connect.
     package func start(onConnect: @escaping @Sendable () -> Void) throws {
         self.onConnect.withLock { $0 = onConnect }
-        guard let handle else { return }
+        guard let handle = client.withLock({ $0?.pointer }) else { return }
         let code = mosquitto_connect_async(handle, settings.host, Int32(settings.port), 60)
         if code != 0 { record(error: "cannot connect to \(settings.host):\(settings.port): \(Self.describe(code))") }
         try check(mosquitto_loop_start(handle), "cannot start the network thread")
     }
 
-    /// Says "offline", disconnects and frees the client.
+    /// Says "offline", disconnects and frees the client; a second call does nothing.
+    ///
+    /// The network thread is always let end by itself, never cancelled: the disconnect
+    /// marks the client disconnected and `mosquitto_loop_stop` wakes the thread from its
+    /// wait (for the socket, or before a reconnect), after which it returns. Cancelling it
+    /// (`force`) stopped it wherever it was, in a callback of ours too, holding a lock such
+    /// as the log's on standard output, and every later log line of the process waited
+    /// for that lock forever (a CI run of the MQTT suite hung after a refused login).
     package func stop() {
-        guard let handle else { return }
-        let connected = isConnected
-        if connected { try? publish(statusTopic, Array("offline".utf8), retain: true) }
+        guard let handle = client.withLock({ handle -> OpaquePointer? in defer { handle = nil }; return handle?.pointer }) else { return }
+        if isConnected {
+            _ = "offline".withCString { mosquitto_publish(handle, nil, statusTopic, 7, $0, 1, true) }
+        }
         mosquitto_disconnect(handle)
-        // Connected, the loop ends with the disconnect; otherwise it may be sleeping before a
-        // reconnect (up to a minute), and is cancelled.
-        mosquitto_loop_stop(handle, !connected)
+        mosquitto_loop_stop(handle, false)
         mosquitto_destroy(handle)
-        self.handle = nil
     }
 
     deinit { stop() }
@@ -94,15 +104,17 @@ package final class MQTTConnection: @unchecked Sendable {
 
     /// Publishes at QoS 1; an empty retained payload removes what the topic held.
     package func publish(_ topic: String, _ payload: [UInt8], retain: Bool) throws {
-        guard let handle else { throw Failure(description: "the connection is closed") }
-        // Under the lock, so that the acknowledgment (on the network thread) finds the id noted.
-        let code = delivery.withLock { delivery in
-            var messageID: Int32 = 0
-            let code = payload.withUnsafeBytes { bytes in
-                mosquitto_publish(handle, &messageID, topic, Int32(bytes.count), bytes.baseAddress, 1, retain)
+        let code = try client.withLock { handle in
+            guard let handle = handle?.pointer else { throw Failure(description: "the connection is closed") }
+            // Under the lock, so that the acknowledgment (on the network thread) finds the id noted.
+            return delivery.withLock { delivery in
+                var messageID: Int32 = 0
+                let code = payload.withUnsafeBytes { bytes in
+                    mosquitto_publish(handle, &messageID, topic, Int32(bytes.count), bytes.baseAddress, 1, retain)
+                }
+                if code == 0 { delivery.unacknowledged.insert(messageID) }
+                return code
             }
-            if code == 0 { delivery.unacknowledged.insert(messageID) }
-            return code
         }
         try check(code, "cannot publish to \(topic)")
     }

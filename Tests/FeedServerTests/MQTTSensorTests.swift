@@ -8,6 +8,10 @@ import HummingbirdTesting
 import Testing
 import TestSupport
 @testable import FeedServer
+import Logging
+import Notices
+@testable import Subscriptions
+import Synchronization
 
 /// Debian's mosquitto and its clients, where they are.
 enum Mosquitto {
@@ -209,6 +213,50 @@ struct MQTTSensorTests {
         }
         // The server stopped: the broker says the sensors are unavailable.
         #expect(try await broker.retained()["tminus/status"] == "offline")
+    }
+
+    /// A log handler that holds the network thread inside its one log call of a refused
+    /// login until the test lets it go, and says whether that call returned.
+    final class HeldLog: LogHandler, @unchecked Sendable {
+        // @unchecked: the semaphores are thread-safe, the flags behind a Mutex.
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let returned = Mutex(false)
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .info
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? { get { metadata[key] } set { metadata[key] = newValue } }
+        func log(event: LogEvent) {
+            guard event.message.description.contains("refused the connection") else { return }
+            entered.signal()
+            release.wait()
+            returned.withLock { $0 = true }
+        }
+    }
+
+    /// Regression (a CI run of this suite hung): stopping a connection that is not connected
+    /// cancelled libmosquitto's network thread wherever it was, also inside a callback of ours
+    /// holding a lock (the log's, on standard output), which then stayed held. Now `stop`
+    /// lets the thread finish what it does and end by itself.
+    @Test func stoppingARefusedConnectionLetsItsNetworkThreadFinishItsCallback() async throws {
+        let fixture = try ServerFixture()
+        let broker = try await Broker(in: fixture.directory)
+        defer { broker.stop() }
+        let held = HeldLog()
+        let settings = MQTTSettings(host: "127.0.0.1", port: broker.port, tls: false, username: "ha",
+                                    password: .saved("not-the-password"), topic: "tminus-test", discoveryPrefix: nil)
+        let connection = try MQTTConnection(settings: settings, clientID: "tminus-test-stop", logger: Logger(label: "held") { _ in held })
+        try connection.start { }
+        // The network thread is now inside the log call of the refused login, and stays there.
+        held.entered.wait()
+        let stopped = DispatchSemaphore(value: 0)
+        Thread { connection.stop(); stopped.signal() }.start()
+        // Give a cancelling stop the time to cancel (a fixed stop would wait in the join);
+        // the test does not rely on this pause to pass.
+        try await Task.sleep(for: .milliseconds(200))
+        held.release.signal()
+        await withCheckedContinuation { continuation in Thread { stopped.wait(); continuation.resume() }.start() }
+        #expect(held.returned.withLock { $0 }, "the network thread was stopped inside the log call")
+        #expect(connection.isConnected == false)
     }
 
     @Test func aWrongBrokerPasswordIsReportedInHealth() async throws {
