@@ -36,14 +36,14 @@ struct AddCommand: ParsableCommand {
             try await store.withService { service in
                 // Every field is checked before the first write: a refused command makes no feed (issue #40).
                 let existing = try await service.feed(slug: feed)
-                let feedZone = try existing?.feed.timeZone ?? ViewerZone.resolve(nil).identifier
+                let feedZone = try existing?.feed.timeZone ?? ViewerZone.forCommand(nil).identifier
                 var generator = SystemRandomNumberGenerator()
                 var countdown = Countdown(uid: StableUID.generate(using: &generator), title: title,
                                           target: .date(CivilDate(parsing: fields.date!) ?? CivilDate(year: 2000, month: 1, day: 1)))
                 let image = try fields.apply(to: &countdown, feedZone: feedZone, limits: service.limits)
                 if existing == nil { _ = try await service.createFeed(Feed(slug: feed, timeZone: feedZone)) }
                 let saved = try await service.add(countdown, toFeed: feed, image: image)
-                let remaining = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.resolve(nil)).remaining(for: saved)
+                let remaining = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.forCommand(nil)).remaining(for: saved)
                 print("added #\(try saved.savedID()) to \(feed): \(remaining.title) — \(remaining.text) (\(remaining.date.iso))")
             }
         }

@@ -80,7 +80,7 @@ struct FocusCommand: ParsableCommand {
             try reportingErrors {
                 let mode: FocusMode = pomodoro ? .pomodoro : up ? .up : .down
                 let status = try await who.run { try await $0.startFocus(tag: tag, mode: mode, minutes: minutes, pomodoro: plan, keepBreaks: keepBreaks,
-                                                                          zone: try ViewerZone.resolve(nil).identifier) }
+                                                                          zone: try ViewerZone.forCommand(nil).identifier) }
                 print("started: " + FocusText.line(status))
             }
         }

@@ -78,7 +78,7 @@ struct ImportCommand: ParsableCommand {
     private func importOne(_ file: String, into slug: String, service: CountdownService, showProgress: Bool) async throws {
         let started = Date()
         let source = file == "-" ? nil : URL(fileURLWithPath: file).standardizedFileURL.path
-        let options = ImportOptions(strict: strict, source: source, sync: sync, defaultTimeZone: try ViewerZone.resolve(nil).identifier)
+        let options = ImportOptions(strict: strict, source: source, sync: sync, defaultTimeZone: try ViewerZone.forCommand(nil).identifier)
         let progress: @Sendable (Int, Int) -> Void = { done, total in
             // Quarter marks for big files; the store reports every 500 rows.
             if showProgress, total >= 2000, done * 4 / total != max(0, done - 500) * 4 / total {

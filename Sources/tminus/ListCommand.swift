@@ -46,7 +46,7 @@ struct ListCommand: ParsableCommand {
                 let now = Date()
                 var snapshots: [FeedSnapshot] = []
                 for stored in feeds {
-                    let zone = try ViewerZone.resolve(tz, else: stored.feed.timeZone)
+                    let zone = try ViewerZone.forCommand(tz, else: stored.feed.timeZone)
                     let language = lang.flatMap(Language.named) ?? stored.feed.language
                         ?? ProcessInfo.processInfo.environment["LANG"].flatMap { Language.named(String($0.prefix { $0 != "." })) } ?? .english
                     let calculator = RemainingTimeCalculator(now: now, zone: zone, maxOccurrences: service.limits.maxOccurrences,

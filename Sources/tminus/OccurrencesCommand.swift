@@ -46,7 +46,7 @@ struct OccurrencesCommand: ParsableCommand {
         guard WindowBound.parse(from, zone: .utc) != nil else { throw ValidationError("--from '\(from)' is not a date or date-time") }
         guard WindowBound.parse(to, zone: .utc) != nil else { throw ValidationError("--to '\(to)' is not a date or date-time") }
         let result = try CalendarInput.readOrExit(file, options: strict ? .strict : .lenient)
-        let zone = try ViewerZone.resolve(tz, else: ViewerZone.zone(of: result.calendar))
+        let zone = try ViewerZone.forCommand(tz, else: ViewerZone.zone(of: result.calendar))
         guard let start = WindowBound.parse(from, zone: zone), let end = WindowBound.parse(to, zone: zone) else { throw ExitCode(ExitStatus.usage.rawValue) }
         guard end > start else { throw ValidationError("--to must be after --from") }
         for diagnostic in result.diagnostics where diagnostic.severity == .error {

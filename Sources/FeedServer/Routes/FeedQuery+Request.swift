@@ -19,7 +19,7 @@ extension FeedQuery {
     /// page, answered before the feed is compiled (`FirstPage`).
     package init(_ request: Request, feed: Feed, countdownCount: Int) throws {
         let query = request.uri.queryParameters
-        zone = try ViewerZone.parse(query.get("tz"), default: feed.zone)
+        zone = try ViewerZone.fromQuery(query.get("tz"), default: feed.zone)
         unit = nil
         if let raw = query.get("unit") {
             guard let parsed = DisplayUnit(rawValue: raw) else {
@@ -63,18 +63,11 @@ extension FeedCursor {
     }
 }
 
-/// The viewer's zone from `?tz=`: checked for length and characters before any
-/// lookup, so that no request can make the zone registry work hard.
-package enum ViewerZone {
-    package static let maxLength = 64
-
-    package static func parse(_ raw: String?, default fallback: Zone) throws -> Zone {
-        guard let raw else { return fallback }
-        let plausible = !raw.isEmpty && raw.utf8.count <= maxLength
-            && raw.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "/_-+ .".unicodeScalars.contains($0)) }
-        guard plausible, let zone = Zone.named(raw) else {
-            throw HTTPError(.badRequest, message: "tz must be a known time zone name (an Olson name such as Europe/Berlin, at most \(maxLength) characters)")
+extension ViewerZone {
+    /// The viewer's zone from `?tz=`, else `fallback`; a name that is not a zone is a 400.
+    package static func fromQuery(_ raw: String?, default fallback: Zone) throws -> Zone {
+        do { return try parse(raw, default: fallback) } catch {
+            throw HTTPError(.badRequest, message: "tz must be a known time zone name (\(ViewerZone.Unknown.hint))")
         }
-        return zone
     }
 }

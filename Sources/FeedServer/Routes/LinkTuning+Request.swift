@@ -15,8 +15,8 @@ extension LinkTuning {
         guard !pairs.isEmpty else { self.init(); return }
         do throws(Invalid) {
             try self.init(pairs) { raw throws(Invalid) -> Zone in
-                do { return try ViewerZone.parse(raw, default: .utc) } catch {
-                    throw Invalid(parameter: "tz", reason: "'\(raw.prefix(64))' is not a known time zone name (an Olson name such as Europe/Berlin)")
+                do { return try ViewerZone.named(raw) } catch {
+                    throw Invalid(parameter: "tz", reason: "'\(raw.prefix(ViewerZone.maxLength))' is not a known time zone name (\(ViewerZone.Unknown.hint))")
                 }
             }
         } catch {

@@ -54,7 +54,7 @@ package struct PublicRoutes: Sendable {
             router.get("\(prefix)/{slug}") { request, context in
                 if let first = try await self.firstPage(request, context) { return self.served(first, context) }
                 let (compiled, path) = try await self.feed(context)
-                let zone = try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: compiled.feed.zone)
+                let zone = try ViewerZone.fromQuery(request.uri.queryParameters.get("tz"), default: compiled.feed.zone)
                 let language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: true)
                 let cursor = try FeedCursor(request, compiled, fingerprint: FeedQuery.fingerprint(zone: zone, sort: compiled.feed.sort, language: language),
                                              key: self.renderer.cursorKey)
@@ -69,7 +69,7 @@ package struct PublicRoutes: Sendable {
             router.get("\(prefix)/{slug}/{id}.svg") { request, context in
                 let (compiled, _) = try await self.feed(context)
                 guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound, message: "cards are /feeds/{slug}/{id}.svg") }
-                let zone = try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: compiled.feed.zone)
+                let zone = try ViewerZone.fromQuery(request.uri.queryParameters.get("tz"), default: compiled.feed.zone)
                 let language = try ViewerLanguage.resolve(request, feed: compiled.feed, negotiating: true)
                 guard let card = try await self.renderer.card(compiled, id: id, zone: zone, language: language) else {
                     throw HTTPError(.notFound, message: "feed '\(compiled.slug)' has no countdown \(id)")
@@ -117,7 +117,7 @@ package struct PublicRoutes: Sendable {
     /// The same for the feed's HTML page (`FeedRenderer.firstPage`).
     private func firstPage(_ request: Request, _ context: ServerContext) async throws -> Representation? {
         guard let (stored, identity, feed) = try uncompiled(request, context) else { return nil }
-        let zone = try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: feed.zone)
+        let zone = try ViewerZone.fromQuery(request.uri.queryParameters.get("tz"), default: feed.zone)
         let language = try ViewerLanguage.resolve(request, feed: feed, negotiating: true)
         let path = context.parameters.get("token").map { "/t/\($0)/feeds/\(feed.slug)" } ?? "/feeds/\(feed.slug)"
         return await byPlace(feed.slug) { try await renderer.firstPage(stored, identity: identity, zone: zone, path: path, language: language, store: catalog.store) }

@@ -93,7 +93,7 @@ package struct AgendaPages: Sendable {
     /// The viewer's zone: `?tz=`, else the zone most feeds use.
     private func zone(_ request: Request, _ feeds: [StoredFeed]) throws -> Zone {
         let common = Dictionary(grouping: feeds, by: \.feed.timeZone).max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
-        return try ViewerZone.parse(request.uri.queryParameters.get("tz"), default: common.flatMap(Zone.named) ?? .utc)
+        return try ViewerZone.fromQuery(request.uri.queryParameters.get("tz"), default: common.flatMap(Zone.named) ?? .utc)
     }
 
     private func feedSeries(_ feeds: [StoredFeed]) async -> [Agenda.FeedSeries] {
