@@ -17,6 +17,18 @@ public struct ImageUpload: Sendable {
         self.mimeType = mimeType
     }
 
+    /// Bytes whose type their first bytes say (`StoredImage.type`): how every front
+    /// end takes an upload, since a browser's or client's stated type is not trusted.
+    public init(sniffing bytes: Data, limits: StoreLimits) throws {
+        guard let type = StoredImage.type(of: bytes) else { throw NotAnImage() }
+        try self.init(bytes, mimeType: type, limits: limits)
+    }
+
+    /// Bytes that are none of the types an image may have.
+    public struct NotAnImage: Error, CustomStringConvertible, Sendable {
+        public var description: String { "not a png, jpeg, gif, webp or svg image" }
+    }
+
     /// What a countdown's `presentation.image` holds once the bytes are kept.
     public var reference: String { StoredImage.scheme + digest }
 }

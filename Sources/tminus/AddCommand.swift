@@ -37,10 +37,7 @@ struct AddCommand: ParsableCommand {
                 // Every field is checked before the first write: a refused command makes no feed (issue #40).
                 let existing = try await service.feed(slug: feed)
                 let feedZone = try existing?.feed.timeZone ?? ViewerZone.forCommand(nil).identifier
-                var generator = SystemRandomNumberGenerator()
-                var countdown = Countdown(uid: StableUID.generate(using: &generator), title: title,
-                                          target: .date(CivilDate(parsing: fields.date!) ?? CivilDate(year: 2000, month: 1, day: 1)))
-                let image = try fields.apply(to: &countdown, feedZone: feedZone, limits: service.limits)
+                let (countdown, image) = try fields.countdown(editing: nil, title: title, feedZone: feedZone, limits: service.limits)
                 if existing == nil { _ = try await service.createFeed(Feed(slug: feed, timeZone: feedZone)) }
                 let saved = try await service.add(countdown, toFeed: feed, image: image)
                 let remaining = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.forCommand(nil)).remaining(for: saved)

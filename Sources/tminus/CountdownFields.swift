@@ -58,9 +58,10 @@ struct CountdownFields: ParsableArguments {
         return draft
     }
 
-    /// Applies the options to a countdown (new or loaded). A local image file
-    /// is checked here and returned, to be kept in the same transaction as the countdown.
-    func apply(to countdown: inout Countdown, title: String? = nil, feedZone: String, limits: StoreLimits) throws -> ImageUpload? {
+    /// The countdown the options stand for: `existing` edited, or a new one (the
+    /// draft's conversion, in Services). A local image file is checked here and
+    /// returned, to be kept in the same transaction as the countdown.
+    func countdown(editing existing: Countdown?, title: String? = nil, feedZone: String, limits: StoreLimits) throws -> (Countdown, ImageUpload?) {
         var draft = draft(title: title)
         var upload: ImageUpload?
         if let image {
@@ -69,8 +70,9 @@ struct CountdownFields: ParsableArguments {
                 draft.image = upload?.reference
             }
         }
-        do { try draft.apply(to: &countdown, feedZone: feedZone) } catch { throw ValidationError("\(Self.option(error.field)): \(error.message)") }
-        return upload
+        do { return (try draft.countdown(editing: existing, feedZone: feedZone), upload) } catch {
+            throw ValidationError("\(Self.option(error.field)): \(error.message)")
+        }
     }
 
     /// A refused field named as the user typed it (`--tz`, not `--time-zone`).
@@ -84,8 +86,7 @@ struct CountdownFields: ParsableArguments {
 
     static func imageUpload(_ path: String, limits: StoreLimits) throws -> ImageUpload {
         guard let bytes = FileManager.default.contents(atPath: path) else { throw CLIError("--image \(path): not a URL and no such file", status: .noInput) }
-        guard let type = StoredImage.type(of: bytes) else { throw CLIError("--image \(path): not a png, jpeg, gif, webp or svg image") }
-        do { return try ImageUpload(bytes, mimeType: type, limits: limits) } catch { throw CLIError("--image \(path): \(error)") }
+        do { return try ImageUpload(sniffing: bytes, limits: limits) } catch { throw CLIError("--image \(path): \(error)") }
     }
 }
 

@@ -21,9 +21,8 @@ struct EditCommand: ParsableCommand {
         try reportingErrors {
             try await store.withService(.changing) { service in
                 let (loaded, feedSlug) = try await service.countdown(id: id)
-                var countdown = loaded
                 let feedZone = try await service.feed(slug: feedSlug)?.feed.timeZone ?? "UTC"
-                let image = try fields.apply(to: &countdown, title: title, feedZone: feedZone, limits: service.limits)
+                let (countdown, image) = try fields.countdown(editing: loaded, title: title, feedZone: feedZone, limits: service.limits)
                 let saved = try await service.save(countdown, inFeed: feedSlug, image: image, moveTo: nil)
                 print(saved.sequence == loaded.sequence ? "#\(id): nothing changed" : "#\(id) updated (sequence \(saved.sequence))")
             }

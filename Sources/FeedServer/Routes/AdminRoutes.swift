@@ -170,8 +170,7 @@ package struct AdminRoutes: PartsRoutes, Sendable {
     private func createCountdown(_ request: Request, _ context: ServerContext) async throws -> Response {
         let feed = try await stored(context).feed
         let draft = try await AdminJSON.decode(CountdownDraft.self, request, limit: 64 << 10)
-        var generator = SystemRandomNumberGenerator()
-        let countdown = try draft.makeCountdown(uid: StableUID.generate(using: &generator), feedZone: feed.timeZone)
+        let countdown = try draft.countdown(editing: nil, feedZone: feed.timeZone)
         let saved = try await service.add(countdown, toFeed: feed.slug)
         return try AdminJSON.encode(snapshot(saved, feed), status: .created)
     }
@@ -184,9 +183,7 @@ package struct AdminRoutes: PartsRoutes, Sendable {
     private func updateCountdown(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (loaded, feed) = try await countdown(context)
         let draft = try await AdminJSON.decode(CountdownDraft.self, request, limit: 64 << 10)
-        var countdown = loaded
-        try draft.apply(to: &countdown, feedZone: feed.timeZone)
-        let edited = countdown
+        let edited = try draft.countdown(editing: loaded, feedZone: feed.timeZone)
         return try AdminJSON.encode(snapshot(try await service.update(edited), feed))
     }
 
@@ -194,10 +191,10 @@ package struct AdminRoutes: PartsRoutes, Sendable {
     private func uploadImage(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (loaded, feed) = try await countdown(context)
         let bytes = Data(try await AdminJSON.body(request, limit: service.limits.maxImageBytes).readableBytesView)
-        guard let type = StoredImage.type(of: bytes) else {
-            throw HTTPError(.unsupportedMediaType, message: "the body is not a png, jpeg, gif, webp or svg image")
+        let image: ImageUpload
+        do { image = try ImageUpload(sniffing: bytes, limits: service.limits) } catch let error as ImageUpload.NotAnImage {
+            throw HTTPError(.unsupportedMediaType, message: "the body is \(error)")
         }
-        let image = try ImageUpload(bytes, mimeType: type, limits: service.limits)
         let saved = try await service.replaceImage(ofCountdown: try loaded.savedID(), with: image)
         return try AdminJSON.encode(snapshot(saved, feed))
     }

@@ -174,10 +174,9 @@ package struct CountdownPages: Sendable {
         // transaction as the countdown and its move: a refusal at any step keeps nothing.
         var image: ImageUpload?
         if let bytes = form.imageBytes {
-            guard let type = StoredImage.type(of: bytes) else {
+            do { image = try ImageUpload(sniffing: bytes, limits: app.service.limits) } catch is ImageUpload.NotAnImage {
                 return try failed(.init(field: .image, message: words["countdown.notImage"]))
-            }
-            do { image = try ImageUpload(bytes, mimeType: type, limits: app.service.limits) } catch let error as StoreError {
+            } catch let error as StoreError {
                 return try failed(.init(field: .image, message: error.description))
             }
         }
@@ -191,13 +190,7 @@ package struct CountdownPages: Sendable {
     /// The countdown a valid form stands for (edited or new), or the field that is wrong.
     package static func countdown(from form: CountdownForm, existing: Countdown?, feedZone: String, words: WebWords) -> Result<Countdown, CountdownDraft.Invalid> {
         Result { () throws(CountdownDraft.Invalid) -> Countdown in
-            let draft = try form.draft(words)
-            if var edited = existing {
-                try draft.apply(to: &edited, feedZone: feedZone)
-                return edited
-            }
-            var generator = SystemRandomNumberGenerator()
-            return try draft.makeCountdown(uid: StableUID.generate(using: &generator), feedZone: feedZone)
+            try form.draft(words).countdown(editing: existing, feedZone: feedZone)
         }
     }
 
