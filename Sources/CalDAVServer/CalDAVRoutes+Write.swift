@@ -49,14 +49,15 @@ extension CalDAVRoutes {
         let update = try PropertyUpdate.parse(try await Self.xmlBody(request), root: .c("mkcalendar"))
         let slug = Self.slug(segment)
         guard Feed.isValidSlug(slug) else { throw HTTPError(.forbidden, message: "'\(segment.prefix(64))' cannot be made a feed address") }
-        if try await parts.service.store.feed(slug: slug) != nil {
-            return Self.error(.methodNotAllowed, .d("resource-must-be-null"), "a calendar (feed) at this address exists")
-        }
         var feed = Feed(slug: slug, isPublic: false)
         feed.name = update.text(of: .d("displayname")).map { String($0.prefix(200)) } ?? segment
         feed.color = update.text(of: .ical("calendar-color")).flatMap(Self.color)
         if let description = update.text(of: .c("calendar-description")) { feed.description = String(description.prefix(2_000)) }
-        _ = try await service.createFeed(feed, inSpace: nil)
+        // The use case refuses a taken address in its transaction: no read ahead of it, which
+        // would also be a read of the store past the permission check (issue #60).
+        do { _ = try await service.createFeed(feed, inSpace: nil) } catch StoreError.feedExists {
+            return Self.error(.methodNotAllowed, .d("resource-must-be-null"), "a calendar (feed) at this address exists")
+        }
         return Response(status: .created, headers: [.location: path.href])
     }
 

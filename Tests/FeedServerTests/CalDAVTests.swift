@@ -135,6 +135,13 @@ struct CalDAVTests {
             try await service.addPerson(login: "ben", password: "a long enough password", cost: 4)
             let anna = Self.basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret)
             #expect(try await Self.send(client, Self.mkcalendar, "/dav/calendars/anna/work/", anna).status == 201)
+            // A taken address: 405 with RFC 4791's precondition, and the calendar there is untouched.
+            let again = try await Self.send(client, Self.mkcalendar, "/dav/calendars/anna/work/", anna, """
+                <c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop>
+                <d:displayname>Other</d:displayname></d:prop></d:set></c:mkcalendar>
+                """)
+            #expect(again.status == 405 && again.body.contains("resource-must-be-null"))
+            #expect(try await service.requireFeed(slug: "work").feed.name != "Other")
             for (uid, summary) in [("one@work", "Quarterly Review"), ("two@work", "Lunch"), ("three@work", "Review the budget")] {
                 #expect(try await Self.send(client, .put, "/dav/calendars/anna/work/\(uid).ics", anna, Self.event(uid, summary)).status == 201)
             }
