@@ -7,6 +7,10 @@ Reads one JSON request on stdin and prints one JSON answer:
                                             -> {"path": ["what icalendar or recurring-ical-events raised or reported", ...]}
   {"expand": [paths], "from": "...", "to": "...", "tz": "Europe/Budapest"}
                                             -> {"path": [occurrence, ...]}
+  {"matches": path, "windows": [["YYYY-MM-DDTHH:MM:SSZ", "..."], ...]}
+                                            -> [[uid, ...] for each window]: the UIDs of the
+                                               events with an occurrence overlapping the window
+                                               (RFC 4791's time-range match), sorted
   add "status": true to list cancelled occurrences too, each with "status" (the
   lower-cased STATUS, or null), as `tminus occurrences` does.
 Occurrences use tminus's JSON shape: uid, summary, start, end, allDay, with timed
@@ -84,8 +88,23 @@ def expand(path, start, end, zone, with_status=False):
     return rows
 
 
+def matches(path, windows):
+    with open(path, "rb") as handle:
+        calendar = icalendar.Calendar.from_ical(handle.read())
+    query = recurring_ical_events.of(calendar, components=["VEVENT"])
+    answer = []
+    for start, end in windows:
+        begin = dt.datetime.fromisoformat(start.replace("Z", "+00:00"))
+        finish = dt.datetime.fromisoformat(end.replace("Z", "+00:00"))
+        answer.append(sorted({str(event["UID"]) for event in query.between(begin, finish)}))
+    return answer
+
+
 def main():
     request = json.load(sys.stdin)
+    if "matches" in request:
+        print(json.dumps({"windows": matches(request["matches"], request["windows"])}))
+        return
     if "parse" in request:
         print(json.dumps({path: parse(path) for path in request["parse"]}))
         return
