@@ -66,9 +66,11 @@ enum CalendarQuery {
         for occurrence in occurrences {
             var instance = master
             for name in ["RRULE", "RDATE", "EXDATE", "EXRULE", "DTSTART", "DTEND", "DURATION", "DUE", "RECURRENCE-ID"] { instance.remove(name) }
-            instance.set("DTSTART", Property(name: "DTSTART", value: Self.utc(occurrence.startInstant)))
-            if let end = occurrence.endInstant { instance.set(instance.name == "VTODO" ? "DUE" : "DTEND", Property(name: instance.name == "VTODO" ? "DUE" : "DTEND", value: Self.utc(end))) }
-            instance.set("RECURRENCE-ID", Property(name: "RECURRENCE-ID", value: Self.utc(occurrence.recurrenceInstant ?? occurrence.startInstant)))
+            instance.set("DTSTART", Self.instanceTime("DTSTART", occurrence.start, at: occurrence.startInstant))
+            let endName = instance.name == "VTODO" ? "DUE" : "DTEND"
+            if let end = occurrence.endInstant { instance.set(endName, Self.instanceTime(endName, occurrence.end, at: end)) }
+            instance.set("RECURRENCE-ID", Self.instanceTime("RECURRENCE-ID", occurrence.recurrenceId ?? occurrence.start,
+                                                            at: occurrence.recurrenceInstant ?? occurrence.startInstant))
             if let summary = occurrence.summary { instance.set("SUMMARY", Property(name: "SUMMARY", value: TextEscaping.escape(summary))) }
             if instance.name == "VTODO" { calendar.todos.append(VTodo(component: instance)) } else { calendar.events.append(VEvent(component: instance)) }
         }
@@ -101,6 +103,16 @@ enum CalendarQuery {
         var calendar = VCalendar.empty()
         calendar.otherComponents = [component]
         return CalendarWriter(timeZones: .keep).write(calendar)
+    }
+
+    /// One time of an expanded instance: a DATE-TIME with a zone in UTC (RFC 4791 §9.6.5), a DATE
+    /// or a floating time as it is, so that an all-day series stays all-day and its RECURRENCE-ID
+    /// keeps DTSTART's type (RFC 5545 §3.8.4.4): a phone showed all-day birthdays at midnight UTC.
+    static func instanceTime(_ name: String, _ value: DateTimeValue?, at instant: Date) -> Property {
+        switch value {
+        case .date?, .floating?: value!.property(name)
+        default: Property(name: name, value: utc(instant))
+        }
     }
 
     static func utc(_ date: Date) -> String {

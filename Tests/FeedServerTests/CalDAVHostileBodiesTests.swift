@@ -108,6 +108,30 @@ struct CalDAVHostileBodiesTests {
         }
     }
 
+    /// Regression (issue #62, 4): an expanded all-day series came back as UTC midnights, its RECURRENCE-ID
+    /// a DATE-TIME where DTSTART was a DATE (invalid, RFC 5545 §3.8.4.4). DATE and floating values stay as they are.
+    @Test func anExpandedAllDaySeriesKeepsItsDates() async throws {
+        let fixture = try ServerFixture(transport: .live)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = try await Self.annasFamilyCalendar(parts.dependencies.parts.service)
+            let anna = CalDAVTests.basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret, depth: "1")
+            let calendar = "/dav/calendars/anna/family/"
+            let allDay = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tests//EN\r\nBEGIN:VEVENT\r\nUID:birthday@t\r\nDTSTAMP:20260101T000000Z\r\n"
+                + "DTSTART;VALUE=DATE:19971102\r\nDTEND;VALUE=DATE:19971103\r\nRRULE:FREQ=YEARLY\r\nSUMMARY:Birthday\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            let floating = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tests//EN\r\nBEGIN:VEVENT\r\nUID:alarm@t\r\nDTSTAMP:20260101T000000Z\r\n"
+                + "DTSTART:20270101T070000\r\nDTEND:20270101T073000\r\nRRULE:FREQ=DAILY;COUNT=3\r\nSUMMARY:Wake up\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            #expect(try await CalDAVTests.send(client, .put, calendar + "birthday.ics", anna, allDay).status == 201)
+            #expect(try await CalDAVTests.send(client, .put, calendar + "alarm.ics", anna, floating).status == 201)
+            let year = try await CalDAVTests.send(client, CalDAVTests.report, calendar, anna, Self.query(expand: ("20270101T000000Z", "20280101T000000Z")))
+            #expect(year.status == 207)
+            let body = year.body.replacingOccurrences(of: "\r\n", with: "\n")
+            #expect(body.contains("DTSTART;VALUE=DATE:20271102") && body.contains("DTEND;VALUE=DATE:20271103")
+                    && body.contains("RECURRENCE-ID;VALUE=DATE:20271102"), "\(body)")
+            #expect(!body.contains("20271102T000000Z"), "no all-day instance at a UTC midnight")
+            #expect(body.contains("DTSTART:20270102T070000\n") && body.contains("RECURRENCE-ID:20270102T070000\n"), "a floating time stays floating: \(body)")
+        }
+    }
+
     /// Regression (issue #59, 7): five wrong app passwords from one address locked every calendar app out, and
     /// behind the TLS proxy the docs require every app has the proxy's address. The password is checked first,
     /// a right one is never throttled, and wrong ones count per login and per forwarded client.
