@@ -11,6 +11,18 @@ public struct CalendarFilter: Sendable, Equatable {
     public var end: Date?
     /// Every one must hold (RFC 4791 §9.7.1: the filters of a comp-filter are ANDed).
     public var properties: [PropertyFilter] = []
+    /// A VALARM comp-filter's time range (RFC 4791 §9.9): an alarm of the object, of one of its
+    /// occurrences, triggers within it. nil: no alarm filter.
+    public var alarmRange: AlarmRange?
+    /// What in the filter tminus does not evaluate, named: the query is answered
+    /// 403 with the `supported-filter` precondition (RFC 4791 §7.7), never a guess.
+    public var unsupported: String?
+
+    /// When an alarm must trigger: from `start` (inclusive) to `end` (exclusive); either may be open.
+    public struct AlarmRange: Sendable, Equatable {
+        public var start: Date?
+        public var end: Date?
+    }
 
     public init(component: String? = nil, start: Date? = nil, end: Date? = nil, properties: [PropertyFilter] = []) {
         self.component = component
@@ -87,15 +99,31 @@ public struct CalendarFilter: Sendable, Equatable {
                 result.start = try child.attributes["start"].map(Self.utc)
                 result.end = try child.attributes["end"].map(Self.utc)
             case .c("prop-filter"):
-                result.properties.append(try Self.propertyFilter(child))
+                let property = try Self.propertyFilter(child, into: &result)
+                result.properties.append(property)
+            case .c("comp-filter") where child.attributes["name"]?.uppercased() == "VALARM":
+                var range = AlarmRange()
+                for part in child.children {
+                    if part.name == .c("time-range") {
+                        range.start = try part.attributes["start"].map(Self.utc)
+                        range.end = try part.attributes["end"].map(Self.utc)
+                    } else {
+                        result.unsupported = result.unsupported ?? "\(part.name.local) inside a VALARM comp-filter (a time-range is supported)"
+                    }
+                }
+                if child.child(.c("time-range")) == nil, result.unsupported == nil {
+                    result.unsupported = "a VALARM comp-filter without a time-range"
+                }
+                result.alarmRange = range
             default:
-                throw XMLTree.Refused("tminus does not filter by \(child.name.local) (by component, time-range and prop-filter)")
+                result.unsupported = result.unsupported
+                    ?? "\(child.name.local) \(child.attributes["name"] ?? "") (by component, time-range, prop-filter and a VALARM's time-range)"
             }
         }
         return result
     }
 
-    static func propertyFilter(_ element: XMLTree) throws(XMLTree.Refused) -> PropertyFilter {
+    static func propertyFilter(_ element: XMLTree, into result: inout CalendarFilter) throws(XMLTree.Refused) -> PropertyFilter {
         guard let name = element.attributes["name"], !name.isEmpty else { throw XMLTree.Refused("a prop-filter names its property") }
         var filter = PropertyFilter(name: name)
         for child in element.children {
@@ -110,7 +138,7 @@ public struct CalendarFilter: Sendable, Equatable {
                                              negate: child.attributes["negate-condition"] == "yes",
                                              kind: child.attributes["match-type"].flatMap(TextMatch.Kind.init(rawValue:)) ?? .contains)
             case .c("param-filter"):
-                throw XMLTree.Refused("tminus does not filter by a property's parameters (param-filter)")
+                result.unsupported = result.unsupported ?? "a property's parameters (param-filter)"
             default: continue
             }
         }

@@ -92,6 +92,9 @@ extension CalDAVRoutes {
             }
             return Self.multistatus(status)
         case .query(let names, let filter, let expand):
+            if let unsupported = filter.unsupported {
+                return Self.error(.forbidden, .c("supported-filter"), "tminus does not filter by \(unsupported)")
+            }
             if let expand, let condition = CalendarBounds.refusal(of: expand) {
                 return Self.error(.forbidden, condition, "an expand looks from \(CalendarBounds.earliestText) to \(CalendarBounds.latestText) at most")
             }

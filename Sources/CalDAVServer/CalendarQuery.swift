@@ -19,18 +19,47 @@ enum CalendarQuery {
         // A UID is the row's own: most searches by UID need no parse.
         let (byUID, others) = (filter.properties.filter { $0.name == "UID" }, filter.properties.filter { $0.name != "UID" })
         guard byUID.allSatisfy({ $0.matches([object.uid]) }) else { return false }
-        guard filter.hasTimeRange || !others.isEmpty else { return true }
+        guard filter.hasTimeRange || !others.isEmpty || filter.alarmRange != nil else { return true }
         // A range is looked into within the announced bounds: one wholly outside them matches nothing, unexpanded.
         let window = filter.hasTimeRange ? CalendarBounds.clamped(start: filter.start, end: filter.end) : nil
         if filter.hasTimeRange, window == nil { return false }
         guard let countdown = try? object.countdown() else { return false }
-        let calendar = CalendarExport.calendar(feed: feed, countdowns: [countdown])
+        let calendar = CalendarExport.calendar(feed: CalendarExport.asObjects(feed), countdowns: [countdown])
         if !others.isEmpty {
             guard let master = (calendar.events.map(\.component) + calendar.todos.map(\.component)).first else { return false }
             for filter in others where !filter.matches(values(of: filter.name, in: master)) { return false }
         }
+        if let range = filter.alarmRange, !alarmTriggers(in: calendar, within: range, feed: feed) { return false }
         guard let window else { return true }
         return !OccurrenceExpander(calendar: calendar, floatingZone: feed.zone).occurrences(in: calendar, in: window, limit: 1).occurrences.isEmpty
+    }
+
+    /// Whether an alarm of the object triggers within `range` for one of its occurrences (RFC 4791 §9.9):
+    /// an absolute trigger by its time; a relative one by the occurrences that start (or, RELATED=END, end)
+    /// within the range moved back by the trigger's offset, so one bounded look of the expander answers it.
+    /// A day in an offset is 24 hours; an alarm's REPEAT is not counted.
+    static func alarmTriggers(in calendar: VCalendar, within range: CalendarFilter.AlarmRange, feed: Feed) -> Bool {
+        guard let master = (calendar.events.map(\.component) + calendar.todos.map(\.component)).first,
+              let bounds = CalendarBounds.clamped(start: range.start, end: range.end) else { return false }
+        for alarm in master.children("VALARM") {
+            guard let trigger = alarm.first("TRIGGER") else { continue }
+            if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" {
+                // RFC 5545 §3.8.6.3: an absolute trigger is in UTC.
+                if case .utc(let local)? = DateTimeValue(property: trigger), bounds.start <= Zone.utc.instant(of: local),
+                   Zone.utc.instant(of: local) < bounds.end { return true }
+                continue
+            }
+            guard let offset = VAlarm(component: alarm).triggerOffset else { continue }
+            let seconds = TimeInterval(offset.signedDays * 86_400 + offset.signedSeconds)
+            let shifted = DateInterval(start: bounds.start.addingTimeInterval(-seconds), end: bounds.end.addingTimeInterval(-seconds))
+            let fromEnd = trigger.parameter("RELATED")?.uppercased() == "END"
+            let found = OccurrenceExpander(calendar: calendar, floatingZone: feed.zone).occurrences(in: calendar, in: shifted, limit: 100).occurrences
+            if found.contains(where: { occurrence in
+                let time = fromEnd ? occurrence.endInstant ?? occurrence.startInstant : occurrence.startInstant
+                return shifted.start <= time && time < shifted.end
+            }) { return true }
+        }
+        return false
     }
 
     /// The unescaped values of a component's properties named `name`; a list
@@ -51,7 +80,7 @@ enum CalendarQuery {
             budget.exceeded = true
             return nil
         }
-        let source = CalendarExport.calendar(feed: feed, countdowns: [countdown], imageURL: imageURL)
+        let source = CalendarExport.calendar(feed: CalendarExport.asObjects(feed), countdowns: [countdown], imageURL: imageURL)
         // One more than is left: whether the budget suffices is then known without spelling out the rest.
         let found = OccurrenceExpander(calendar: source, floatingZone: feed.zone).occurrences(in: source, in: window, limit: budget.remaining + 1)
         // Cut short (more than was left, or more than the expander looks at): the answer would be incomplete.
@@ -84,7 +113,7 @@ enum CalendarQuery {
         // Bounded: a range of years over minutely repeats would otherwise spell out millions.
         for object in objects where !object.isTask && busy.count < 10_000 {
             guard let countdown = try? object.countdown() else { continue }
-            let calendar = CalendarExport.calendar(feed: feed, countdowns: [countdown])
+            let calendar = CalendarExport.calendar(feed: CalendarExport.asObjects(feed), countdowns: [countdown])
             guard calendar.events.first?.component.first("TRANSP")?.value.uppercased() != "TRANSPARENT" else { continue }
             for occurrence in OccurrenceExpander(calendar: calendar, floatingZone: feed.zone).occurrences(in: calendar, in: window, limit: 1_000).occurrences {
                 let end = occurrence.endInstant ?? occurrence.startInstant

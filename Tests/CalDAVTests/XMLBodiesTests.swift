@@ -37,7 +37,12 @@ struct XMLBodiesTests {
         #expect(byText.properties == [CalendarFilter.PropertyFilter(name: "SUMMARY", textMatch: CalendarFilter.TextMatch(text: "Essay", caseless: false, negate: true)),
                                       CalendarFilter.PropertyFilter(name: "CATEGORIES", isNotDefined: true)])
         let param = Data(#"<c:calendar-query xmlns:c="urn:ietf:params:xml:ns:caldav"><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:prop-filter name="ATTENDEE"><c:param-filter name="PARTSTAT"/></c:prop-filter></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>"#.utf8)
-        #expect(throws: XMLTree.Refused("tminus does not filter by a property's parameters (param-filter)")) { try ReportBody.parse(param) }
+        // Read, and named as what tminus does not evaluate: the route answers 403 supported-filter (RFC 4791 §7.7).
+        guard case .query(_, let byParameter, _) = try ReportBody.parse(param) else { Issue.record("not a query"); return }
+        #expect(byParameter.unsupported == "a property's parameters (param-filter)")
+        let alarm = Data(#"<c:calendar-query xmlns:c="urn:ietf:params:xml:ns:caldav"><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:comp-filter name="VALARM"><c:time-range start="20270101T000000Z" end="20270102T000000Z"/></c:comp-filter></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>"#.utf8)
+        guard case .query(_, let byAlarm, _) = try ReportBody.parse(alarm) else { Issue.record("not a query"); return }
+        #expect(byAlarm.unsupported == nil && byAlarm.alarmRange?.start != nil && byAlarm.alarmRange?.end != nil && !byAlarm.hasTimeRange)
         let badTime = Data(#"<c:calendar-query xmlns:c="urn:ietf:params:xml:ns:caldav"><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:time-range start="2027-01-01"/></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>"#.utf8)
         #expect(throws: XMLTree.Refused.self) { try ReportBody.parse(badTime) }
     }

@@ -132,6 +132,55 @@ struct CalDAVHostileBodiesTests {
         }
     }
 
+    /// Regression (issue #62, 5): a VALARM comp-filter with a time-range was a 400. It matches the objects
+    /// with an alarm that triggers in the range, for any occurrence (RFC 4791 §9.9); a filter tminus does
+    /// not evaluate is a 403 supported-filter, never a 400.
+    @Test func alarmTimeRangesFindTheObjectWhoseAlarmTriggers() async throws {
+        let fixture = try ServerFixture(transport: .live)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = try await Self.annasFamilyCalendar(parts.dependencies.parts.service)
+            let anna = CalDAVTests.basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret, depth: "1")
+            let calendar = "/dav/calendars/anna/family/"
+            func event(_ uid: String, _ start: String, _ rule: String?, _ trigger: String) -> String {
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:\(start)\r\n"
+                    + "DURATION:PT1H\r\n" + (rule.map { "RRULE:\($0)\r\n" } ?? "") + "SUMMARY:\(uid)\r\n"
+                    + "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:soon\r\n\(trigger)\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            }
+            // A weekly meeting on Mondays at 09:00 UTC, told a day before; a one-off told at a fixed time.
+            #expect(try await CalDAVTests.send(client, .put, calendar + "weekly.ics", anna,
+                                               event("weekly", "20270104T090000Z", "FREQ=WEEKLY", "TRIGGER:-P1D")).status == 201)
+            #expect(try await CalDAVTests.send(client, .put, calendar + "fixed.ics", anna,
+                                               event("fixed", "20270301T120000Z", nil, "TRIGGER;VALUE=DATE-TIME:20270220T080000Z")).status == 201)
+            func alarms(_ start: String, _ end: String) async throws -> (status: Int, body: String) {
+                let answer = try await CalDAVTests.send(client, CalDAVTests.report, calendar, anna, #"""
+                    <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><c:filter>
+                    <c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:comp-filter name="VALARM">
+                    <c:time-range start="\#(start)" end="\#(end)"/></c:comp-filter></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>
+                    """#)
+                return (answer.status, answer.body)
+            }
+            // Sunday 2027-02-07 09:00 UTC is the alarm of Monday the 8th's meeting, five weeks after the first.
+            let sunday = try await alarms("20270207T080000Z", "20270207T100000Z")
+            #expect(sunday.status == 207 && sunday.body.contains("weekly.ics") && !sunday.body.contains("fixed.ics"), "\(sunday.body)")
+            // The object is read back with the alarm it was given (a calendar made over CalDAV does not include
+            // alarms in its feed, which dropped them from the objects too).
+            let served = try await CalDAVTests.send(client, .get, calendar + "weekly.ics", anna).body
+            #expect(served.contains("BEGIN:VALARM") && served.contains("TRIGGER:-P1D"), "\(served)")
+            // Monday 09:00 itself is the meeting, not its alarm.
+            let monday = try await alarms("20270208T083000Z", "20270208T100000Z")
+            #expect(monday.status == 207 && !monday.body.contains("weekly.ics"), "\(monday.body)")
+            let fixed = try await alarms("20270220T000000Z", "20270221T000000Z")
+            #expect(fixed.status == 207 && fixed.body.contains("fixed.ics") && !fixed.body.contains("weekly.ics"), "\(fixed.body)")
+
+            let unsupported = try await CalDAVTests.send(client, CalDAVTests.report, calendar, anna, #"""
+                <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><c:filter>
+                <c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:prop-filter name="ATTENDEE"><c:param-filter name="PARTSTAT"/>
+                </c:prop-filter></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>
+                """#)
+            #expect(unsupported.status == 403 && unsupported.body.contains("supported-filter"), "\(unsupported.status) \(unsupported.body)")
+        }
+    }
+
     /// Regression (issue #59, 7): five wrong app passwords from one address locked every calendar app out, and
     /// behind the TLS proxy the docs require every app has the proxy's address. The password is checked first,
     /// a right one is never throttled, and wrong ones count per login and per forwarded client.

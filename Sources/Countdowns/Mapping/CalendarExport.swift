@@ -49,9 +49,18 @@ public enum CalendarExport {
     public static func object(feed: Feed, countdown: Countdown, otherCalendarDates: OtherCalendarDates,
                               imageURL: (@Sendable (String) -> String?)? = nil) -> [UInt8] {
         var writer = CalendarStreamWriter(properties: VCalendar.empty().properties)
-        visit(feed: feed, countdowns: [countdown], imageURL: imageURL, otherCalendarDates: otherCalendarDates,
+        visit(feed: asObjects(feed), countdowns: [countdown], imageURL: imageURL, otherCalendarDates: otherCalendarDates,
               timeZone: { writer.addTimeZone($0) }, component: { writer.add($0) })
         return writer.finish()
+    }
+
+    /// The feed as its CalDAV objects are written: each object is what a calendar app
+    /// wrote, so its alarms are kept whatever the feed's subscribers get (`includeAlarms`
+    /// is for feeds): a phone's event read back without the alarm it was given.
+    public static func asObjects(_ feed: Feed) -> Feed {
+        var feed = feed
+        feed.includeAlarms = true
+        return feed
     }
 
     /// A VCALENDAR holding the VTIMEZONE of the feed's zone: CalDAV's
