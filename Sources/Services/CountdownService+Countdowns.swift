@@ -105,12 +105,13 @@ extension CountdownService {
         return saved
     }
 
-    func update(_ countdown: Countdown, _ tx: any StoreTransaction) async throws -> Countdown {
+    /// `asWritten`: the stamps are the writer's (`CountdownStamps.written`, a calendar app's PUT).
+    func update(_ countdown: Countdown, asWritten: Bool = false, _ tx: any StoreTransaction) async throws -> Countdown {
         guard let id = countdown.id else { throw StoreError.invalid("the countdown has no id; add it first") }
         let row = try await tx.requireCountdown(id, lock: true)
         let content = CountdownRecord.content(of: countdown)
-        guard content != row.content else { return try row.countdown(source: countdown.source) }
-        var edited = CountdownStamps.edited(countdown, row: row, now: tx.now)
+        guard content != row.content || (asWritten && countdown.sequence != row.sequence) else { return try row.countdown(source: countdown.source) }
+        var edited = asWritten ? CountdownStamps.written(countdown, row: row, now: tx.now) : CountdownStamps.edited(countdown, row: row, now: tx.now)
         edited.createdBy = row.createdBy
         edited.changedBy = principal.actorLabel
         var replacement = CountdownRecord(edited, feedId: row.feedId, sourceId: row.sourceId, now: tx.now, content: content)

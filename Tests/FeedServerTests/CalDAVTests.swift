@@ -127,6 +127,31 @@ struct CalDAVTests {
     /// What the compatibility run asks beyond syncing: property filters,
     /// free-busy, a principal search that finds only oneself, a sync in
     /// pages (DAV:limit), and a journal refused as a component tminus does not keep.
+    /// Regression (issue #62, 3): a PUT with SEQUENCE:3 read back SEQUENCE:0, and an edit bumped it
+    /// whatever the app wrote. The app's SEQUENCE, CREATED and LAST-MODIFIED are kept as written.
+    @Test func anObjectKeepsTheSequenceAndStampsItsAppWrote() async throws {
+        let fixture = try ServerFixture(transport: .live)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.dependencies.parts.service
+            try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
+            let anna = Self.basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret)
+            #expect(try await Self.send(client, Self.mkcalendar, "/dav/calendars/anna/work/", anna).status == 201)
+            func written(_ summary: String, sequence: Int) -> String {
+                Self.event("seq@work", summary).replacingOccurrences(of: "SUMMARY:", with:
+                    "SEQUENCE:\(sequence)\r\nCREATED:20250101T080000Z\r\nLAST-MODIFIED:20250102T080000Z\r\nSUMMARY:")
+            }
+            #expect(try await Self.send(client, .put, "/dav/calendars/anna/work/seq.ics", anna, written("Review", sequence: 3)).status == 201)
+            let read = try await Self.send(client, .get, "/dav/calendars/anna/work/seq.ics", anna).body
+            #expect(read.contains("SEQUENCE:3\r\n") && read.contains("CREATED:20250101T080000Z") && read.contains("LAST-MODIFIED:20250102T080000Z"), "\(read)")
+            // An edit the app did not count as significant keeps its number; the next one it counts does.
+            #expect(try await Self.send(client, .put, "/dav/calendars/anna/work/seq.ics", anna, written("Review (room 2)", sequence: 3)).status == 204)
+            #expect(try await Self.send(client, .get, "/dav/calendars/anna/work/seq.ics", anna).body.contains("SEQUENCE:3\r\n"))
+            #expect(try await Self.send(client, .put, "/dav/calendars/anna/work/seq.ics", anna, written("Review (room 2)", sequence: 4)).status == 204)
+            let bumped = try await Self.send(client, .get, "/dav/calendars/anna/work/seq.ics", anna).body
+            #expect(bumped.contains("SEQUENCE:4\r\n") && bumped.contains("room 2"), "\(bumped)")
+        }
+    }
+
     @Test func searchesFreeBusyAndPagedSync() async throws {
         let fixture = try ServerFixture(transport: .live)
         try await fixture.withServer(adjust: { _ in }) { client, parts in

@@ -24,6 +24,16 @@ public enum CountdownStamps {
         return edited
     }
 
+    /// Written by a calendar app (a CalDAV PUT): its SEQUENCE as it wrote it (RFC 5546 has the
+    /// organizer, not the server, decide when it rises: a PUT with SEQUENCE:3 read back 0), its
+    /// CREATED and LAST-MODIFIED where it gave them; otherwise as `added` or `edited` say.
+    public static func written(_ countdown: Countdown, row: CountdownRecord?, now: Date) -> Countdown {
+        var written = countdown
+        written.created = countdown.created ?? row?.createdAt ?? now
+        written.lastModified = countdown.lastModified ?? max(now, row?.lastModified ?? now)
+        return written
+    }
+
     /// Put back after a delete (Undo): the same UID, a sequence above the one it
     /// had, so that clients that saw it go take it back.
     public static func restored(_ countdown: Countdown, now: Date) -> Countdown {

@@ -121,9 +121,9 @@ extension CountdownService {
                 if existing.fromSource { throw CalendarObjectRefusal.fromSource(existing.row.title) }
                 var replacing = incoming
                 replacing.id = try existing.row.savedID()
-                _ = try await update(replacing, tx)
+                _ = try await update(replacing, asWritten: true, tx)
             } else {
-                _ = try await add(incoming, toFeed: slug, tx)
+                _ = try await insertNew(CountdownStamps.written(incoming, row: nil, now: tx.now), toFeed: slug, tx)
             }
             if name != CalendarObject.defaultName(uid: incoming.uid) {
                 try await tx.saveDavName(DavNameRecord(feedId: feedId, uid: incoming.uid, name: name))
