@@ -1,3 +1,5 @@
+import StrictXML
+
 /// Writes a `207 Multi-Status` body (RFC 4918 §13) one response at a time,
 /// into bytes: a 10,000-object calendar's answer is one buffer, built as it
 /// is read, with no tree of it held.
@@ -43,7 +45,7 @@ public struct MultiStatus: Sendable {
         for name in names where name.prefix == nil && prefixes[name.namespace] == nil {
             let prefix = "x\(prefixes.count)"
             prefixes[name.namespace] = prefix
-            append(" xmlns:\(prefix)=\"\(XMLText.escape(name.namespace))\"")
+            append(" xmlns:\(prefix)=\"\(MarkupEscape.text(name.namespace))\"")
         }
         append(">")
     }
@@ -55,7 +57,7 @@ public struct MultiStatus: Sendable {
             return
         }
         count += 1
-        append("<d:response><d:href>\(XMLText.escape(response.href))</d:href>")
+        append("<d:response><d:href>\(MarkupEscape.text(response.href))</d:href>")
         if let status = response.status {
             append("<d:status>\(Self.statusLine(status))</d:status>")
         } else {
@@ -80,7 +82,7 @@ public struct MultiStatus: Sendable {
 
     /// The body, with a sync-collection's new token when given.
     public consuming func finish(syncToken: String? = nil) -> [UInt8] {
-        if let syncToken { append("<d:sync-token>\(XMLText.escape(syncToken))</d:sync-token>") }
+        if let syncToken { append("<d:sync-token>\(MarkupEscape.text(syncToken))</d:sync-token>") }
         append("</d:multistatus>")
         return bytes
     }
@@ -89,12 +91,12 @@ public struct MultiStatus: Sendable {
         let (open, close) = tags(name)
         append(open)
         switch value {
-        case .text(let text): append(XMLText.escape(text))
-        case .href(let href): append("<d:href>\(XMLText.escape(href))</d:href>")
-        case .hrefs(let hrefs): for href in hrefs { append("<d:href>\(XMLText.escape(href))</d:href>") }
+        case .text(let text): append(MarkupEscape.text(text))
+        case .href(let href): append("<d:href>\(MarkupEscape.text(href))</d:href>")
+        case .hrefs(let hrefs): for href in hrefs { append("<d:href>\(MarkupEscape.text(href))</d:href>") }
         case .elements(let names): for name in names { append(Self.empty(name)) }
         case .privileges(let names): for name in names { append("<d:privilege>\(Self.empty(name))</d:privilege>") }
-        case .components(let names): for name in names { append("<c:comp name=\"\(XMLText.escape(name))\"/>") }
+        case .components(let names): for name in names { append("<c:comp name=\"\(MarkupEscape.text(name))\"/>") }
         case .reports(let names): for name in names { append("<d:supported-report><d:report>\(Self.empty(name))</d:report></d:supported-report>") }
         }
         append(close)
@@ -102,7 +104,7 @@ public struct MultiStatus: Sendable {
 
     private func tags(_ name: DAVName) -> (String, String) {
         if let prefix = name.prefix ?? prefixes[name.namespace] { return ("<\(prefix):\(name.local)>", "</\(prefix):\(name.local)>") }
-        return ("<x:\(name.local) xmlns:x=\"\(XMLText.escape(name.namespace))\">", "</x:\(name.local)>")
+        return ("<x:\(name.local) xmlns:x=\"\(MarkupEscape.text(name.namespace))\">", "</x:\(name.local)>")
     }
 
     private func empty(_ name: DAVName) -> String {
@@ -112,7 +114,7 @@ public struct MultiStatus: Sendable {
 
     static func empty(_ name: DAVName) -> String {
         if let prefix = name.prefix { return "<\(prefix):\(name.local)/>" }
-        return "<x:\(name.local) xmlns:x=\"\(XMLText.escape(name.namespace))\"/>"
+        return "<x:\(name.local) xmlns:x=\"\(MarkupEscape.text(name.namespace))\"/>"
     }
 
     static func statusLine(_ code: Int) -> String {
@@ -137,28 +139,8 @@ public enum DAVError {
     public static func body(_ condition: DAVName, _ message: String? = nil) -> [UInt8] {
         var text = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n"
         text += #"<d:error xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">"# + MultiStatus.empty(condition)
-        if let message { text += "<d:responsedescription>\(XMLText.escape(message))</d:responsedescription>" }
+        if let message { text += "<d:responsedescription>\(MarkupEscape.text(message))</d:responsedescription>" }
         text += "</d:error>"
         return Array(text.utf8)
-    }
-}
-
-/// Text as XML character data or an attribute value.
-enum XMLText {
-    static func escape(_ text: String) -> String {
-        guard text.contains(where: { "&<>\"'".contains($0) }) else { return text }
-        var out = ""
-        out.reserveCapacity(text.count + 16)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

@@ -1,6 +1,7 @@
 import CQREncode
 import Foundation
 import Pages
+import StrictXML
 
 /// A QR code for a subscribe link, drawn by libqrencode (Debian's
 /// libqrencode-dev) and written as a small SVG on the server: phones scan it
@@ -27,7 +28,7 @@ package enum QRCode {
                 x += run
             }
         }
-        let title = HTMLEscape.text(label)
+        let title = MarkupEscape.text(label)
         return """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(size) \(size)" width="200" height="200" role="img" aria-label="\(title)" shape-rendering="crispEdges"><title>\(title)</title><rect width="\(size)" height="\(size)" fill="#fff"/><path fill="#000" d="\(path)"/></svg>
             """

@@ -1,6 +1,7 @@
 import Countdowns
 import ICalendar
 import Pages
+import StrictXML
 
 /// The statistics pages' bar chart, drawn on the server as SVG: one group of
 /// bars per month, week or day of the span, one colour per series (a
@@ -34,15 +35,15 @@ package enum StatisticsChart {
                 let barHeight = value == 0 ? 0 : max(2, (height - top - bottom) * min(value, maximum) / maximum)
                 let x = x0 + 4 + position * (barWidth + barGap)
                 let y = height - bottom - barHeight
-                bars += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(barWidth)\" height=\"\(barHeight)\" fill=\"\(HTMLEscape.text(one.color))\"><title>\(HTMLEscape.text(one.name)), \(HTMLEscape.text(bucket.label)): \(value)</title></rect>"
+                bars += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(barWidth)\" height=\"\(barHeight)\" fill=\"\(MarkupEscape.text(one.color))\"><title>\(MarkupEscape.text(one.name)), \(MarkupEscape.text(bucket.label)): \(value)</title></rect>"
                 if value > 0 { bars += "<text x=\"\(x + barWidth / 2)\" y=\"\(y - 2)\" font-size=\"9\" text-anchor=\"middle\">\(value)</text>" }
             }
-            bars += "<text x=\"\(x0 + groupWidth / 2)\" y=\"\(height - 10)\" font-size=\"10\" text-anchor=\"middle\">\(HTMLEscape.text(bucket.label))</text>"
+            bars += "<text x=\"\(x0 + groupWidth / 2)\" y=\"\(height - 10)\" font-size=\"10\" text-anchor=\"middle\">\(MarkupEscape.text(bucket.label))</text>"
         }
         // A text alternative in the SVG itself (the page's table is the other): a title, and the totals as a description.
         return """
             <svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 \(width) \(height)" role="img" aria-labelledby="chart-title chart-desc">\
-            <title id="chart-title">\(HTMLEscape.text(title))</title><desc id="chart-desc">\(HTMLEscape.text(summary.isEmpty ? words["stats.noOccurrences"] : summary))</desc>\
+            <title id="chart-title">\(MarkupEscape.text(title))</title><desc id="chart-desc">\(MarkupEscape.text(summary.isEmpty ? words["stats.noOccurrences"] : summary))</desc>\
             <line x1="8" y1="\(height - bottom)" x2="\(width - 8)" y2="\(height - bottom)" stroke="currentColor" stroke-opacity=".3"/>\(bars)</svg>
             """
     }
