@@ -30,6 +30,12 @@ struct CalDAVHostileBodiesTests {
         return service
     }
 
+    /// Anna's family calendar and her phone's headers (Depth 1).
+    static func annasFamilyApp(_ service: CountdownService) async throws -> HTTPFields {
+        let service = try await annasFamilyCalendar(service)
+        return CalDAVTests.basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret, depth: "1")
+    }
+
     /// Regression (issue #59, 1): one PROPFIND with an unclosed declaration killed the server (SIGSEGV in FoundationXML).
     @Test func hostileBodiesAreRefusedAndTheServerStaysUp() async throws {
         let fixture = try ServerFixture(transport: .live)
@@ -113,8 +119,7 @@ struct CalDAVHostileBodiesTests {
     @Test func anExpandedAllDaySeriesKeepsItsDates() async throws {
         let fixture = try ServerFixture(transport: .live)
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            let service = try await Self.annasFamilyCalendar(parts.dependencies.parts.service)
-            let anna = CalDAVTests.basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret, depth: "1")
+            let anna = try await Self.annasFamilyApp(parts.dependencies.parts.service)
             let calendar = "/dav/calendars/anna/family/"
             let allDay = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tests//EN\r\nBEGIN:VEVENT\r\nUID:birthday@t\r\nDTSTAMP:20260101T000000Z\r\n"
                 + "DTSTART;VALUE=DATE:19971102\r\nDTEND;VALUE=DATE:19971103\r\nRRULE:FREQ=YEARLY\r\nSUMMARY:Birthday\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
@@ -138,8 +143,7 @@ struct CalDAVHostileBodiesTests {
     @Test func alarmTimeRangesFindTheObjectWhoseAlarmTriggers() async throws {
         let fixture = try ServerFixture(transport: .live)
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            let service = try await Self.annasFamilyCalendar(parts.dependencies.parts.service)
-            let anna = CalDAVTests.basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret, depth: "1")
+            let anna = try await Self.annasFamilyApp(parts.dependencies.parts.service)
             let calendar = "/dav/calendars/anna/family/"
             func event(_ uid: String, _ start: String, _ rule: String?, _ trigger: String) -> String {
                 "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tests//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:\(start)\r\n"

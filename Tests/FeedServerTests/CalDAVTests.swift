@@ -33,6 +33,15 @@ struct CalDAVTests {
             + "DTSTART:20270314T100000Z\r\nSUMMARY:\(summary)\r\nX-CLIENT-ONLY:kept as it came\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
     }
 
+    /// Anna with an app password for her phone, and an empty calendar of hers made over CalDAV
+    /// at `/dav/calendars/anna/NAME/`; the app's headers.
+    static func annasNewCalendar(_ client: some TestClientProtocol, _ service: CountdownService, named name: String) async throws -> HTTPFields {
+        try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
+        let anna = basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret)
+        try #require(try await send(client, mkcalendar, "/dav/calendars/anna/\(name)/", anna).status == 201)
+        return anna
+    }
+
     static let sync = #"<d:sync-collection xmlns:d="DAV:"><d:sync-token>TOKEN</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>"#
 
     @Test func aViewersAppReadsAndIsRefusedEveryWriteAndARevokedPasswordStops() async throws {
@@ -132,10 +141,7 @@ struct CalDAVTests {
     @Test func anObjectKeepsTheSequenceAndStampsItsAppWrote() async throws {
         let fixture = try ServerFixture(transport: .live)
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            let service = parts.dependencies.parts.service
-            try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
-            let anna = Self.basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret)
-            #expect(try await Self.send(client, Self.mkcalendar, "/dav/calendars/anna/work/", anna).status == 201)
+            let anna = try await Self.annasNewCalendar(client, parts.dependencies.parts.service, named: "work")
             func written(_ summary: String, sequence: Int) -> String {
                 Self.event("seq@work", summary).replacingOccurrences(of: "SUMMARY:", with:
                     "SEQUENCE:\(sequence)\r\nCREATED:20250101T080000Z\r\nLAST-MODIFIED:20250102T080000Z\r\nSUMMARY:")

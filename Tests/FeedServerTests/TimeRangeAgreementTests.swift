@@ -95,10 +95,7 @@ struct TimeRangeAgreementTests {
         // Over loopback: app passwords are taken over plain HTTP from this machine only.
         let fixture = try ServerFixture(transport: .live)
         try await fixture.withServer(adjust: { _ in }) { client, parts in
-            let service = parts.dependencies.parts.service
-            try await service.addPerson(login: "anna", password: "a long enough password", cost: 4)
-            let anna = CalDAVTests.basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret)
-            #expect(try await CalDAVTests.send(client, CalDAVTests.mkcalendar, "/dav/calendars/anna/agreement/", anna).status == 201)
+            let anna = try await CalDAVTests.annasNewCalendar(client, parts.dependencies.parts.service, named: "agreement")
             for (index, event) in events.enumerated() {
                 let put = try await CalDAVTests.send(client, .put, "/dav/calendars/anna/agreement/e\(index).ics", anna, Self.calendar(event))
                 try #require(put.status == 201, "event \(index): \(put.body)\n\(event)")
