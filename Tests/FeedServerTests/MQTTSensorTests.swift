@@ -215,6 +215,11 @@ struct MQTTSensorTests {
         #expect(try await broker.retained()["tminus/status"] == "offline")
     }
 
+    /// Waits for `semaphore` on a thread of its own, never on Swift's cooperative pool.
+    static func waitOffPool(_ semaphore: DispatchSemaphore) async {
+        await withCheckedContinuation { continuation in Thread { semaphore.wait(); continuation.resume() }.start() }
+    }
+
     /// A log handler that holds the network thread inside its one log call of a refused
     /// login until the test lets it go, and says whether that call returned.
     final class HeldLog: LogHandler, @unchecked Sendable {
@@ -247,14 +252,14 @@ struct MQTTSensorTests {
         let connection = try MQTTConnection(settings: settings, clientID: "tminus-test-stop", logger: Logger(label: "held") { _ in held })
         try connection.start { }
         // The network thread is now inside the log call of the refused login, and stays there.
-        held.entered.wait()
-        let stopped = DispatchSemaphore(value: 0)
-        Thread { connection.stop(); stopped.signal() }.start()
-        // Give a cancelling stop the time to cancel (a fixed stop would wait in the join);
-        // the test does not rely on this pause to pass.
-        try await Task.sleep(for: .milliseconds(200))
+        await Self.waitOffPool(held.entered)
+        // Stop from a thread of its own, and let the log call go once that thread is stopping: a stop
+        // that cancels (the old one) cuts the call short before it can return; a fixed one waits for it.
+        let stopping = DispatchSemaphore(value: 0), stopped = DispatchSemaphore(value: 0)
+        Thread { stopping.signal(); connection.stop(); stopped.signal() }.start()
+        await Self.waitOffPool(stopping)
         held.release.signal()
-        await withCheckedContinuation { continuation in Thread { stopped.wait(); continuation.resume() }.start() }
+        await Self.waitOffPool(stopped)
         #expect(held.returned.withLock { $0 }, "the network thread was stopped inside the log call")
         #expect(connection.isConnected == false)
     }
