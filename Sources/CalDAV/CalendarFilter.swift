@@ -81,6 +81,9 @@ public struct CalendarFilter: Sendable, Equatable {
 
     public var hasTimeRange: Bool { start != nil || end != nil }
 
+    /// Notes a part tminus does not evaluate; the first one is the one named.
+    mutating func refuse(_ part: String) { unsupported = unsupported ?? part }
+
     /// Reads `<c:filter>`; refuses what it would not answer truthfully
     /// (property filters, text matches), naming it.
     static func parse(_ filter: XMLTree?) throws(XMLTree.Refused) -> CalendarFilter {
@@ -102,22 +105,13 @@ public struct CalendarFilter: Sendable, Equatable {
                 let property = try Self.propertyFilter(child, into: &result)
                 result.properties.append(property)
             case .c("comp-filter") where child.attributes["name"]?.uppercased() == "VALARM":
-                var range = AlarmRange()
-                for part in child.children {
-                    if part.name == .c("time-range") {
-                        range.start = try part.attributes["start"].map(Self.utc)
-                        range.end = try part.attributes["end"].map(Self.utc)
-                    } else {
-                        result.unsupported = result.unsupported ?? "\(part.name.local) inside a VALARM comp-filter (a time-range is supported)"
-                    }
+                if let range = child.child(.c("time-range")), child.children.count == 1 {
+                    result.alarmRange = AlarmRange(start: try range.attributes["start"].map(Self.utc), end: try range.attributes["end"].map(Self.utc))
+                } else {
+                    result.refuse("a VALARM comp-filter other than one time-range")
                 }
-                if child.child(.c("time-range")) == nil, result.unsupported == nil {
-                    result.unsupported = "a VALARM comp-filter without a time-range"
-                }
-                result.alarmRange = range
             default:
-                result.unsupported = result.unsupported
-                    ?? "\(child.name.local) \(child.attributes["name"] ?? "") (by component, time-range, prop-filter and a VALARM's time-range)"
+                result.refuse("\(child.name.local) \(child.attributes["name"] ?? "") (by component, time-range, prop-filter and a VALARM's time-range)")
             }
         }
         return result
@@ -138,7 +132,7 @@ public struct CalendarFilter: Sendable, Equatable {
                                              negate: child.attributes["negate-condition"] == "yes",
                                              kind: child.attributes["match-type"].flatMap(TextMatch.Kind.init(rawValue:)) ?? .contains)
             case .c("param-filter"):
-                result.unsupported = result.unsupported ?? "a property's parameters (param-filter)"
+                result.refuse("a property's parameters (param-filter)")
             default: continue
             }
         }

@@ -25,11 +25,9 @@ enum CalendarQuery {
         if filter.hasTimeRange, window == nil { return false }
         guard let countdown = try? object.countdown() else { return false }
         let calendar = CalendarExport.calendar(feed: CalendarExport.asObjects(feed), countdowns: [countdown])
-        if !others.isEmpty {
-            guard let master = (calendar.events.map(\.component) + calendar.todos.map(\.component)).first else { return false }
-            for filter in others where !filter.matches(values(of: filter.name, in: master)) { return false }
-        }
-        if let range = filter.alarmRange, !alarmTriggers(in: calendar, within: range, feed: feed) { return false }
+        guard let master = master(of: calendar) else { return false }
+        for filter in others where !filter.matches(values(of: filter.name, in: master)) { return false }
+        if let range = filter.alarmRange, !alarmTriggers(of: master, in: calendar, within: range, feed: feed) { return false }
         guard let window else { return true }
         return !OccurrenceExpander(calendar: calendar, floatingZone: feed.zone).occurrences(in: calendar, in: window, limit: 1).occurrences.isEmpty
     }
@@ -38,28 +36,34 @@ enum CalendarQuery {
     /// an absolute trigger by its time; a relative one by the occurrences that start (or, RELATED=END, end)
     /// within the range moved back by the trigger's offset, so one bounded look of the expander answers it.
     /// A day in an offset is 24 hours; an alarm's REPEAT is not counted.
-    static func alarmTriggers(in calendar: VCalendar, within range: CalendarFilter.AlarmRange, feed: Feed) -> Bool {
-        guard let master = (calendar.events.map(\.component) + calendar.todos.map(\.component)).first,
-              let bounds = CalendarBounds.clamped(start: range.start, end: range.end) else { return false }
+    static func alarmTriggers(of master: Component, in calendar: VCalendar, within range: CalendarFilter.AlarmRange, feed: Feed) -> Bool {
+        guard let bounds = CalendarBounds.clamped(start: range.start, end: range.end) else { return false }
+        let expander = OccurrenceExpander(calendar: calendar, floatingZone: feed.zone)
         for alarm in master.children("VALARM") {
             guard let trigger = alarm.first("TRIGGER") else { continue }
             if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" {
                 // RFC 5545 §3.8.6.3: an absolute trigger is in UTC.
-                if case .utc(let local)? = DateTimeValue(property: trigger), bounds.start <= Zone.utc.instant(of: local),
-                   Zone.utc.instant(of: local) < bounds.end { return true }
+                if case .utc(let local)? = DateTimeValue(property: trigger) {
+                    let time = Zone.utc.instant(of: local)
+                    if bounds.start <= time, time < bounds.end { return true }
+                }
                 continue
             }
             guard let offset = VAlarm(component: alarm).triggerOffset else { continue }
             let seconds = TimeInterval(offset.signedDays * 86_400 + offset.signedSeconds)
             let shifted = DateInterval(start: bounds.start.addingTimeInterval(-seconds), end: bounds.end.addingTimeInterval(-seconds))
             let fromEnd = trigger.parameter("RELATED")?.uppercased() == "END"
-            let found = OccurrenceExpander(calendar: calendar, floatingZone: feed.zone).occurrences(in: calendar, in: shifted, limit: 100).occurrences
-            if found.contains(where: { occurrence in
+            if expander.occurrences(in: calendar, in: shifted, limit: 100).occurrences.contains(where: { occurrence in
                 let time = fromEnd ? occurrence.endInstant ?? occurrence.startInstant : occurrence.startInstant
                 return shifted.start <= time && time < shifted.end
             }) { return true }
         }
         return false
+    }
+
+    /// The object's one event or task (its overrides aside).
+    static func master(of calendar: VCalendar) -> Component? {
+        (calendar.events.map(\.component) + calendar.todos.map(\.component)).first
     }
 
     /// The unescaped values of a component's properties named `name`; a list
@@ -90,7 +94,7 @@ enum CalendarQuery {
         }
         budget.remaining -= found.occurrences.count
         let occurrences = found.occurrences
-        guard let master = (source.events.map(\.component) + source.todos.map(\.component)).first else { return CalendarWriter().write(source) }
+        guard let master = master(of: source) else { return CalendarWriter().write(source) }
         var calendar = VCalendar.empty()
         for occurrence in occurrences {
             var instance = master
@@ -138,10 +142,13 @@ enum CalendarQuery {
     /// or a floating time as it is, so that an all-day series stays all-day and its RECURRENCE-ID
     /// keeps DTSTART's type (RFC 5545 §3.8.4.4): a phone showed all-day birthdays at midnight UTC.
     static func instanceTime(_ name: String, _ value: DateTimeValue?, at instant: Date) -> Property {
-        switch value {
-        case .date?, .floating?: value!.property(name)
-        default: Property(name: name, value: utc(instant))
+        if let value {
+            switch value {
+            case .date, .floating: return value.property(name)
+            case .utc, .zoned: break
+            }
         }
+        return Property(name: name, value: utc(instant))
     }
 
     static func utc(_ date: Date) -> String {
