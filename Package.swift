@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers point downwards only: CLibical → ICalendar → Countdowns → Rules → CountdownStore (the contract, in memory)
 // → SQLiteStore, PostgresStore → StoreFactory → Services (use cases, authorization, events) → Subscriptions, Notices
-// → Pages → FeedServer (HTTP) → WebApp → TminusServer (buildApplication) → tminus.
+// → Pages → Catalog (the read model) → HTTPSupport → FeedServer, WebApp, CalDAVServer (HTTP, siblings)
+// → TminusServer (buildApplication) → tminus.
 // See ../shared/DESIGN.md for what each target owns.
 let package = Package(
     name: "tminus",
@@ -13,7 +14,7 @@ let package = Package(
         .library(name: "ICalendar", targets: ["ICalendar"]),
         // Also used by the fuzz harnesses (Fuzz/, a package of its own, outside the default build).
         .library(name: "Countdowns", targets: ["Countdowns"]),
-        .library(name: "TminusServer", targets: ["TminusServer", "FeedServer"]),
+        .library(name: "TminusServer", targets: ["TminusServer", "FeedServer", "Catalog", "HTTPSupport"]),
         // Feed definitions, for the fuzz harness of `feeds/*.yaml`.
         .library(name: "Subscriptions", targets: ["Subscriptions"]),
         // The store, for the fuzz harness of the public routes (it fixes the cursor key before the server starts).
@@ -35,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // HTTP fields and statuses for the read model, which decides 200 or 304 without an HTTP server.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
@@ -143,11 +146,41 @@ let package = Package(
             dependencies: ["Countdowns", .product(name: "Mustache", package: "swift-mustache")],
             resources: [.copy("Templates"), .copy("Static"), .copy("Words")]
         ),
-        // HTTP: the public feeds and pages, the admin API, conditional GET, the render cache and the compiled feeds.
+        // The read model: the published catalog and its tokens, the compiled feeds and their byte budget, the
+        // renders and their cache, kept exports. Below every HTTP target and above `Services`; no HTTP server.
+        .target(
+            name: "Catalog",
+            dependencies: [
+                "CountdownStore", "Services", "Rules", "Subscriptions", "Notices", "Pages", "StrictXML",
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // What the HTTP targets share, below all three: the parts routes work with, the request context, the
+        // sign-in throttle and proxy sign-in, page headers, metrics, and how errors and representations become responses.
+        .target(
+            name: "HTTPSupport",
+            dependencies: [
+                "Catalog", "CountdownStore", "Countdowns", "ICalendar", "Services", "Subscriptions", "Notices",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        // HTTP: the public feeds and pages, the admin API, health, connection limits and the background services.
         .target(
             name: "FeedServer",
             dependencies: [
-                "CountdownStore", "Services", "StoreFactory", "Rules", "Subscriptions", "Notices", "Pages",
+                "Catalog", "HTTPSupport", "CountdownStore", "Services", "StoreFactory", "Rules", "Subscriptions", "Notices", "Pages",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -173,7 +206,7 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "FeedServer", "Pages", "Services", "Rules", "Subscriptions", "Notices", "CQREncode",
+                "Catalog", "HTTPSupport", "Pages", "Services", "Rules", "Subscriptions", "Notices", "CQREncode",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -189,7 +222,7 @@ let package = Package(
         .target(
             name: "TminusServer",
             dependencies: [
-                "FeedServer", "WebApp", "CalDAVServer", "Services", "StoreFactory", "Subscriptions", "Notices", "Pages",
+                "Catalog", "HTTPSupport", "FeedServer", "WebApp", "CalDAVServer", "Services", "StoreFactory", "Subscriptions", "Notices", "Pages",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -211,7 +244,7 @@ let package = Package(
         // limits, multistatus written as bytes, paths and sync tokens. No HTTP, no store.
         .target(name: "CalDAV", dependencies: ["StrictXML"]),
         // CalDAV over HTTP: /.well-known/caldav, /dav/ (app passwords, PROPFIND, REPORT, GET, PUT, DELETE, MKCALENDAR, PROPPATCH).
-        .target(name: "CalDAVServer", dependencies: ["CalDAV", "Countdowns", "CountdownStore", "ICalendar", "Rules", "Services", "FeedServer",
+        .target(name: "CalDAVServer", dependencies: ["CalDAV", "Countdowns", "CountdownStore", "ICalendar", "Rules", "Services", "Catalog", "HTTPSupport",
                                                      .product(name: "Hummingbird", package: "hummingbird")]),
         // `make bench`: timings against a reference in the same run.
         // `tminus-bench bare-server`: the bare Hummingbird app the serving benchmark compares with;
@@ -228,6 +261,8 @@ let package = Package(
         .testTarget(name: "CountdownsTests", dependencies: ["Countdowns", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "StrictXML"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
+        // The use cases and the permission matrix on the memory store: no HTTP, no server.
+        .testTarget(name: "ServicesTests", dependencies: ["Services", "Countdowns", "CountdownStore", "TestSupport"]),
         // The `tminus` binary run as a user runs it: what it writes, where, and what it says.
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         .testTarget(
@@ -236,10 +271,22 @@ let package = Package(
                            .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures"]
         ),
+        // The server on loopback or through its router, as every HTTP test target starts it (`ServerFixture`),
+        // with a browser that keeps cookies and fills in CSRF tokens, and CalDAV's requests.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "Catalog", "HTTPSupport", "FeedServer", "TminusServer", "Services", "SQLiteStore", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            path: "Tests/ServerTestSupport"
+        ),
+        // The public feeds, the admin API, health and connections; and what crosses the front ends.
         .testTarget(
             name: "FeedServerTests",
             dependencies: [
-                "FeedServer", "TminusServer", "WebApp", "CalDAVServer", "CalDAV", "Pages", "Services", "Rules", "StoreFactory", "Subscriptions", "Notices", "SQLiteStore", "TestSupport",
+                "Catalog", "HTTPSupport", "FeedServer", "TminusServer", "WebApp", "CalDAVServer", "CalDAV", "Pages", "Services", "Rules", "StoreFactory", "Subscriptions", "Notices", "SQLiteStore", "TestSupport", "ServerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -250,6 +297,32 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
+        ),
+        // CalDAV through the whole server: app passwords, objects, queries and their time ranges, hostile bodies.
+        .testTarget(
+            name: "CalDAVServerTests",
+            dependencies: ["CalDAVServer", "CalDAV", "Catalog", "HTTPSupport", "FeedServer", "TminusServer", "Services", "TestSupport", "ServerTestSupport",
+                           .product(name: "HummingbirdTesting", package: "hummingbird")]
+        ),
+        // The web app at /app: sign-in, pages and forms, people and spaces, focus, languages.
+        .testTarget(
+            name: "WebAppTests",
+            dependencies: ["WebApp", "Catalog", "HTTPSupport", "FeedServer", "TminusServer", "Pages", "Services", "Subscriptions", "TestSupport", "ServerTestSupport",
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "HummingbirdOTP", package: "hummingbird-auth")]
+        ),
+        // Subscribed sources: fetching over HTTP with their logins, saved logins, their rules.
+        .testTarget(
+            name: "SubscriptionsTests",
+            dependencies: ["Subscriptions", "Catalog", "HTTPSupport", "FeedServer", "TminusServer", "Rules", "Services", "TestSupport", "ServerTestSupport",
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "AsyncHTTPClient", package: "async-http-client")]
+        ),
+        // Notices: webhooks, ntfy, and MQTT against a real broker.
+        .testTarget(
+            name: "NoticesTests",
+            dependencies: ["Notices", "Catalog", "HTTPSupport", "FeedServer", "TminusServer", "Services", "Subscriptions", "TestSupport", "ServerTestSupport",
+                           .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
-import FeedServer
 import Foundation
-import Hummingbird
+import HTTPSupport
 import HTTPTypes
+import Hummingbird
 import Services
 
 /// Signs calendar apps in with HTTP Basic: a person's login and one of their

@@ -1,10 +1,9 @@
 import CalDAV
 import Countdowns
 import CountdownStore
-import FeedServer
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import ICalendar
 import Rules
 import Services

@@ -1,10 +1,9 @@
 import CalDAV
 import Countdowns
 import CountdownStore
-import FeedServer
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import Services
 
 /// PUT, DELETE, MKCALENDAR and PROPPATCH: the web app's use cases, as the

@@ -1,10 +1,10 @@
 import CalDAV
 import Countdowns
 import CountdownStore
-import FeedServer
 import Foundation
-import Hummingbird
+import HTTPSupport
 import HTTPTypes
+import Hummingbird
 import Rules
 import Services
 

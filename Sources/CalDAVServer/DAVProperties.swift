@@ -1,7 +1,7 @@
 import CalDAV
+import Catalog
 import Countdowns
 import CountdownStore
-import FeedServer
 import Foundation
 import Services
 

@@ -32,6 +32,9 @@ public struct CountdownService: Sendable {
     /// writes take the instant their transaction began (`StoreTransaction.now`).
     public let clock: @Sendable () -> Date
 
+    /// The line of bcrypt checks this service's sign-ins wait in (shared by copies).
+    package let passwords = PasswordHashing()
+
     public init(store: any CountdownStore, limits: StoreLimits = StoreLimits(), events: any StoreEvents = NoStoreEvents(),
                 clock: @escaping @Sendable () -> Date = { Date() }, access: AccessCache = AccessCache()) {
         self.store = store

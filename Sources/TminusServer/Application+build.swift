@@ -1,8 +1,10 @@
 import AsyncHTTPClient
-import CountdownStore
 import CalDAVServer
+import Catalog
+import CountdownStore
 import FeedServer
 import Foundation
+import HTTPSupport
 import Hummingbird
 import Logging
 import Notices
@@ -150,7 +152,7 @@ package func buildRouter(_ dependencies: ServerDependencies) -> Router<ServerCon
     // Prometheus text, behind the admin token (a scrape config sends it as a bearer token).
     router.group("metrics").add(middleware: AdminAuthMiddleware(token: dependencies.token, people: nil)).get { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: metrics.scrape(catalog: catalog, cache: cache, health: health))))
+                 body: .init(byteBuffer: ByteBuffer(bytes: metrics.scrape(catalog: catalog, cache: cache, sources: health.sourceStates, databaseOK: !health.databaseHadAProblem))))
     }
     return router
 }

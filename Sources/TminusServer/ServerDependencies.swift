@@ -1,6 +1,8 @@
+import Catalog
 import CountdownStore
 import FeedServer
 import Foundation
+import HTTPSupport
 import Logging
 import Notices
 import Services

@@ -1,5 +1,4 @@
 import Countdowns
-import FeedServer
 import Foundation
 import HTTPTypes
 import Hummingbird

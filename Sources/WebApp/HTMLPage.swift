@@ -1,4 +1,4 @@
-import FeedServer
+import Catalog
 import Hummingbird
 import Pages
 

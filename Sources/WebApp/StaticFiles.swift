@@ -1,4 +1,4 @@
-import FeedServer
+import Catalog
 import Foundation
 import Hummingbird
 import Pages

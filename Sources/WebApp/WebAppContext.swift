@@ -1,6 +1,6 @@
 import Countdowns
-import FeedServer
 import Foundation
+import HTTPSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdAuth

@@ -1,10 +1,11 @@
+import Catalog
 import CountdownStore
-import FeedServer
 import Foundation
+import HTTPSupport
 import HTTPTypes
 import Hummingbird
-import Services
 import Pages
+import Services
 
 /// Gives every browser a CSRF cookie (random, HttpOnly, SameSite=Strict) the
 /// first time it opens a page of the app, and tells the page what it is, so

@@ -1,4 +1,3 @@
-import FeedServer
 import Foundation
 import Hummingbird
 import MultipartKit
@@ -38,7 +37,7 @@ package enum WebForm {
                 throw HTTPError(.unsupportedMediaType, message: "send the form as application/x-www-form-urlencoded or multipart/form-data")
             }
         } catch let error as HTTPError { throw error } catch let error as DecodingError {
-            throw HTTPError(.badRequest, message: "the form is incomplete: \(AdminJSON.describe(error))")
+            throw HTTPError(.badRequest, message: "the form is incomplete: \(error.readable)")
         } catch {
             throw HTTPError(.badRequest, message: "the form could not be read")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedServer
 import Foundation
+import HTTPSupport
 import Hummingbird
 import Logging
 import TminusServer

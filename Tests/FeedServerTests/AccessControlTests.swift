@@ -1,8 +1,9 @@
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 struct AccessControlTests {
     @Test func privateFeedsNeedALiveToken() async throws {

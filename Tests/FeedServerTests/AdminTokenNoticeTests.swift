@@ -1,9 +1,10 @@
 import CountdownStore
+@testable import FeedServer
 import Logging
+import ServerTestSupport
 import Services
 import Synchronization
 import Testing
-@testable import FeedServer
 
 /// Once people exist, the admin token used for feeds is said once in the log
 /// to belong to operations; before that, and for health, nothing is said.

@@ -1,8 +1,9 @@
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// Malformed and oversized requests get the right status and a JSON message,
 /// and the store is unchanged afterwards.

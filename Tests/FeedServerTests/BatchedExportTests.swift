@@ -1,14 +1,16 @@
+@testable import Catalog
+import Countdowns
+import CountdownStore
+@testable import FeedServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Countdowns
-import CountdownStore
 import ICalendar
+import ServerTestSupport
 import Services
 import Testing
 import TestSupport
-@testable import FeedServer
 
 /// Issue #41: a large feed's `.ics` while it is not compiled is written from
 /// its rows a batch at a time (`BatchedExport`), byte for byte the compiled

@@ -1,5 +1,7 @@
-import Testing
+@testable import Catalog
 @testable import FeedServer
+import ServerTestSupport
+import Testing
 
 /// The render cache's and list orders' store: least recently used out first, within a byte budget.
 struct BudgetedLRUTests {

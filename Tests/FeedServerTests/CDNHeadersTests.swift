@@ -1,13 +1,15 @@
+@testable import Catalog
+@testable import FeedServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import ServerTestSupport
 import Subscriptions
 import Synchronization
 import Testing
 import TestSupport
-@testable import FeedServer
 
 /// What a CDN or nginx `proxy_cache` in front of several replicas reads.
 struct CDNHeadersTests {
@@ -75,7 +77,7 @@ struct CDNHeadersTests {
     /// its new revision, its surrogate key and its URLs.
     @Test func aChangeCallsTheFeedsPurgeHook() async throws {
         let calls = Calls()
-        try await InternetSafetyTests.sourceServer { router in
+        try await SourceServer.serving { router in
             router.post("purge") { request, _ in
                 let body = try await request.body.collect(upTo: 1 << 16)
                 calls.add(request.headers[HTTPField.Name("Surrogate-Key")!] ?? "", String(buffer: body))
@@ -109,7 +111,7 @@ struct CDNHeadersTests {
     /// goes out under the rules of source fetches.
     @Test func thePurgeHookKeepsToTheAddressPolicyAndFollowsNoRedirect() async throws {
         let calls = Calls()
-        try await InternetSafetyTests.sourceServer { router in
+        try await SourceServer.serving { router in
             router.post("purge") { _, _ in calls.add("purge", ""); return Response(status: .noContent) }
             router.post("moved") { _, _ in Response(status: .temporaryRedirect, headers: [.location: "/purge"]) }
         }.test(.live) { hook in

@@ -1,16 +1,18 @@
+@testable import Catalog
+import Countdowns
+import CountdownStore
+@testable import FeedServer
 import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import NIOCore
-import Countdowns
-import CountdownStore
 import ICalendar
+import NIOCore
+import ServerTestSupport
 import Services
 import Testing
 import TestSupport
-@testable import FeedServer
 
 /// Issue #25: memory follows what is read, not what is stored. Feeds are
 /// compiled on first read into a budgeted least-recently-used set, and long

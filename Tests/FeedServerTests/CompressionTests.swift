@@ -1,9 +1,11 @@
+@testable import Catalog
 import CompressNIO
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// gzip is optional: off by default (some Outlook versions choke on it), and when
 /// on, the gzipped bytes have their own strong ETag.

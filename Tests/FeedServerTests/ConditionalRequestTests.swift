@@ -1,7 +1,9 @@
+@testable import Catalog
+@testable import FeedServer
 import Foundation
 import HTTPTypes
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// If-None-Match and If-Modified-Since as RFC 7232 reads them for GET and
 /// HEAD; the single-tag way a 304 takes (`ConditionalRequest.isNotModified(_:etag:lastModified:)`)

@@ -1,9 +1,10 @@
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import ICalendar
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// The day-by-day titles of /countdown.ics, in the feed's zone, across DST changes.
 struct CountdownCalendarTests {

@@ -1,11 +1,12 @@
 import CountdownStore
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Subscriptions
 import Testing
 import TestSupport
-@testable import FeedServer
 
 /// Deadlines measured against the clock: a whole-response deadline, and
 /// requests answered while imports keep the cores busy (issue #35, 9).
@@ -41,7 +42,7 @@ struct DeadlineTimingTests {
     /// then holds the rest of its body until `release` fires (after the test):
     /// only the fetch's one deadline, for headers and body alike, can end it.
     static func slowBodyServer(until release: Signal) -> some ApplicationProtocol {
-        InternetSafetyTests.sourceServer { router in
+        SourceServer.serving { router in
             router.get("slow.ics") { _, _ in
                 Response(status: .ok, body: ResponseBody { writer in
                     let calendar = ServerFixture.family.utf8

@@ -1,7 +1,8 @@
+@testable import FeedServer
 import Foundation
+import ServerTestSupport
 import Subscriptions
 import Testing
-@testable import FeedServer
 
 /// Issue #26: a source's rules match on more than the title, with patterns
 /// that run in linear time.
@@ -303,7 +304,7 @@ struct FeedRulesTests {
     @Test func theAdminAPIAndTheWebAppPreviewTheRules() async throws {
         let fixture = try ServerFixture(transport: .live)
         try writeMerged(into: fixture)
-        try await WebAppTests.withSignedInBrowser(fixture) { browser, _, client in
+        try await WebAppSignIn.withSignedInBrowser(fixture) { browser, _, client in
             let (response, body) = try await client.text("/api/feeds/everything/rules", headers: fixture.admin)
             #expect(response.status == .ok)
             let report = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])

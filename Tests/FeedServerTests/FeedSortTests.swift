@@ -1,8 +1,9 @@
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// The feed setting `sort:` (issue #22's demonstration of a setting added end
 /// to end): the order of the feed's page and JSON when the request names none.

@@ -1,15 +1,17 @@
+@testable import Catalog
+import Countdowns
+import CountdownStore
+@testable import FeedServer
 import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Countdowns
-import CountdownStore
 import ICalendar
+import ServerTestSupport
 import Services
 import Testing
 import TestSupport
-@testable import FeedServer
 
 /// Issue #41: a large feed's first `.json` and HTML pages are read by place (the first
 /// rows by `PlaceBound`) without compiling the feed, and each is byte for byte

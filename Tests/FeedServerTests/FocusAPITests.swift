@@ -1,9 +1,10 @@
+@testable import FeedServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// Focus sessions over the admin API (issue #42), with a person's token on
 /// a live server: one at a time, the running block in the focus feed's

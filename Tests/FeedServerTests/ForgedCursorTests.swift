@@ -1,10 +1,12 @@
+@testable import Catalog
 import CountdownStore
 import Crypto
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// The second audit's critical finding: a `?cursor=` is base64 of fields
 /// anyone could write (the fingerprint is a public function of the view's

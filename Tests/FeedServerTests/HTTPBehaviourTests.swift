@@ -1,8 +1,10 @@
+@testable import Catalog
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// Headers and conditional GET, as DESIGN.md's checklist asks, against a live server.
 struct HTTPBehaviourTests {

@@ -1,5 +1,7 @@
-import Testing
+@testable import Catalog
 @testable import FeedServer
+import ServerTestSupport
+import Testing
 
 /// When freed heap goes back to the system (`HeapTrim`).
 struct HeapTrimTests {

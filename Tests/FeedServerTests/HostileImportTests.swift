@@ -1,9 +1,10 @@
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 import TestSupport
-@testable import FeedServer
 
 /// shared/corpus/hostile through POST /api/feeds/{slug}/import on a live server:
 /// every input gets a 2xx or a 4xx with a message, never a 5xx or a dead server,

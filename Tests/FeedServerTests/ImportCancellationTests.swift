@@ -1,10 +1,11 @@
 import Countdowns
 import CountdownStore
+@testable import FeedServer
 import Foundation
 import Rules
+import ServerTestSupport
 import Testing
 import TestSupport
-@testable import FeedServer
 
 /// The second audit: SIGTERM during an import with slow rules took 86 s,
 /// as nothing inside the import looked at the shutdown. A cancelled import

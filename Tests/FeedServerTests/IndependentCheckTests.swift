@@ -1,9 +1,10 @@
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 import TestSupport
-@testable import FeedServer
 
 /// What the server sends, read by PyPI's icalendar and recurring-ical-events.
 @Suite(.enabled(if: PythonChecker.available, "python checkers not installed (run make test)"))

@@ -1,26 +1,21 @@
+@testable import CountdownStore
+@testable import FeedServer
 import Foundation
 import FoundationXML
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Subscriptions
 import Synchronization
 import Testing
 import TestSupport
 import TminusServer
-@testable import CountdownStore
-@testable import FeedServer
 
 /// The findings of the safe-on-the-internet issue, one regression test each,
 /// named after what an outsider could do before the fix.
 struct InternetSafetyTests {
     /// A local server that plays a hostile or broken calendar source.
-    static func sourceServer(_ routes: (Router<BasicRequestContext>) -> Void) -> some ApplicationProtocol {
-        let router = Router()
-        routes(router)
-        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-    }
-
     static let passwd = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
 
     // MARK: 1. long ?tz= values
@@ -40,7 +35,7 @@ struct InternetSafetyTests {
     @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func healthzLeaksNothingAndRunsNoQuery() async throws {
         let fixture = try ServerFixture(backend: .sqlite)
         let secret = "private-key=s3cr3t-0123456789"
-        try await Self.sourceServer { router in
+        try await SourceServer.serving { router in
             router.get("calendar.ics") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: Self.passwd))) }
         }.test(.live) { source in
             let port = try #require(source.port)
@@ -80,7 +75,7 @@ struct InternetSafetyTests {
     @Test func failedURLImportDoesNotEchoTheFetchedBody() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family)
-        try await Self.sourceServer { router in
+        try await SourceServer.serving { router in
             router.get("passwd") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: Self.passwd))) }
         }.test(.live) { source in
             let port = try #require(source.port)
@@ -258,7 +253,7 @@ struct InternetSafetyTests {
     @Test func fetchesFromPrivateAddressesAreRefusedByDefault() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("family", calendar: ServerFixture.family)
-        try await Self.sourceServer { router in
+        try await SourceServer.serving { router in
             router.get("calendar.ics") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: ServerFixture.family))) }
         }.test(.live) { source in
             let port = try #require(source.port)
@@ -284,7 +279,7 @@ struct InternetSafetyTests {
 
     @Test(.enabled(if: Timing.isMeaningful, Timing.skipReason)) func redirectsStopAfterFive() async throws {
         let hops = Atomic<Int>(0)
-        try await Self.sourceServer { router in
+        try await SourceServer.serving { router in
             router.get("hop/{n}") { _, context in
                 hops.add(1, ordering: .relaxed)
                 let next = (context.parameters.get("n", as: Int.self) ?? 0) + 1

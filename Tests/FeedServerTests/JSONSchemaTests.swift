@@ -1,8 +1,9 @@
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// The documented, versioned shape of /feeds/{slug}.json (docs/api.md, "The JSON feed").
 struct JSONSchemaTests {

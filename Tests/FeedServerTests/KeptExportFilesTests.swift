@@ -1,14 +1,16 @@
+@testable import Catalog
 import Countdowns
 import CountdownStore
+@testable import FeedServer
 import Foundation
 import HTTPTypes
 import ICalendar
 import Logging
 import NIOCore
+import ServerTestSupport
 import Services
 import Testing
 import TestSupport
-@testable import FeedServer
 
 /// Issue #41: a feed not in memory answers `.ics` from a file of its kept
 /// export, written the first time the store's row was read.

@@ -1,9 +1,10 @@
+@testable import FeedServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// The user's language on every output (issue 13, part 1): `?lang=`, the
 /// feed's `language:`, and `Accept-Language` for pages and cards.

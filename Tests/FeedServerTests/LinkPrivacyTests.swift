@@ -1,8 +1,9 @@
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// Privacy per link (issue 13, part 6), through a real server: every output a
 /// link serves (exported calendar, countdown calendar, JSON, page, cards) is

@@ -1,8 +1,9 @@
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// Each link, tuned by its subscriber (issue #39): the filters a calendar
 /// client cannot apply travel in the link, are checked before they become

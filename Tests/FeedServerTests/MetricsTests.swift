@@ -1,9 +1,10 @@
+@testable import FeedServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// Issue #24, 5: `/metrics` in Prometheus text, behind the admin token; the
 /// counters move by exactly the requests made, and no label carries a path,

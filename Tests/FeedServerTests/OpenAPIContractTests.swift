@@ -1,11 +1,12 @@
 import CountdownStore
+@testable import FeedServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 import TminusServer
-@testable import FeedServer
 
 /// `/api/openapi.json` is the admin API's contract: it is served without the
 /// token, names exactly the routes the router has under `/api` (method for

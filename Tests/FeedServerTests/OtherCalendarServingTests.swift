@@ -1,8 +1,9 @@
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// Repeats in other calendars through a real server (issue 13, part 5): the
 /// JSON and the countdown calendar count to the right day, and the exported

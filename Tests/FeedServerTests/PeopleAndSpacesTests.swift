@@ -1,11 +1,12 @@
 import CountdownStore
+@testable import FeedServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Services
 import Testing
-@testable import FeedServer
 
 /// Issue #37's independent run, through the admin API with people's own
 /// tokens: Anna makes a space and a feed in it; Ben, a viewer, reads it and

@@ -1,11 +1,13 @@
 import CountdownStore
+@testable import FeedServer
 import Foundation
+import HTTPSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Services
 import Testing
-@testable import FeedServer
 
 /// Issue #37: behind an authenticating proxy (`--trusted-proxy`,
 /// `--user-header`) the web app takes the person the proxy names, from the

@@ -1,9 +1,10 @@
+@testable import FeedServer
 import HTTPTypes
 import NIOCore
 import NIOEmbedded
 import NIOHTTPTypes
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// A connection's deadlines on an `EmbeddedChannel`, whose clock the test
 /// moves: the head limit, the keep-alive idle limit, and none while a request

@@ -2,6 +2,7 @@ import Countdowns
 import Foundation
 import ICalendar
 import Pages
+import ServerTestSupport
 import Testing
 import WebApp
 

@@ -1,12 +1,13 @@
 import CountdownStore
+@testable import FeedServer
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdOTP
 import HummingbirdTesting
+import ServerTestSupport
 import Services
 import Testing
-@testable import FeedServer
 
 /// Issue #37: a person turns on a second factor from their account page (a
 /// code from their app confirms it); then signing in asks for a code after

@@ -1,13 +1,14 @@
-import SQLiteStore
 import AsyncHTTPClient
 import CountdownStore
-import Services
+@testable import FeedServer
 import Foundation
 import NIOCore
 import NIOHTTP1
+import ServerTestSupport
+import Services
+import SQLiteStore
 import Testing
 import TestSupport
-@testable import FeedServer
 
 /// Secrets stay out of logs and out of other users' reach: the real `tminus
 /// serve` binary, its real log, its real files.

@@ -1,14 +1,15 @@
-import SQLiteStore
 import Countdowns
 import CountdownStore
-import Services
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
+import Services
+import SQLiteStore
 import Testing
-import TminusServer
 import TestSupport
-@testable import FeedServer
+import TminusServer
 
 /// The serving core: feeds are compiled once per change and read from memory.
 /// One test at a time: the 10,000-countdown test takes both cores for a while,

@@ -1,11 +1,12 @@
 import Countdowns
+@testable import FeedServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Services
 import Testing
-@testable import FeedServer
 
 /// Regression (issue #59, 14): a 30 MB description was accepted and nothing bounded what one person
 /// stored. Over the API a write past the quota answers 507 and one countdown's text past 1 MiB 413,
@@ -15,7 +16,7 @@ struct StorageQuotaServingTests {
         let fixture = try ServerFixture(transport: .live)
         try await fixture.withServer(adjust: { _ in }) { client, parts in
             let service = parts.dependencies.parts.service
-            try await service.addPerson(login: "anna", password: WebAppPeopleTests.password, cost: 4)
+            try await service.addPerson(login: "anna", password: WebAppSignIn.password, cost: 4)
             let secret = try await service.createPersonToken(login: "anna", label: "phone", readOnly: false).secret
             let anna: HTTPFields = [.authorization: "Bearer \(secret)", .contentType: "application/json"]
             #expect(try await client.execute(uri: "/api/feeds", method: .post, headers: anna, body: ByteBuffer(string: #"{"slug":"mine","name":"Mine"}"#)).status == .created)
@@ -41,13 +42,13 @@ struct StorageQuotaServingTests {
 
             // A calendar app's PUT past the quota: 507 with RFC 4331's precondition, which apps show as "the account is full".
             try await service.setStorageQuota(StorageQuota(countdowns: 1, megabytes: 100, images: 10))
-            let app = CalDAVTests.basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret)
-            let put = try await CalDAVTests.send(client, .put, "/dav/calendars/anna/mine/trip.ics", app, CalDAVTests.event("trip@quota.test", "Trip"))
+            let app = CalDAVRequests.basic("anna", try await service.createAppPassword(login: "anna", label: "phone").secret)
+            let put = try await CalDAVRequests.send(client, .put, "/dav/calendars/anna/mine/trip.ics", app, CalDAVRequests.event("trip@quota.test", "Trip"))
             #expect(put.status == 507 && put.body.contains("quota-not-exceeded") && put.body.contains("over the quota of 1"), "\(put.status) \(put.body)")
             try await service.setStorageQuota(.standard)
 
             var browser = Browser(client: client)
-            try await browser.signIn(WebAppPeopleTests.password, as: "anna")
+            try await browser.signIn(WebAppSignIn.password, as: "anna")
             let page = try await browser.get("/app/account")
             #expect(page.text.contains("Your feeds hold 1 of 10,000 countdowns, 0.0 of 100 MB of text and 0 of 500 images"), "\(page.text.prefix(2000))")
         }

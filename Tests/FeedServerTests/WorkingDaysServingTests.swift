@@ -1,9 +1,10 @@
+@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import ICalendar
+import ServerTestSupport
 import Testing
-@testable import FeedServer
 
 /// Working days through a real server (issue 13, part 2): a feed names
 /// another feed as its holidays, and its JSON says `workdays` next to `days`,

@@ -1,5 +1,7 @@
+import Catalog
 import Countdowns
 import Foundation
+import HTTPSupport
 import Hummingbird
 
 /// The admin API's contract, `GET /api/openapi.json`: an OpenAPI 3.1 document

@@ -1,3 +1,4 @@
+import HTTPSupport
 import Hummingbird
 import Services
 

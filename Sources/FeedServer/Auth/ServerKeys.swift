@@ -1,7 +1,8 @@
+import Catalog
 import CountdownStore
+@preconcurrency import Crypto
 import Foundation
 import Services
-@preconcurrency import Crypto
 
 /// The server's own keys: made once, kept in the store's settings, so that
 /// restarts and replicas on one store agree. They are independent of the

@@ -1,6 +1,8 @@
+import Catalog
 import Countdowns
 import CountdownStore
 import Foundation
+import HTTPSupport
 import Rules
 import StoreFactory
 import Subscriptions

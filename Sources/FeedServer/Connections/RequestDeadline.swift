@@ -1,3 +1,5 @@
+import Catalog
+import HTTPSupport
 import HummingbirdCore
 import NIOCore
 import NIOHTTPTypes

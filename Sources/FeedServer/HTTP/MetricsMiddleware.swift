@@ -1,3 +1,4 @@
+import HTTPSupport
 import Hummingbird
 
 /// Counts every request for `/metrics` by its route pattern, method and

@@ -1,5 +1,7 @@
+import Catalog
 import CountdownStore
 import Foundation
+import HTTPSupport
 import Hummingbird
 import Notices
 import Synchronization
@@ -51,15 +53,9 @@ package struct Health: ResponseEncodable, Sendable {
 /// integrity check) fresh, off the request path.
 package final class HealthMonitor: Sendable {
     private let state = Mutex<(sources: [Health.Source], database: String)>(([], "not checked yet"))
-    private let states = Mutex<[SourceState]>([])
+    private let states = Mutex<[ServerMetrics.Source]>([])
 
     package init() {}
-
-    /// A source's outcome as `/metrics` reads it.
-    package struct SourceState: Sendable {
-        package var ok: Bool
-        package var lastSuccessAt: Date?
-    }
 
     package func update(sources: [SourceStatus]) {
         let entries = sources.map { source in
@@ -67,10 +63,10 @@ package final class HealthMonitor: Sendable {
                           lastSuccess: source.lastSuccessAt.map(HTTPDate.format))
         }
         state.withLock { $0.sources = entries }
-        states.withLock { $0 = sources.map { SourceState(ok: $0.lastError == nil, lastSuccessAt: $0.lastSuccessAt) } }
+        states.withLock { $0 = sources.map { ServerMetrics.Source(ok: $0.lastError == nil, lastSuccessAt: $0.lastSuccessAt) } }
     }
 
-    package var sourceStates: [SourceState] { states.withLock { $0 } }
+    package var sourceStates: [ServerMetrics.Source] { states.withLock { $0 } }
 
     package func update(database: String) { state.withLock { $0.database = database } }
 

@@ -1,4 +1,5 @@
 import CountdownStore
+import HTTPSupport
 import Services
 import Subscriptions
 

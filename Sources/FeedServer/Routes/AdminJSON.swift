@@ -1,3 +1,4 @@
+import Catalog
 import Countdowns
 import CountdownStore
 import Foundation
@@ -24,19 +25,9 @@ package enum AdminJSON {
 
     package static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
         do { return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView)) } catch let error as DecodingError {
-            throw HTTPError(.badRequest, message: "malformed JSON: \(describe(error))")
+            throw HTTPError(.badRequest, message: "malformed JSON: \(error.readable)")
         } catch {
             throw HTTPError(.badRequest, message: "malformed JSON")
-        }
-    }
-
-    package static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return (path.isEmpty ? "" : "\(path): ") + context.debugDescription
-        case .keyNotFound(let key, _): return "\(key.stringValue) is required"
-        @unknown default: return "\(error)"
         }
     }
 }

@@ -1,5 +1,6 @@
 import Countdowns
 import Foundation
+import HTTPSupport
 import Hummingbird
 import ICalendar
 import Services

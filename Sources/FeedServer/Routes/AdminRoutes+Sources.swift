@@ -1,5 +1,6 @@
 import CountdownStore
 import Foundation
+import HTTPSupport
 import Hummingbird
 import Rules
 import Services

@@ -1,7 +1,8 @@
+import Catalog
 import Countdowns
+@preconcurrency import Crypto
 import Hummingbird
 import ICalendar
-@preconcurrency import Crypto
 
 extension FeedQuery {
     /// Validates and normalises `/feeds/{slug}.json`'s query: an unknown `tz`,
@@ -19,28 +20,26 @@ extension FeedQuery {
     /// page, answered before the feed is compiled (`FirstPage`).
     package init(_ request: Request, feed: Feed, countdownCount: Int) throws {
         let query = request.uri.queryParameters
-        zone = try ViewerZone.fromQuery(query.get("tz"), default: feed.zone)
-        unit = nil
+        let zone = try ViewerZone.fromQuery(query.get("tz"), default: feed.zone)
+        var unit: DisplayUnit?
         if let raw = query.get("unit") {
             guard let parsed = DisplayUnit(rawValue: raw) else {
                 throw HTTPError(.badRequest, message: "unit must be one of \(DisplayUnit.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             unit = parsed
         }
-        limit = FeedQuery.defaultLimit
+        var limit = FeedQuery.defaultLimit
         if let raw = query.get("limit") {
             guard let parsed = Int(raw), parsed > 0 else { throw HTTPError(.badRequest, message: "limit must be a positive integer (at most \(FeedQuery.maxLimit))") }
             limit = min(parsed, FeedQuery.maxLimit)
         }
-        limit = max(1, min(limit, countdownCount))
-        sort = feed.sort
+        var sort = feed.sort
         if let raw = query.get("sort") {
             guard let parsed = FeedSnapshot.Sort(rawValue: raw) else { throw HTTPError(.badRequest, message: "sort must be remaining or title") }
             sort = parsed
         }
-        category = query.get("category").map { $0.lowercased() }
-        language = try ViewerLanguage.resolve(request, feed: feed, negotiating: false)
-        cursor = nil
+        self.init(zone: zone, unit: unit, limit: max(1, min(limit, countdownCount)), category: query.get("category").map { $0.lowercased() }, sort: sort,
+                  language: try ViewerLanguage.resolve(request, feed: feed, negotiating: false))
     }
 }
 
@@ -60,14 +59,5 @@ extension FeedCursor {
             throw HTTPError(.badRequest, message: "this cursor was made for other parameters: keep tz, unit, category, sort and lang as they were on the first page")
         }
         self = cursor
-    }
-}
-
-extension ViewerZone {
-    /// The viewer's zone from `?tz=`, else `fallback`; a name that is not a zone is a 400.
-    package static func fromQuery(_ raw: String?, default fallback: Zone) throws -> Zone {
-        do { return try parse(raw, default: fallback) } catch {
-            throw HTTPError(.badRequest, message: "tz must be a known time zone name (\(ViewerZone.Unknown.hint))")
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Countdowns
+import HTTPSupport
 import Hummingbird
 import ICalendar
 

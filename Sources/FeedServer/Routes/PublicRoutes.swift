@@ -1,10 +1,12 @@
+import Catalog
 import Countdowns
 import CountdownStore
 import Foundation
+import HTTPSupport
 import HTTPTypes
 import Hummingbird
-import Services
 import ICalendar
+import Services
 
 /// Everything a calendar client, a browser or a dashboard reads, answered from
 /// the compiled feeds in memory. Each GET also answers HEAD (the router
@@ -94,15 +96,14 @@ package struct PublicRoutes: Sendable {
         return exported
     }
 
-    /// The feed and view a request may see: a public feed's by slug, a private
-    /// one's only with a live token for it. Compiles nothing: the catalog has
-    /// a view only where a public feed or a live token needs it.
+    /// The feed and view a request may see, as the catalog and `Authorization`
+    /// decide for the link's principal (anyone, or a token's holder): a 404
+    /// for a feed it may not read, as for one that does not exist. Compiles nothing.
     private func view(_ context: ServerContext) throws -> (slug: String, redaction: Redaction) {
         let slug = context.parameters.get("slug") ?? ""
-        guard Feed.isValidSlug(slug) else { throw HTTPError(.notFound, message: "no feed '\(slug)'") }
-        guard let secret = context.parameters.get("token") else { return (slug, Redaction(link: nil)) }
-        guard let token = catalog.token(secret: secret), token.slug == slug else { throw HTTPError(.notFound, message: "no feed '\(slug)'") }
-        return (slug, Redaction(link: token.visibility))
+        guard Feed.isValidSlug(slug), let principal = catalog.principal(link: context.parameters.get("token")),
+              let redaction = catalog.view(slug: slug, for: principal) else { throw HTTPError(.notFound, message: "no feed '\(slug)'") }
+        return (slug, redaction)
     }
 
     /// A large feed's first `.json` page while it is not compiled, read by
@@ -139,9 +140,7 @@ package struct PublicRoutes: Sendable {
     private func uncompiled(_ request: Request, _ context: ServerContext) throws -> (StoredFeed, CompiledFeed.Identity, Feed)? {
         guard request.uri.queryParameters.get("cursor") == nil else { return nil }
         let (slug, redaction) = try view(context)
-        guard let (stored, identity) = catalog.uncompiled(slug: slug, as: redaction), redaction != Redaction(link: nil) || stored.feed.isPublic else {
-            return nil
-        }
+        guard let (stored, identity) = catalog.uncompiled(slug: slug, as: redaction) else { return nil }
         return (stored, identity, redaction.apply(to: stored.feed))
     }
 
@@ -159,9 +158,7 @@ package struct PublicRoutes: Sendable {
     private func feed(_ context: ServerContext) async throws -> (compiled: CompiledFeed, path: String) {
         let (slug, redaction) = try view(context)
         // A feed has a public view only while it is public: the catalog answers nil for a private one.
-        guard let compiled = try await catalog.readable(slug: slug, as: redaction), redaction != Redaction(link: nil) || compiled.feed.isPublic else {
-            throw HTTPError(.notFound, message: "no feed '\(slug)'")
-        }
+        guard let compiled = try await catalog.readable(slug: slug, as: redaction) else { throw HTTPError(.notFound, message: "no feed '\(slug)'") }
         return (compiled, context.parameters.get("token").map { "/t/\($0)/feeds/\(slug)" } ?? "/feeds/\(slug)")
     }
 

@@ -1,3 +1,4 @@
+import Catalog
 import CountdownStore
 import Foundation
 import Logging

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Catalog
 import CountdownStore
 import Foundation
 import Logging

@@ -1,3 +1,4 @@
+import Catalog
 import Services
 import Subscriptions
 import Synchronization

@@ -1,3 +1,5 @@
+import Countdowns
+
 /// The one place that decides what a principal may do. The admin token, the
 /// command line and the server itself may do everything; someone not signed
 /// in nothing; a feed token only reads its own feed in full (a `titles` or
@@ -37,6 +39,22 @@ public enum Authorization {
                 default: AccessTable.allows(standing ?? .outsider, permission.action)
                 }
             }
+        }
+    }
+
+    /// The view of feed `slug` that `principal` reads through the feed links
+    /// (`/feeds/…`, `/t/{token}/feeds/…`), or nil when it reads none (a 404,
+    /// like a feed that does not exist): anyone reads a public feed with its
+    /// classified events busy; a token reads its own feed as its visibility
+    /// allows; the operator's principals read every feed whole. A person reads
+    /// through the use cases (`authorize(.readFeed)`), where their standing is;
+    /// no feed link acts as a person.
+    public static func view(_ principal: Principal, ofFeed slug: String, isPublic: Bool) -> Redaction? {
+        switch principal {
+        case .anonymous: isPublic ? .classified : nil
+        case .feedToken(let feed, let visibility): feed == slug ? Redaction(link: visibility) : nil
+        case .adminToken, .system, .commandLine: Redaction.none
+        case .person: nil
         }
     }
 

@@ -34,7 +34,7 @@ extension CountdownService {
     /// then stops working; refused once anyone has an account.
     public func createFirstAccount(setupLink secret: String, login: String, displayName: String?, password: String,
                                    cost: UInt8 = PasswordPolicy.cost) async throws -> SignedInPerson {
-        let hash = try await Self.newPerson(login: login, password: password, cost: cost)
+        let hash = try await newPerson(login: login, password: password, cost: cost)
         return try await transaction { tx in
             guard try await tx.personRows(nil).isEmpty, let kept = try await tx.setting(.setupTokenHash),
                   Secret.constantTimeEquals(Secret.hash(secret), kept) else {
@@ -47,11 +47,11 @@ extension CountdownService {
     }
 
     /// Checks a new person's login and password, and hashes the password.
-    static func newPerson(login: String, password: String, cost: UInt8) async throws -> String {
+    func newPerson(login: String, password: String, cost: UInt8) async throws -> String {
         guard PersonRecord.isValidLogin(login) else {
             throw StoreError.invalid("'\(login)' is not a valid login: use 1 to 64 lower-case letters, digits, dots, dashes and underscores")
         }
         try PasswordPolicy.check(password)
-        return try await PasswordHashing.hash(password, cost: cost)
+        return try await passwords.hash(password, cost: cost)
     }
 }

@@ -99,7 +99,7 @@ extension CountdownService {
     /// the link up: in one transaction, so two people cannot both use it.
     public func acceptInvitation(_ secret: String, login: String, displayName: String?, password: String,
                                  cost: UInt8 = PasswordPolicy.cost) async throws -> SignedInPerson {
-        let hash = try await Self.newPerson(login: login, password: password, cost: cost)
+        let hash = try await newPerson(login: login, password: password, cost: cost)
         return try await transaction { tx in
             guard OneTimeLink.isPlausible(secret), let link = try await Self.link(secret, tx, now: tx.now),
                   case .invitation(let space, let role) = link.purpose,
@@ -134,7 +134,7 @@ extension CountdownService {
     /// working), and uses the link up.
     public func resetPassword(_ secret: String, to password: String, cost: UInt8 = PasswordPolicy.cost) async throws -> SignedInPerson {
         try PasswordPolicy.check(password)
-        let hash = try await PasswordHashing.hash(password, cost: cost)
+        let hash = try await passwords.hash(password, cost: cost)
         return try await transaction { tx in
             guard OneTimeLink.isPlausible(secret), let link = try await Self.link(secret, tx, now: tx.now),
                   case .reset(let id, _) = link.purpose, var person = try await tx.personRows(.id(id)).first else {
@@ -167,7 +167,7 @@ extension CountdownService {
     public func signUp(login: String, displayName: String?, password: String, serverAllows: Bool,
                        cost: UInt8 = PasswordPolicy.cost) async throws -> SignedInPerson {
         guard try await isSignupOpen(serverAllows: serverAllows) else { throw StoreError.invalid("sign-up is closed: ask an administrator for an invitation") }
-        let hash = try await Self.newPerson(login: login, password: password, cost: cost)
+        let hash = try await newPerson(login: login, password: password, cost: cost)
         return try await transaction { tx in
             let person = try await Self.savePerson(login: login, displayName: displayName, hash: hash, tx)
             return SignedInPerson(person, id: try person.savedID())

@@ -10,7 +10,7 @@ extension CountdownService {
     public func addPerson(login: String, displayName: String? = nil, password: String, isAdmin: Bool = false,
                           cost: UInt8 = PasswordPolicy.cost) async throws -> PersonRecord {
         try await authorize(.administer)
-        let hash = try await Self.newPerson(login: login, password: password, cost: cost)
+        let hash = try await newPerson(login: login, password: password, cost: cost)
         return try await transaction { tx in try await Self.savePerson(login: login, displayName: displayName, hash: hash, isAdmin: isAdmin, tx) }
     }
 

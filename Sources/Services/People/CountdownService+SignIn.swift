@@ -15,10 +15,10 @@ extension CountdownService {
             ? try await store.read { try await $0.personRows(.login(login)).first } : nil
         guard password.utf8.count <= PasswordPolicy.maxBytes else { return nil }
         guard let person, let id = person.id, let hash = person.passwordHash else {
-            try await PasswordHashing.spendACheck(password, client: client)
+            try await passwords.spendACheck(password, client: client)
             return nil
         }
-        guard try await PasswordHashing.verify(password, hash: hash, client: client), person.disabledAt == nil else { return nil }
+        guard try await passwords.verify(password, hash: hash, client: client), person.disabledAt == nil else { return nil }
         return SignedInPerson(person, id: id)
     }
 
@@ -74,7 +74,7 @@ extension CountdownService {
     public func setPassword(login: String, to password: String, revokingTokens: Bool = false, cost: UInt8 = PasswordPolicy.cost) async throws -> String {
         try await authorizeSelf(login)
         try PasswordPolicy.check(password)
-        let hash = try await PasswordHashing.hash(password, cost: cost)
+        let hash = try await passwords.hash(password, cost: cost)
         let epoch = Secret.generate(bytes: 16)
         try await transaction { tx in
             guard var person = try await tx.personRows(.login(login)).first else { throw StoreError.personNotFound(login) }

@@ -1,6 +1,6 @@
+import Catalog
 import Countdowns
 import CountdownStore
-import FeedServer
 import Foundation
 import Hummingbird
 import ICalendar

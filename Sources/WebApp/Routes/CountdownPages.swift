@@ -1,7 +1,8 @@
+import Catalog
 import Countdowns
 import CountdownStore
-import FeedServer
 import Foundation
+import HTTPSupport
 import Hummingbird
 import ICalendar
 import Pages

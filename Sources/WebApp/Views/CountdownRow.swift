@@ -1,5 +1,5 @@
+import Catalog
 import Countdowns
-import FeedServer
 import Foundation
 import ICalendar
 import Pages
