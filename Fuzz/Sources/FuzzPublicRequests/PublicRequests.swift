@@ -1,5 +1,6 @@
 import CountdownStore
 import FeedServer
+import HTTPSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
