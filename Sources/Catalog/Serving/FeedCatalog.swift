@@ -31,47 +31,13 @@ import Synchronization
 /// once a second) or `FeedChangeListener` (PostgreSQL's NOTIFY). A change
 /// compiles nothing: the stale compilation stays only as the base the next
 /// read reuses unchanged countdowns from.
+///
+/// Where each part is: the published catalog is a value (`PublishedFeeds`),
+/// brought up to the store by `FeedCatalog+Refresh`; the compiled feeds, their
+/// budget and single flight are here; exported calendars and keeping them are
+/// `FeedCatalog+Exports` (and `+BatchedExport`); token uses are `TokenUseLog`.
+/// Which view of a feed a link reads is `Authorization.view`'s to say.
 package final class FeedCatalog: Sendable {
-    package struct Published: Sendable {
-        /// Every feed's row, by slug.
-        package var feeds: [String: StoredFeed] = [:]
-        /// What a read checks a compilation against, small enough to copy on
-        /// the hot path (a `StoredFeed` copy retains every string of its settings).
-        package var heads: [String: Head] = [:]
-        /// The redacted views each feed may be read as: `.classified` for a
-        /// public feed, and `.titles` or `.busy` where a token has that visibility.
-        package var needed: [String: Set<Redaction>] = [:]
-        /// Hash of a token's secret → the token and the feed it opens.
-        package var tokens: [String: ActiveToken] = [:]
-        /// `/` in each language asked for (by code), rendered with the feeds it
-        /// lists: empty after a change until first asked for (`index(in:)`), so
-        /// that a change costs no render of every feed.
-        package var index: [String: Representation] = [:]
-        /// Moves with every published change of the feeds, so that an index
-        /// rendered from older feeds is not kept.
-        package var generation = 0
-        /// False until the store's catalog was first read (`/healthz` says "starting").
-        package var isRead = false
-        /// The store's change stamp this was read at (nil: the store keeps none).
-        package var stamp: Int64?
-    }
-
-    package struct Head: Sendable {
-        package var revision: Int64
-        package var holidays: String?
-        /// Where the feed's year turns: which kept export a read takes, known without its `StoredFeed`.
-        package var zone: Zone
-        /// Whether anyone may read it (`Authorization.view`), known without its `StoredFeed`.
-        package var isPublic: Bool
-
-        package init(_ stored: StoredFeed) {
-            revision = stored.revision
-            isPublic = stored.feed.isPublic
-            holidays = stored.feed.holidays
-            zone = stored.feed.zone
-        }
-    }
-
     /// One compilation: a feed as one kind of link sees it.
     package struct CompiledKey: Hashable, Sendable {
         package var slug: String
@@ -82,7 +48,7 @@ package final class FeedCatalog: Sendable {
 
     /// What a read needs a compilation to match: the feed's revision, and that
     /// of the holidays feed its working days count with.
-    private struct Target: Sendable {
+    struct Target: Sendable {
         var revision: Int64
         var holidaysRevision: Int64?
         var zone: Zone
@@ -92,7 +58,7 @@ package final class FeedCatalog: Sendable {
         }
     }
 
-    private struct Compiled {
+    struct Compiled {
         var feeds: CompiledSet<CompiledKey, CompiledFeed>
         /// Compiles running, with the revision each is for: a read joins one for
         /// the revision it wants, never one of an older revision.
@@ -122,26 +88,27 @@ package final class FeedCatalog: Sendable {
     package let logger: Logger
     /// Where exports read from the store are kept (the render cache, within `--cache-mb`).
     package let cache: RenderCache
-    private let published = Mutex(Published())
-    private let compiled: Mutex<Compiled>
-    private let tokenUses = Mutex<[Int64: Date]>([:])
+    let published = Mutex(PublishedFeeds())
+    let compiled: Mutex<Compiled>
+    /// When each token was last used, until saved (`saveTokenUses`).
+    private let tokenUses = TokenUseLog()
     /// Exports being written in batches (`batchedExport`), one per view: the requests that come meanwhile await it.
     let batchedExports = Mutex<[CompiledKey: (revision: Int64, task: Task<Representation?, Never>)]>([:])
-    private let compiles = Atomic<Int>(0)
+    let compiles = Atomic<Int>(0)
     /// How many exports were written in batches since start (`batchedExport`; tests read it).
     let batchedExportWrites = Atomic<Int>(0)
     private let indexRenders = Atomic<Int>(0)
-    private let refreshes = SerialJobs()
+    let refreshes = SerialJobs()
     /// Compiling (libical and rendering the export, CPU-bound) runs on threads
     /// of its own: never on Swift's cooperative pool, and one feed's long
     /// compile (100,000 countdowns) leaves a thread for the others.
-    private let compilePool: NIOThreadPool
-    private let yearVariant = Mutex<(year: Int, variant: String)>((0, ""))
+    let compilePool: NIOThreadPool
+    let yearVariant = Mutex<(year: Int, variant: String)>((0, ""))
     /// An export longer than this (an eighth of `--compiled-mb`) is not held:
     /// it is kept in the store and sent from there a chunk at a time.
     package let largeExportBytes: Int
     /// Called with each feed whose revision moved (a real change, not a start or a new day).
-    private let changed: @Sendable (StoredFeed) -> Void
+    let changed: @Sendable (StoredFeed) -> Void
     /// Writes compiled exports to the store in the background (a `Service` the server runs).
     package let exports: ExportKeeper
     /// The size from which a feed not compiled answers its first page by place (`ServerConfiguration.placedReadFrom`).
@@ -202,7 +169,7 @@ package final class FeedCatalog: Sendable {
         // Looked up by the SHA-256 of the secret: timing says nothing about the secret itself.
         guard let token = published.withLock({ $0.tokens[hash] }) else { return nil }
         let now = clock()
-        tokenUses.withLock { $0[token.id] = now }
+        tokenUses.note(token.id, at: now)
         return token
     }
 
@@ -293,7 +260,7 @@ package final class FeedCatalog: Sendable {
 
     /// What a read of `slug` as `redaction` needs a compilation to match, or
     /// nil when there is no such feed, or no such view of it.
-    private func target(slug: String, as redaction: Redaction) -> Target? {
+    func target(slug: String, as redaction: Redaction) -> Target? {
         published.withLock { published in
             guard let head = published.heads[slug] else { return nil }
             guard redaction == .none || published.needed[slug]?.contains(redaction) == true else { return nil }
@@ -301,7 +268,7 @@ package final class FeedCatalog: Sendable {
         }
     }
 
-    private enum Lookup {
+    enum Lookup {
         case kept(CompiledFeed)
         case compiling(Task<CompiledFeed?, Never>)
         case absent
@@ -310,7 +277,7 @@ package final class FeedCatalog: Sendable {
     /// The compilation `key` in memory when it serves `target`, else the
     /// compile in flight for that revision, else (when `compiling`) a compile
     /// started now: one lock, so concurrent first reads start one compile.
-    private func lookup(_ key: CompiledKey, _ target: Target, now: Date, compiling: Bool) -> Lookup {
+    func lookup(_ key: CompiledKey, _ target: Target, now: Date, compiling: Bool) -> Lookup {
         compiled.withLock { state in
             if let hit = state.feeds.use(key), target.isServed(by: hit, at: now) {
                 state.hits += 1
@@ -334,107 +301,8 @@ package final class FeedCatalog: Sendable {
         throw StoreError.unavailable("feed '\(slug)' cannot be compiled now: the store did not answer")
     }
 
-    /// The exported calendar (`/feeds/{slug}.ics`) as `redaction` sees it, or
-    /// nil when there is no such feed or view: from the compilation in memory
-    /// if there is one; else from the bytes the store kept for this revision
-    /// (`KeptExport`: one read, then held in the render cache, and written as
-    /// a file that the misses after read instead: `KeptExportFiles`); else compiled,
-    /// which keeps the bytes for the next miss. So a server with more feeds than
-    /// `--compiled-mb` holds answers a calendar client without compiling.
-    package func exported(slug: String, as redaction: Redaction) async throws -> Representation? {
-        let now = clock()
-        guard let target = target(slug: slug, as: redaction) else { return nil }
-        let key = CompiledKey(slug: slug, redaction: redaction)
-        switch lookup(key, target, now: now, compiling: false) {
-        case .kept(let compiled): return compiled.exported
-        case .compiling(let task): if let compiled = await task.value { return compiled.exported }
-        case .absent: break
-        }
-        // The kept export held in the render cache: what the target says is enough to find it (issue #41: the cached path copies no `StoredFeed`).
-        let year = OtherCalendarDates.year(at: now, in: target.zone)
-        let cacheKey = RenderKey.keptExport(slug: slug, redaction: redaction, revision: target.revision, year: year)
-        if let cached = cache.cached(cacheKey) { return cached }
-        guard let stored = stored(slug: slug), stored.revision == target.revision else { return try await readable(slug: slug, as: redaction)?.exported }
-        let variant = exportVariant(year: year)
-        if let bytes = exportFiles?.read(key, revision: target.revision, variant: variant) {
-            let exported = CompiledFeed.export(stored, kept: bytes, settings: settings)
-            cache.keep(cacheKey, exported)
-            return exported
-        }
-        do {
-            if let kept = try await store.keptExport(slug: slug, view: redaction, bodyUpTo: largeExportBytes), kept.revision == target.revision,
-               kept.variant == variant, let bytes = kept.bytes {
-                exports.noteKept(key.view, revision: kept.revision, variant: kept.variant)
-                let exported: Representation
-                if bytes.length > largeExportBytes {
-                    exported = CompiledFeed.export(stored, streamed: streamedExport(key, revision: kept.revision, variant: variant, length: bytes.length),
-                                                   etag: bytes.etag, settings: settings)
-                } else {
-                    exported = CompiledFeed.export(stored, kept: bytes, settings: settings)
-                    exportFiles?.keep(key, revision: kept.revision, variant: variant, bytes: bytes)
-                }
-                cache.keep(cacheKey, exported)
-                return exported
-            }
-        } catch {
-            logger.warning("cannot read a kept export; compiling the feed", metadata: ["feed": "\(slug)", "error": "\(error)"])
-        }
-        // A large feed not compiled writes its export from its rows instead (issue #41): the compile would hold every series.
-        // Unless an older compilation is in memory: compiling again reuses its series (an edit of a 10k feed: 0.4 s, not 0.75).
-        if stored.countdownCount >= placedReadFrom, !canRecompile(slug: slug),
-           let written = await batchedExport(key, stored: stored, variant: variant, spelling: OtherCalendarDates(today: CivilDate(year: year, month: 1, day: 1)),
-                                             cacheKey: cacheKey) {
-            return written
-        }
-        return try await readable(slug: slug, as: redaction)?.exported
-    }
-
-    /// `RenderSettings.exportVariant` for a year's spelling: made when the year
-    /// turns, not for every miss (a string of five parts, 1% of a miss).
-    private func exportVariant(year: Int) -> String {
-        if let known = yearVariant.withLock({ $0.year == year ? $0.variant : nil }) { return known }
-        let made = settings.exportVariant(OtherCalendarDates(today: CivilDate(year: year, month: 1, day: 1)))
-        yearVariant.withLock { $0 = (year, made) }
-        return made
-    }
-
-    /// The body of a kept export too large to hold, read from the store as it is sent.
-    func streamedExport(_ key: CompiledKey, revision: Int64, variant: String, length: Int) -> StreamedBody {
-        StreamedBody(length: length) { [store] offset in
-            try await store.keptExportChunk(slug: key.slug, view: key.redaction, revision: revision, variant: variant, offset: offset,
-                                            length: StreamedBody.chunkBytes)
-        }
-    }
-
-    /// `result` with its export sent from the store when it is too large to
-    /// hold: kept there first (awaited, as nothing else holds the bytes after),
-    /// and held after all when the store refuses.
-    private func sendingLargeExport(_ result: CompiledFeed, key: CompiledKey) async -> CompiledFeed {
-        guard result.exported.streamed == nil, result.exported.byteCount > largeExportBytes else { return result }
-        let export = KeptExport(revision: result.revision, variant: settings.exportVariant(result.otherCalendarDates), bytes: result.exported.kept)
-        do {
-            try await exports.keepNow(export, for: key.view)
-            logger.info("export too large to hold: sent from the store", metadata: ["feed": "\(key.slug)", "bytes": "\(result.exported.byteCount)",
-                                                                                  "limit": "\(largeExportBytes)"])
-            return result.sendingExport(streamedExport(key, revision: export.revision, variant: export.variant, length: result.exported.byteCount))
-        } catch {
-            logger.warning("cannot keep a large export in the store; holding it", metadata: ["feed": "\(key.slug)", "error": "\(error)"])
-            return result
-        }
-    }
-
-    /// Keeps `result`'s export in the store for the misses after it, unless it
-    /// is known to be kept. In the background: a read never waits on a write.
-    private func keepExport(_ result: CompiledFeed, key: CompiledKey, sameAsFull: Bool) {
-        // One sent from the store was kept before it was made so.
-        guard sameAsFull || result.exported.streamed == nil else { return }
-        let variant = settings.exportVariant(result.otherCalendarDates)
-        guard !exports.isKept(key.view, revision: result.revision, variant: variant) else { return }
-        exports.keep(KeptExport(revision: result.revision, variant: variant, bytes: sameAsFull ? nil : result.exported.kept), for: key.view)
-    }
-
     /// The full compilation of `slug` in memory, current or stale.
-    private func keptFull(_ slug: String) -> CompiledFeed? {
+    func keptFull(_ slug: String) -> CompiledFeed? {
         compiled.withLock { $0.feeds.peek(CompiledKey(slug: slug, redaction: .none)) }
     }
 
@@ -561,72 +429,9 @@ package final class FeedCatalog: Sendable {
         return try await compileUnlinked(slug, previous: kept, now: now)
     }
 
-    // MARK: refresh
-
-    /// Brings the catalog up to the store: reads the rows of feeds whose
-    /// revision changed, drops deleted ones, reloads tokens. Compiles nothing.
-    /// `force` reads every row again and drops every compilation (after
-    /// `feeds/` was reloaded).
-    package func refresh(force: Bool = false) async {
-        await refreshes.run { await self.refreshNow(force: force) }
-    }
-
-    private func refreshNow(force: Bool) async {
-        do {
-            // Read before the rows: a change committed meanwhile moves it again, and the next poll looks.
-            let stamp = try await store.changeStamp()
-            let (known, previousTokens, previousIndex, generation, wasRead, previousStamp) = published.withLock {
-                ($0.feeds, $0.tokens, $0.index, $0.generation, $0.isRead, $0.stamp)
-            }
-            // Nothing was written since the last look (the usual poll): one row read, not every feed's.
-            if !force, wasRead, let stamp, stamp == previousStamp { return }
-            let versions = try await store.feedVersions()
-            let tokens = try await store.activeTokens()
-            let tokenMap = Dictionary(tokens.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
-            let live = Set(versions.map(\.slug))
-            let moved = versions.filter { known[$0.slug]?.revision != $0.revision }.map(\.slug)
-            let removed = known.keys.filter { !live.contains($0) }
-            // Nothing moved (the usual poll, once a second): publish nothing (issue #27).
-            if !force, wasRead, tokenMap == previousTokens, moved.isEmpty, removed.isEmpty {
-                published.withLock { $0.stamp = stamp }
-                return
-            }
-            var feeds = known
-            for slug in removed { feeds[slug] = nil }
-            if force || !wasRead || moved.count > 64 {
-                feeds = Dictionary(try await store.feeds().map { ($0.feed.slug, $0) }, uniquingKeysWith: { first, _ in first })
-            } else {
-                for slug in moved { feeds[slug] = try await store.feed(slug: slug) }
-            }
-            let needed = Self.redactions(feeds: feeds, tokens: tokens)
-            let feedsMoved = force || !moved.isEmpty || !removed.isEmpty
-            published.withLock {
-                $0 = Published(feeds: feeds, heads: feeds.mapValues(Head.init), needed: needed, tokens: tokenMap, index: feedsMoved ? [:] : previousIndex,
-                               generation: generation + 1, isRead: true, stamp: stamp)
-            }
-            compiled.withLock { state in
-                state.feeds.removeAll { force || feeds[$0.slug] == nil }
-            }
-            exports.forget(keeping: Set(feeds.keys))
-            for slug in moved { if let old = known[slug], let new = feeds[slug], old.revision != new.revision { changed(new) } }
-        } catch {
-            logger.error("cannot read feeds from the store; serving what was compiled before", metadata: ["error": "\(error)"])
-        }
-    }
-
-    /// Which redacted views each feed needs: the public one for a public feed,
-    /// and one per visibility its live tokens have.
-    package static func redactions(feeds: [String: StoredFeed], tokens: [ActiveToken]) -> [String: Set<Redaction>] {
-        var needed: [String: Set<Redaction>] = [:]
-        for (slug, stored) in feeds where stored.feed.isPublic { needed[slug, default: []].insert(.classified) }
-        for token in tokens where feeds[token.slug] != nil { needed[token.slug, default: []].insert(Redaction(link: token.visibility)) }
-        for slug in needed.keys { needed[slug]?.remove(.none) }
-        return needed
-    }
-
     /// Saves the token uses gathered since the last call (a write now and then, never per request).
     package func saveTokenUses() async {
-        let uses = tokenUses.withLock { uses in defer { uses = [:] }; return uses }
+        let uses = tokenUses.take()
         guard !uses.isEmpty else { return }
         do { try await service.recordTokenUse(uses) } catch {
             logger.warning("cannot save token use", metadata: ["error": "\(error)"])
