@@ -44,5 +44,4 @@ package struct ServerParts: Sendable {
     }
 
     /// For reads; every write goes through `service`.
-    package var store: any CountdownStore { service.store }
 }

@@ -37,6 +37,13 @@ extension CountdownService {
         return found
     }
 
+    /// The feed as it is exported, with every countdown (what `tminus export` writes).
+    public func feedContents(slug: String) async throws -> (feed: StoredFeed, countdowns: [Countdown]) {
+        try await authorize(.readFeed(slug))
+        guard let contents = try await store.feedContents(slug: slug) else { throw StoreError.feedNotFound(slug) }
+        return contents
+    }
+
     /// The feed's countdowns, soonest first.
     public func countdowns(inFeed slug: String) async throws -> [Countdown] {
         try await authorize(.readFeed(slug))
@@ -52,6 +59,18 @@ extension CountdownService {
     public func sources(feed slug: String) async throws -> [SourceStatus] {
         try await authorize(.readFeed(slug))
         return try await store.sources(feed: slug)
+    }
+
+    /// Every feed's sources and how their last fetch went (what health and the fetcher show).
+    public func sources() async throws -> [SourceStatus] {
+        try await authorize(.administer)
+        return try await store.sources()
+    }
+
+    /// Every subscription the fetcher keeps, by feed and location.
+    public func subscriptions() async throws -> [SourceSubscription] {
+        try await authorize(.administer)
+        return try await store.subscriptions()
     }
 
     /// The sources the feed keeps fetching, by location.

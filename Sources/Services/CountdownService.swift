@@ -16,7 +16,10 @@ import Foundation
 /// transaction commits it publishes what changed (`StoreEvents`), so that no
 /// caller refreshes anything by hand.
 public struct CountdownService: Sendable {
-    public let store: any CountdownStore
+    /// Only use cases reach the store: a front end reads and writes through
+    /// them, with the principal's permission; the read model (`Catalog`) and
+    /// background work are given the store where they are built.
+    let store: any CountdownStore
     /// Who the use cases run as.
     public private(set) var principal: Principal = .system
     /// Told after each commit.

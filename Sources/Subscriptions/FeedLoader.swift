@@ -14,7 +14,6 @@ import Synchronization
 /// is reported in the logs and on /healthz.
 package final class FeedLoader: Sendable {
     package let service: CountdownService
-    package var store: any CountdownStore { service.store }
     package let fetcher: CalendarFetcher
     /// How often each feed's rules may be previewed (`SourceUseCases.previewRules`).
     package let rulesPreviews = RulesPreviewLimit()
@@ -59,7 +58,7 @@ package final class FeedLoader: Sendable {
     /// as its file says, else as the store has it (a feed made in the web app).
     package func ruleContext(for slug: String) async -> RuleContext {
         var name = state.withLock { $0.definitions.first { $0.feed.slug == slug }?.feed.timeZone }
-        if name == nil { name = try? await store.feed(slug: slug)?.feed.timeZone }
+        if name == nil { name = try? await service.feed(slug: slug)?.feed.timeZone }
         return RuleContext(now: clock(), zone: name.flatMap(Zone.named) ?? .utc)
     }
 
@@ -111,7 +110,7 @@ package final class FeedLoader: Sendable {
     /// or changed its login or rules. Unchanged ones keep their compiled rules.
     package func reloadSubscriptions() async {
         do {
-            let list = try await store.subscriptions()
+            let list = try await service.subscriptions()
             let known = subscribed.withLock { $0 }
             guard list != known.map(\.subscription) else { return }
             let compiled = list.map { subscription in
@@ -141,7 +140,7 @@ package final class FeedLoader: Sendable {
 
     package func rulesHome(feed slug: String, location: String) async throws -> RulesHome {
         if isDefined(feed: slug, location: location) { return .feedFile }
-        return try await store.subscriptions().first { $0.feed == slug && $0.location == location }.map(RulesHome.subscription) ?? .none
+        return try await service.subscriptions().first { $0.feed == slug && $0.location == location }.map(RulesHome.subscription) ?? .none
     }
 
     /// After a subscription's rules changed (and its validators were
@@ -274,7 +273,7 @@ package final class FeedLoader: Sendable {
             return
         }
         // Validators only for the rules the last import went through: with other rules, a 304 would keep the old result.
-        let status = try? await store.source(feed: slug, location: source.location)
+        let status = try? await service.sources(feed: slug).first { $0.location == source.location }
         let known = status?.importedWith == source.rulesFingerprint ? status : nil
         do {
             switch try await fetcher.fetch(source.location, etag: known?.etag, lastModified: known?.lastModifiedHeader, credentials: source.credentials) {
@@ -303,7 +302,7 @@ package final class FeedLoader: Sendable {
         await reloadSubscriptions()
         // One read of every source's state for the round, not one per source (that was O(S²)).
         var statuses: [String: [String: SourceStatus]] = [:]
-        for status in (try? await store.sources()) ?? [] { statuses[status.feed, default: [:]][status.location] = status }
+        for status in (try? await service.sources()) ?? [] { statuses[status.feed, default: [:]][status.location] = status }
         var due: [(String, LoadedFeedDefinition.Source)] = []
         for (slug, source) in urlSources {
             let status = statuses[slug]?[source.location]
@@ -328,6 +327,6 @@ package final class FeedLoader: Sendable {
 
     /// What /healthz shows follows every fetch (a query per fetch, never per request).
     private func sourcesChanged() async {
-        if let sources = try? await store.sources() { activity.sourcesChanged(sources) }
+        if let sources = try? await service.sources() { activity.sourcesChanged(sources) }
     }
 }

@@ -81,9 +81,9 @@ package func buildServices(_ configuration: ServerConfiguration, store: any Coun
                                   maxOccurrences: configuration.limits.maxOccurrences, pages: pages,
                                   build: configuration.executable.isEmpty ? configuration.build : configuration.build + " " + configuration.executable)
     let cache = RenderCache(budgetBytes: configuration.cacheBytes)
-    let renderer = FeedRenderer(cache: cache, settings: settings, cursorKey: try await ServerKeys.cursorKey(service), clock: configuration.clock, logger: logger)
+    let renderer = FeedRenderer(cache: cache, settings: settings, cursorKey: try await ServerKeys.cursorKey(service), store: store, clock: configuration.clock, logger: logger)
     let purges = PurgeNotifier(baseURL: settings.baseURL, logger: logger, policy: AddressPolicy(allowPrivate: configuration.allowPrivateSources))
-    let catalog = FeedCatalog(service: service, settings: settings, clock: configuration.clock, logger: logger, cache: cache,
+    let catalog = FeedCatalog(service: service, store: store, settings: settings, clock: configuration.clock, logger: logger, cache: cache,
                               budgetBytes: configuration.compiledBytes, placedReadFrom: configuration.placedReadFrom,
                               exportFiles: exportFiles(configuration, logger: logger), changed: purges.changed)
     let fetcher = CalendarFetcher(maxBytes: configuration.limits.maxInputBytes, timeout: configuration.fetchTimeout,

@@ -12,7 +12,6 @@ import Services
 /// are kept only as hashes. `run()` deletes expired entries every few minutes.
 package struct StorePersistDriver: PersistDriver {
     package let service: CountdownService
-    package var store: any CountdownStore { service.store }
     package let logger: Logger
     package var sweepInterval: Duration = .seconds(300)
 

@@ -77,12 +77,12 @@ enum PeopleBench {
             let start = ContinuousClock.now
             try await populate(store)
             print("\npeople: \(people) people in \(people) spaces with \(feedsPerSpace) feeds each, SQLite (made in \(String(format: "%.1f", seconds(ContinuousClock.now - start))) s)")
-            try await measure(CountdownService(store: store))
+            try await measure(CountdownService(store: store), store: store)
         }
     }
 
-    private static func measure(_ service: CountdownService) async throws {
-        let ids = try await service.store.read { try await $0.personRows(nil) }.reduce(into: [String: Int64]()) { $0[$1.login] = $1.id }
+    private static func measure(_ service: CountdownService, store: any CountdownStore) async throws {
+        let ids = try await store.read { try await $0.personRows(nil) }.reduce(into: [String: Int64]()) { $0[$1.login] = $1.id }
         let access = (0..<people).map { PersonAccess(id: ids[login($0)] ?? 0, login: login($0), isAdmin: false) }
         let services = access.map { service.acting(as: .person($0)) }
         let tokens = (0..<people).map(token)

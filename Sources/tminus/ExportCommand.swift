@@ -31,9 +31,8 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             try await store.withService(.reading) { service in
-                _ = try await service.requireFeed(slug: feed)
                 // Read as the server compiles it: the feed as it is exported, with every countdown.
-                guard let (stored, countdowns) = try await service.store.feedContents(slug: feed) else { throw StoreError.feedNotFound(feed) }
+                let (stored, countdowns) = try await service.feedContents(slug: feed)
                 var definition = stored.feed
                 definition.includeAlarms = alarms
                 let today = definition.zone.local(of: Date()).date

@@ -12,8 +12,7 @@ extension FeedRenderer {
     /// made from its rows in batches (`BatchedCountdownCalendar`, issue #41),
     /// under the compiled calendar's key, with its bytes: made once a day.
     /// Nil when the feed changed while it was read: the caller compiles.
-    package func batchedCountdownCalendar(_ stored: StoredFeed, identity: CompiledFeed.Identity, language asked: Language?,
-                                          store: any CountdownStore) async throws -> Representation? {
+    package func batchedCountdownCalendar(_ stored: StoredFeed, identity: CompiledFeed.Identity, language asked: Language?) async throws -> Representation? {
         let shown = identity.redaction.apply(to: stored.feed)
         let zone = shown.zone
         let now = clock()

@@ -14,7 +14,7 @@ extension FeedRenderer {
 
     /// `/feeds/{slug}.json`'s first page of a feed that is not compiled, from its first rows by place
     /// (`FirstPageRead`, issue #41), under the compiled page's key, with its bytes. Nil: the caller compiles.
-    package func firstJSON(_ stored: StoredFeed, identity: CompiledFeed.Identity, query: FeedQuery, store: any CountdownStore) async throws -> Representation? {
+    package func firstJSON(_ stored: StoredFeed, identity: CompiledFeed.Identity, query: FeedQuery) async throws -> Representation? {
         guard query.cursor == nil, query.sort == .remaining else { return nil }
         let (minute, minuteStart) = self.minute
         let key = RenderKey.json(identity, minute: minute, query: query)
@@ -39,8 +39,7 @@ extension FeedRenderer {
     }
 
     /// `/feeds/{slug}`'s first page (the HTML list) of a feed that is not compiled, read as `firstJSON` is.
-    package func firstPage(_ stored: StoredFeed, identity: CompiledFeed.Identity, zone: Zone, path: String, language: Language,
-                           store: any CountdownStore) async throws -> Representation? {
+    package func firstPage(_ stored: StoredFeed, identity: CompiledFeed.Identity, zone: Zone, path: String, language: Language) async throws -> Representation? {
         guard stored.feed.sort == .remaining else { return nil }
         let (minute, minuteStart) = self.minute
         let key = RenderKey.page(identity, minute: minute, zone: zone, path: path, language: language, offset: 0)

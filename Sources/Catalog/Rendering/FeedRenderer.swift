@@ -19,6 +19,8 @@ package struct FeedRenderer: Sendable {
     package let cursorKey: SymmetricKey
     package let clock: @Sendable () -> Date
     package let logger: Logger
+    /// Where a large feed not compiled is read by place (`firstJSON`, `firstPage`, `batchedCountdownCalendar`).
+    let store: any CountdownStore
     /// Revisions whose countdown calendar was reduced and already logged.
     private let reducedLogged = ReducedLog()
 
@@ -26,7 +28,9 @@ package struct FeedRenderer: Sendable {
         package let revisions = Mutex<[String: Int64]>([:])
     }
 
-    package init(cache: RenderCache, settings: RenderSettings, cursorKey: SymmetricKey, clock: @escaping @Sendable () -> Date, logger: Logger) {
+    package init(cache: RenderCache, settings: RenderSettings, cursorKey: SymmetricKey, store: any CountdownStore, clock: @escaping @Sendable () -> Date,
+                 logger: Logger) {
+        self.store = store
         self.cache = cache
         self.settings = settings
         self.cursorKey = cursorKey

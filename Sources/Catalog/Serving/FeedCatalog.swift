@@ -81,8 +81,11 @@ package final class FeedCatalog: Sendable {
         package var countdowns: Int
     }
 
+    /// The system's use cases, for what the catalog asks permission of.
     package let service: CountdownService
-    package var store: any CountdownStore { service.store }
+    /// The read model reads the store itself: it serves what each request's
+    /// token or page allows (`view(slug:for:)`), from what it compiled.
+    let store: any CountdownStore
     package let settings: RenderSettings
     package let clock: @Sendable () -> Date
     package let logger: Logger
@@ -116,13 +119,14 @@ package final class FeedCatalog: Sendable {
     /// Kept exports read from the store, as files a miss reads instead (`--export-files-mb`); nil when off.
     package let exportFiles: KeptExportFiles?
 
-    package init(service: CountdownService, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger, cache: RenderCache,
+    package init(service: CountdownService, store: any CountdownStore, settings: RenderSettings, clock: @escaping @Sendable () -> Date, logger: Logger, cache: RenderCache,
          budgetBytes: Int = 256 << 20, placedReadFrom: Int = 1_000, exportFiles: KeptExportFiles? = nil,
          changed: @escaping @Sendable (StoredFeed) -> Void = { _ in }) {
         self.changed = changed
         self.exportFiles = exportFiles
         self.placedReadFrom = placedReadFrom
-        exports = ExportKeeper(store: service.store, logger: logger)
+        exports = ExportKeeper(store: store, logger: logger)
+        self.store = store
         self.cache = cache
         self.service = service
         self.settings = settings

@@ -112,7 +112,7 @@ package struct PublicRoutes: Sendable {
     private func firstJSON(_ request: Request, _ context: ServerContext) async throws -> Representation? {
         guard let (stored, identity, feed) = try uncompiled(request, context) else { return nil }
         let query = try FeedQuery(request, feed: feed, countdownCount: stored.countdownCount)
-        return await byPlace(feed.slug) { try await renderer.firstJSON(stored, identity: identity, query: query, store: catalog.store) }
+        return await byPlace(feed.slug) { try await renderer.firstJSON(stored, identity: identity, query: query) }
     }
 
     /// The same for the feed's HTML page (`FeedRenderer.firstPage`).
@@ -121,7 +121,7 @@ package struct PublicRoutes: Sendable {
         let zone = try ViewerZone.fromQuery(request.uri.queryParameters.get("tz"), default: feed.zone)
         let language = try ViewerLanguage.resolve(request, feed: feed, negotiating: true)
         let path = context.parameters.get("token").map { "/t/\($0)/feeds/\(feed.slug)" } ?? "/feeds/\(feed.slug)"
-        return await byPlace(feed.slug) { try await renderer.firstPage(stored, identity: identity, zone: zone, path: path, language: language, store: catalog.store) }
+        return await byPlace(feed.slug) { try await renderer.firstPage(stored, identity: identity, zone: zone, path: path, language: language) }
     }
 
     /// A large feed's countdown calendar while it is not compiled, made from
@@ -133,7 +133,7 @@ package struct PublicRoutes: Sendable {
             return nil
         }
         let language = try ViewerLanguage.resolve(request, feed: feed, negotiating: false)
-        return await byPlace(feed.slug) { try await renderer.batchedCountdownCalendar(stored, identity: identity, language: language, store: catalog.store) }
+        return await byPlace(feed.slug) { try await renderer.batchedCountdownCalendar(stored, identity: identity, language: language) }
     }
 
     /// A feed the request may see, large and not compiled, as the viewer sees it; nil on a page after the first.

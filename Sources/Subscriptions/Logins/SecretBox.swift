@@ -175,7 +175,7 @@ extension SecretKeeper {
     /// are left, and fail as source errors that say why.
     package func resealUnbound(_ service: CountdownService) async throws {
         guard let box = current else { return }
-        let unbound = try await service.store.subscriptions().filter { $0.login?.hasPrefix("v1.") == true }
+        let unbound = try await service.subscriptions().filter { $0.login?.hasPrefix("v1.") == true }
         guard !unbound.isEmpty else { return }
         var resealed: [SourceSubscription] = []
         for var subscription in unbound {
