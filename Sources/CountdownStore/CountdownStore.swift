@@ -13,8 +13,9 @@ import NIOCore
 /// and writes through `transaction`, both over the row-level primitives of
 /// `StoreReader` and `StoreTransaction`; every decision (stamps, revisions,
 /// leases, which validators a new rule forgets) is the service's. What is
-/// left here is what only a store can do: kept renders, copying a whole
-/// store, its health, and telling of other processes' changes.
+/// left here is what only a store can do: copying a whole store, its health,
+/// and telling of other processes' changes; and, apart, in the same database,
+/// a shelf of kept renders (`KeptExports`).
 ///
 /// Every method is async: PostgreSQL answers over the network, and SQLite's
 /// work runs on GRDB's own queues, so neither ever blocks a thread of Swift's
@@ -35,25 +36,9 @@ public protocol CountdownStore: AnyObject, Sendable {
 
     // MARK: exported calendars kept (a cache of renders, not data)
 
-    /// The exported calendar kept for `slug`'s `view`, whatever its revision
-    /// (the caller checks it), with the bytes resolved; nil when none is kept.
-    /// The bytes come only when at most `bodyUpTo` long; a longer one comes
-    /// as a summary, validators and length (one too large to hold, sent with
-    /// `keptExportChunk`).
-    func keptExport(slug: String, view: Redaction, bodyUpTo maxBytes: Int) async throws -> KeptExport?
-    /// Up to `length` bytes of the body kept for `slug`'s `view` from `offset`,
-    /// or nil when what is kept is no longer of `revision` and `variant` (a
-    /// change replaced it while it was being sent).
-    func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> ByteBuffer?
-    /// Keeps `export` for `slug`'s `view`, replacing the row of another
-    /// revision or variant. Does nothing unless the feed is at `export`'s
-    /// revision (a slow writer never replaces newer bytes).
-    func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws
-    /// The same for a body written in parts (a large export written a batch
-    /// at a time, `BatchedExport`): joined, they are the body. A store that
-    /// can writes them one after the other, never holding the body joined
-    /// (SQLite: 56 MB bound to a statement were copied twice more).
-    func keepExport(parts: [[UInt8]], etag: String, revision: Int64, variant: String, slug: String, view: Redaction) async throws
+    /// The exported calendars kept in this store's database, beside its
+    /// rows: the read model's shelf of renders (`KeptExports`).
+    var keptExports: any KeptExports { get }
 
     // MARK: copying a whole store
 

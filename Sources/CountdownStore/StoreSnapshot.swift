@@ -51,6 +51,12 @@ public struct StoreTable: Sendable {
 
     public var columnList: String { columns.map(\.name).joined(separator: ", ") }
 
+    /// The table of `all` with this name (a coding error, trapped at startup, when there is none).
+    public static func named(_ name: String) -> StoreTable {
+        guard let table = all.first(where: { $0.name == name }) else { preconditionFailure("no table \(name) in StoreTable.all") }
+        return table
+    }
+
     public static let all: [StoreTable] = [
         StoreTable(name: "person", columns: [
             ("id", .integer), ("login", .text), ("displayName", .text), ("passwordHash", .text), ("language", .text), ("isAdmin", .boolean),

@@ -13,6 +13,7 @@ import Synchronization
 /// on that channel (`FeedChangeListener`) instead of polling.
 public final class PostgresCountdownStore: CountdownStore {
     public let location: String
+    public var keptExports: any KeptExports { PostgresKeptExports(store: self) }
     public let postgres: PostgresLocation
     let client: PostgresClient
     let clock: @Sendable () -> Date

@@ -8,7 +8,7 @@ import PostgresNIO
 /// `countdown_placeCheckAt`, in SQLite's order (a NULL before every value).
 extension PostgresTransaction {
     func placedRows(_ query: PlacedQuery) async throws -> PlacedRows {
-        let table = PostgresCountdownStore.countdownTable
+        let table = CountdownRecord.table
         var scope = "feedId = $1"
         if query.category != nil {
             // Compared lower-cased in Swift, as SQLite's store does.
@@ -39,7 +39,7 @@ extension PostgresTransaction {
     }
 
     func rowsToPlace(dueBy: Int64, limit: Int) async throws -> [CountdownRecord] {
-        let table = PostgresCountdownStore.countdownTable
+        let table = CountdownRecord.table
         let unplaced = try await store.select(CountdownRecord.self, from: table, where: "placeCheckAt IS NULL", order: "id LIMIT \(max(0, limit))",
                                               on: connection)
         guard unplaced.count < limit else { return unplaced }

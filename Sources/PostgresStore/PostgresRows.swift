@@ -7,15 +7,6 @@ import PostgresNIO
 /// INSERT and UPDATE here, and `RowCoding` maps a row to its record and back,
 /// so no statement names a record's columns by hand.
 extension PostgresCountdownStore {
-    static func table(_ name: String) -> StoreTable {
-        guard let table = StoreTable.all.first(where: { $0.name == name }) else { preconditionFailure("no table \(name) in StoreTable.all") }
-        return table
-    }
-
-    static let feedTable = table("feed"), sourceTable = table("source"), countdownTable = table("countdown"), tokenTable = table("feedToken")
-    static let personTable = table("person"), spaceTable = table("space"), memberTable = table("member"), personTokenTable = table("personToken")
-    static let changeTable = table("countdownChange"), davNameTable = table("davName")
-
     /// The rows of `table` that `condition` (with `$1`… bound to `binds`) selects, in `order`.
     func select<Record: Decodable>(_ type: Record.Type, from table: StoreTable, where condition: String = "TRUE", _ binds: PostgresBindings = PostgresBindings(),
                                    order: String, lock: Bool = false, on connection: PostgresConnection) async throws -> [Record] {
@@ -56,7 +47,7 @@ extension PostgresCountdownStore {
     }
 
     /// `record` as saved: with the id the database gave it, or its own.
-    func saved<Record: Encodable & IdentifiedRow>(_ record: Record, in table: StoreTable, keeping: Set<String> = [],
+    func saved<Record: TableRow>(_ record: Record, in table: StoreTable, keeping: Set<String> = [],
                                                   on connection: PostgresConnection) async throws -> Record {
         var saved = record
         saved.id = try await save(record, in: table, keeping: keeping, on: connection)
@@ -78,16 +69,3 @@ extension PostgresBindings {
         append(value)
     }
 }
-
-/// A row whose id the database gives on insert.
-protocol IdentifiedRow: SavedRow {
-    var id: Int64? { get set }
-}
-
-extension FeedRecord: IdentifiedRow {}
-extension SourceRecord: IdentifiedRow {}
-extension TokenRecord: IdentifiedRow {}
-extension PersonRecord: IdentifiedRow {}
-extension SpaceRecord: IdentifiedRow {}
-extension PersonTokenRecord: IdentifiedRow {}
-extension ChangeRecord: IdentifiedRow {}

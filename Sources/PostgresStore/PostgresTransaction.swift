@@ -19,7 +19,7 @@ struct PostgresTransaction: StoreTransaction {
     // MARK: reads
 
     func feedRows(_ key: FeedKey?, lock: Bool) async throws -> [FeedRecord] {
-        let table = PostgresCountdownStore.feedTable
+        let table = FeedRecord.table
         return switch key {
         case .slug(let slug)?:
             try await store.select(FeedRecord.self, from: table, where: "slug = $1", PostgresBindings(slug), order: "id", lock: lock && !readOnly, on: connection)
@@ -45,37 +45,35 @@ struct PostgresTransaction: StoreTransaction {
         return tallies
     }
 
-    func countdownRow(id: Int64, lock: Bool) async throws -> CountdownRecord? {
-        try await store.select(CountdownRecord.self, from: PostgresCountdownStore.countdownTable, where: "id = $1", PostgresBindings(id), order: "id",
-                               lock: lock && !readOnly, on: connection).first
-    }
-
-    func countdownRows(feedId: Int64, uid: String?) async throws -> [CountdownRecord] {
-        var binds = PostgresBindings(feedId)
-        if let uid { binds.append(uid) }
-        return try await store.select(CountdownRecord.self, from: PostgresCountdownStore.countdownTable,
-                                      where: uid == nil ? "feedId = $1" : "feedId = $1 AND uid = $2", binds,
-                                      order: "startsOn COLLATE \"C\", title COLLATE \"C\", id", on: connection)
-    }
-
-    func countdownRows(feedId: Int64, after uid: String?, limit: Int) async throws -> [CountdownRecord] {
-        var binds = PostgresBindings(feedId)
-        if let uid { binds.append(uid) }
-        binds.append(Int64(max(0, limit)))
-        return try await store.select(CountdownRecord.self, from: PostgresCountdownStore.countdownTable,
-                                      where: uid == nil ? "feedId = $1" : "feedId = $1 AND uid COLLATE \"C\" > $2", binds,
-                                      // The limit rides after the order: `select` ends its statement there.
-                                      order: "uid COLLATE \"C\" LIMIT $\(uid == nil ? 2 : 3)", on: connection)
+    func countdownRows(_ query: CountdownQuery) async throws -> [CountdownRecord] {
+        let table = CountdownRecord.table
+        switch query {
+        case .id(let id, let lock):
+            return try await store.select(CountdownRecord.self, from: table, where: "id = $1", PostgresBindings(id), order: "id", lock: lock && !readOnly,
+                                          on: connection)
+        case .feed(let feedId, let uid):
+            var binds = PostgresBindings(feedId)
+            if let uid { binds.append(uid) }
+            return try await store.select(CountdownRecord.self, from: table, where: uid == nil ? "feedId = $1" : "feedId = $1 AND uid = $2", binds,
+                                          order: "startsOn COLLATE \"C\", title COLLATE \"C\", id", on: connection)
+        case .batch(let feedId, let after, let limit):
+            var binds = PostgresBindings(feedId)
+            if let after { binds.append(after) }
+            binds.append(Int64(max(0, limit)))
+            return try await store.select(CountdownRecord.self, from: table, where: after == nil ? "feedId = $1" : "feedId = $1 AND uid COLLATE \"C\" > $2", binds,
+                                          // The limit rides after the order: `select` ends its statement there.
+                                          order: "uid COLLATE \"C\" LIMIT $\(after == nil ? 2 : 3)", on: connection)
+        }
     }
 
     func sourceRows(feedId: Int64?, lock: Bool) async throws -> [SourceRecord] {
-        try await store.select(SourceRecord.self, from: PostgresCountdownStore.sourceTable, where: feedId == nil ? "TRUE" : "feedId = $1",
+        try await store.select(SourceRecord.self, from: SourceRecord.table, where: feedId == nil ? "TRUE" : "feedId = $1",
                                feedId.map { PostgresBindings($0) } ?? PostgresBindings(), order: "feedId, location COLLATE \"C\"", lock: lock && !readOnly,
                                on: connection)
     }
 
     func tokenRows(feedId: Int64?) async throws -> [TokenRecord] {
-        try await store.select(TokenRecord.self, from: PostgresCountdownStore.tokenTable, where: feedId == nil ? "TRUE" : "feedId = $1",
+        try await store.select(TokenRecord.self, from: TokenRecord.table, where: feedId == nil ? "TRUE" : "feedId = $1",
                                feedId.map { PostgresBindings($0) } ?? PostgresBindings(), order: "id", on: connection)
     }
 
@@ -93,12 +91,8 @@ struct PostgresTransaction: StoreTransaction {
         }
     }
 
-    func image(digest: String) async throws -> (bytes: Data, mimeType: String)? {
-        for try await (bytes, type) in try await connection.query("SELECT bytes, mimeType FROM image WHERE sha256 = \(digest)", logger: logger)
-            .decode((Data, String).self) {
-            return (bytes, type)
-        }
-        return nil
+    func image(digest: String) async throws -> ImageRecord? {
+        try await store.select(ImageRecord.self, from: ImageRecord.table, where: "sha256 = $1", PostgresBindings(digest), order: "id", on: connection).first
     }
 
     func davNameRows(feedId: Int64, _ key: DavNameKey) async throws -> [DavNameRecord] {
@@ -107,11 +101,11 @@ struct PostgresTransaction: StoreTransaction {
         switch key {
         case .name(let name):
             binds.append(name)
-            return try await store.select(DavNameRecord.self, from: PostgresCountdownStore.davNameTable, where: "feedId = $1 AND name = $2", binds,
+            return try await store.select(DavNameRecord.self, from: StoreTable.named("davName"), where: "feedId = $1 AND name = $2", binds,
                                           order: "uid", on: connection)
         case .uids(let uids):
             binds.append(uids)
-            return try await store.select(DavNameRecord.self, from: PostgresCountdownStore.davNameTable, where: "feedId = $1 AND uid = ANY($2)", binds,
+            return try await store.select(DavNameRecord.self, from: StoreTable.named("davName"), where: "feedId = $1 AND uid = ANY($2)", binds,
                                           order: "uid", on: connection)
         }
     }
@@ -134,10 +128,9 @@ struct PostgresTransaction: StoreTransaction {
     }
 
     func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
-        var binds = PostgresBindings()
-        binds.append(query.feedIds)
-        binds.append(query.after ?? 0)
-        return try await store.select(ChangeRecord.self, from: PostgresCountdownStore.changeTable, where: "feedId = ANY($1) AND id > $2", binds,
+        var binds = PostgresBindings(query.after ?? 0)
+        if let feedIds = query.feedIds { binds.append(feedIds) }
+        return try await store.select(ChangeRecord.self, from: ChangeRecord.table, where: query.feedIds == nil ? "id > $1" : "id > $1 AND feedId = ANY($2)", binds,
                                       order: query.newestFirst ? "id DESC LIMIT \(max(0, query.limit))" : "id LIMIT \(max(0, query.limit))", on: connection)
     }
 
@@ -146,7 +139,7 @@ struct PostgresTransaction: StoreTransaction {
     func changeStamp() async throws -> Int64? { nil }
 
     func personRows(_ key: PersonKey?) async throws -> [PersonRecord] {
-        let table = PostgresCountdownStore.personTable
+        let table = PersonRecord.table
         return switch key {
         case .id(let id)?: try await store.select(PersonRecord.self, from: table, where: "id = $1", PostgresBindings(id), order: "id", on: connection)
         case .login(let login)?:
@@ -156,7 +149,7 @@ struct PostgresTransaction: StoreTransaction {
     }
 
     func spaceRows(_ key: SpaceKey?) async throws -> [SpaceRecord] {
-        let table = PostgresCountdownStore.spaceTable
+        let table = SpaceRecord.table
         return switch key {
         case .id(let id)?: try await store.select(SpaceRecord.self, from: table, where: "id = $1", PostgresBindings(id), order: "id", on: connection)
         case .slug(let slug)?: try await store.select(SpaceRecord.self, from: table, where: "slug = $1", PostgresBindings(slug), order: "id", on: connection)
@@ -169,13 +162,13 @@ struct PostgresTransaction: StoreTransaction {
         var conditions: [String] = []
         if let spaceId { binds.append(spaceId); conditions.append("spaceId = $\(conditions.count + 1)") }
         if let personId { binds.append(personId); conditions.append("personId = $\(conditions.count + 1)") }
-        return try await store.select(MemberRecord.self, from: PostgresCountdownStore.memberTable,
+        return try await store.select(MemberRecord.self, from: StoreTable.named("member"),
                                       where: conditions.isEmpty ? "TRUE" : conditions.joined(separator: " AND "), binds, order: "spaceId, personId",
                                       on: connection)
     }
 
     func personTokenRows(_ key: PersonTokenKey) async throws -> [PersonTokenRecord] {
-        let table = PostgresCountdownStore.personTokenTable
+        let table = PersonTokenRecord.table
         return switch key {
         case .hash(let hash):
             try await store.select(PersonTokenRecord.self, from: table, where: "tokenHash = $1", PostgresBindings(hash), order: "id", on: connection)
@@ -186,14 +179,19 @@ struct PostgresTransaction: StoreTransaction {
 
     // MARK: writes
 
-    func saveFeed(_ row: FeedRecord) async throws -> FeedRecord {
-        let saved = try await store.saved(row, in: PostgresCountdownStore.feedTable, on: connection)
-        try await store.notify(connection, slug: saved.slug, revision: saved.revision)
+    func save<Row: TableRow>(_ row: Row) async throws -> Row {
+        let saved = try await store.saved(row, in: Row.table, keeping: Row.writtenOnce, on: connection)
+        if let feed = saved as? FeedRecord { try await store.notify(connection, slug: feed.slug, revision: feed.revision) }
         return saved
     }
 
-    func deleteFeed(id: Int64) async throws {
-        for try await (slug, revision) in try await connection.query("DELETE FROM feed WHERE id = \(id) RETURNING slug, revision", logger: logger)
+    /// A feed deleted is told to the replicas as one revision past its last.
+    func delete<Row: TableRow>(_ type: Row.Type, ids: [Int64]) async throws {
+        guard type == FeedRecord.self else {
+            try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM \(Row.table.name) WHERE id = ANY($1)", binds: PostgresBindings(ids)), logger: logger)
+            return
+        }
+        for try await (slug, revision) in try await connection.query("DELETE FROM feed WHERE id = ANY(\(ids)) RETURNING slug, revision", logger: logger)
             .decode((String, Int64).self) {
             try await store.notify(connection, slug: slug, revision: revision + 1)
         }
@@ -203,13 +201,9 @@ struct PostgresTransaction: StoreTransaction {
         var ids: [Int64] = []
         ids.reserveCapacity(rows.count)
         for row in rows {
-            ids.append(try await store.save(row, in: PostgresCountdownStore.countdownTable, keeping: ["createdAt", "createdBy"], on: connection))
+            ids.append(try await store.save(row, in: CountdownRecord.table, keeping: CountdownRecord.writtenOnce, on: connection))
         }
         return ids
-    }
-
-    func deleteCountdowns(ids: [Int64]) async throws {
-        try await connection.query("DELETE FROM countdown WHERE id = ANY(\(ids))", logger: logger)
     }
 
     func saveCategories(feedId: Int64, colors: [String: String], links: [CategoryLinks], replacing: Bool) async throws {
@@ -233,21 +227,6 @@ struct PostgresTransaction: StoreTransaction {
         }
     }
 
-    func putImage(digest: String, mimeType: String, bytes: Data) async throws {
-        try await connection.query("""
-            INSERT INTO image (sha256, mimeType, bytes, createdAt) VALUES (\(digest), \(mimeType), \(bytes), \(now))
-            ON CONFLICT (sha256) DO NOTHING
-            """, logger: logger)
-    }
-
-    func saveSource(_ row: SourceRecord) async throws -> SourceRecord {
-        try await store.saved(row, in: PostgresCountdownStore.sourceTable, on: connection)
-    }
-
-    func saveToken(_ row: TokenRecord) async throws -> TokenRecord {
-        try await store.saved(row, in: PostgresCountdownStore.tokenTable, on: connection)
-    }
-
     func setValue(_ value: PersistedValue?, for key: StoreKey) async throws {
         switch (key, value) {
         case (.setting(let setting), let value?):
@@ -265,14 +244,6 @@ struct PostgresTransaction: StoreTransaction {
         case (.entry(let keyHash), nil):
             try await connection.query("DELETE FROM persistEntry WHERE keyHash = \(keyHash)", logger: logger)
         }
-    }
-
-    func savePerson(_ row: PersonRecord) async throws -> PersonRecord {
-        try await store.saved(row, in: PostgresCountdownStore.personTable, on: connection)
-    }
-
-    func deletePerson(id: Int64) async throws {
-        try await connection.query("DELETE FROM person WHERE id = \(id)", logger: logger)
     }
 
     func relabelHistory(actor: String, as label: String) async throws {
@@ -296,26 +267,6 @@ struct PostgresTransaction: StoreTransaction {
             """, logger: logger)
     }
 
-    func deleteChanges(before date: Date) async throws -> Int64 {
-        var newest: Int64 = 0
-        for try await id in try await connection.query("SELECT coalesce(max(id), 0) FROM countdownChange WHERE at < \(date)", logger: logger).decode(Int64.self) {
-            newest = id
-        }
-        if newest > 0 { try await connection.query("DELETE FROM countdownChange WHERE id <= \(newest)", logger: logger) }
-        return newest
-    }
-
-    func appendChanges(_ rows: [ChangeRecord]) async throws {
-        for var row in rows {
-            row.id = nil
-            _ = try await store.save(row, in: PostgresCountdownStore.changeTable, on: connection)
-        }
-    }
-
-    func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord {
-        try await store.saved(row, in: PostgresCountdownStore.spaceTable, on: connection)
-    }
-
     func setMember(spaceId: Int64, personId: Int64, to row: MemberRecord?) async throws {
         if let row {
             try await connection.query("""
@@ -326,10 +277,6 @@ struct PostgresTransaction: StoreTransaction {
         } else {
             try await connection.query("DELETE FROM member WHERE spaceId = \(spaceId) AND personId = \(personId)", logger: logger)
         }
-    }
-
-    func savePersonToken(_ row: PersonTokenRecord) async throws -> PersonTokenRecord {
-        try await store.saved(row, in: PostgresCountdownStore.personTokenTable, on: connection)
     }
 
     func deleteExpiredEntries() async throws -> Int {

@@ -5,13 +5,16 @@ import GRDB
 import GRDBSQLite
 import NIOCore
 
-/// The exported calendars a server kept (`KeptExport`, table `feedExport`, v9).
-extension SQLiteCountdownStore {
+/// The exported calendars a server kept (`KeptExport`, table `feedExport`,
+/// v9), in the store's file, on its connections.
+public struct SQLiteKeptExports: KeptExports {
+    let store: SQLiteCountdownStore
+
     public func keptExport(slug: String, view: Redaction, bodyUpTo maxBytes: Int) async throws -> KeptExport? {
         // On this thread when a quick reader is free: a few pages, read for a request of a feed not in memory.
         // Any failure there (busy, a connection that would not open) is left to the pool's read, which reports it if it persists.
-        if let answered = try? quickReaders.read({ db in try Self.keptExport(db, slug: slug, view: view, bodyUpTo: maxBytes) }) { return answered }
-        return try await readDatabase { db in try Self.keptExport(db, slug: slug, view: view, bodyUpTo: maxBytes) }
+        if let answered = try? store.quickReaders.read({ db in try Self.keptExport(db, slug: slug, view: view, bodyUpTo: maxBytes) }) { return answered }
+        return try await store.readDatabase { db in try Self.keptExport(db, slug: slug, view: view, bodyUpTo: maxBytes) }
     }
 
     private static func keptExport(_ db: Database, slug: String, view: Redaction, bodyUpTo maxBytes: Int) throws -> KeptExport? {
@@ -74,7 +77,7 @@ extension SQLiteCountdownStore {
     }
 
     public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> ByteBuffer? {
-        try await readDatabase { db in
+        try await store.readDatabase { db in
             // The row holding the bytes: the view's own, or, for a view written as the same, the full view's of the same revision and
             // variant. Only their lengths are read here (SQLite's length() of a blob reads no overflow page): substr() of the body
             // loaded all 56 MB of a 100,000-countdown export for each 1 MB chunk, twice over (issue #41).
@@ -108,7 +111,7 @@ extension SQLiteCountdownStore {
     }
 
     public func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws {
-        try await write { db in
+        try await store.write { db in
             // Only for the feed's current revision: a slow writer never
             // replaces a newer revision's bytes with older ones.
             try db.execute(sql: """
@@ -131,7 +134,7 @@ extension SQLiteCountdownStore {
     public func keepExport(parts: [[UInt8]], etag: String, revision: Int64, variant: String, slug: String, view: Redaction) async throws {
         let length = parts.reduce(0) { $0 + $1.count }
         guard length <= Int(Int32.max) else { throw StoreError.invalid("an export of \(length) bytes is past what SQLite keeps in one value") }
-        try await write { db in
+        try await store.write { db in
             // Only for the feed's current revision, and only over another revision or variant (as `keepExport(_:slug:view:)`).
             guard let feedId = try Int64.fetchOne(db, sql: "SELECT id FROM feed WHERE slug = ? AND revision = ?", arguments: [slug, revision]) else { return }
             let kept = try Row.fetchOne(db, sql: "SELECT revision, variant FROM feedExport WHERE feedId = ? AND view = ?", arguments: [feedId, view])
@@ -162,6 +165,6 @@ extension SQLiteCountdownStore {
     /// which also drops the cached statements. In its turn, between
     /// transactions: a transaction's own pages are pinned until it ends.
     private func releaseWriterCache() async {
-        _ = try? await turns.run { try await pool.writeWithoutTransaction { db in sqlite3_db_release_memory(db.sqliteConnection) } }
+        _ = try? await store.turns.run { try await store.pool.writeWithoutTransaction { db in sqlite3_db_release_memory(db.sqliteConnection) } }
     }
 }

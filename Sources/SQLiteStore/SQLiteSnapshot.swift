@@ -44,7 +44,7 @@ extension SQLiteCountdownStore {
         }
     }
 
-    private static func databaseValue(_ value: StoreValue) -> DatabaseValue {
+    static func databaseValue(_ value: StoreValue) -> DatabaseValue {
         switch value {
         case .null: .null
         case .integer(let number): number.databaseValue

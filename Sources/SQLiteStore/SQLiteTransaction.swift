@@ -48,39 +48,36 @@ package struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    package func countdownRow(id: Int64, lock: Bool) async throws -> CountdownRecord? {
-        try await on { db in try CountdownRecord.fetchOne(db, key: id) }
-    }
-
-    package func countdownRows(feedId: Int64, uid: String?) async throws -> [CountdownRecord] {
+    package func countdownRows(_ query: CountdownQuery) async throws -> [CountdownRecord] {
         try await on { db in
-            var request = CountdownRecord.filter(CountdownRecord.Columns.feedId == feedId)
-            if let uid { request = request.filter(CountdownRecord.Columns.uid == uid) }
-            return try request.order(CountdownRecord.Columns.startsOn, CountdownRecord.Columns.title, CountdownRecord.Columns.id).fetchAll(db)
-        }
-    }
-
-    package func countdownRows(feedId: Int64, after uid: String?, limit: Int) async throws -> [CountdownRecord] {
-        try await on { db in
-            // The unique (feedId, uid) index reads them in order; SQLite compares text by its bytes.
-            var request = CountdownRecord.filter(CountdownRecord.Columns.feedId == feedId)
-            if let uid { request = request.filter(CountdownRecord.Columns.uid > uid) }
-            return try request.order(CountdownRecord.Columns.uid).limit(max(0, limit)).fetchAll(db)
+            switch query {
+            case .id(let id, _):
+                return try CountdownRecord.filter(key: id).fetchAll(db)
+            case .feed(let feedId, let uid):
+                var request = CountdownRecord.filter(CountdownRecord.Columns.feedId == feedId)
+                if let uid { request = request.filter(CountdownRecord.Columns.uid == uid) }
+                return try request.order(CountdownRecord.Columns.startsOn, CountdownRecord.Columns.title, CountdownRecord.Columns.id).fetchAll(db)
+            case .batch(let feedId, let after, let limit):
+                // The unique (feedId, uid) index reads them in order; SQLite compares text by its bytes.
+                var request = CountdownRecord.filter(CountdownRecord.Columns.feedId == feedId)
+                if let after { request = request.filter(CountdownRecord.Columns.uid > after) }
+                return try request.order(CountdownRecord.Columns.uid).limit(max(0, limit)).fetchAll(db)
+            }
         }
     }
 
     package func sourceRows(feedId: Int64?, lock: Bool) async throws -> [SourceRecord] {
         try await on { db in
-            var request = SourceRecord.order(Column("feedId"), Column("location"))
-            if let feedId { request = request.filter(Column("feedId") == feedId) }
+            var request = SourceRecord.order(SourceRecord.Columns.feedId, SourceRecord.Columns.location)
+            if let feedId { request = request.filter(SourceRecord.Columns.feedId == feedId) }
             return try request.fetchAll(db)
         }
     }
 
     package func tokenRows(feedId: Int64?) async throws -> [TokenRecord] {
         try await on { db in
-            var request = TokenRecord.order(Column("id"))
-            if let feedId { request = request.filter(Column("feedId") == feedId) }
+            var request = TokenRecord.order(TokenRecord.Columns.id)
+            if let feedId { request = request.filter(TokenRecord.Columns.feedId == feedId) }
             return try request.fetchAll(db)
         }
     }
@@ -98,23 +95,24 @@ package struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    package func image(digest: String) async throws -> (bytes: Data, mimeType: String)? {
-        try await on { db in try ImageRecord.filter(Column("sha256") == digest).fetchOne(db).map { ($0.bytes, $0.mimeType) } }
+    package func image(digest: String) async throws -> ImageRecord? {
+        try await on { db in try ImageRecord.filter(ImageRecord.Columns.sha256 == digest).fetchOne(db) }
     }
 
     package func davNameRows(feedId: Int64, _ key: DavNameKey) async throws -> [DavNameRecord] {
         try await on { db in
-            let request = DavNameRecord.filter(Column("feedId") == feedId)
+            let request = DavNameRecord.filter(DavNameRecord.Columns.feedId == feedId)
             return switch key {
-            case .name(let name): try request.filter(Column("name") == name).fetchAll(db)
-            case .uids(let uids): try request.filter(uids.contains(Column("uid"))).order(Column("uid")).fetchAll(db)
+            case .name(let name): try request.filter(DavNameRecord.Columns.name == name).fetchAll(db)
+            case .uids(let uids): try request.filter(uids.contains(DavNameRecord.Columns.uid)).order(DavNameRecord.Columns.uid).fetchAll(db)
             }
         }
     }
 
     package func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
         try await on { db in
-            var request = ChangeRecord.filter(query.feedIds.contains(ChangeRecord.Columns.feedId))
+            var request = ChangeRecord.all()
+            if let feedIds = query.feedIds { request = request.filter(feedIds.contains(ChangeRecord.Columns.feedId)) }
             if let after = query.after { request = request.filter(ChangeRecord.Columns.id > after) }
             return try request.order(query.newestFirst ? ChangeRecord.Columns.id.desc : ChangeRecord.Columns.id.asc).limit(max(0, query.limit)).fetchAll(db)
         }
@@ -144,8 +142,8 @@ package struct SQLiteTransaction: StoreTransaction {
         try await on { db in
             switch key {
             case .id(let id)?: try PersonRecord.filter(key: id).fetchAll(db)
-            case .login(let login)?: try PersonRecord.filter(Column("login") == login).fetchAll(db)
-            case nil: try PersonRecord.order(Column("login")).fetchAll(db)
+            case .login(let login)?: try PersonRecord.filter(PersonRecord.Columns.login == login).fetchAll(db)
+            case nil: try PersonRecord.order(PersonRecord.Columns.login).fetchAll(db)
             }
         }
     }
@@ -154,17 +152,17 @@ package struct SQLiteTransaction: StoreTransaction {
         try await on { db in
             switch key {
             case .id(let id)?: try SpaceRecord.filter(key: id).fetchAll(db)
-            case .slug(let slug)?: try SpaceRecord.filter(Column("slug") == slug).fetchAll(db)
-            case nil: try SpaceRecord.order(Column("slug")).fetchAll(db)
+            case .slug(let slug)?: try SpaceRecord.filter(SpaceRecord.Columns.slug == slug).fetchAll(db)
+            case nil: try SpaceRecord.order(SpaceRecord.Columns.slug).fetchAll(db)
             }
         }
     }
 
     package func memberRows(spaceId: Int64?, personId: Int64?) async throws -> [MemberRecord] {
         try await on { db in
-            var request = MemberRecord.order(Column("spaceId"), Column("personId"))
-            if let spaceId { request = request.filter(Column("spaceId") == spaceId) }
-            if let personId { request = request.filter(Column("personId") == personId) }
+            var request = MemberRecord.order(MemberRecord.Columns.spaceId, MemberRecord.Columns.personId)
+            if let spaceId { request = request.filter(MemberRecord.Columns.spaceId == spaceId) }
+            if let personId { request = request.filter(MemberRecord.Columns.personId == personId) }
             return try request.fetchAll(db)
         }
     }
@@ -172,20 +170,41 @@ package struct SQLiteTransaction: StoreTransaction {
     package func personTokenRows(_ key: PersonTokenKey) async throws -> [PersonTokenRecord] {
         try await on { db in
             switch key {
-            case .hash(let hash): try PersonTokenRecord.filter(Column("tokenHash") == hash).fetchAll(db)
-            case .person(let id): try PersonTokenRecord.filter(Column("personId") == id).order(Column("id")).fetchAll(db)
+            case .hash(let hash): try PersonTokenRecord.filter(PersonTokenRecord.Columns.tokenHash == hash).fetchAll(db)
+            case .person(let id): try PersonTokenRecord.filter(PersonTokenRecord.Columns.personId == id).order(PersonTokenRecord.Columns.id).fetchAll(db)
             }
         }
     }
 
     // MARK: writes
 
-    package func saveFeed(_ row: FeedRecord) async throws -> FeedRecord {
-        try await on { db in try Self.save(row, db) }
+    package func save<Row: TableRow>(_ row: Row) async throws -> Row {
+        let table = Row.table
+        let cells = try RowCoding.cells(of: row, in: table)
+        return try await on { db in
+            var names: [String] = [], values: [DatabaseValue] = []
+            for (column, cell) in zip(table.columns, cells) where column.name != "id" && (row.id == nil || !Row.writtenOnce.contains(column.name)) {
+                names.append(column.name)
+                values.append(SQLiteCountdownStore.databaseValue(cell))
+            }
+            var saved = row
+            if let id = row.id {
+                try db.cachedStatement(sql: "UPDATE \(table.name) SET \(names.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?")
+                    .execute(arguments: StatementArguments(values + [id.databaseValue]))
+                guard db.changesCount == 1 else { throw StoreError.invalid("no \(table.name) row \(id) to write") }
+            } else {
+                try db.cachedStatement(sql: "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))")
+                    .execute(arguments: StatementArguments(values))
+                saved.id = db.lastInsertedRowID
+            }
+            return saved
+        }
     }
 
-    package func deleteFeed(id: Int64) async throws {
-        try await on { db in _ = try FeedRecord.deleteOne(db, key: id) }
+    package func delete<Row: TableRow>(_ type: Row.Type, ids: [Int64]) async throws {
+        try await on { db in
+            for id in ids { try db.cachedStatement(sql: "DELETE FROM \(Row.table.name) WHERE id = ?").execute(arguments: [id]) }
+        }
     }
 
     package func saveCountdowns(_ rows: [CountdownRecord]) async throws -> [Int64] {
@@ -208,33 +227,12 @@ package struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    package func deleteCountdowns(ids: [Int64]) async throws {
-        try await on { db in
-            for id in ids { try db.cachedStatement(sql: "DELETE FROM countdown WHERE id = ?").execute(arguments: [id]) }
-        }
-    }
-
     package func saveCategories(feedId: Int64, colors: [String: String], links: [CategoryLinks], replacing: Bool) async throws {
         try await on { db in
-            try CategoryRecord.saveColors(db, feedId: feedId, colors: colors)
-            var linker = CategoryRecord.Linker(feedId: feedId)
+            try CategoryRows.saveColors(db, feedId: feedId, colors: colors)
+            var linker = CategoryRows.Linker(feedId: feedId)
             for link in links { try linker.link(db, countdownId: link.countdownId, names: link.names, replacing: replacing) }
         }
-    }
-
-    package func putImage(digest: String, mimeType: String, bytes: Data) async throws {
-        try await on { [now] db in
-            try db.execute(sql: "INSERT OR IGNORE INTO image (sha256, mimeType, bytes, createdAt) VALUES (?, ?, ?, ?)",
-                           arguments: [digest, mimeType, bytes, now])
-        }
-    }
-
-    package func saveSource(_ row: SourceRecord) async throws -> SourceRecord {
-        try await on { db in try Self.save(row, db) }
-    }
-
-    package func saveToken(_ row: TokenRecord) async throws -> TokenRecord {
-        try await on { db in try Self.save(row, db) }
     }
 
     package func setValue(_ value: PersistedValue?, for key: StoreKey) async throws {
@@ -257,14 +255,6 @@ package struct SQLiteTransaction: StoreTransaction {
         try await on { [now] db in try PersistEntryRecord.filter(PersistEntryRecord.Columns.expiresAt <= now).deleteAll(db) }
     }
 
-    package func savePerson(_ row: PersonRecord) async throws -> PersonRecord {
-        try await on { db in try Self.save(row, db) }
-    }
-
-    package func deletePerson(id: Int64) async throws {
-        try await on { db in _ = try PersonRecord.deleteOne(db, key: id) }
-    }
-
     package func relabelHistory(actor: String, as label: String) async throws {
         try await on { db in
             // The login alone, or followed by " via " and an app's label (what a calendar app changed).
@@ -284,42 +274,9 @@ package struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    package func deleteChanges(before date: Date) async throws -> Int64 {
-        try await on { db in
-            let newest = try Int64.fetchOne(db, sql: "SELECT max(id) FROM countdownChange WHERE at < ?", arguments: [date]) ?? 0
-            if newest > 0 { try db.execute(sql: "DELETE FROM countdownChange WHERE id <= ?", arguments: [newest]) }
-            return newest
-        }
-    }
-
-    /// One prepared statement for all (an import files a change per countdown).
-    package func appendChanges(_ rows: [ChangeRecord]) async throws {
-        try await on { db in
-            let statement = try db.cachedStatement(sql: "INSERT INTO countdownChange (feedId, countdownId, uid, kind, title, actor, at, actorPerson) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-            for row in rows {
-                try statement.execute(arguments: [row.feedId, row.countdownId, row.uid, row.kind, row.title, row.actor, row.at, row.actorPerson])
-            }
-        }
-    }
-
-    package func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord {
-        try await on { db in try Self.save(row, db) }
-    }
-
     package func setMember(spaceId: Int64, personId: Int64, to row: MemberRecord?) async throws {
         try await on { db in
-            if let row { try row.upsert(db) } else { _ = try MemberRecord.filter(Column("spaceId") == spaceId && Column("personId") == personId).deleteAll(db) }
+            if let row { try row.upsert(db) } else { _ = try MemberRecord.filter(MemberRecord.Columns.spaceId == spaceId && MemberRecord.Columns.personId == personId).deleteAll(db) }
         }
-    }
-
-    package func savePersonToken(_ row: PersonTokenRecord) async throws -> PersonTokenRecord {
-        try await on { db in try Self.save(row, db) }
-    }
-
-    /// Inserts a row without an id, or writes every column of the row with one.
-    private static func save<Row: MutablePersistableRecord & SavedRow>(_ row: Row, _ db: Database) throws -> Row {
-        var row = row
-        if row.id == nil { try row.insert(db) } else { try row.update(db) }
-        return row
     }
 }

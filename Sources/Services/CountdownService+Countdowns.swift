@@ -76,7 +76,7 @@ extension CountdownService {
     /// Deletes a countdown's row, filing the deletion and bumping its feed's revision.
     func remove(_ row: CountdownRecord, _ tx: any StoreTransaction) async throws {
         try await tx.log(.deleted, [row], by: principal.changeActor)
-        try await tx.deleteCountdowns(ids: [try row.savedID()])
+        try await tx.delete(CountdownRecord.self, ids: [try row.savedID()])
         try await tx.touch(feedId: row.feedId)
     }
 
@@ -88,7 +88,7 @@ extension CountdownService {
     /// restore); refused when the feed already has its UID.
     func insertNew(_ stamped: Countdown, toFeed slug: String, _ tx: any StoreTransaction) async throws -> Countdown {
         let feedId = try await tx.requireFeed(slug, lock: true).savedID()
-        guard try await tx.countdownRows(feedId: feedId, uid: stamped.uid).isEmpty else { throw StoreError.duplicateUID(stamped.uid, feed: slug) }
+        guard try await tx.countdownRows(.feed(feedId, uid: stamped.uid)).isEmpty else { throw StoreError.duplicateUID(stamped.uid, feed: slug) }
         var saved = stamped
         saved.createdBy = principal.actorLabel
         saved.changedBy = principal.actorLabel
@@ -133,7 +133,7 @@ extension CountdownService {
         var row = try await tx.requireCountdown(id, lock: true)
         let targetId = try await tx.requireFeed(slug, lock: true).savedID()
         guard targetId != row.feedId else { return try row.countdown(source: nil) }
-        guard try await tx.countdownRows(feedId: targetId, uid: row.uid).isEmpty else { throw StoreError.duplicateUID(row.uid, feed: slug) }
+        guard try await tx.countdownRows(.feed(targetId, uid: row.uid)).isEmpty else { throw StoreError.duplicateUID(row.uid, feed: slug) }
         let names = try row.countdown(source: nil).categories
         let from = row.feedId
         try await tx.log(.movedAway, [row], by: principal.changeActor)

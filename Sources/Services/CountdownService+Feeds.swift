@@ -27,9 +27,9 @@ extension CountdownService {
                     row.revision += 1
                     row.updatedAt = max(row.updatedAt, tx.now)
                 }
-                if row != before { row = try await tx.saveFeed(row) }
+                if row != before { row = try await tx.save(row) }
             } else {
-                row = try await tx.saveFeed(FeedRecord(feed, now: tx.now))
+                row = try await tx.save(FeedRecord(feed, now: tx.now))
             }
             try await tx.saveCategories(feedId: try row.savedID(), colors: feed.categoryColors, links: [], replacing: false)
             return try await tx.storedFeed(row)
@@ -40,7 +40,7 @@ extension CountdownService {
     public func deleteFeed(slug: String) async throws {
         try await authorize(.deleteFeed(slug))
         try await transaction { tx in
-            try await tx.deleteFeed(id: try await tx.requireFeed(slug, lock: true).savedID())
+            try await tx.delete(FeedRecord.self, ids: [try await tx.requireFeed(slug, lock: true).savedID()])
         }
     }
 }

@@ -70,14 +70,14 @@ extension CountdownService {
             feed = found
         } else {
             guard options.createFeed else { throw StoreError.feedNotFound(slug) }
-            feed = try await tx.saveFeed(FeedRecord(batch.feedTemplate, now: now))
+            feed = try await tx.save(FeedRecord(batch.feedTemplate, now: now))
         }
         let feedId = try feed.savedID()
         var source = try await options.source.asyncMap { try await tx.source(feedId: feedId, location: $0) }
         let sourceId = source?.id
         // Places made before the transaction, unless the store's clock reads earlier than the one they were made by (a test's).
         let places: [PlaceBound?] = batch.placedAt <= now ? batch.places : Array(repeating: nil, count: batch.countdowns.count)
-        let existing = try await tx.countdownRows(feedId: feedId, uid: nil).reduce(into: [String: CountdownState]()) { states, row in
+        let existing = try await tx.countdownRows(.feed(feedId, uid: nil)).reduce(into: [String: CountdownState]()) { states, row in
             states[row.uid] = CountdownState(row)
         }
         let rivals = try await rivals(for: options, sourceId: sourceId, existing: existing, feedId: feedId, tx)
@@ -137,14 +137,14 @@ extension CountdownService {
                 ChangeRecord(feedId: feedId, countdownId: state.id, uid: uid, kind: .deleted, title: state.title, actor: actor.label, at: now,
                              actorPerson: actor.personId)
             })
-            try await tx.deleteCountdowns(ids: plan.removals)
+            try await tx.delete(CountdownRecord.self, ids: plan.removals)
         }
         try await tx.saveCategories(feedId: feedId, colors: batch.categoryColors, links: [], replacing: false)
         if var imported = source {
             imported.lastFetchedAt = now
             imported.lastSuccessAt = now
             imported.lastError = nil
-            source = try await tx.saveSource(imported)
+            source = try await tx.save(imported)
         }
         // After the removals: what the owner holds once this import is in.
         if wrote { try await tx.checkQuota(feedId: feedId) }

@@ -37,7 +37,7 @@ extension CountdownService {
             let count = try await transaction { tx -> Int in
                 var unchanged: [CountdownRecord] = []
                 for (old, new) in zip(due, placed) {
-                    guard let id = old.id, try await tx.countdownRow(id: id, lock: true) == old else { continue }
+                    guard let id = old.id, try await tx.countdownRows(.id(id, lock: true)).first == old else { continue }
                     unchanged.append(new)
                 }
                 _ = try await tx.saveCountdowns(unchanged)

@@ -32,7 +32,7 @@ extension CountdownService {
             for var row in try await tx.tokenRows(feedId: nil) {
                 guard let id = row.id, let used = uses[id], used > (row.lastUsedAt ?? .distantPast) else { continue }
                 row.lastUsedAt = used
-                _ = try await tx.saveToken(row)
+                _ = try await tx.save(row)
             }
         }
     }

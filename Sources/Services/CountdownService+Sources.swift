@@ -27,7 +27,7 @@ extension CountdownService {
             var source = try await tx.source(feedId: try feed.savedID(), location: location)
             if let held = source.leaseUntil, held > tx.now { return false }
             source.leaseUntil = tx.now.addingTimeInterval(duration)
-            _ = try await tx.saveSource(source)
+            _ = try await tx.save(source)
             return true
         }
     }
@@ -41,7 +41,7 @@ extension CountdownService {
                 source.setRules(nil)
                 source.subscribed = false
                 source.login = nil
-                _ = try await tx.saveSource(source)
+                _ = try await tx.save(source)
             }
         }
         await events.published(.subscriptionsChanged(feed: slug))
@@ -57,7 +57,7 @@ extension CountdownService {
             // Only a subscribed source has rules.
             guard var source = try await tx.sourceRow(feedId: try feed.savedID(), location: location, lock: true), source.subscribed else { return false }
             source.setRules(rules)
-            _ = try await tx.saveSource(source)
+            _ = try await tx.save(source)
             return true
         }
         if saved { await events.published(.rulesChanged(feed: slug, location: location)) }
@@ -75,7 +75,7 @@ extension CountdownService {
                       var source = try await tx.sourceRow(feedId: feedId, location: login.location, lock: true) else { continue }
                 source.subscribed = true
                 source.login = login.login
-                _ = try await tx.saveSource(source)
+                _ = try await tx.save(source)
             }
         }
     }
@@ -97,7 +97,7 @@ extension CountdownService {
             source.subscribed = true
             source.login = login
             if let rules { source.setRules(rules) }
-            source = try await tx.saveSource(source)
+            source = try await tx.save(source)
             if let importedWith { try await tx.recordFetch(source, etag: nil, lastModified: nil, error: nil, importedWith: importedWith) }
             return report
         }
@@ -122,7 +122,7 @@ extension StoreTransaction {
             source.lastModifiedHeader = lastModified ?? source.lastModifiedHeader
             source.importedWith = importedWith ?? source.importedWith
         }
-        _ = try await saveSource(source)
+        _ = try await save(source)
     }
 }
 

@@ -10,7 +10,7 @@ extension CountdownService {
         let secret = Secret.generate()
         let info = try await transaction { tx in
             let feed = try await tx.requireFeed(slug)
-            let row = try await tx.saveToken(TokenRecord(feedId: try feed.savedID(), label: label, tokenHash: Secret.hash(secret), createdAt: tx.now,
+            let row = try await tx.save(TokenRecord(feedId: try feed.savedID(), label: label, tokenHash: Secret.hash(secret), createdAt: tx.now,
                                                           visibility: visibility))
             return try row.token(feed: slug)
         }
@@ -27,7 +27,7 @@ extension CountdownService {
             // The first revocation's time is kept.
             guard row.revokedAt == nil else { return }
             row.revokedAt = tx.now
-            _ = try await tx.saveToken(row)
+            _ = try await tx.save(row)
         }
     }
 }

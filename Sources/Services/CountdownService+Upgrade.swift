@@ -19,7 +19,7 @@ extension CountdownService {
         for feed in feeds {
             let feedId = try feed.savedID()
             let count = try await transaction { tx -> Int in
-                let repaired = try await tx.countdownRows(feedId: feedId, uid: nil).compactMap { try $0.repaired() }
+                let repaired = try await tx.countdownRows(.feed(feedId, uid: nil)).compactMap { try $0.repaired() }
                 guard !repaired.isEmpty else { return 0 }
                 _ = try await tx.saveCountdowns(repaired)
                 try await tx.log(.changed, repaired, by: ChangeActor(label: Self.upgradeActor, personId: nil))

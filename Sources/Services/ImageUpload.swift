@@ -34,9 +34,11 @@ public struct ImageUpload: Sendable {
 }
 
 extension StoreTransaction {
-    /// Keeps the image and returns its reference.
+    /// Keeps the image, unless the same bytes are kept already, and returns its reference.
     func put(_ image: ImageUpload) async throws -> String {
-        try await putImage(digest: image.digest, mimeType: image.mimeType, bytes: image.bytes)
+        if try await self.image(digest: image.digest) == nil {
+            _ = try await save(ImageRecord(sha256: image.digest, mimeType: image.mimeType, bytes: image.bytes, createdAt: now))
+        }
         return image.reference
     }
 }

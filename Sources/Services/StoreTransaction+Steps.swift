@@ -12,13 +12,13 @@ extension StoreTransaction {
         guard var row = try await feedRow(id: feedId, lock: true) else { return }
         row.revision += 1
         row.updatedAt = max(row.updatedAt, now)
-        _ = try await saveFeed(row)
+        _ = try await save(row)
     }
 
     /// The feed's source at `location`, made when new.
     func source(feedId: Int64, location: String) async throws -> SourceRecord {
         if let found = try await sourceRow(feedId: feedId, location: location, lock: true) { return found }
-        return try await saveSource(SourceRecord(feedId: feedId, location: location))
+        return try await save(SourceRecord(feedId: feedId, location: location))
     }
 
     /// Files changes to countdowns in the log (a space's activity, a calendar
@@ -31,6 +31,11 @@ extension StoreTransaction {
             ChangeRecord(feedId: row.feedId, countdownId: row.id ?? 0, uid: row.uid, kind: kind, title: row.title, actor: actor.label, at: now,
                          actorPerson: actor.personId)
         })
+    }
+
+    /// Adds changes to the log, in order; each gets the next id.
+    func appendChanges(_ rows: [ChangeRecord]) async throws {
+        for row in rows { _ = try await save(row) }
     }
 
     /// Links countdowns to their categories (no colours change).

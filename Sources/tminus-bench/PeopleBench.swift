@@ -27,14 +27,14 @@ enum PeopleBench {
         for first in stride(from: 0, to: people, by: batch) {
             try await store.transaction { tx in
                 for i in first..<min(first + batch, people) {
-                    let person = try await tx.savePerson(PersonRecord(login: login(i), displayName: "Person \(i)", passwordHash: nil, createdAt: tx.now))
-                    _ = try await tx.savePersonToken(PersonTokenRecord(personId: try person.savedID(), label: "bench", tokenHash: Secret.hash(token(i)),
+                    let person = try await tx.save(PersonRecord(login: login(i), displayName: "Person \(i)", passwordHash: nil, createdAt: tx.now))
+                    _ = try await tx.save(PersonTokenRecord(personId: try person.savedID(), label: "bench", tokenHash: Secret.hash(token(i)),
                                                                        readOnly: false, createdAt: tx.now))
-                    let space = try await tx.saveSpace(SpaceRecord(slug: spaceSlug(i), name: "Space \(i)", createdAt: tx.now))
+                    let space = try await tx.save(SpaceRecord(slug: spaceSlug(i), name: "Space \(i)", createdAt: tx.now))
                     for f in 0..<feedsPerSpace {
                         var row = FeedRecord(Feed(slug: feedSlug(space: i, f), isPublic: false), now: tx.now)
                         row.spaceId = space.id
-                        _ = try await tx.saveFeed(row)
+                        _ = try await tx.save(row)
                     }
                 }
             }
@@ -62,7 +62,7 @@ enum PeopleBench {
                 for slug in feeds {
                     guard var row = try await tx.feedRow(slug: slug) else { throw StoreError.feedNotFound(slug) }
                     row.spaceId = space
-                    _ = try await tx.saveFeed(row)
+                    _ = try await tx.save(row)
                 }
             }
         }

@@ -44,7 +44,7 @@ struct KeptCountdownRepairTests {
         #expect(kept.repeatRule == .rule("FREQ=WEEKLY;UNTL=20261223T000000Z"), "read as it was kept, without a repair on every read")
 
         #expect(try await temporary.service.repairKeptCountdowns() == 1)
-        let row = try #require(try await store.read { try await $0.countdownRows(feedId: feed.id, uid: nil) }.first)
+        let row = try #require(try await store.read { try await $0.countdownRows(.feed(feed.id, uid: nil)) }.first)
         #expect(!row.content.contains("\r\nRRULE:") && row.content.contains("X-TMINUS-WARNING"))
         #expect(row.content.contains("DTSTART:20261201T170000Z") && row.content.contains("DTEND:20261201T180000Z"))
         #expect(row.sequence == 2 && row.createdAt == Date(timeIntervalSince1970: 1_700_000_000), "its stamps stay")

@@ -24,13 +24,13 @@ struct PageCacheTests {
         try await temp.service.createFeed(Feed(slug: "big"))
         let revision = try #require(try await store.feed(slug: "big")).revision
         let body = ByteBuffer(repeating: UInt8(ascii: "x"), count: 3 << 20)
-        try await store.keepExport(KeptExport(revision: revision, variant: "v1", bytes: KeptExport.Bytes(body: body, etag: "\"a\"")), slug: "big", view: .none)
+        try await store.keptExports.keepExport(KeptExport(revision: revision, variant: "v1", bytes: KeptExport.Bytes(body: body, etag: "\"a\"")), slug: "big", view: .none)
         // Without the release, the blob's pages stay in the writer's cache, up to its 2 MB (this fails then: checked).
         #expect(try await store.pool.writeWithoutTransaction { db in Self.cacheUsed(db) } < 256 << 10)
-        try await store.keepExport(parts: [Array(repeating: UInt8(ascii: "y"), count: 3 << 20)], etag: "\"b\"", revision: revision, variant: "v2",
+        try await store.keptExports.keepExport(parts: [Array(repeating: UInt8(ascii: "y"), count: 3 << 20)], etag: "\"b\"", revision: revision, variant: "v2",
                                    slug: "big", view: .none)
         #expect(try await store.pool.writeWithoutTransaction { db in Self.cacheUsed(db) } < 256 << 10)
-        #expect(try await store.keptExport(slug: "big", view: .none, bodyUpTo: 0)?.bytes?.length == 3 << 20, "the export is kept all the same")
+        #expect(try await store.keptExports.keptExport(slug: "big", view: .none, bodyUpTo: 0)?.bytes?.length == 3 << 20, "the export is kept all the same")
     }
 
     /// Bytes the connection's page cache holds now (`SQLITE_DBSTATUS_CACHE_USED`).

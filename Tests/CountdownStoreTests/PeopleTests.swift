@@ -39,7 +39,7 @@ struct PeopleTests {
             #expect(try await reader.memberRows(spaceId: nil, personId: benId).isEmpty, "memberships go with them")
             #expect(try await reader.personTokenRows(.person(benId)).isEmpty, "tokens too")
             #expect(try await reader.feedRow(slug: "bens")?.personId == annaId, "handed over")
-            let row = try await reader.countdownRow(id: try party.savedID(), lock: false)
+            let row = try await reader.countdownRows(.id(try party.savedID(), lock: false)).first
             #expect(row?.createdBy == "ben (former member)" && row?.changedBy == "ben (former member)", "his name stays on the history")
         }
         try await service.deletePerson(login: "carl", handTo: nil)

@@ -21,7 +21,7 @@ struct PlacedRowsTests {
     @Test(arguments: StoreBackend.available) func aFeedsFirstRowsComeInPlaceOrderWithItsCounts(_ backend: StoreBackend) async throws {
         let store = try await TemporaryStore.make(backend).store
         let (feedId, otherId) = try await store.transaction { tx in
-            (try await tx.saveFeed(FeedRecord(Feed(slug: "big"), now: tx.now)).savedID(), try await tx.saveFeed(FeedRecord(Feed(slug: "other"), now: tx.now)).savedID())
+            (try await tx.save(FeedRecord(Feed(slug: "big"), now: tx.now)).savedID(), try await tx.save(FeedRecord(Feed(slug: "other"), now: tx.now)).savedID())
         }
         let ids = try await store.transaction { tx in
             let ids = try await tx.saveCountdowns([

@@ -39,12 +39,12 @@ struct ReadOnlyOpeningTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tminus-readonly-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let writer = try SQLiteCountdownStore(path: path)
-        try await writer.transaction { tx in _ = try await tx.saveFeed(FeedRecord(Feed(slug: "kept"), now: Date())) }
+        try await writer.transaction { tx in _ = try await tx.save(FeedRecord(Feed(slug: "kept"), now: Date())) }
         try await writer.close()
 
         let reader = try SQLiteCountdownStore(path: path, readOnly: true)
         #expect(try await reader.feeds().map(\.feed.slug) == ["kept"])
-        await #expect { try await reader.transaction { tx in _ = try await tx.saveFeed(FeedRecord(Feed(slug: "new"), now: Date())) } } throws: { error in
+        await #expect { try await reader.transaction { tx in _ = try await tx.save(FeedRecord(Feed(slug: "new"), now: Date())) } } throws: { error in
             guard case StoreError.unusable(let why) = error else { return false }
             return why.contains(path) && why.contains("read-only")
         }

@@ -54,47 +54,47 @@ struct StoreContractTests {
         let revision = try #require(try await store.feed(slug: "school")).revision
         #expect(try await store.keptExport(slug: "school", view: .none) == nil)
         let full = KeptExport(revision: revision, variant: "v1", bytes: KeptExport.Bytes(body: ByteBuffer(string: "BEGIN:VCALENDAR"), etag: "\"a\""))
-        try await store.keepExport(full, slug: "school", view: .none)
+        try await store.keptExports.keepExport(full, slug: "school", view: .none)
         // A public view that hides nothing is written as "the same": it reads the full row's bytes.
-        try await store.keepExport(KeptExport(revision: revision, variant: "v1", bytes: nil), slug: "school", view: .classified)
+        try await store.keptExports.keepExport(KeptExport(revision: revision, variant: "v1", bytes: nil), slug: "school", view: .classified)
         #expect(try await store.keptExport(slug: "school", view: .none) == full)
         #expect(try await store.keptExport(slug: "school", view: .classified) == full)
         #expect(try await store.keptExport(slug: "school", view: .busy) == nil)
         // One too large to hold: a summary, then its bytes a chunk at a time (the view's through the full row).
-        let summary = try #require(try await store.keptExport(slug: "school", view: .classified, bodyUpTo: 4)?.bytes)
+        let summary = try #require(try await store.keptExports.keptExport(slug: "school", view: .classified, bodyUpTo: 4)?.bytes)
         #expect(summary.body.readableBytes == 0 && summary.length == 15 && summary.etag == "\"a\"")
-        #expect(try await store.keptExport(slug: "school", view: .classified, bodyUpTo: 15)?.bytes?.body.readableBytes == 15)
-        #expect(try await store.keptExportChunk(slug: "school", view: .classified, revision: revision, variant: "v1", offset: 2, length: 4)
+        #expect(try await store.keptExports.keptExport(slug: "school", view: .classified, bodyUpTo: 15)?.bytes?.body.readableBytes == 15)
+        #expect(try await store.keptExports.keptExportChunk(slug: "school", view: .classified, revision: revision, variant: "v1", offset: 2, length: 4)
                 == ByteBuffer(string: "GIN:"))
-        #expect(try await store.keptExportChunk(slug: "school", view: .none, revision: revision, variant: "v1", offset: 12, length: 10) == ByteBuffer(string: "DAR"))
-        #expect(try await store.keptExportChunk(slug: "school", view: .none, revision: revision, variant: "v2", offset: 0, length: 10) == nil,
+        #expect(try await store.keptExports.keptExportChunk(slug: "school", view: .none, revision: revision, variant: "v1", offset: 12, length: 10) == ByteBuffer(string: "DAR"))
+        #expect(try await store.keptExports.keptExportChunk(slug: "school", view: .none, revision: revision, variant: "v2", offset: 0, length: 10) == nil,
                 "another variant: what was being sent is gone")
 
         // Another variant of the full row: the view's "same as full" no longer resolves.
         let other = KeptExport(revision: revision, variant: "v2", bytes: KeptExport.Bytes(body: ByteBuffer(string: "other"), etag: "\"b\"", gzipped: ByteBuffer(bytes: [31, 139]),
                                                                                             gzippedEtag: "\"c\""))
-        try await store.keepExport(other, slug: "school", view: .none)
+        try await store.keptExports.keepExport(other, slug: "school", view: .none)
         #expect(try await store.keptExport(slug: "school", view: .none) == other, "a variant replaces the row, gzipped copy included")
         #expect(try await store.keptExport(slug: "school", view: .classified) == nil)
 
         // A change: an export of the old revision is refused, the new one kept.
         _ = try await store.service.add(Countdown(uid: "exam", title: "Exam", target: Self.date(2027, 6, 1)), toFeed: "school")
-        try await store.keepExport(full, slug: "school", view: .none)
+        try await store.keptExports.keepExport(full, slug: "school", view: .none)
         #expect(try await store.keptExport(slug: "school", view: .none) == other, "a slow writer of an older revision changes nothing")
         let next = KeptExport(revision: revision + 1, variant: "v1", bytes: KeptExport.Bytes(body: ByteBuffer(string: "next"), etag: "\"d\""))
-        try await store.keepExport(next, slug: "school", view: .none)
+        try await store.keptExports.keepExport(next, slug: "school", view: .none)
         #expect(try await store.keptExport(slug: "school", view: .none) == next)
 
         // A body in parts (a large export written in batches) reads back joined, and is refused for an older revision as one body is.
         let parts: [[UInt8]] = [Array("BEGIN:VCALENDAR\r\n".utf8), [], Array(repeating: UInt8(ascii: "x"), count: 70_000), Array("END:VCALENDAR\r\n".utf8)]
-        try await store.keepExport(parts: parts, etag: "\"e\"", revision: revision + 1, variant: "v3", slug: "school", view: .busy)
+        try await store.keptExports.keepExport(parts: parts, etag: "\"e\"", revision: revision + 1, variant: "v3", slug: "school", view: .busy)
         let joined = try #require(try await store.keptExport(slug: "school", view: .busy)?.bytes)
         #expect(joined.body == ByteBuffer(bytes: parts.joined()) && joined.etag == "\"e\"" && joined.gzipped == nil)
-        #expect(try await store.keptExportChunk(slug: "school", view: .busy, revision: revision + 1, variant: "v3", offset: 70_015, length: 10)
+        #expect(try await store.keptExports.keptExportChunk(slug: "school", view: .busy, revision: revision + 1, variant: "v3", offset: 70_015, length: 10)
                 == ByteBuffer(string: "xxEND:VCAL"))
-        try await store.keepExport(parts: [Array("old".utf8)], etag: "\"f\"", revision: revision, variant: "v4", slug: "school", view: .busy)
+        try await store.keptExports.keepExport(parts: [Array("old".utf8)], etag: "\"f\"", revision: revision, variant: "v4", slug: "school", view: .busy)
         #expect(try await store.keptExport(slug: "school", view: .busy)?.bytes?.etag == "\"e\"", "an older revision's parts change nothing")
-        try await store.keepExport(parts: [Array("new".utf8), Array("er".utf8)], etag: "\"h\"", revision: revision + 1, variant: "v5", slug: "school",
+        try await store.keptExports.keepExport(parts: [Array("new".utf8), Array("er".utf8)], etag: "\"h\"", revision: revision + 1, variant: "v5", slug: "school",
                                    view: .busy)
         #expect(try await store.keptExport(slug: "school", view: .busy)?.bytes?.body == ByteBuffer(string: "newer"), "another variant replaces it")
 

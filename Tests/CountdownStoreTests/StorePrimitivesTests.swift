@@ -20,7 +20,7 @@ struct StorePrimitivesTests {
     @Test(arguments: StoreBackend.available) func feedRowsAreSavedReadByKeyAndDeletedWithWhatHangsOnThem(_ backend: StoreBackend) async throws {
         let store = try await TemporaryStore.make(backend).store
         let (zoo, bees) = try await store.transaction { tx in
-            (try await tx.saveFeed(Self.feed("zoo", now: tx.now)), try await tx.saveFeed(Self.feed("bees", now: tx.now)))
+            (try await tx.save(Self.feed("zoo", now: tx.now)), try await tx.save(Self.feed("bees", now: tx.now)))
         }
         let zooId = try zoo.savedID()
         #expect(try await store.read { try await $0.feedRows(nil, lock: false).map(\.slug) } == ["bees", "zoo"], "every feed, by slug")
@@ -33,23 +33,23 @@ struct StorePrimitivesTests {
         renamed.revision = 7
         renamed.updatedAt = zoo.updatedAt.addingTimeInterval(60)
         renamed.apply(Feed(slug: "zoo", name: "The zoo", timeZone: "Europe/Vienna"))
-        _ = try await store.transaction { [renamed] tx in try await tx.saveFeed(renamed) }
+        _ = try await store.transaction { [renamed] tx in try await tx.save(renamed) }
         #expect(try await store.read { try await $0.feedRow(id: zooId) } == renamed)
 
         // A second feed of one slug is refused, and changes nothing.
-        await #expect(throws: (any Error).self) { try await store.transaction { tx in try await tx.saveFeed(Self.feed("bees", now: tx.now)) } }
+        await #expect(throws: (any Error).self) { try await store.transaction { tx in try await tx.save(Self.feed("bees", now: tx.now)) } }
         #expect(try await store.read { try await $0.feedRows(nil, lock: false).count } == 2)
 
         // Countdowns, sources and tokens go with their feed.
         try await store.transaction { tx in
             _ = try await tx.saveCountdowns([Self.countdown("a", title: "A", on: "2027-01-01", feedId: zooId, now: tx.now)])
-            _ = try await tx.saveSource(SourceRecord(feedId: zooId, location: "https://example.org/zoo.ics"))
-            _ = try await tx.saveToken(TokenRecord(feedId: zooId, label: "phone", tokenHash: "h", createdAt: tx.now, visibility: .full))
-            try await tx.deleteFeed(id: zooId)
+            _ = try await tx.save(SourceRecord(feedId: zooId, location: "https://example.org/zoo.ics"))
+            _ = try await tx.save(TokenRecord(feedId: zooId, label: "phone", tokenHash: "h", createdAt: tx.now, visibility: .full))
+            try await tx.delete(FeedRecord.self, ids: [zooId])
         }
         try await store.read { reader async throws in
             #expect(try await reader.feedRows(nil, lock: false).map(\.slug) == ["bees"])
-            #expect(try await reader.countdownRows(feedId: zooId, uid: nil).isEmpty)
+            #expect(try await reader.countdownRows(.feed(zooId, uid: nil)).isEmpty)
             #expect(try await reader.sourceRows(feedId: nil, lock: false).isEmpty)
             #expect(try await reader.tokenRows(feedId: nil).isEmpty)
         }
@@ -62,8 +62,8 @@ struct StorePrimitivesTests {
     @Test(arguments: StoreBackend.available) func feedTalliesOfEveryFeedAreThoseOfEachFeed(_ backend: StoreBackend) async throws {
         let store = try await TemporaryStore.make(backend).store
         let (zoo, bees, empty) = try await store.transaction { tx in
-            (try await tx.saveFeed(Self.feed("zoo", now: tx.now)).savedID(), try await tx.saveFeed(Self.feed("bees", now: tx.now)).savedID(),
-             try await tx.saveFeed(Self.feed("empty", now: tx.now)).savedID())
+            (try await tx.save(Self.feed("zoo", now: tx.now)).savedID(), try await tx.save(Self.feed("bees", now: tx.now)).savedID(),
+             try await tx.save(Self.feed("empty", now: tx.now)).savedID())
         }
         try await store.transaction { tx in
             _ = try await tx.saveCountdowns(["a", "b", "c"].map { Self.countdown($0, title: $0, on: "2027-01-01", feedId: zoo, now: tx.now) }
@@ -91,7 +91,7 @@ struct StorePrimitivesTests {
         let temp = try await TemporaryStore.make(backend)
         let store = temp.store
         let (feedId, otherId) = try await store.transaction { tx in
-            (try await tx.saveFeed(Self.feed("school", now: tx.now)).savedID(), try await tx.saveFeed(Self.feed("other", now: tx.now)).savedID())
+            (try await tx.save(Self.feed("school", now: tx.now)).savedID(), try await tx.save(Self.feed("other", now: tx.now)).savedID())
         }
         let uids = ["é", "b", "Z", "a", "ab", "a-", "10", "9"]
         _ = try await store.transaction { tx in
@@ -103,20 +103,20 @@ struct StorePrimitivesTests {
         var read: [String] = []
         var after: String?
         while true {
-            let batch = try await store.read { [after] in try await $0.countdownRows(feedId: feedId, after: after, limit: 3) }
+            let batch = try await store.read { [after] in try await $0.countdownRows(.batch(feedId: feedId, after: after, limit: 3)) }
             read += batch.map(\.uid)
             guard batch.count == 3 else { break }
             after = batch.last?.uid
         }
         #expect(read == sorted, "every row once, in byte order, none of another feed")
-        #expect(try await store.read { try await $0.countdownRows(feedId: feedId, after: "é", limit: 3) }.isEmpty)
-        #expect(try await store.read { try await $0.countdownRows(feedId: feedId, after: nil, limit: 0) }.isEmpty)
+        #expect(try await store.read { try await $0.countdownRows(.batch(feedId: feedId, after: "é", limit: 3)) }.isEmpty)
+        #expect(try await store.read { try await $0.countdownRows(.batch(feedId: feedId, after: nil, limit: 0)) }.isEmpty)
     }
 
     @Test(arguments: StoreBackend.available) func countdownRowsComeSoonestFirstAndKeepTheirCreation(_ backend: StoreBackend) async throws {
         let temp = try await TemporaryStore.make(backend)
         let store = temp.store
-        let feedId = try await store.transaction { tx in try await tx.saveFeed(Self.feed("school", now: tx.now)).savedID() }
+        let feedId = try await store.transaction { tx in try await tx.save(Self.feed("school", now: tx.now)).savedID() }
         let created = temp.clock.now
         let ids = try await store.transaction { tx in
             try await tx.saveCountdowns([
@@ -126,10 +126,10 @@ struct StorePrimitivesTests {
             ])
         }
         #expect(ids.count == 3 && Set(ids).count == 3)
-        let rows = try await store.read { try await $0.countdownRows(feedId: feedId, uid: nil) }
+        let rows = try await store.read { try await $0.countdownRows(.feed(feedId, uid: nil)) }
         #expect(rows.map(\.uid) == ["a", "b", "late"], "by start, then title, then id")
-        #expect(try await store.read { try await $0.countdownRows(feedId: feedId, uid: "b") }.map(\.title) == ["Biology"])
-        #expect(try await store.read { try await $0.countdownRow(id: ids[0], lock: false) }?.title == "Zeugnis")
+        #expect(try await store.read { try await $0.countdownRows(.feed(feedId, uid: "b")) }.map(\.title) == ["Biology"])
+        #expect(try await store.read { try await $0.countdownRows(.id(ids[0], lock: false)).first }?.title == "Zeugnis")
 
         // An update writes every column but the creation date.
         temp.clock.advance(3600)
@@ -141,7 +141,7 @@ struct StorePrimitivesTests {
         let saved = try await store.transaction { [edited] tx in try await tx.saveCountdowns([edited]) }
         #expect(saved == [try edited.savedID()])
         let editedId = try edited.savedID()
-        let found = try await store.read { try await $0.countdownRow(id: editedId, lock: false) }
+        let found = try await store.read { try await $0.countdownRows(.id(editedId, lock: false)).first }
         let read = try #require(found)
         #expect(read.title == "Art history" && read.sequence == 4 && read.lastModified == temp.clock.now && read.createdAt == created)
 
@@ -152,16 +152,16 @@ struct StorePrimitivesTests {
                 _ = try await tx.saveCountdowns([Self.countdown("a", title: "Again", on: "2027-01-01", feedId: feedId, now: tx.now)])
             }
         }
-        #expect(try await store.read { try await $0.countdownRows(feedId: feedId, uid: nil).count } == 3)
+        #expect(try await store.read { try await $0.countdownRows(.feed(feedId, uid: nil)).count } == 3)
 
-        try await store.transaction { tx in try await tx.deleteCountdowns(ids: [ids[1], ids[2]]) }
-        #expect(try await store.read { try await $0.countdownRows(feedId: feedId, uid: nil).map(\.uid) } == ["late"])
+        try await store.transaction { tx in try await tx.delete(CountdownRecord.self, ids: [ids[1], ids[2]]) }
+        #expect(try await store.read { try await $0.countdownRows(.feed(feedId, uid: nil)).map(\.uid) } == ["late"])
     }
 
     @Test(arguments: StoreBackend.available) func categoriesKeepColoursAndLinks(_ backend: StoreBackend) async throws {
         let store = try await TemporaryStore.make(backend).store
         let (feedId, id) = try await store.transaction { tx in
-            let feedId = try await tx.saveFeed(Self.feed("home", now: tx.now)).savedID()
+            let feedId = try await tx.save(Self.feed("home", now: tx.now)).savedID()
             let id = try await tx.saveCountdowns([Self.countdown("x", title: "X", on: "2027-01-01", feedId: feedId, now: tx.now)])[0]
             try await tx.saveCategories(feedId: feedId, colors: ["Birthday": "#FF0000"], links: [CategoryLinks(countdownId: id, names: ["Birthday", "Family"])],
                                         replacing: false)
@@ -180,12 +180,12 @@ struct StorePrimitivesTests {
         let temp = try await TemporaryStore.make(backend)
         let store = temp.store
         let (first, second) = try await store.transaction { tx in
-            (try await tx.saveFeed(Self.feed("b", now: tx.now)).savedID(), try await tx.saveFeed(Self.feed("a", now: tx.now)).savedID())
+            (try await tx.save(Self.feed("b", now: tx.now)).savedID(), try await tx.save(Self.feed("a", now: tx.now)).savedID())
         }
         var source = try await store.transaction { tx in
-            _ = try await tx.saveSource(SourceRecord(feedId: first, location: "https://example.org/z.ics"))
-            _ = try await tx.saveSource(SourceRecord(feedId: second, location: "https://example.org/y.ics"))
-            return try await tx.saveSource(SourceRecord(feedId: first, location: "https://example.org/a.ics"))
+            _ = try await tx.save(SourceRecord(feedId: first, location: "https://example.org/z.ics"))
+            _ = try await tx.save(SourceRecord(feedId: second, location: "https://example.org/y.ics"))
+            return try await tx.save(SourceRecord(feedId: first, location: "https://example.org/a.ics"))
         }
         #expect(try await store.read { try await $0.sourceRows(feedId: first, lock: false).map(\.location) }
                 == ["https://example.org/a.ics", "https://example.org/z.ics"])
@@ -200,19 +200,19 @@ struct StorePrimitivesTests {
         source.rules = "exclude:\n  status: [someday]\n"
         source.importedWith = "digest"
         source.leaseUntil = temp.clock.now.addingTimeInterval(60)
-        _ = try await store.transaction { [source] tx in try await tx.saveSource(source) }
+        _ = try await store.transaction { [source] tx in try await tx.save(source) }
         #expect(try await store.read { try await $0.sourceRow(feedId: first, location: "https://example.org/a.ics", lock: true) } == source)
         await #expect(throws: (any Error).self, "one location per feed") {
-            try await store.transaction { tx in try await tx.saveSource(SourceRecord(feedId: first, location: "https://example.org/a.ics")) }
+            try await store.transaction { tx in try await tx.save(SourceRecord(feedId: first, location: "https://example.org/a.ics")) }
         }
 
         var token = try await store.transaction { tx in
-            try await tx.saveToken(TokenRecord(feedId: first, label: "phone", tokenHash: "h1", createdAt: tx.now, visibility: .busy))
+            try await tx.save(TokenRecord(feedId: first, label: "phone", tokenHash: "h1", createdAt: tx.now, visibility: .busy))
         }
-        _ = try await store.transaction { tx in try await tx.saveToken(TokenRecord(feedId: second, label: "tablet", tokenHash: "h2", createdAt: tx.now, visibility: .full)) }
+        _ = try await store.transaction { tx in try await tx.save(TokenRecord(feedId: second, label: "tablet", tokenHash: "h2", createdAt: tx.now, visibility: .full)) }
         token.lastUsedAt = temp.clock.now
         token.revokedAt = temp.clock.now
-        _ = try await store.transaction { [token] tx in try await tx.saveToken(token) }
+        _ = try await store.transaction { [token] tx in try await tx.save(token) }
         #expect(try await store.read { try await $0.tokenRows(feedId: first) } == [token])
         #expect(try await store.read { try await $0.tokenRows(feedId: nil).map(\.tokenHash) } == ["h1", "h2"], "by id")
     }
@@ -235,23 +235,23 @@ struct StorePrimitivesTests {
         }
         func still(_ why: Comment) async throws { #expect(try await store.changeStamp() == last, why) }
 
-        let feed = try await store.transaction { tx in try await tx.saveFeed(Self.feed("zoo", now: tx.now)) }
+        let feed = try await store.transaction { tx in try await tx.save(Self.feed("zoo", now: tx.now)) }
         try await moved("a new feed")
         var token = try await store.transaction { tx in
-            try await tx.saveToken(TokenRecord(feedId: try feed.savedID(), label: "phone", tokenHash: "h1", createdAt: tx.now, visibility: .full))
+            try await tx.save(TokenRecord(feedId: try feed.savedID(), label: "phone", tokenHash: "h1", createdAt: tx.now, visibility: .full))
         }
         try await moved("a new feed token")
         token.lastUsedAt = temp.clock.now
-        token = try await store.transaction { [token] tx in try await tx.saveToken(token) }
+        token = try await store.transaction { [token] tx in try await tx.save(token) }
         try await still("a token's last use")
         try await store.transaction { tx in try await tx.setValue(PersistedValue(bytes: Data("s".utf8), expiresAt: nil), for: .entry(keyHash: "k")) }
         try await still("a session's entry")
         token.revokedAt = temp.clock.now
-        _ = try await store.transaction { [token] tx in try await tx.saveToken(token) }
+        _ = try await store.transaction { [token] tx in try await tx.save(token) }
         try await moved("a revoked token")
-        let person = try await store.transaction { tx in try await tx.savePerson(PersonRecord(login: "ben", displayName: "Ben", passwordHash: nil, createdAt: tx.now)) }
+        let person = try await store.transaction { tx in try await tx.save(PersonRecord(login: "ben", displayName: "Ben", passwordHash: nil, createdAt: tx.now)) }
         try await moved("a new person")
-        let space = try await store.transaction { tx in try await tx.saveSpace(SpaceRecord(slug: "family", name: "Family", createdAt: tx.now)) }
+        let space = try await store.transaction { tx in try await tx.save(SpaceRecord(slug: "family", name: "Family", createdAt: tx.now)) }
         try await moved("a new space")
         let (spaceId, personId) = (try space.savedID(), try person.savedID())
         try await store.transaction { tx in
@@ -261,16 +261,16 @@ struct StorePrimitivesTests {
         try await store.transaction { tx in try await tx.setMember(spaceId: spaceId, personId: personId, to: nil) }
         try await moved("a member removed")
         var personal = try await store.transaction { tx in
-            try await tx.savePersonToken(PersonTokenRecord(personId: personId, label: "laptop", tokenHash: "p1", readOnly: false, createdAt: tx.now))
+            try await tx.save(PersonTokenRecord(personId: personId, label: "laptop", tokenHash: "p1", readOnly: false, createdAt: tx.now))
         }
         try await moved("a new person token")
         personal.lastUsedAt = temp.clock.now
-        personal = try await store.transaction { [personal] tx in try await tx.savePersonToken(personal) }
+        personal = try await store.transaction { [personal] tx in try await tx.save(personal) }
         try await still("a person token's last use")
         personal.revokedAt = temp.clock.now
-        _ = try await store.transaction { [personal] tx in try await tx.savePersonToken(personal) }
+        _ = try await store.transaction { [personal] tx in try await tx.save(personal) }
         try await moved("a revoked person token")
-        try await store.transaction { tx in try await tx.deletePerson(id: personId) }
+        try await store.transaction { tx in try await tx.delete(PersonRecord.self, ids: [personId]) }
         try await moved("a person deleted")
     }
 
@@ -282,14 +282,16 @@ struct StorePrimitivesTests {
             try await tx.setValue(PersistedValue(bytes: Data("soon".utf8), expiresAt: tx.now.addingTimeInterval(10)), for: .entry(keyHash: "a"))
             try await tx.setValue(PersistedValue(bytes: Data("later".utf8), expiresAt: tx.now.addingTimeInterval(100)), for: .entry(keyHash: "b"))
             try await tx.setValue(PersistedValue(bytes: Data("never".utf8), expiresAt: nil), for: .entry(keyHash: "c"))
-            try await tx.putImage(digest: "d1", mimeType: "image/png", bytes: Data([1, 2, 3]))
-            try await tx.putImage(digest: "d1", mimeType: "image/gif", bytes: Data([9]))
+            _ = try await tx.save(ImageRecord(sha256: "d1", mimeType: "image/png", bytes: Data([1, 2, 3]), createdAt: tx.now))
+        }
+        await #expect(throws: (any Error).self, "one row per digest: the service keeps a second upload as the first") {
+            try await store.transaction { tx in _ = try await tx.save(ImageRecord(sha256: "d1", mimeType: "image/gif", bytes: Data([9]), createdAt: tx.now)) }
         }
         #expect(try await store.read { try await $0.setting(.csrfKey) } == "key")
         #expect(try await store.read { try await $0.value(for: .entry(keyHash: "a")) }?.bytes == Data("soon".utf8))
         #expect(try await store.read { try await $0.value(for: .setting(.cursorKey)) } == nil)
         let image = try await store.read { try await $0.image(digest: "d1") }
-        #expect(image?.bytes == Data([1, 2, 3]) && image?.mimeType == "image/png", "a second copy is ignored")
+        #expect(image?.bytes == Data([1, 2, 3]) && image?.mimeType == "image/png", "the refused second row changed nothing")
         temp.clock.advance(50)
         #expect(try await store.transaction { tx in try await tx.deleteExpiredEntries() } == 1)
         try await store.transaction { tx in
@@ -309,7 +311,7 @@ struct StorePrimitivesTests {
         struct Refused: Error {}
         await #expect(throws: Refused.self) {
             try await store.transaction { tx in
-                let feed = try await tx.saveFeed(Self.feed("draft", now: tx.now))
+                let feed = try await tx.save(Self.feed("draft", now: tx.now))
                 #expect(try await tx.feedRow(id: try feed.savedID()) == feed, "a transaction sees its own writes")
                 throw Refused()
             }

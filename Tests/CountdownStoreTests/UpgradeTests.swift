@@ -39,16 +39,16 @@ import Services
         _ = try await store.service.createFeedToken(feed: "family", label: "grandma", visibility: .full)
         // An image on its own, as an upload that no countdown shows any more leaves it.
         let image = try ImageUpload(png, mimeType: "image/png", limits: StoreLimits())
-        try await store.transaction { tx in try await tx.putImage(digest: image.digest, mimeType: image.mimeType, bytes: image.bytes) }
+        try await store.transaction { tx in _ = try await tx.save(ImageRecord(sha256: image.digest, mimeType: image.mimeType, bytes: image.bytes, createdAt: tx.now)) }
         // The owner's password: a setting until v14, the administrator `owner`'s from v15 on (who owns the feed).
         try await store.transaction { tx in
-            let owner = try await tx.savePerson(PersonRecord(login: "owner", displayName: "Owner", passwordHash: ownerHash, isAdmin: true, createdAt: tx.now))
+            let owner = try await tx.save(PersonRecord(login: "owner", displayName: "Owner", passwordHash: ownerHash, isAdmin: true, createdAt: tx.now))
             var feed = try #require(try await tx.feedRow(slug: "family", lock: true))
             feed.personId = owner.id
-            _ = try await tx.saveFeed(feed)
+            _ = try await tx.save(feed)
         }
         let revision = try #require(try await store.feed(slug: "family")).revision
-        try await store.keepExport(KeptExport(revision: revision, variant: "upgrade", bytes: KeptExport.Bytes(body: ByteBuffer(string: "BEGIN:VCALENDAR"), etag: "\"e\"")),
+        try await store.keptExports.keepExport(KeptExport(revision: revision, variant: "upgrade", bytes: KeptExport.Bytes(body: ByteBuffer(string: "BEGIN:VCALENDAR"), etag: "\"e\"")),
                                    slug: "family", view: .none)
         try await store.service.setPersistedValue(Data("{\"signedInAt\":0}".utf8), for: "session:upgrade", expiresIn: nil, onlyIfAbsent: false)
         // A subscribed address with a sealed login (v10).
@@ -62,7 +62,7 @@ import Services
             source.importedWith = "rules-digest-fixture"
             source.lastFetchedAt = tx.now
             source.lastSuccessAt = tx.now
-            _ = try await tx.saveSource(source)
+            _ = try await tx.save(source)
         }
         try await store.close()
     }
@@ -146,7 +146,7 @@ import Services
         #expect(try await upgraded.read { try await $0.rowsToPlace(dueBy: 0, limit: 10) }.count == (index >= 20 ? 0 : 3))
         _ = try await upgraded.service.placeCountdowns()
         let places = { (store: SQLiteCountdownStore) in
-            try await store.read { reader in try await reader.countdownRows(feedId: try #require(reader.feedRow(slug: "family")?.id), uid: nil) }
+            try await store.read { reader in try await reader.countdownRows(.feed(try #require(reader.feedRow(slug: "family")?.id), uid: nil)) }
                 .map { "\($0.uid) \($0.place.map { "\($0)" } ?? "unplaced")" }
         }
         // (A v21 database keeps the places it was written with: how a place is found may change, a place stays a bound.)

@@ -27,18 +27,7 @@ package final class CountingStore: CountdownStore {
         return try await inner.transaction(body)
     }
 
-    package func keptExport(slug: String, view: Redaction, bodyUpTo maxBytes: Int) async throws -> KeptExport? {
-        try await inner.keptExport(slug: slug, view: view, bodyUpTo: maxBytes)
-    }
-
-    package func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> ByteBuffer? {
-        try await inner.keptExportChunk(slug: slug, view: view, revision: revision, variant: variant, offset: offset, length: length)
-    }
-
-    package func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws { try await inner.keepExport(export, slug: slug, view: view) }
-    package func keepExport(parts: [[UInt8]], etag: String, revision: Int64, variant: String, slug: String, view: Redaction) async throws {
-        try await inner.keepExport(parts: parts, etag: etag, revision: revision, variant: variant, slug: slug, view: view)
-    }
+    package var keptExports: any KeptExports { inner.keptExports }
     package func snapshot() async throws -> StoreSnapshot { try await inner.snapshot() }
     package func restore(_ snapshot: StoreSnapshot) async throws { try await inner.restore(snapshot) }
     package func check(_ depth: StoreCheck.Depth) async throws -> StoreCheck { try await inner.check(depth) }

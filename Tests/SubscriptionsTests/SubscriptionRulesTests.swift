@@ -256,7 +256,7 @@ struct SubscriptionRulesTests {
                 var source = try #require(try await tx.sourceRow(feedId: try feed.savedID(), location: url))
                 #expect(source.subscribed)
                 source.rules = "exclude:\n  status: [someday]\n"
-                _ = try await tx.saveSource(source)
+                _ = try await tx.save(source)
             }
             try await store.close()
             let before = seen.conditions.withLock { $0.count }

@@ -54,7 +54,7 @@ final class PublicRequests: @unchecked Sendable {
                                                 baseURL: "http://127.0.0.1:8080", refreshSources: false, clock: { now })
         configuration.allowPrivateSources = false
         let store = InMemoryCountdownStore(clock: { now })
-        try await store.transaction { try await $0.setSetting(.cursorKey, to: cursorKey) }
+        try await store.transaction { try await $0.setValue(PersistedValue(bytes: Data(cursorKey.utf8), expiresAt: nil), for: .setting(.cursorKey)) }
         let application = try await buildApplication(configuration, store: store, logger: logger)
         let responder = try await application.responder
         let probe = PublicRequests(responder: responder, logger: logger)

@@ -69,7 +69,7 @@ package final class ExportKeeper: Service, Sendable {
 
     /// Writes `export` now, for a caller that holds no other copy of the bytes (a large export sent from the store).
     package func keepNow(_ export: KeptExport, for view: View) async throws {
-        try await store.keepExport(export, slug: view.slug, view: view.redaction)
+        try await store.keptExports.keepExport(export, slug: view.slug, view: view.redaction)
         noteKept(view, revision: export.revision, variant: export.variant)
         // A store copies the bytes to write them (a 10k feed's 5.5 MB export, after the compile's own trim): given back at once.
         if (export.bytes?.length ?? 0) >= HeapTrim.afterRenderBytes { HeapTrim.now() }

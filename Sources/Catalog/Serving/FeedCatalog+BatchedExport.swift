@@ -37,7 +37,7 @@ extension FeedCatalog {
                 try await exports.keepNow(KeptExport(revision: revision, variant: variant, bytes: exported.kept), for: key.view)
             } else {
                 let etag = Representation.tag(parts: parts)
-                try await store.keepExport(parts: parts, etag: etag, revision: revision, variant: variant, slug: key.slug, view: key.redaction)
+                try await store.keptExports.keepExport(parts: parts, etag: etag, revision: revision, variant: variant, slug: key.slug, view: key.redaction)
                 exports.noteKept(key.view, revision: revision, variant: variant)
                 exported = CompiledFeed.export(feed, streamed: streamedExport(key, revision: revision, variant: variant, length: length), etag: etag,
                                                settings: settings)

@@ -36,7 +36,7 @@ extension FeedCatalog {
             return exported
         }
         do {
-            if let kept = try await store.keptExport(slug: slug, view: redaction, bodyUpTo: largeExportBytes), kept.revision == target.revision,
+            if let kept = try await store.keptExports.keptExport(slug: slug, view: redaction, bodyUpTo: largeExportBytes), kept.revision == target.revision,
                kept.variant == variant, let bytes = kept.bytes {
                 exports.noteKept(key.view, revision: kept.revision, variant: kept.variant)
                 let exported: Representation
@@ -75,7 +75,7 @@ extension FeedCatalog {
     /// The body of a kept export too large to hold, read from the store as it is sent.
     func streamedExport(_ key: CompiledKey, revision: Int64, variant: String, length: Int) -> StreamedBody {
         StreamedBody(length: length) { [store] offset in
-            try await store.keptExportChunk(slug: key.slug, view: key.redaction, revision: revision, variant: variant, offset: offset,
+            try await store.keptExports.keptExportChunk(slug: key.slug, view: key.redaction, revision: revision, variant: variant, offset: offset,
                                             length: StreamedBody.chunkBytes)
         }
     }

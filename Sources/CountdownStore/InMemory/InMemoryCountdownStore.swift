@@ -40,35 +40,9 @@ public final class InMemoryCountdownStore: CountdownStore {
         }
     }
 
-    private func row(slug: String) -> FeedRecord? { tables.withLock { $0.feeds.values.first { $0.slug == slug } } }
+    package func row(slug: String) -> FeedRecord? { tables.withLock { $0.feeds.values.first { $0.slug == slug } } }
 
-    // MARK: kept exports
-
-    public func keptExport(slug: String, view: Redaction, bodyUpTo maxBytes: Int) async throws -> KeptExport? {
-        guard let id = row(slug: slug)?.id else { return nil }
-        let kept = exports.withLock { $0[id] ?? [:] }
-        guard var resolved = KeptExport.resolved(view: kept[view], full: kept[Redaction.none]) else { return nil }
-        if let length = resolved.bytes?.length, length > maxBytes {
-            resolved.bytes?.body = ByteBuffer()
-            resolved.bytes?.gzipped = nil
-        }
-        return resolved
-    }
-
-    public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> ByteBuffer? {
-        guard let kept = try await keptExport(slug: slug, view: view), kept.revision == revision, kept.variant == variant,
-              let body = kept.bytes?.body else { return nil }
-        let start = min(max(offset, 0), body.readableBytes)
-        return body.getSlice(at: body.readerIndex + start, length: min(max(length, 0), body.readableBytes - start))
-    }
-
-    public func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws {
-        guard let feed = row(slug: slug), let id = feed.id, feed.revision == export.revision else { return }
-        exports.withLock { exports in
-            if let kept = exports[id]?[view], kept.revision > export.revision || kept == export { return }
-            exports[id, default: [:]][view] = export
-        }
-    }
+    public var keptExports: any KeptExports { InMemoryKeptExports(store: self) }
 
     // MARK: copying, health
 

@@ -11,12 +11,6 @@ package struct InMemoryTables: Sendable {
         package var color: String?
     }
 
-    package struct Image: Sendable {
-        package var mimeType: String
-        package var bytes: Data
-        package var createdAt: Date
-    }
-
     package var feeds: [Int64: FeedRecord] = [:] { didSet { changeStamp += 1 } }
     package var countdowns: [Int64: CountdownRecord] = [:]
     package var categories: [Int64: Category] = [:]
@@ -24,7 +18,8 @@ package struct InMemoryTables: Sendable {
     package var links: [Int64: Set<Int64>] = [:]
     package var sources: [Int64: SourceRecord] = [:]
     package var tokens: [Int64: TokenRecord] = [:]
-    package var images: [String: Image] = [:]
+    /// By SHA-256.
+    package var images: [String: ImageRecord] = [:]
     package var values: [StoreKey: PersistedValue] = [:]
     package var people: [Int64: PersonRecord] = [:] { didSet { changeStamp += 1 } }
     package var spaces: [Int64: SpaceRecord] = [:] { didSet { changeStamp += 1 } }
@@ -38,7 +33,7 @@ package struct InMemoryTables: Sendable {
     /// (the tokens' by `saveToken` and `savePersonToken`, unless only their last use changed).
     package var changeStamp: Int64 = 0
     /// The tables whose rows get ids.
-    package enum Table: Hashable, Sendable { case feed, countdown, category, source, token, person, space, personToken, change }
+    package enum Table: Hashable, Sendable { case feed, countdown, category, source, token, person, space, personToken, change, image }
     private var lastIds: [Table: Int64] = [:]
 
     /// Each table counts its own ids from 1, as SQLite's and PostgreSQL's do.
@@ -57,6 +52,14 @@ package struct InMemoryTables: Sendable {
         tokens = tokens.filter { $0.value.feedId != id }
         changes = changes.filter { $0.value.feedId != id }
         davNames[id] = nil
+    }
+
+    /// Deletes a person with their memberships and tokens; their feeds lose their owner.
+    package mutating func deletePerson(id: Int64) {
+        people[id] = nil
+        for space in members.keys { members[space]?[id] = nil }
+        personTokens = personTokens.filter { $0.value.personId != id }
+        for (feedId, feed) in feeds where feed.personId == id { feeds[feedId]?.personId = nil }
     }
 
     package mutating func deleteCountdown(id: Int64) {

@@ -41,22 +41,21 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    package func countdownRow(id: Int64, lock: Bool) async throws -> CountdownRecord? { with { $0.countdowns[id] } }
-
-    package func countdownRows(feedId: Int64, uid: String?) async throws -> [CountdownRecord] {
+    package func countdownRows(_ query: CountdownQuery) async throws -> [CountdownRecord] {
         with { tables in
-            tables.countdowns.values.filter { $0.feedId == feedId && (uid == nil || $0.uid == uid) }.sorted {
-                if $0.startsOn != $1.startsOn { return $0.startsOn.utf8.lexicographicallyPrecedes($1.startsOn.utf8) }
-                if $0.title != $1.title { return $0.title.utf8.lexicographicallyPrecedes($1.title.utf8) }
-                return ($0.id ?? 0) < ($1.id ?? 0)
+            switch query {
+            case .id(let id, _):
+                return tables.countdowns[id].map { [$0] } ?? []
+            case .feed(let feedId, let uid):
+                return tables.countdowns.values.filter { $0.feedId == feedId && (uid == nil || $0.uid == uid) }.sorted {
+                    if $0.startsOn != $1.startsOn { return $0.startsOn.utf8.lexicographicallyPrecedes($1.startsOn.utf8) }
+                    if $0.title != $1.title { return $0.title.utf8.lexicographicallyPrecedes($1.title.utf8) }
+                    return ($0.id ?? 0) < ($1.id ?? 0)
+                }
+            case .batch(let feedId, let after, let limit):
+                return Array(tables.countdowns.values.filter { row in row.feedId == feedId && (after.map { $0.utf8.lexicographicallyPrecedes(row.uid.utf8) } ?? true) }
+                    .sorted { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }.prefix(max(0, limit)))
             }
-        }
-    }
-
-    package func countdownRows(feedId: Int64, after uid: String?, limit: Int) async throws -> [CountdownRecord] {
-        with { tables in
-            Array(tables.countdowns.values.filter { row in row.feedId == feedId && (uid.map { $0.utf8.lexicographicallyPrecedes(row.uid.utf8) } ?? true) }
-                .sorted { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }.prefix(max(0, limit)))
         }
     }
 
@@ -73,9 +72,7 @@ package final class InMemoryTransaction: StoreTransaction {
 
     package func value(for key: StoreKey) async throws -> PersistedValue? { with { $0.values[key] } }
 
-    package func image(digest: String) async throws -> (bytes: Data, mimeType: String)? {
-        with { $0.images[digest].map { ($0.bytes, $0.mimeType) } }
-    }
+    package func image(digest: String) async throws -> ImageRecord? { with { $0.images[digest] } }
 
     package func davNameRows(feedId: Int64, _ key: DavNameKey) async throws -> [DavNameRecord] {
         with { tables in
@@ -90,8 +87,8 @@ package final class InMemoryTransaction: StoreTransaction {
 
     package func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
         with { tables in
-            let feeds = Set(query.feedIds)
-            let rows = tables.changes.values.filter { feeds.contains($0.feedId) && ($0.id ?? 0) > (query.after ?? 0) }
+            let feeds = query.feedIds.map(Set.init)
+            let rows = tables.changes.values.filter { feeds?.contains($0.feedId) ?? true && ($0.id ?? 0) > (query.after ?? 0) }
                 .sorted { query.newestFirst ? ($0.id ?? 0) > ($1.id ?? 0) : ($0.id ?? 0) < ($1.id ?? 0) }
             return Array(rows.prefix(max(0, query.limit)))
         }
@@ -150,18 +147,62 @@ package final class InMemoryTransaction: StoreTransaction {
 
     // MARK: writes
 
-    package func saveFeed(_ row: FeedRecord) async throws -> FeedRecord {
+    /// Each table's checks (the unique keys and foreign keys the databases
+    /// hold), then the row kept.
+    package func save<Row: TableRow>(_ row: Row) async throws -> Row {
+        let saved: any TableRow = switch row {
+        case let row as FeedRecord: try saveFeed(row)
+        case let row as CountdownRecord: try saveCountdown(row)
+        case let row as SourceRecord: try saveSource(row)
+        case let row as TokenRecord: try saveToken(row)
+        case let row as PersonRecord: try savePerson(row)
+        case let row as SpaceRecord: try saveSpace(row)
+        case let row as PersonTokenRecord: try savePersonToken(row)
+        case let row as ChangeRecord: saveChange(row)
+        case let row as ImageRecord: try saveImage(row)
+        default: throw StoreError.invalid("no \(Row.table.name) table in memory")
+        }
+        guard let saved = saved as? Row else { throw StoreError.invalid("a \(Row.table.name) row saved as another") }
+        return saved
+    }
+
+    /// As the databases' foreign keys cascade, or set what named the row to NULL.
+    package func delete<Row: TableRow>(_ type: Row.Type, ids: [Int64]) async throws {
+        with { tables in
+            for id in ids {
+                switch type {
+                case is FeedRecord.Type: tables.deleteFeed(id: id)
+                case is CountdownRecord.Type: tables.deleteCountdown(id: id)
+                case is PersonRecord.Type: tables.deletePerson(id: id)
+                case is SpaceRecord.Type:
+                    tables.spaces[id] = nil
+                    tables.members[id] = nil
+                    for (feedId, feed) in tables.feeds where feed.spaceId == id { tables.feeds[feedId]?.spaceId = nil }
+                case is SourceRecord.Type:
+                    tables.sources[id] = nil
+                    for (countdownId, row) in tables.countdowns where row.sourceId == id { tables.countdowns[countdownId]?.sourceId = nil }
+                case is TokenRecord.Type: tables.tokens[id] = nil
+                case is PersonTokenRecord.Type: tables.personTokens[id] = nil
+                case is ChangeRecord.Type: tables.changes[id] = nil
+                default: tables.images = tables.images.filter { $0.value.id != id }
+                }
+            }
+        }
+    }
+
+    private func saveFeed(_ row: FeedRecord) throws -> FeedRecord {
         try with { tables in
             guard !tables.feeds.values.contains(where: { $0.slug == row.slug && $0.id != row.id }) else { throw StoreError.feedExists(row.slug) }
             return tables.save(row, in: \.feeds, kind: .feed) { $0.id = $1 }
         }
     }
 
-    package func deleteFeed(id: Int64) async throws { with { $0.deleteFeed(id: id) } }
-
     package func saveCountdowns(_ rows: [CountdownRecord]) async throws -> [Int64] {
+        try rows.map { row in try saveCountdown(row).savedID() }
+    }
+
+    private func saveCountdown(_ row: CountdownRecord) throws -> CountdownRecord {
         try with { tables in
-            try rows.map { row in
                 guard tables.feeds[row.feedId] != nil else { throw StoreError.invalid("no feed with id \(row.feedId)") }
                 guard !tables.countdowns.values.contains(where: { $0.feedId == row.feedId && $0.uid == row.uid && $0.id != row.id }) else {
                     throw StoreError.invalid("that already exists (feed \(row.feedId), UID \(row.uid))")
@@ -172,13 +213,8 @@ package final class InMemoryTransaction: StoreTransaction {
                     row.createdAt = stored.createdAt
                     row.createdBy = stored.createdBy
                 }
-                return try tables.save(row, in: \.countdowns, kind: .countdown) { $0.id = $1 }.savedID()
-            }
+                return tables.save(row, in: \.countdowns, kind: .countdown) { $0.id = $1 }
         }
-    }
-
-    package func deleteCountdowns(ids: [Int64]) async throws {
-        with { tables in for id in ids { tables.deleteCountdown(id: id) } }
     }
 
     package func saveCategories(feedId: Int64, colors: [String: String], links: [CategoryLinks], replacing: Bool) async throws {
@@ -191,13 +227,17 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    package func putImage(digest: String, mimeType: String, bytes: Data) async throws {
-        with { tables in
-            if tables.images[digest] == nil { tables.images[digest] = InMemoryTables.Image(mimeType: mimeType, bytes: bytes, createdAt: now) }
+    private func saveImage(_ row: ImageRecord) throws -> ImageRecord {
+        try with { tables in
+            guard tables.images[row.sha256].map({ $0.id == row.id }) ?? true else { throw StoreError.invalid("that already exists (image \(row.sha256))") }
+            var row = row
+            row.id = row.id ?? tables.nextId(.image)
+            tables.images[row.sha256] = row
+            return row
         }
     }
 
-    package func saveSource(_ row: SourceRecord) async throws -> SourceRecord {
+    private func saveSource(_ row: SourceRecord) throws -> SourceRecord {
         try with { tables in
             guard !tables.sources.values.contains(where: { $0.feedId == row.feedId && $0.location == row.location && $0.id != row.id }) else {
                 throw StoreError.invalid("that already exists (feed \(row.feedId), source \(row.location))")
@@ -206,7 +246,7 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    package func saveToken(_ row: TokenRecord) async throws -> TokenRecord {
+    private func saveToken(_ row: TokenRecord) throws -> TokenRecord {
         try with { tables in
             guard tables.feeds[row.feedId] != nil else { throw StoreError.invalid("no feed with id \(row.feedId)") }
             var used = row.id.flatMap { tables.tokens[$0] }
@@ -222,7 +262,7 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    package func savePerson(_ row: PersonRecord) async throws -> PersonRecord {
+    private func savePerson(_ row: PersonRecord) throws -> PersonRecord {
         try with { tables in
             guard !tables.people.values.contains(where: { $0.login == row.login && $0.id != row.id }) else {
                 throw StoreError.invalid("that already exists (person \(row.login))")
@@ -231,14 +271,6 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    package func deletePerson(id: Int64) async throws {
-        with { tables in
-            tables.people[id] = nil
-            for space in tables.members.keys { tables.members[space]?[id] = nil }
-            tables.personTokens = tables.personTokens.filter { $0.value.personId != id }
-            for (feedId, feed) in tables.feeds where feed.personId == id { tables.feeds[feedId]?.personId = nil }
-        }
-    }
 
     package func relabelHistory(actor: String, as label: String) async throws {
         // The login alone, or followed by " via " and an app's label (what a calendar app changed).
@@ -263,25 +295,18 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    package func deleteChanges(before date: Date) async throws -> Int64 {
+    /// A change is added with the next id (the log only ever grows at its end).
+    private func saveChange(_ row: ChangeRecord) -> ChangeRecord {
         with { tables in
-            let newest = tables.changes.values.filter { $0.at < date }.compactMap(\.id).max() ?? 0
-            tables.changes = tables.changes.filter { $0.key > newest }
-            return newest
+            var row = row
+            let id = row.id ?? tables.nextId(.change)
+            row.id = id
+            tables.changes[id] = row
+            return row
         }
     }
 
-    package func appendChanges(_ rows: [ChangeRecord]) async throws {
-        with { tables in
-            for var row in rows {
-                let id = tables.nextId(.change)
-                row.id = id
-                tables.changes[id] = row
-            }
-        }
-    }
-
-    package func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord {
+    private func saveSpace(_ row: SpaceRecord) throws -> SpaceRecord {
         try with { tables in
             guard !tables.spaces.values.contains(where: { $0.slug == row.slug && $0.id != row.id }) else {
                 throw StoreError.invalid("that already exists (space \(row.slug))")
@@ -299,7 +324,7 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
-    package func savePersonToken(_ row: PersonTokenRecord) async throws -> PersonTokenRecord {
+    private func savePersonToken(_ row: PersonTokenRecord) throws -> PersonTokenRecord {
         try with { tables in
             guard tables.people[row.personId] != nil else { throw StoreError.invalid("no person with id \(row.personId)") }
             guard !tables.personTokens.values.contains(where: { $0.tokenHash == row.tokenHash && $0.id != row.id }) else {

@@ -16,14 +16,8 @@ public protocol StoreReader: Sendable {
     /// feed (`nil`), by feed id; a feed with neither may be missing.
     func feedTallies(feedId: Int64?) async throws -> [Int64: FeedTally]
 
-    func countdownRow(id: Int64, lock: Bool) async throws -> CountdownRecord?
-    /// A feed's countdown rows, soonest first (`startsOn`, title, id); only
-    /// the one with `uid` when given.
-    func countdownRows(feedId: Int64, uid: String?) async throws -> [CountdownRecord]
-    /// At most `limit` of a feed's countdown rows in UID order (bytes), those
-    /// after `uid` when given: a large feed's export written a batch at a
-    /// time, in the order the calendar holds them, never all rows at once.
-    func countdownRows(feedId: Int64, after uid: String?, limit: Int) async throws -> [CountdownRecord]
+    /// The countdown rows `query` selects, in its order.
+    func countdownRows(_ query: CountdownQuery) async throws -> [CountdownRecord]
 
     /// The first rows of a feed's list by their place bounds, with its counts
     /// (`PlacedQuery`): a feed's first page without reading every row (issue #41).
@@ -42,7 +36,7 @@ public protocol StoreReader: Sendable {
     /// or not; nil when none is kept.
     func value(for key: StoreKey) async throws -> PersistedValue?
     /// An image by the SHA-256 of its bytes.
-    func image(digest: String) async throws -> (bytes: Data, mimeType: String)?
+    func image(digest: String) async throws -> ImageRecord?
 
     // MARK: people and spaces (issue #37)
 

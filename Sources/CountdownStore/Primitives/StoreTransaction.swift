@@ -18,30 +18,26 @@ public protocol StoreTransaction: StoreReader {
     var now: Date { get }
 
     /// Inserts the row (no id yet: it gets one) or writes every column of the
-    /// row with its id; returns it with its id. On PostgreSQL every replica
-    /// hears of the feed's revision when the transaction commits.
-    func saveFeed(_ row: FeedRecord) async throws -> FeedRecord
-    /// Deletes a feed and, by cascade, everything in it.
-    func deleteFeed(id: Int64) async throws
+    /// row with its id but its `writtenOnce` ones; returns it with its id. A
+    /// feed's row saved: on PostgreSQL every replica hears of its revision
+    /// when the transaction commits.
+    func save<Row: TableRow>(_ row: Row) async throws -> Row
+    /// Deletes the rows with these ids and, by cascade, what hangs on them
+    /// (a feed's countdowns, sources and tokens; a person's memberships and
+    /// tokens, their own feeds losing their owner: the service deletes or
+    /// hands them over first).
+    func delete<Row: TableRow>(_ type: Row.Type, ids: [Int64]) async throws
 
     /// Inserts rows without an id and writes rows with one (every column but
     /// `createdAt` and `createdBy`, which never change once written); returns their ids, in order. Batched: an import writes
     /// thousands of rows, and one call per row would cost a round trip each.
     func saveCountdowns(_ rows: [CountdownRecord]) async throws -> [Int64]
-    func deleteCountdowns(ids: [Int64]) async throws
     /// Sets category colours (creating the categories), leaving the others as
     /// they are; and links each countdown to exactly its category names,
     /// creating categories as needed (`replacing` first removes old links,
     /// not needed for new rows).
     func saveCategories(feedId: Int64, colors: [String: String], links: [CategoryLinks], replacing: Bool) async throws
 
-    /// Keeps checked image bytes under their SHA-256 (a second copy is ignored).
-    func putImage(digest: String, mimeType: String, bytes: Data) async throws
-
-    /// Inserts or writes a source row, as `saveFeed` does.
-    func saveSource(_ row: SourceRecord) async throws -> SourceRecord
-    /// Inserts or writes a token row, as `saveFeed` does.
-    func saveToken(_ row: TokenRecord) async throws -> TokenRecord
 
     /// Keeps a value by key, or removes it (`nil`). A setting keeps no expiry.
     func setValue(_ value: PersistedValue?, for key: StoreKey) async throws
@@ -50,26 +46,13 @@ public protocol StoreTransaction: StoreReader {
 
     // MARK: people and spaces (issue #37)
 
-    /// Inserts or writes a person row, as `saveFeed` does.
-    func savePerson(_ row: PersonRecord) async throws -> PersonRecord
-    /// Deletes a person and, by cascade, their memberships and tokens (their
-    /// own feeds lose their owner: the service deletes or hands them over first).
-    func deletePerson(id: Int64) async throws
     /// Writes `label` wherever the countdowns' history (`createdBy`,
     /// `changedBy`, the change log's `actor`) names `actor`: a deleted person's login, whose name stays
     /// as a former member, and which a new person may take.
     func relabelHistory(actor: String, as label: String) async throws
     /// Keeps the object name a calendar app chose for a UID of a feed (replacing any).
     func saveDavName(_ row: DavNameRecord) async throws
-    /// Deletes the changes made before `date`; returns the newest id deleted (0: none).
-    func deleteChanges(before date: Date) async throws -> Int64
-    /// Adds changes to the log, in order; each gets the next id.
-    func appendChanges(_ rows: [ChangeRecord]) async throws
-    /// Inserts or writes a space row, as `saveFeed` does.
-    func saveSpace(_ row: SpaceRecord) async throws -> SpaceRecord
     /// Gives a person a role in a space (a new member, or a new role), or
     /// removes them (`nil`).
     func setMember(spaceId: Int64, personId: Int64, to row: MemberRecord?) async throws
-    /// Inserts or writes a person token, as `saveFeed` does.
-    func savePersonToken(_ row: PersonTokenRecord) async throws -> PersonTokenRecord
 }

@@ -45,16 +45,16 @@ public enum ChangeKind: String, Codable, Sendable, CaseIterable {
     public var removes: Bool { self == .deleted || self == .movedAway }
 }
 
-/// Which changes to read: a few feeds' (a space's, one calendar's), after
-/// the last one seen (nil: from the first kept), at most `limit`, oldest or
-/// newest first.
+/// Which changes to read: a few feeds' (a space's, one calendar's), or
+/// every feed's (`nil`: the log's pruning), after the last one seen (nil:
+/// from the first kept), at most `limit`, oldest or newest first.
 public struct ChangeQuery: Sendable, Equatable {
-    public var feedIds: [Int64]
+    public var feedIds: [Int64]?
     public var after: Int64?
     public var limit: Int
     public var newestFirst: Bool
 
-    public init(feedIds: [Int64], after: Int64? = nil, limit: Int, newestFirst: Bool) {
+    public init(feedIds: [Int64]?, after: Int64? = nil, limit: Int, newestFirst: Bool) {
         self.feedIds = feedIds
         self.after = after
         self.limit = limit

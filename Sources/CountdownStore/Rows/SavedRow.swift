@@ -24,4 +24,4 @@ extension TokenRecord: SavedRow {}
 extension PersonRecord: SavedRow {}
 extension SpaceRecord: SavedRow {}
 extension PersonTokenRecord: SavedRow {}
-extension ChangeRecord: SavedRow {}
+extension ChangeRecord: TableRow { public static let table = StoreTable.named("countdownChange") }

@@ -2,7 +2,7 @@ import CountdownStore
 import Foundation
 import GRDB
 
-extension CountdownRecord: FetchableRecord, MutablePersistableRecord {
+extension CountdownRecord: FetchableRecord, TableRecord {
     public static let databaseTableName = "countdown"
 
     public enum Columns {
@@ -16,30 +16,6 @@ extension CountdownRecord: FetchableRecord, MutablePersistableRecord {
         public static let changedByPerson = Column("changedByPerson")
     }
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-
-    /// Written by hand, not through Encodable: an import writes every row of a
-    /// calendar, and the Codable path cost more than SQLite's own insert.
-    public func encode(to container: inout PersistenceContainer) {
-        container[Columns.id] = id
-        container[Columns.feedId] = feedId
-        container[Columns.sourceId] = sourceId
-        container[Columns.uid] = uid
-        container[Columns.title] = title
-        container[Columns.kind] = kind
-        container[Columns.status] = status
-        container[Columns.startsOn] = startsOn
-        container[Columns.sequence] = sequence
-        container[Columns.createdAt] = createdAt
-        container[Columns.lastModified] = lastModified
-        container[Columns.content] = content
-        container[Columns.createdBy] = createdBy
-        container[Columns.changedBy] = changedBy
-        container[Columns.placeRank] = placeRank
-        container[Columns.placeFrom] = placeFrom
-        container[Columns.placeCheckAt] = placeCheckAt
-        container[Columns.changedByPerson] = changedByPerson
-    }
 
     /// Inserts through one cached, prepared statement: an import writes
     /// thousands of rows in one transaction, and GRDB's generic record insert

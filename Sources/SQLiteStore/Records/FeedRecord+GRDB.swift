@@ -2,10 +2,9 @@ import CountdownStore
 import Foundation
 import GRDB
 
-extension FeedRecord: FetchableRecord, MutablePersistableRecord {
+extension FeedRecord: FetchableRecord, TableRecord {
     public static let databaseTableName = "feed"
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     /// The columns that queries name.
     public enum Columns {

@@ -1,10 +1,14 @@
 import CountdownStore
 import GRDB
 
-extension SourceRecord: FetchableRecord, MutablePersistableRecord {
+extension SourceRecord: FetchableRecord, TableRecord {
     public static let databaseTableName = "source"
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    /// The columns that queries name.
+    public enum Columns {
+        public static let feedId = Column("feedId"), location = Column("location")
+    }
+
 
     /// Read by hand, not through Decodable: a server's start reads every
     /// source (its refresh schedule), and GRDB's Decodable path cost a tenth

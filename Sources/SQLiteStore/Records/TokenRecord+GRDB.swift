@@ -1,8 +1,11 @@
 import CountdownStore
 import GRDB
 
-extension TokenRecord: FetchableRecord, MutablePersistableRecord {
+extension TokenRecord: FetchableRecord, TableRecord {
     public static let databaseTableName = "feedToken"
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    /// The columns that queries name.
+    public enum Columns {
+        public static let id = Column("id"), feedId = Column("feedId")
+    }
 }

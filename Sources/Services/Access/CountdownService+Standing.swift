@@ -9,7 +9,7 @@ extension CountdownService {
             return try await standing(of: person, owner: feedOwner(slug: slug))
         case .editCountdown(let id):
             let owner = try await store.read { reader -> AccessCache.FeedOwner? in
-                guard let row = try await reader.countdownRow(id: id, lock: false) else { return nil }
+                guard let row = try await reader.countdownRows(.id(id, lock: false)).first else { return nil }
                 return try await reader.feedRow(id: row.feedId).map(AccessCache.FeedOwner.init)
             }
             return try await standing(of: person, owner: owner)

@@ -14,7 +14,7 @@ extension CountdownService {
             let row = try await reader.requireFeed(slug)
             let feedId = try row.savedID()
             let feed = try await reader.storedFeed(row)
-            var rows = try await reader.countdownRows(feedId: feedId, uid: nil)
+            var rows = try await reader.countdownRows(.feed(feedId, uid: nil))
             if let uids {
                 let wanted = Set(uids)
                 rows = rows.filter { wanted.contains($0.uid) }
@@ -56,10 +56,25 @@ extension CountdownService {
     public func pruneChangeLog() async throws -> Int64 {
         try await authorize(.administer)
         return try await store.transaction { tx in
-            let newest = try await tx.deleteChanges(before: tx.now.addingTimeInterval(-Self.changeLogKeeps))
+            let newest = try await Self.deleteChanges(before: tx.now.addingTimeInterval(-Self.changeLogKeeps), tx)
             let floor = Int64(try await tx.setting(.changeLogFloor) ?? "") ?? 0
             if newest > floor { try await tx.setSetting(.changeLogFloor, to: String(newest)) }
             return newest
+        }
+    }
+
+    /// Deletes the oldest changes, those made before `date`, a batch at a
+    /// time; returns the newest id deleted (0: none). Ids grow with time, so
+    /// the first change kept ends it, and every id up to the one returned is gone.
+    private static func deleteChanges(before date: Date, _ tx: any StoreTransaction) async throws -> Int64 {
+        var newest: Int64 = 0
+        while true {
+            let batch = try await tx.changeRows(ChangeQuery(feedIds: nil, after: newest, limit: 1_000, newestFirst: false))
+            let old = batch.prefix { $0.at < date }
+            guard let last = old.last else { return newest }
+            try await tx.delete(ChangeRecord.self, ids: old.compactMap(\.id))
+            newest = try last.savedID()
+            if old.count < batch.count || batch.count < 1_000 { return newest }
         }
     }
 
@@ -109,7 +124,7 @@ extension CountdownService {
             if let existing, existing.uid != incoming.uid {
                 throw CalendarObjectRefusal.uidConflict(uid: incoming.uid, name: existing.name)
             }
-            if existing == nil, let other = try await tx.countdownRows(feedId: feedId, uid: incoming.uid).first {
+            if existing == nil, let other = try await tx.countdownRows(.feed(feedId, uid: incoming.uid)).first {
                 let names = try await tx.davNameRows(feedId: feedId, .uids([other.uid]))
                 throw CalendarObjectRefusal.uidConflict(uid: incoming.uid, name: names.first?.name ?? CalendarObject.defaultName(uid: other.uid))
             }
@@ -150,11 +165,11 @@ extension CountdownService {
     /// The object a name stands for: the countdown a client named so, or the one whose UID it was made from.
     static func object(named name: String, feedId: Int64, _ reader: any StoreReader) async throws -> CalendarObject? {
         if let named = try await reader.davNameRows(feedId: feedId, .name(name)).first {
-            return try await reader.countdownRows(feedId: feedId, uid: named.uid).first.map { CalendarObject(row: $0, name: name) }
+            return try await reader.countdownRows(.feed(feedId, uid: named.uid)).first.map { CalendarObject(row: $0, name: name) }
         }
         guard name.hasSuffix(".ics") else { return nil }
         let uid = String(name.dropLast(4))
-        guard let row = try await reader.countdownRows(feedId: feedId, uid: uid).first else { return nil }
+        guard let row = try await reader.countdownRows(.feed(feedId, uid: uid)).first else { return nil }
         let custom = try await reader.davNameRows(feedId: feedId, .uids([uid])).first?.name
         return CalendarObject(row: row, name: custom ?? name)
     }

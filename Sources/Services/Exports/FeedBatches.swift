@@ -30,7 +30,7 @@ public enum FeedBatches {
                 if exported == nil { exported = try await reader.exportable(try await reader.storedFeed(row)) }
                 guard let exported else { return nil }
                 return Batch(feed: exported,
-                             rows: try await reader.countdownRows(feedId: feedId, after: after, limit: limit),
+                             rows: try await reader.countdownRows(.batch(feedId: feedId, after: after, limit: limit)),
                              sources: try await reader.sourceRows(feedId: feedId, lock: false).reduce(into: [:]) { $0[$1.id ?? 0] = $1.location })
             }) else { return nil }
             feed = batch.feed

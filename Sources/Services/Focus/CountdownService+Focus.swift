@@ -120,7 +120,7 @@ extension CountdownService {
             let zone = feed.zone
             let today = zone.local(of: now).date
             var entries: [FocusEntry] = []
-            for countdownRow in try await reader.countdownRows(feedId: try row.savedID(), uid: nil) {
+            for countdownRow in try await reader.countdownRows(.feed(try row.savedID(), uid: nil)) {
                 if let entry = FocusEntry(try await reader.countdown(countdownRow), zone: zone) { entries.append(entry) }
             }
             let tasks = try await Self.tasksDoneOnTime(of: me, reader)
@@ -188,7 +188,7 @@ extension CountdownService {
         let chosen = [zone, common].compactMap { $0 }.first { Zone.named($0) != nil } ?? "UTC"
         var row = FeedRecord(Feed(slug: found.slug, name: "Focus", description: "Focused time, kept by tminus", timeZone: chosen, isPublic: false), now: tx.now)
         row.personId = me.id
-        row = try await tx.saveFeed(row)
+        row = try await tx.save(row)
         try await Self.remember(row, for: me, tx)
         return found.slug
     }
@@ -230,7 +230,7 @@ extension CountdownService {
         guard let row = try await focusFeedSlug(of: person, reader).row else { return 0 }
         let zone = try await reader.storedFeed(row).feed.zone
         var seconds = 0
-        for countdownRow in try await reader.countdownRows(feedId: try row.savedID(), uid: nil) {
+        for countdownRow in try await reader.countdownRows(.feed(try row.savedID(), uid: nil)) {
             if let entry = FocusEntry(try await reader.countdown(countdownRow), zone: zone), entry.start >= since { seconds += entry.seconds }
         }
         return seconds
@@ -240,7 +240,7 @@ extension CountdownService {
     static func tasksDoneOnTime(of me: PersonAccess, _ reader: any StoreReader) async throws -> Int {
         var count = 0
         for row in try await reader.feedRows(nil, lock: false) where row.personId == me.id {
-            for countdownRow in try await reader.countdownRows(feedId: try row.savedID(), uid: nil) {
+            for countdownRow in try await reader.countdownRows(.feed(try row.savedID(), uid: nil)) {
                 let countdown = try await reader.countdown(countdownRow)
                 guard countdown.kind == .task, countdown.status == .completed, let done = countdown.completedAt else { continue }
                 if done.local.date <= countdown.target.local.date { count += 1 }
@@ -283,6 +283,6 @@ extension CountdownService {
     }
 
     private func liveRow(_ uid: String, _ slug: String, _ tx: any StoreTransaction) async throws -> CountdownRecord? {
-        try await tx.countdownRows(feedId: try await tx.requireFeed(slug).savedID(), uid: uid).first
+        try await tx.countdownRows(.feed(try await tx.requireFeed(slug).savedID(), uid: uid)).first
     }
 }

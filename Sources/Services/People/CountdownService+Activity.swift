@@ -38,7 +38,7 @@ extension CountdownService {
             let space = try await Self.requireSpace(slug, reader)
             var done: [Int64: Int] = [:]
             for feed in try await reader.feedRows(nil, lock: false) where feed.spaceId == space.id {
-                for row in try await reader.countdownRows(feedId: try feed.savedID(), uid: nil) where row.kind == .task && row.status == .completed {
+                for row in try await reader.countdownRows(.feed(try feed.savedID(), uid: nil)) where row.kind == .task && row.status == .completed {
                     // By the person's id, never a label (issue #59, 13): one deleted since, or none, is credited to nobody.
                     guard let who = row.changedByPerson, let completed = try row.countdown(source: nil).completedAt,
                           Date(timeIntervalSince1970: TimeInterval(completed.local.wallSeconds)) >= since else { continue }

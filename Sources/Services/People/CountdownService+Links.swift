@@ -143,7 +143,7 @@ extension CountdownService {
             try await tx.setValue(nil, for: OneTimeLink.key(secret))
             person.passwordHash = hash
             person.sessionEpoch = Secret.generate(bytes: 16)
-            person = try await tx.savePerson(person)
+            person = try await tx.save(person)
             try await Self.revokeTokens(of: id, tx)
             return SignedInPerson(person, id: id)
         }
@@ -178,7 +178,7 @@ extension CountdownService {
     static func savePerson(login: String, displayName: String?, hash: String, isAdmin: Bool = false, _ tx: any StoreTransaction) async throws -> PersonRecord {
         guard try await tx.personRows(.login(login)).isEmpty else { throw StoreError.loginTaken(login) }
         let name = line(displayName ?? "")
-        return try await tx.savePerson(PersonRecord(login: login, displayName: name.isEmpty ? login : name, passwordHash: hash, isAdmin: isAdmin,
+        return try await tx.save(PersonRecord(login: login, displayName: name.isEmpty ? login : name, passwordHash: hash, isAdmin: isAdmin,
                                                     createdAt: tx.now))
     }
 }

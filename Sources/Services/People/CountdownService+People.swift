@@ -42,7 +42,7 @@ extension CountdownService {
         guard !label.isEmpty, label.count <= 100 else { throw StoreError.invalid("a label must have 1 to 100 characters") }
         let token = try await transaction { tx in
             guard let person = try await tx.personRows(.login(login)).first else { throw StoreError.personNotFound(login) }
-            return try await tx.savePersonToken(PersonTokenRecord(personId: try person.savedID(), label: label, tokenHash: Secret.hash(AppPassword.normalized(secret)),
+            return try await tx.save(PersonTokenRecord(personId: try person.savedID(), label: label, tokenHash: Secret.hash(AppPassword.normalized(secret)),
                                                                   readOnly: readOnly, createdAt: tx.now,
                                                                   expiresAt: expiresIn.map { tx.now.addingTimeInterval($0) }, purpose: purpose))
         }
@@ -64,7 +64,7 @@ extension CountdownService {
             guard var person = try await tx.personRows(.login(login)).first else { throw StoreError.personNotFound(login) }
             guard (person.disabledAt != nil) != disabled else { return }
             person.disabledAt = disabled ? tx.now : nil
-            _ = try await tx.savePerson(person)
+            _ = try await tx.save(person)
         }
     }
 
@@ -91,13 +91,13 @@ extension CountdownService {
             for var feed in try await tx.feedRows(nil, lock: true) where feed.personId == id {
                 if let heirId {
                     feed.personId = heirId
-                    _ = try await tx.saveFeed(feed)
+                    _ = try await tx.save(feed)
                 } else {
-                    try await tx.deleteFeed(id: try feed.savedID())
+                    try await tx.delete(FeedRecord.self, ids: [try feed.savedID()])
                 }
             }
             try await tx.relabelHistory(actor: login, as: Self.formerMember(person.displayName))
-            try await tx.deletePerson(id: id)
+            try await tx.delete(PersonRecord.self, ids: [id])
         }
     }
 
@@ -120,7 +120,7 @@ extension CountdownService {
             }
             guard token.revokedAt == nil else { return }
             token.revokedAt = tx.now
-            _ = try await tx.savePersonToken(token)
+            _ = try await tx.save(token)
         }
     }
 
@@ -158,7 +158,7 @@ extension CountdownService {
                 guard var fresh = try await tx.personTokenRows(.hash(token.tokenHash)).first else { return nil }
                 if (fresh.lastUsedAt ?? .distantPast) < now {
                     fresh.lastUsedAt = now
-                    return try await tx.savePersonToken(fresh)
+                    return try await tx.save(fresh)
                 }
                 return fresh
             }

@@ -42,7 +42,7 @@ extension CountdownService {
             person.totpLastStep = step
             person.recoveryCodes = RecoveryCodeHashes(hashes: codes.map(Secret.hash))
             person.sessionEpoch = epoch
-            _ = try await tx.savePerson(person)
+            _ = try await tx.save(person)
         }
         return (codes, epoch)
     }
@@ -57,7 +57,7 @@ extension CountdownService {
             person.totpSecret = nil
             person.totpLastStep = nil
             person.recoveryCodes = nil
-            _ = try await tx.savePerson(person)
+            _ = try await tx.save(person)
         }
     }
 
@@ -79,7 +79,7 @@ extension CountdownService {
                 codes.hashes.remove(at: index)
                 person.recoveryCodes = codes
             }
-            _ = try await tx.savePerson(person)
+            _ = try await tx.save(person)
             return true
         }
     }

@@ -44,7 +44,7 @@ extension CountdownService {
         if found == nil, creating {
             found = try await transaction { tx in
                 if let raced = try await tx.personRows(.login(login)).first { return raced }
-                return try await tx.savePerson(PersonRecord(login: login, displayName: login, passwordHash: nil, createdAt: tx.now))
+                return try await tx.save(PersonRecord(login: login, displayName: login, passwordHash: nil, createdAt: tx.now))
             }
         }
         guard let person = found, person.disabledAt == nil, let id = person.id else { return nil }
@@ -61,7 +61,7 @@ extension CountdownService {
         try await transaction { tx in
             guard var person = try await tx.personRows(.id(try me.savedID())).first, person.language != code else { return }
             person.language = code
-            _ = try await tx.savePerson(person)
+            _ = try await tx.save(person)
         }
     }
 
@@ -80,7 +80,7 @@ extension CountdownService {
             guard var person = try await tx.personRows(.login(login)).first else { throw StoreError.personNotFound(login) }
             person.passwordHash = hash
             person.sessionEpoch = epoch
-            person = try await tx.savePerson(person)
+            person = try await tx.save(person)
             if revokingTokens { try await Self.revokeTokens(of: try person.savedID(), tx) }
         }
         return epoch
@@ -90,7 +90,7 @@ extension CountdownService {
     static func revokeTokens(of id: Int64, _ tx: any StoreTransaction) async throws {
         for var token in try await tx.personTokenRows(.person(id)) where token.revokedAt == nil {
             token.revokedAt = tx.now
-            _ = try await tx.savePersonToken(token)
+            _ = try await tx.save(token)
         }
     }
 
@@ -102,7 +102,7 @@ extension CountdownService {
         try await transaction { tx in
             guard var person = try await tx.personRows(.id(try me.savedID())).first else { throw StoreError.personNotFound(me.login) }
             person.sessionEpoch = epoch
-            _ = try await tx.savePerson(person)
+            _ = try await tx.save(person)
         }
         return epoch
     }

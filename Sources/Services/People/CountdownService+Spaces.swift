@@ -28,7 +28,7 @@ extension CountdownService {
             } else {
                 throw StoreError.invalid("a space needs an owner")
             }
-            let space = try await tx.saveSpace(SpaceRecord(slug: slug, name: name, createdAt: tx.now))
+            let space = try await tx.save(SpaceRecord(slug: slug, name: name, createdAt: tx.now))
             let id = try space.savedID()
             try await tx.setMember(spaceId: id, personId: first, to: MemberRecord(spaceId: id, personId: first, role: .owner, joinedAt: tx.now))
             return space
@@ -111,7 +111,7 @@ extension CountdownService {
             var row = FeedRecord(feed, now: tx.now)
             row.personId = owner
             if let space { row.spaceId = try await Self.requireSpace(space, tx).savedID() }
-            row = try await tx.saveFeed(row)
+            row = try await tx.save(row)
             try await tx.saveCategories(feedId: try row.savedID(), colors: feed.categoryColors, links: [], replacing: false)
             return try await tx.storedFeed(row)
         }
@@ -129,7 +129,7 @@ extension CountdownService {
             var row = try await tx.requireFeed(slug, lock: true)
             row.spaceId = try await space.asyncMap { try await Self.requireSpace($0, tx).savedID() }
             row.personId = space == nil ? person : nil
-            _ = try await tx.saveFeed(row)
+            _ = try await tx.save(row)
             // Its countdowns now count toward the new owner's quota.
             try await tx.checkQuota(feedId: try row.savedID())
         }

@@ -6,17 +6,19 @@ import PostgresNIO
 
 /// The exported calendars a server kept (`KeptExport`, table `feedExport`, v9),
 /// shared by every replica: one replica's render answers the others' misses.
-extension PostgresCountdownStore {
-    public func keptExport(slug: String, view: Redaction, bodyUpTo maxBytes: Int) async throws -> KeptExport? {
+struct PostgresKeptExports: KeptExports {
+    let store: PostgresCountdownStore
+
+    func keptExport(slug: String, view: Redaction, bodyUpTo maxBytes: Int) async throws -> KeptExport? {
         let max = Int64(clamping: maxBytes)
-        return try await onConnection { connection in
+        return try await store.onConnection { connection in
             var kept: [Redaction: KeptExport] = [:]
             let rows = try await connection.query("""
                 SELECT feedExport.view, feedExport.revision, feedExport.variant, CASE WHEN octet_length(feedExport.body) <= \(max) THEN feedExport.body END,
                        octet_length(feedExport.body), feedExport.etag, CASE WHEN octet_length(feedExport.body) <= \(max) THEN feedExport.gzipped END,
                        feedExport.gzippedEtag
                 FROM feedExport JOIN feed ON feed.id = feedExport.feedId WHERE feed.slug = \(slug) AND feedExport.view IN (\(view), \(Redaction.none))
-                """, logger: self.logger).decode((Redaction, Int64, String, ByteBuffer?, Int32?, String?, ByteBuffer?, String?).self)
+                """, logger: store.logger).decode((Redaction, Int64, String, ByteBuffer?, Int32?, String?, ByteBuffer?, String?).self)
             for try await (rowView, revision, variant, body, length, etag, gzipped, gzippedEtag) in rows {
                 // Copied out of the row: a decoded bytea is a slice of the message, which it would keep alive in the render cache.
                 let bytes = length.map { KeptExport.Bytes(body: body.map(ByteBuffer.exactly) ?? ByteBuffer(), length: Int($0), etag: etag ?? "",
@@ -27,23 +29,23 @@ extension PostgresCountdownStore {
         }
     }
 
-    public func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> ByteBuffer? {
-        try await onConnection { connection in
+    func keptExportChunk(slug: String, view: Redaction, revision: Int64, variant: String, offset: Int, length: Int) async throws -> ByteBuffer? {
+        try await store.onConnection { connection in
             let rows = try await connection.query("""
                 SELECT substring(COALESCE(own.body, whole.body) FROM \(Int32(clamping: offset + 1)) FOR \(Int32(clamping: length))) FROM feedExport own JOIN feed ON feed.id = own.feedId
                 LEFT JOIN feedExport whole ON own.body IS NULL AND whole.feedId = own.feedId AND whole.view = 'none'
                     AND whole.revision = own.revision AND whole.variant = own.variant
                 WHERE feed.slug = \(slug) AND own.view = \(view) AND own.revision = \(revision) AND own.variant = \(variant)
                     AND COALESCE(own.body, whole.body) IS NOT NULL
-                """, logger: self.logger).decode(ByteBuffer.self)
+                """, logger: store.logger).decode(ByteBuffer.self)
             for try await chunk in rows { return chunk }
             return nil
         }
     }
 
-    public func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws {
+    func keepExport(_ export: KeptExport, slug: String, view: Redaction) async throws {
         let bytes = export.bytes
-        _ = try await onConnection { connection in
+        _ = try await store.onConnection { connection in
             // Only for the feed's current revision: a slow replica never
             // replaces a newer revision's bytes with older ones.
             try await connection.query("""
@@ -53,7 +55,7 @@ extension PostgresCountdownStore {
                 ON CONFLICT (feedId, view) DO UPDATE SET revision = excluded.revision, variant = excluded.variant, body = excluded.body,
                     etag = excluded.etag, gzipped = excluded.gzipped, gzippedEtag = excluded.gzippedEtag
                 WHERE excluded.revision > feedExport.revision OR (excluded.revision = feedExport.revision AND excluded.variant <> feedExport.variant)
-                """, logger: self.logger)
+                """, logger: store.logger)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Countdowns
+import CountdownStore
 import Foundation
 
 /// What callers read, as they see it (feeds with their counts, countdowns
@@ -6,26 +7,26 @@ import Foundation
 /// scoped reads for every store.
 extension CountdownStore {
     /// Every feed, ordered by slug.
-    public func feeds() async throws -> [StoredFeed] {
+    package func feeds() async throws -> [StoredFeed] {
         try await read { reader in try await reader.storedFeeds(try await reader.feedRows(nil, lock: false)) }
     }
 
-    public func feed(slug: String) async throws -> StoredFeed? {
+    package func feed(slug: String) async throws -> StoredFeed? {
         try await read { reader in try await reader.feedRow(slug: slug).asyncMap { try await reader.storedFeed($0) } }
     }
 
     /// See `StoreReader.changeStamp`.
-    public func changeStamp() async throws -> Int64? {
+    package func changeStamp() async throws -> Int64? {
         try await read { try await $0.changeStamp() }
     }
 
     /// Every feed's slug and revision: read whenever a change may have happened.
-    public func feedVersions() async throws -> [FeedVersion] {
+    package func feedVersions() async throws -> [FeedVersion] {
         try await read { reader in try await reader.feedRows(nil, lock: false).map { FeedVersion(slug: $0.slug, revision: $0.revision) } }
     }
 
     /// One countdown and the slug of its feed.
-    public func countdown(id: Int64) async throws -> (countdown: Countdown, feed: String) {
+    package func countdown(id: Int64) async throws -> (countdown: Countdown, feed: String) {
         try await read { reader in
             let row = try await reader.requireCountdown(id)
             guard let feed = try await reader.feedRow(id: row.feedId) else { throw StoreError.countdownNotFound(id) }
@@ -40,12 +41,12 @@ extension CountdownStore {
     /// The feed row is read first, so what comes with it is never older than
     /// its revision says (a change committed meanwhile is compiled again when
     /// its revision is seen).
-    public func feedContents(slug: String, reusing known: [Int64: Countdown] = [:]) async throws -> (feed: StoredFeed, countdowns: [Countdown])? {
+    package func feedContents(slug: String, reusing known: [Int64: Countdown] = [:]) async throws -> (feed: StoredFeed, countdowns: [Countdown])? {
         guard let (feed, rows, sources) = try await read({ reader -> (StoredFeed, [CountdownRecord], [Int64: String])? in
             guard let row = try await reader.feedRow(slug: slug) else { return nil }
             let feedId = try row.savedID()
             let feed = try await reader.exportable(try await reader.storedFeed(row))
-            let rows = try await reader.countdownRows(feedId: feedId, uid: nil)
+            let rows = try await reader.countdownRows(.feed(feedId, uid: nil))
             let sources = try await reader.sourceRows(feedId: feedId, lock: false).reduce(into: [Int64: String]()) { $0[$1.id ?? 0] = $1.location }
             return (feed, rows, sources)
         }) else { return nil }
@@ -68,13 +69,13 @@ extension CountdownStore {
     }
 
     /// The feed's countdowns, ordered by first date then title. Never loads image bytes.
-    public func countdowns(inFeed slug: String) async throws -> [Countdown] {
+    package func countdowns(inFeed slug: String) async throws -> [Countdown] {
         guard let contents = try await feedContents(slug: slug) else { throw StoreError.feedNotFound(slug) }
         return contents.countdowns
     }
 
     /// Every token that is not revoked, to answer `/t/{token}/…` from memory.
-    public func activeTokens() async throws -> [ActiveToken] {
+    package func activeTokens() async throws -> [ActiveToken] {
         try await read { reader in
             let slugs = try await reader.feedRows(nil, lock: false).reduce(into: [Int64: String]()) { $0[$1.id ?? 0] = $1.slug }
             return try await reader.tokenRows(feedId: nil).compactMap { row in
@@ -84,50 +85,50 @@ extension CountdownStore {
         }
     }
 
-    public func feedTokens(feed slug: String) async throws -> [FeedToken] {
+    package func feedTokens(feed slug: String) async throws -> [FeedToken] {
         try await read { reader in
             let feed = try await reader.requireFeed(slug)
             return try await reader.tokenRows(feedId: try feed.savedID()).map { try $0.token(feed: slug) }
         }
     }
 
-    public func setting(_ key: SettingKey) async throws -> String? {
+    package func setting(_ key: SettingKey) async throws -> String? {
         try await read { reader in try await reader.setting(key) }
     }
 
     /// The bytes behind a `tminus-image:` reference.
-    public func image(_ reference: String) async throws -> (bytes: Data, mimeType: String)? {
+    package func image(_ reference: String) async throws -> (bytes: Data, mimeType: String)? {
         guard let digest = StoredImage.digest(in: reference) else { return nil }
-        return try await read { reader in try await reader.image(digest: digest) }
+        return try await read { reader in try await reader.image(digest: digest) }.map { ($0.bytes, $0.mimeType) }
     }
 
     /// The live value under `key`, or nil when there is none or it has expired.
-    public func persistedValue(for key: String, now: Date) async throws -> PersistedValue? {
+    package func persistedValue(for key: String, now: Date) async throws -> PersistedValue? {
         try await read { reader in try await reader.value(for: .entry(keyHash: Secret.hash(key))) }.flatMap { $0.isLive(at: now) ? $0 : nil }
     }
 
     /// Every source with how its last fetch went, by feed and location.
-    public func sources() async throws -> [SourceStatus] {
+    package func sources() async throws -> [SourceStatus] {
         try await sourcesWithFeeds().map(Self.status)
     }
 
     /// The sources the feeds keep fetching, by feed and location.
-    public func subscriptions() async throws -> [SourceSubscription] {
+    package func subscriptions() async throws -> [SourceSubscription] {
         try await sourcesWithFeeds().filter(\.source.subscribed).map(Self.subscription)
     }
 
     /// One feed's sources, by location.
-    public func sources(feed slug: String) async throws -> [SourceStatus] {
+    package func sources(feed slug: String) async throws -> [SourceStatus] {
         try await sourcesWithFeeds(slug).map(Self.status)
     }
 
     /// The sources one feed keeps fetching, by location.
-    public func subscriptions(feed slug: String) async throws -> [SourceSubscription] {
+    package func subscriptions(feed slug: String) async throws -> [SourceSubscription] {
         try await sourcesWithFeeds(slug).filter(\.source.subscribed).map(Self.subscription)
     }
 
     /// The feed's source at `location`; nil when there is none, or no such feed.
-    public func source(feed slug: String, location: String) async throws -> SourceStatus? {
+    package func source(feed slug: String, location: String) async throws -> SourceStatus? {
         guard try await feed(slug: slug) != nil else { return nil }
         return try await sources(feed: slug).first { $0.location == location }
     }
@@ -156,11 +157,11 @@ extension CountdownStore {
     }
 
     /// The schema migrations applied, oldest first.
-    public func appliedMigrations() async throws -> [String] { try await check(.full).migrations ?? [] }
+    package func appliedMigrations() async throws -> [String] { try await check(.full).migrations ?? [] }
 
     /// `feed`'s working days as the server counts them: its weekend, and the
     /// events of the feed its `holidays:` names (none when that feed is gone).
-    public func workingDays(of feed: Feed, now: Date, maxOccurrences: Int) async throws -> WorkingDays {
+    package func workingDays(of feed: Feed, now: Date, maxOccurrences: Int) async throws -> WorkingDays {
         guard let slug = feed.holidays, let holidays = try await self.feed(slug: slug) else { return WorkingDays(weekend: feed.weekend) }
         let zone = holidays.feed.zone
         let series = try await countdowns(inFeed: slug).map {
@@ -170,13 +171,13 @@ extension CountdownStore {
     }
 
     /// The exported calendar kept for `slug`'s `view`, bytes included.
-    public func keptExport(slug: String, view: Redaction) async throws -> KeptExport? {
-        try await keptExport(slug: slug, view: view, bodyUpTo: .max)
+    package func keptExport(slug: String, view: Redaction) async throws -> KeptExport? {
+        try await keptExports.keptExport(slug: slug, view: view, bodyUpTo: .max)
     }
 }
 
 extension Optional {
-    public func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+    package func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
         guard let value = self else { return nil }
         return try await transform(value)
     }

@@ -1,7 +1,8 @@
 import Countdowns
 import ICalendar
 import Testing
-@testable import CountdownStore
+import CountdownStore
+@testable import Services
 
 /// A feed's countdowns share the equal values they carry (issue #41: strings
 /// shared): the same attendee, location or categories held once, not once a row.

@@ -1,25 +1,26 @@
 import Countdowns
+import CountdownStore
 import Foundation
 
 /// A feed's first rows by place, read as countdowns, with what its first page
 /// counts beside them (`StoreReader.placedRows`, issue #41).
-public struct PlacedContents: Sendable {
+package struct PlacedContents: Sendable {
     /// The feed as a compile reads it (`exportable`): the same headers follow.
-    public var feed: StoredFeed
+    package var feed: StoredFeed
     /// The first rows in place order (not yet in list order: `FirstPage.settle` orders them).
-    public var countdowns: [Countdown]
+    package var countdowns: [Countdown]
     /// What is known of the rows not read.
-    public var rest: FirstPage.Rest
-    public var total: Int
-    public var openTasks: Int
+    package var rest: FirstPage.Rest
+    package var total: Int
+    package var openTasks: Int
     /// The open tasks that may be overdue or due this week, with their rows.
-    public var nearTasks: [Countdown]
+    package var nearTasks: [Countdown]
 }
 
 extension CountdownStore {
     /// `limit` first rows of feed `slug` by place (of `category`, compared
     /// lower-cased), read in one snapshot and parsed; nil when there is no such feed.
-    public func placedContents(slug: String, category: String?, limit: Int, tasksBefore: Int64, through: PlaceBound? = nil) async throws -> PlacedContents? {
+    package func placedContents(slug: String, category: String?, limit: Int, tasksBefore: Int64, through: PlaceBound? = nil) async throws -> PlacedContents? {
         guard let (feed, placed, sources) = try await read({ reader -> (StoredFeed, PlacedRows, [Int64: String])? in
             guard let row = try await reader.feedRow(slug: slug) else { return nil }
             let feedId = try row.savedID()

@@ -2,22 +2,10 @@ import CountdownStore
 import Foundation
 import GRDB
 
-/// A `category` row: a tag within one feed, with an optional colour.
-package struct CategoryRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
-    package static let databaseTableName = "category"
-    package var id: Int64?
-    package var feedId: Int64
-    package var name: String
-    package var color: String?
-
-    package mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-
-    /// Links a countdown to exactly these category names, creating categories as needed.
-    package static func link(_ db: Database, countdownId: Int64, feedId: Int64, names: [String]) throws {
-        var linker = Linker(feedId: feedId)
-        try linker.link(db, countdownId: countdownId, names: names, replacing: true)
-    }
-
+/// The `category` rows (a tag within one feed, with an optional colour) and
+/// the links of countdowns to them, written in SQL: nothing reads a category
+/// as a record (a feed's colours come with its tally).
+package enum CategoryRows {
     /// Links many countdowns of one feed within one transaction. Each category
     /// is looked up or created once, and every statement is prepared once: an
     /// import links every countdown it writes, and compiling the statements anew
