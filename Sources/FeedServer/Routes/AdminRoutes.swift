@@ -45,6 +45,7 @@ package struct AdminRoutes: PartsRoutes, Sendable {
         }
         registerSpaces(on: api)
         registerFocus(on: api)
+        registerAgenda(on: api)
         registerLinks(on: api)
         api.get("feeds") { _, _ in
             try AdminJSON.encode(try await service.feeds().map { FeedJSON($0, baseURL: self.settings.baseURL) })

@@ -92,8 +92,7 @@ package struct AgendaPages: Sendable {
 
     /// The viewer's zone: `?tz=`, else the zone most feeds use.
     private func zone(_ request: Request, _ feeds: [StoredFeed]) throws -> Zone {
-        let common = Dictionary(grouping: feeds, by: \.feed.timeZone).max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
-        return try ViewerZone.fromQuery(request.uri.queryParameters.get("tz"), default: common.flatMap(Zone.named) ?? .utc)
+        try ViewerZone.fromQuery(request.uri.queryParameters.get("tz"), default: FeedCatalog.commonZone(of: feeds))
     }
 
     private func feedSeries(_ feeds: [StoredFeed]) async -> [Agenda.FeedSeries] {
@@ -103,12 +102,11 @@ package struct AgendaPages: Sendable {
     }
 
     private func timeline(_ request: Request, _ context: WebAppContext) async throws -> HTMLPage {
-        let feeds = try await app.readableFeeds()
-        let zone = try zone(request, feeds)
+        let requested = try request.uri.queryParameters.get("tz").map { try ViewerZone.fromQuery($0, default: .utc) }
         let weeks = min(12, max(1, request.uri.queryParameters.get("weeks", as: Int.self) ?? 4))
-        let today = zone.local(of: app.clock()).date
         let words = app.words(context)
-        let agenda = Agenda(feeds: await feedSeries(feeds), from: today, dayCount: weeks * 7, zone: zone, now: app.clock())
+        let read = try await app.catalog.agenda(for: app.service, dayCount: weeks * 7, zone: requested, now: app.clock())
+        let (agenda, zone) = (read.agenda, read.zone)
         let days = agenda.days.map { day in
             TimelineView.Day(label: day.isToday ? words["timeline.today", ["date": words.language.format(day.date)]] : words.language.format(day.date), iso: day.date.iso, isToday: day.isToday,
                              entries: day.entries.map { entry in
