@@ -4,10 +4,9 @@ import Synchronization
 /// by walking one 400-year Gregorian cycle (146,097 days, after which dates and
 /// weekdays repeat exactly), so the answer holds for every year.
 ///
-/// Only DAILY and shorter rules need it: there every day filter limits
-/// (RFC 5545 §3.3.10's table), and libical searches candidate by candidate.
-/// Answers are remembered per filter set, so an import of many copies of one
-/// rule walks the cycle once.
+/// `RuleFeasibility` asks it whether any day passes a rule's day-level parts
+/// together. Answers are remembered per filter set, so an import of many
+/// copies of one rule walks the cycle once.
 enum DayFilterGap {
     struct Filters: Hashable, Sendable {
         var months: Set<Int>
@@ -80,13 +79,5 @@ enum DayFilterGap {
         }
         guard let firstMatch else { return nil }
         return max(gap, cycleDays - lastMatch + firstMatch)
-    }
-
-    /// "8 years", "59 days", "23 hours": for error messages.
-    static func describe(seconds: Int) -> String {
-        if seconds >= 2 * 365 * 86_400 { return "\(seconds / (365 * 86_400)) years" }
-        if seconds >= 2 * 86_400 { return "\(seconds / 86_400) days" }
-        if seconds >= 2 * 3_600 { return "\(seconds / 3_600) hours" }
-        return "\(seconds / 60) minutes"
     }
 }

@@ -17,7 +17,7 @@
 struct PlainRuleExpander {
     let frequency: RecurrenceRule.Frequency
     let interval: Int
-    /// COUNT, capped as `RuleRepair` caps it.
+    /// COUNT, capped as `GregorianRuleExpander` caps it.
     let count: Int?
     /// The last wall time an instance may have (UNTIL, inclusive).
     let until: LocalDateTime?
@@ -42,7 +42,7 @@ struct PlainRuleExpander {
         frequency = rule.frequency
         interval = rule.interval
         guard interval >= 1, interval <= Int(Int16.max) else { return nil }
-        count = rule.count.map { min($0, RuleRepair.maxCount) }
+        count = rule.count.map { min($0, GregorianRuleExpander.maxCount) }
         if let text = rule.value("UNTIL") {
             // A DATE limits an all-day series and a DATE-TIME a timed one (`SeriesShape` localizes UNTIL so); a mix is libical's.
             guard let value = DateTimeValue(text: text, tzid: nil, valueType: nil), value.isAllDay == isDate else { return nil }

@@ -1,7 +1,7 @@
 import CLibical
 
-/// An RRULE, validated by libical and kept as its parts so that tminus can
-/// rewrite what libical 3.0.16 gets wrong before handing it over.
+/// An RRULE, validated (by libical for the values, by tminus for what RFC 5545
+/// forbids) and kept as its parts, which `RuleExpander` reads.
 public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     public struct Part: Sendable, Hashable {
         public var key: String
@@ -67,24 +67,26 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         if let interval = value("INTERVAL"), Int(interval).map({ $0 < 1 }) ?? true {
             throw Invalid(message: "INTERVAL=\(interval) is not a positive integer")
         }
-        // libical keeps INTERVAL in a C short and COUNT in an int.
-        if let interval = value("INTERVAL").flatMap(Int.init), interval > Int(Int16.max) {
-            throw Invalid(message: "INTERVAL=\(interval) is above \(Int16.max), the most libical supports")
+        // Bounds on the arithmetic, not on RFC 5545 (which sets none): far beyond any use.
+        if let interval = value("INTERVAL").flatMap(Int.init), interval > Int(Int32.max) {
+            throw Invalid(message: "INTERVAL=\(interval) is above \(Int32.max), the most tminus supports")
         }
         if let count = value("COUNT").flatMap(Int.init), count > Int(Int32.max) {
-            throw Invalid(message: "COUNT=\(count) is above \(Int32.max), the most libical supports")
+            throw Invalid(message: "COUNT=\(count) is above \(Int32.max), the most tminus supports")
         }
         if let until = value("UNTIL"), DateTimeValue(text: until, tzid: nil, valueType: nil) == nil {
             throw Invalid(message: "UNTIL=\(until) is not a DATE or DATE-TIME")
         }
         if let problem = RulePartProblem.positionProblem(in: self) { throw Invalid(message: problem) }
         if let problem = RscaleExpander.problem(with: self) { throw Invalid(message: problem) }
-        // Feasibility is about libical's Gregorian search; RscaleExpander is bounded by periods.
+        if !lenient, let problem = RuleFeasibility.forbidden(in: self) { throw Invalid(message: problem) }
+        // A rule with no instance is Gregorian arithmetic; RscaleExpander answers for its own calendars.
         if !RscaleExpander.takes(self), let problem = RuleFeasibility.problem(with: self) { throw Invalid(message: problem) }
-        // libical is the authority on the rest (BYxxx ranges, weekday names, RSCALE …).
+        // libical checks the rest (BYxxx ranges, weekday names, RSCALE …). It no longer
+        // expands anything, so COUNT and INTERVAL, which it keeps in an int and a short,
+        // are tminus's alone (INTERVAL=90061 is a valid SECONDLY rule).
         clearLibicalErrno()
-        // COUNT is always counted in Swift (RuleRepair), so libical need not see it.
-        let parsed = icalrecurrencetype_from_string(lenient ? removing(["COUNT"]).text : self.text)
+        let parsed = icalrecurrencetype_from_string(removing(["COUNT", "INTERVAL"]).text)
         // libical strdup()s RSCALE into the returned struct and leaves freeing it
         // to the caller (found by FuzzRecurrenceRule: RSCALE=CHINESE;FREQ=YEARLY).
         free(parsed.rscale)
