@@ -65,13 +65,16 @@ struct GregorianRuleExpander {
         let toDay = output.to.date.daysSinceEpoch
         let deadline = ContinuousClock.now + timeBudget
         for step in 0... {
-            guard let (first, days) = candidateDays(ofPeriod: period) else { return }
+            guard let (first, spans) = candidateDays(ofPeriod: period) else { return }
             if first.daysSinceEpoch > toDay { return }
             if step >= periodBudget || (step % 256 == 255 && ContinuousClock.now > deadline) { output.truncated = true; return }
             period += 1
             var set: [LocalDateTime] = []
-            for day in days where parts.accepts(day) {
-                for time in times { set.append(LocalDateTime(date: day, hour: time.hour, minute: time.minute, second: time.second)) }
+            for span in spans {
+                for day in span.days where parts.accepts(day, of: span.month) {
+                    let date = span.month.date(day)
+                    for time in times { set.append(LocalDateTime(date: date, hour: time.hour, minute: time.minute, second: time.second)) }
+                }
             }
             if set.isEmpty { continue }
             for instance in selected(set) where !output.offer(instance) { return }
@@ -86,9 +89,15 @@ struct GregorianRuleExpander {
         return hours.flatMap { hour in minutes.flatMap { minute in seconds.map { (hour, minute, $0) } } }
     }
 
+    /// Some days of one month, as a period's candidates.
+    private struct Span {
+        let month: MonthFigures
+        let days: ClosedRange<Int>
+    }
+
     /// Period `index`'s first day and its candidate days in order (counted in
     /// INTERVALs from DTSTART's), nil past year 9999.
-    private func candidateDays(ofPeriod index: Int) -> (first: CivilDate, days: [CivilDate])? {
+    private func candidateDays(ofPeriod index: Int) -> (first: CivilDate, spans: [Span])? {
         let (steps, overflow) = index.multipliedReportingOverflow(by: parts.interval)
         guard !overflow else { return nil }
         switch parts.frequency {
@@ -96,29 +105,36 @@ struct GregorianRuleExpander {
             let year = start.date.year + steps
             guard year <= 9999 else { return nil }
             let months = parts.months.isEmpty ? Array(1...12) : parts.months.sorted()
-            return (CivilDate(year: year, month: 1, day: 1), months.flatMap { Self.days(inMonth: $0, of: year) })
+            return (CivilDate(year: year, month: 1, day: 1), months.map { Self.wholeMonth(year, $0) })
         case .monthly:
             let months = start.date.year * 12 + start.date.month - 1 + steps
             guard months / 12 <= 9999 else { return nil }
             let (year, month) = (months / 12, months % 12 + 1)
             let first = CivilDate(year: year, month: month, day: 1)
             if !parts.months.isEmpty, !parts.months.contains(month) { return (first, []) }
-            return (first, Self.days(inMonth: month, of: year))
+            return (first, [Self.wholeMonth(year, month)])
         case .weekly:
             let (days, overflow) = steps.multipliedReportingOverflow(by: 7)
             let first = weekBeginning(start.date).daysSinceEpoch + days
-            guard !overflow, first <= Self.lastDay else { return nil }
-            return (CivilDate(daysSinceEpoch: first), (0..<7).map { CivilDate(daysSinceEpoch: first + $0) })
+            guard !overflow, first <= Self.lastDay - 6 else { return nil }
+            let (from, through) = (CivilDate(daysSinceEpoch: first), CivilDate(daysSinceEpoch: first + 6))
+            if from.month == through.month {
+                return (from, [Span(month: MonthFigures(year: from.year, month: from.month), days: from.day...through.day)])
+            }
+            let head = MonthFigures(year: from.year, month: from.month)
+            return (from, [Span(month: head, days: from.day...head.length),
+                           Span(month: MonthFigures(year: through.year, month: through.month), days: 1...through.day)])
         default:
             let day = start.date.daysSinceEpoch + steps
             guard day <= Self.lastDay else { return nil }
             let date = CivilDate(daysSinceEpoch: day)
-            return (date, [date])
+            return (date, [Span(month: MonthFigures(year: date.year, month: date.month), days: date.day...date.day)])
         }
     }
 
-    private static func days(inMonth month: Int, of year: Int) -> [CivilDate] {
-        (1...CivilDate.daysIn(month: month, year: year)).map { CivilDate(year: year, month: month, day: $0) }
+    private static func wholeMonth(_ year: Int, _ month: Int) -> Span {
+        let figures = MonthFigures(year: year, month: month)
+        return Span(month: figures, days: 1...figures.length)
     }
 
     /// The period holding `date` (0 for DTSTART's, and for anything before it).
@@ -158,7 +174,8 @@ struct GregorianRuleExpander {
                 day = Int(next)
                 continue
             }
-            if parts.accepts(CivilDate(daysSinceEpoch: day)) {
+            let date = CivilDate(daysSinceEpoch: day)
+            if parts.accepts(date.day, of: MonthFigures(year: date.year, month: date.month)) {
                 for period in periods(from: first, before: dayStart + 86_400, dayStart: dayStart, step: step) {
                     for instance in selected(expanded(period)) where !output.offer(instance) { return }
                 }

@@ -106,26 +106,25 @@ struct RuleParts: Sendable {
 
     // MARK: days
 
-    /// Whether a day passes every day-level part (BYMONTH, BYWEEKNO, BYYEARDAY,
-    /// BYMONTHDAY, BYDAY). Numbered weekdays count within the month, or within
-    /// the year for a YEARLY rule without BYMONTH.
-    func accepts(_ date: CivilDate) -> Bool {
-        if !months.isEmpty, !months.contains(date.month) { return false }
-        let monthLength = CivilDate.daysIn(month: date.month, year: date.year)
-        if !monthDays.isEmpty, !monthDays.contains(date.day), !monthDays.contains(date.day - monthLength - 1) { return false }
-        let yearLength = CivilDate.isLeap(date.year) ? 366 : 365
-        let yearDay = date.daysSinceEpoch - CivilDate(year: date.year, month: 1, day: 1).daysSinceEpoch + 1
-        if !yearDays.isEmpty, !yearDays.contains(yearDay), !yearDays.contains(yearDay - yearLength - 1) { return false }
+    /// Whether day `day` of `month` passes every day-level part (BYMONTH,
+    /// BYWEEKNO, BYYEARDAY, BYMONTHDAY, BYDAY). Numbered weekdays count within
+    /// the month, or within the year for a YEARLY rule without BYMONTH. Plain
+    /// integer work on the month's figures: this runs for every candidate day.
+    func accepts(_ day: Int, of month: MonthFigures) -> Bool {
+        if !months.isEmpty, !months.contains(month.month) { return false }
+        if !monthDays.isEmpty, !monthDays.contains(day), !monthDays.contains(day - month.length - 1) { return false }
+        let yearDay = month.yearDayOfFirst + day - 1
+        if !yearDays.isEmpty, !yearDays.contains(yearDay), !yearDays.contains(yearDay - month.yearLength - 1) { return false }
         if !weekNumbers.isEmpty {
-            let week = WeekNumbering(weekStart: weekStart).weekOfYear(date)
+            let week = WeekNumbering(weekStart: weekStart).weekOfYear(CivilDate(year: month.year, month: month.month, day: day))
             guard weekNumbers.contains(week.number) || weekNumbers.contains(week.number - week.weeksInYear - 1) else { return false }
         }
         if weekdays.isEmpty, numberedWeekdays.isEmpty { return true }
-        let weekday = date.weekday
+        let weekday = (month.weekdayOfFirst + day - 1) % 7
         if weekdays.contains(weekday) { return true }
         guard !numberedWeekdays.isEmpty else { return false }
         let inYear = frequency == .yearly && months.isEmpty
-        let (index, length) = inYear ? (yearDay, yearLength) : (date.day, monthLength)
+        let (index, length) = inYear ? (yearDay, month.yearLength) : (day, month.length)
         let nth = (index - 1) / 7 + 1, fromEnd = -((length - index) / 7 + 1)
         return numberedWeekdays.contains { $0.weekday == weekday && ($0.ordinal == nth || $0.ordinal == fromEnd) }
     }
@@ -135,4 +134,29 @@ struct RuleParts: Sendable {
     var hasDayFilter: Bool {
         !months.isEmpty || !monthDays.isEmpty || !yearDays.isEmpty || !weekNumbers.isEmpty || !weekdays.isEmpty || !numberedWeekdays.isEmpty
     }
+}
+
+/// What `RuleParts.accepts` needs to know of a month, worked out once per month
+/// instead of once per candidate day.
+struct MonthFigures: Sendable {
+    let year: Int
+    let month: Int
+    let length: Int
+    let yearLength: Int
+    /// The day of the year of the month's first day (1 for January).
+    let yearDayOfFirst: Int
+    /// 0 = Sunday.
+    let weekdayOfFirst: Int
+
+    init(year: Int, month: Int) {
+        self.year = year
+        self.month = month
+        length = CivilDate.daysIn(month: month, year: year)
+        yearLength = CivilDate.isLeap(year) ? 366 : 365
+        let first = CivilDate(year: year, month: month, day: 1)
+        yearDayOfFirst = first.daysSinceEpoch - CivilDate(year: year, month: 1, day: 1).daysSinceEpoch + 1
+        weekdayOfFirst = first.weekday
+    }
+
+    func date(_ day: Int) -> CivilDate { CivilDate(year: year, month: month, day: day) }
 }
