@@ -38,7 +38,29 @@ enum RuleFeasibility {
         if dayParts.count > 1, DayFilterGap.largestGap(DayFilterGap.Filters(rule: rule)) == nil {
             return "\(dayParts.map { "\($0)=\(rule.value($0)!)" }.joined(separator: ";")) match no day together, so the rule has no occurrence"
         }
+        if let problem = setPositionProblem(with: rule) { return problem }
         return nil
+    }
+
+    /// DAILY and shorter periods hold a set of a fixed size (a day: BYHOUR ×
+    /// BYMINUTE × BYSECOND; an hour: BYMINUTE × BYSECOND; a minute: BYSECOND; a
+    /// second: itself), so a BYSETPOS beyond it never picks anything, and a walk
+    /// would test every period to the end of time (a SECONDLY rule: 86,400 a day).
+    private static func setPositionProblem(with rule: RecurrenceRule) -> String? {
+        let positions = rule.integers("BYSETPOS")
+        guard !positions.isEmpty else { return nil }
+        func size(_ key: String) -> Int { max(1, Set(rule.integers(key)).count) }
+        let setSize: Int
+        switch rule.frequency {
+        case .daily: setSize = size("BYHOUR") * size("BYMINUTE") * size("BYSECOND")
+        case .hourly: setSize = size("BYMINUTE") * size("BYSECOND")
+        case .minutely: setSize = size("BYSECOND")
+        case .secondly: setSize = 1
+        default: return nil
+        }
+        guard positions.allSatisfy({ abs($0) > setSize }) else { return nil }
+        let holds = setSize == 1 ? "one instant" : "\(setSize) instants"
+        return "BYSETPOS=\(rule.value("BYSETPOS")!) picks beyond each FREQ=\(rule.frequency.rawValue) period's set, which holds \(holds), so the rule has no occurrence"
     }
 
     /// The BYxxx combinations RFC 5545 §3.3.10 forbids, named with the RFC's rule.
