@@ -85,7 +85,7 @@ public struct OccurrenceExpander: Sendable {
     }
 
     /// The first occurrence starting at or after `instant`. Widens its search
-    /// window step by step; libical jumps ahead, so a yearly rule from 1900 is cheap.
+    /// window step by step; the expanders jump ahead, so a yearly rule from 1900 is cheap.
     public func nextOccurrence(of items: [Component], atOrAfter instant: Date) -> Occurrence? {
         for years in [1.0, 10, 100, 1000] {
             let window = DateInterval(start: instant, duration: years * 366 * 86_400)

@@ -9,11 +9,11 @@
 /// half its time there (issue #41). Here a period's dates are a few integer
 /// operations, and a rule without COUNT starts next to the window.
 ///
-/// Only the shapes whose libical output this reproduces are taken, and only
-/// when DTSTART is itself an instance (libical's first answer is DTSTART
-/// whether it matches or not, and COUNT counts it): `PlainRuleExpanderTests`
-/// compares the two on thousands of random rules. Anything else is nil, and
-/// `RuleExpander` asks libical.
+/// Only these shapes are taken, and only when DTSTART is itself an instance
+/// (then the period walk needs no care for DTSTART's own period):
+/// `PlainRuleExpanderTests` compares the answer with `GregorianRuleExpander`'s
+/// on thousands of random rules. Anything else is nil, and `RuleExpander` asks
+/// the general expander.
 struct PlainRuleExpander {
     let frequency: RecurrenceRule.Frequency
     let interval: Int
@@ -30,7 +30,7 @@ struct PlainRuleExpander {
     /// WKST, 0 = Sunday.
     let weekStart: Int
     let start: LocalDateTime
-    /// Periods looked at before giving up, as `RuleExpander.iterationBudget` bounds libical's steps.
+    /// Periods looked at before giving up (`RuleExpander.iterationBudget`).
     let periodBudget: Int
 
     private static let codes = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
@@ -44,7 +44,7 @@ struct PlainRuleExpander {
         guard interval >= 1, interval <= Int(Int16.max) else { return nil }
         count = rule.count.map { min($0, GregorianRuleExpander.maxCount) }
         if let text = rule.value("UNTIL") {
-            // A DATE limits an all-day series and a DATE-TIME a timed one (`SeriesShape` localizes UNTIL so); a mix is libical's.
+            // A DATE limits an all-day series and a DATE-TIME a timed one (`SeriesShape` localizes UNTIL so); a mix is the general expander's.
             guard let value = DateTimeValue(text: text, tzid: nil, valueType: nil), value.isAllDay == isDate else { return nil }
             until = isDate ? LocalDateTime(date: value.civilDate) : value.local
         } else {
@@ -63,13 +63,12 @@ struct PlainRuleExpander {
         case .daily:
             guard monthDays.isEmpty, !ordinals else { return nil }
         case .weekly:
-            // libical counts every-other weeks from another phase than RFC 5545 when WKST is not Monday
-            // (and loses DTSTART with BYMONTH there): those stay libical's, whose answers tminus has always given.
+            // Every other week with another WKST than Monday (and BYMONTH there) is left to the general expander.
             guard monthDays.isEmpty, !ordinals, interval == 1 || weekStart == 1 else { return nil }
         case .monthly:
             guard monthDays.isEmpty || weekdays.isEmpty, weekdays.allSatisfy({ (-5...5).contains($0.ordinal) }) else { return nil }
         case .yearly:
-            // Without BYMONTH, BYDAY and BYMONTHDAY count through the year: libical's.
+            // Without BYMONTH, BYDAY and BYMONTHDAY count through the year: the general expander's.
             guard monthDays.isEmpty || weekdays.isEmpty, weekdays.isEmpty && monthDays.isEmpty || !months.isEmpty,
                   weekdays.allSatisfy({ (-5...5).contains($0.ordinal) }) else { return nil }
         default:
@@ -77,7 +76,7 @@ struct PlainRuleExpander {
         }
         self.start = start
         self.periodBudget = periodBudget
-        // DTSTART must be an instance: then libical's first answer and COUNT's first instance agree with RFC 5545.
+        // DTSTART must be an instance: then its period needs no care for what lies before it.
         guard dates(inPeriod: 0).contains(start.date) else { return nil }
     }
 

@@ -108,7 +108,7 @@ struct SeriesShape {
         Int64(min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799).rounded(.down))
     }
 
-    /// UNTIL is compared with wall times inside libical, so a UTC UNTIL is moved
+    /// UNTIL is compared with wall times by the expanders, so a UTC UNTIL is moved
     /// into the start's zone first (and cut to a date for all-day series).
     private func localized(_ rule: RecurrenceRule, start: DateTimeValue, zone: Zone) -> RecurrenceRule {
         guard let until = rule.until else { return rule }

@@ -8,8 +8,10 @@ import Synchronization
 /// - `FREQ=MONTHLY;INTERVAL=12;BYMONTHDAY=30` from 1 February: always February;
 /// - `FREQ=YEARLY;INTERVAL=4;BYMONTH=2;BYMONTHDAY=29` from 2025: never a leap year.
 ///
-/// libical searched each of them up to its year 2582 on every expansion
-/// (250 ms a search, on every uncached render). Only DTSTART happens, so
+/// and shorter steps that never meet the times of day allowed
+/// (`FREQ=HOURLY;INTERVAL=2;BYHOUR=4,6` from 09:00). A walk would search
+/// each of them to the year 9999 on every expansion (libical searched to its
+/// 2582: 250 ms a search, on every uncached render). Only DTSTART happens, so
 /// the validator reports the rule with its line and the expander leaves it
 /// out (`SeriesShape`): the series has no next occurrence, computed once.
 ///
@@ -17,7 +19,7 @@ import Synchronization
 /// every 400 Gregorian years (146,097 days, 4,800 months), so a step that
 /// reaches no allowed day within the cycle never will. Rules this cannot
 /// reason about (WEEKLY, BYWEEKNO, BYYEARDAY in yearly rules, RSCALE, times of
-/// day that drift) are left to the expander, as before.
+/// day that drift beside day filters) are left to the expander and its budget.
 public enum UnreachableRule {
     private static let remembered = Mutex<[String: String?]>([:])
 
@@ -46,7 +48,8 @@ public enum UnreachableRule {
             let unit = [RecurrenceRule.Frequency.daily: 86_400, .hourly: 3_600, .minutely: 60, .secondly: 1][rule.frequency]!
             let seconds = interval * unit
             // A step of whole days keeps the time of day: only then are the days visited a simple progression.
-            guard seconds % 86_400 == 0 else { return nil }
+            // Otherwise the times of day visited are DTSTART's plus multiples of gcd(step, one day).
+            guard seconds % 86_400 == 0 else { return reachesATimeOfDay(rule, start, step: seconds) ? nil : neverAtThatTime(rule, start) }
             if !timeOfDayAllowed(rule, start, frequency: rule.frequency) { return never }
             let dayFilters = DayFilterGap.Filters(rule: rule)
             if dayFilters.isEmpty { return nil }
@@ -104,6 +107,34 @@ public enum UnreachableRule {
             if !rule.integers(key).contains(value) { return false }
         }
         return true
+    }
+
+    /// Whether a shorter-than-daily rule's steps ever land on a time of day its
+    /// limiting parts allow: the period starts visited are DTSTART's (at the
+    /// frequency's unit) plus multiples of gcd(step, 86,400 s), whatever the day.
+    /// `FREQ=HOURLY;INTERVAL=2;BYHOUR=4,6` from 09:00 visits odd hours only
+    /// (python-dateutil refuses it as "an empty set"; the walk would search to 9999).
+    private static func reachesATimeOfDay(_ rule: RecurrenceRule, _ start: DateTimeValue, step: Int) -> Bool {
+        guard !start.isAllDay else { return true }
+        let local = start.local
+        let unit = rule.frequency == .hourly ? 3_600 : rule.frequency == .minutely ? 60 : 1
+        let origin = (local.hour * 3_600 + local.minute * 60 + local.second) / unit * unit
+        let residue = gcd(step, 86_400)
+        let hours = rule.value("BYHOUR") == nil ? Array(0..<24) : rule.integers("BYHOUR")
+        let minutes = unit > 60 ? [0] : rule.value("BYMINUTE") == nil ? Array(0..<60) : rule.integers("BYMINUTE")
+        let seconds = unit > 1 ? [0] : rule.value("BYSECOND") == nil ? Array(0..<60) : rule.integers("BYSECOND").map { min($0, 59) }
+        for hour in hours { for minute in minutes { for second in seconds {
+            let time = hour * 3_600 + minute * 60 + second
+            if (time - origin) % residue == 0 { return true }
+        } } }
+        return false
+    }
+
+    private static func neverAtThatTime(_ rule: RecurrenceRule, _ start: DateTimeValue) -> String {
+        let interval = max(1, rule.interval)
+        let limits = ["BYHOUR", "BYMINUTE", "BYSECOND"].filter { rule.value($0) != nil }.map { "\($0)=\(rule.value($0)!)" }
+        let time = String(start.local.iso.suffix(8))
+        return "FREQ=\(rule.frequency.rawValue)\(interval > 1 ? ";INTERVAL=\(interval)" : "") from DTSTART \(time) never reaches a time of day that \(limits.joined(separator: ";")) allows, so only DTSTART happens"
     }
 
     private static func matches(_ date: CivilDate, _ filters: DayFilterGap.Filters) -> Bool {
