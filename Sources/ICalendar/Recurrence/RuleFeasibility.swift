@@ -35,7 +35,11 @@ enum RuleFeasibility {
             return "BYYEARDAY=\(rule.value("BYYEARDAY")!) never falls in BYMONTH=\(rule.value("BYMONTH")!), so the rule has no occurrence"
         }
         let dayParts = ["BYMONTH", "BYMONTHDAY", "BYYEARDAY", "BYDAY"].filter { rule.value($0) != nil }
-        if dayParts.count > 1, DayFilterGap.largestGap(DayFilterGap.Filters(rule: rule)) == nil {
+        // BYMONTH with one other part is settled above (or always matches: every month has every
+        // weekday); the cycle is walked only for pairs that can exclude each other day by day.
+        let has = { (key: String) in rule.value(key) != nil }
+        let mayExclude = (has("BYYEARDAY") && (has("BYMONTHDAY") || has("BYDAY"))) || (has("BYMONTHDAY") && has("BYDAY"))
+        if mayExclude, DayFilterGap.largestGap(DayFilterGap.Filters(rule: rule)) == nil {
             return "\(dayParts.map { "\($0)=\(rule.value($0)!)" }.joined(separator: ";")) match no day together, so the rule has no occurrence"
         }
         if let problem = setPositionProblem(with: rule) { return problem }
