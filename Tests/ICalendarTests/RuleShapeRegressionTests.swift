@@ -69,4 +69,27 @@ struct RuleShapeRegressionTests {
         #expect(UnreachableRule.problem(with: try RecurrenceRule(parsing: "FREQ=SECONDLY;INTERVAL=30;BYSECOND=15"), from: .floating(Self.start)) != nil)
         #expect(UnreachableRule.problem(with: try RecurrenceRule(parsing: "FREQ=SECONDLY;INTERVAL=30;BYSECOND=30"), from: .floating(Self.start)) == nil)
     }
+
+    /// Found by FuzzRecurrenceRule: `BYSETPOS=-1;FREQ=SECONDLY` on an all-day start
+    /// made each day's 86,400 seconds into the same date, one at a time (over a
+    /// minute for a thousand days). An all-day day is now its first aligned period.
+    @Test func allDaySecondlyRulesTakeOneStepADay() throws {
+        let rule = try RecurrenceRule(parsing: "BYSETPOS=-1;FREQ=SECONDLY")
+        let start = LocalDateTime(year: 2026, month: 3, day: 1)
+        let found = RuleExpander(rule: rule, start: start, isDate: true, timeBudget: .seconds(3600))
+            .expand(from: nil, to: LocalDateTime(year: 2040, month: 1, day: 1), limit: 1_000)
+        #expect(found.occurrences.count == 1_000 && found.truncated)
+        #expect(found.occurrences.last == LocalDateTime(date: start.date.adding(days: 999)))
+    }
+
+    /// Found by FuzzRecurrenceRule's invariants: an RSCALE rule answered with a
+    /// DTSTART already past its UNTIL. Like a Gregorian rule's, its set is then
+    /// empty (the series still shows DTSTART).
+    @Test func aStartPastUntilIsNoInstanceOfAnRscaleRule() throws {
+        let rule = try RecurrenceRule(parsing: "RSCALE=CHINESE;FREQ=YEARLY;UNTIL=20290213")
+        let start = LocalDateTime(year: 2040, month: 2, day: 12, hour: 9)
+        #expect(RuleExpander(rule: rule, start: start, isDate: false).expand(from: nil, to: LocalDateTime(year: 2050, month: 1, day: 1), limit: 10).occurrences.isEmpty)
+        #expect(RuleExpander(rule: rule, start: LocalDateTime(year: 2026, month: 2, day: 17), isDate: true)
+            .expand(from: nil, to: LocalDateTime(year: 2050, month: 1, day: 1), limit: 10).occurrences.count == 4, "2026 to 2029")
+    }
 }

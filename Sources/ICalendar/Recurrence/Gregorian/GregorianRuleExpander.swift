@@ -176,7 +176,9 @@ struct GregorianRuleExpander {
             }
             let date = CivilDate(daysSinceEpoch: day)
             if parts.accepts(date.day, of: MonthFigures(year: date.year, month: date.month)) {
-                for period in periods(from: first, before: dayStart + 86_400, dayStart: dayStart, step: step) {
+                // An all-day series has no time parts, so its first aligned period is its day.
+                let periods = isDate ? [first] : periods(from: first, before: dayStart + 86_400, dayStart: dayStart, step: step)
+                for period in periods {
                     for instance in selected(expanded(period)) where !output.offer(instance) { return }
                 }
             }

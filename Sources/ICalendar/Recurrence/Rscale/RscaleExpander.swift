@@ -111,7 +111,10 @@ struct RscaleExpander {
         var period = yearly ? arithmetic.yearStart(containing: start.date) : arithmetic.monthStart(containing: start.date)
         var occurrences: [LocalDateTime] = []
         var produced = 1   // DTSTART is the first instance
-        if from.map({ start >= $0 }) ?? true, start < to { occurrences.append(start) }
+        // A DTSTART already past UNTIL is no instance of the rule (the series still shows it),
+        // as for Gregorian rules (found by FuzzRecurrenceRule's invariants: `UNTIL=20290213` from 2040).
+        let startWithinUntil = until.map { isDate ? start.date <= $0.date : start <= $0 } ?? true
+        if from.map({ start >= $0 }) ?? true, start < to, startWithinUntil { occurrences.append(start) }
         if let from, count == nil, from.date > start.date {
             // Far from DTSTART: start a little before `from`. Gregorian years and
             // months are never more than this calendar's over the same span, so
