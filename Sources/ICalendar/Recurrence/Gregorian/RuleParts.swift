@@ -128,12 +128,6 @@ struct RuleParts: Sendable {
         let nth = (index - 1) / 7 + 1, fromEnd = -((length - index) / 7 + 1)
         return numberedWeekdays.contains { $0.weekday == weekday && ($0.ordinal == nth || $0.ordinal == fromEnd) }
     }
-
-    /// A day-level part that can never match alone (`RuleFeasibility` refuses
-    /// the proved cases) is left to the period walk and its budget.
-    var hasDayFilter: Bool {
-        !months.isEmpty || !monthDays.isEmpty || !yearDays.isEmpty || !weekNumbers.isEmpty || !weekdays.isEmpty || !numberedWeekdays.isEmpty
-    }
 }
 
 /// What `RuleParts.accepts` needs to know of a month, worked out once per month
