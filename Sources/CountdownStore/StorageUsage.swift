@@ -21,6 +21,26 @@ public enum StorageOwner: Sendable, Hashable {
 
     /// The owner a feed's countdowns count toward; nil for the operator's feeds, which have no quota.
     public init?(_ feed: FeedRecord) {
-        if let space = feed.spaceId { self = .space(space) } else if let person = feed.personId { self = .person(person) } else { return nil }
+        self.init(personId: feed.personId, spaceId: feed.spaceId)
+    }
+
+    /// A space's feed is the space's whoever made it; nil when neither is set.
+    public init?(personId: Int64?, spaceId: Int64?) {
+        if let space = spaceId { self = .space(space) } else if let person = personId { self = .person(person) } else { return nil }
+    }
+
+    /// As a feed change's notice says it (`FeedChange`): `space-3`, `person-5`.
+    public var text: String {
+        switch self {
+        case .space(let id): "space-\(id)"
+        case .person(let id): "person-\(id)"
+        }
+    }
+
+    /// Reads `text`; nil for anything else (`operator`).
+    public init?(text: Substring) {
+        if text.hasPrefix("space-"), let id = Int64(text.dropFirst(6)) { self = .space(id) }
+        else if text.hasPrefix("person-"), let id = Int64(text.dropFirst(7)) { self = .person(id) }
+        else { return nil }
     }
 }

@@ -29,11 +29,20 @@ public struct StoredFeed: Sendable, Hashable {
 public struct FeedVersion: Sendable, Hashable {
     public var slug: String
     public var revision: Int64
+    /// Whose it is. A move to a space changes who may read it but not its
+    /// contents (so not its revision): what a server keeps must follow both.
+    public var owner: StorageOwner?
 
-    public init(slug: String, revision: Int64) {
+    public init(slug: String, revision: Int64, owner: StorageOwner? = nil) {
         self.slug = slug
         self.revision = revision
+        self.owner = owner
     }
+}
+
+extension StoredFeed {
+    /// Whose it is: a space's, a person's, or (nil) the operator's.
+    public var owner: StorageOwner? { StorageOwner(personId: personId, spaceId: spaceId) }
 }
 
 /// A live feed token: the hash of its secret and the feed it opens.

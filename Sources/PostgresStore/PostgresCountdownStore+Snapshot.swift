@@ -41,9 +41,10 @@ extension PostgresCountdownStore {
                         """), logger: self.logger)
                 }
             }
-            for try await (slug, revision) in try await connection.query("SELECT slug, revision FROM feed", logger: self.logger)
-                .decode((String, Int64).self) {
-                try await self.notify(connection, slug: slug, revision: revision)
+            for try await (slug, revision, personId, spaceId) in try await connection.query("SELECT slug, revision, personId, spaceId FROM feed",
+                                                                                          logger: self.logger)
+                .decode((String, Int64, Int64?, Int64?).self) {
+                try await self.notify(connection, slug: slug, revision: revision, owner: StorageOwner(personId: personId, spaceId: spaceId))
             }
         }
     }

@@ -57,8 +57,9 @@ extension PostgresCountdownStore {
     /// Tells the replicas which revision a feed is at (or, for one deleted,
     /// one past its last). NOTIFY is transactional: it goes out when the
     /// transaction commits, and never if it rolls back.
-    func notify(_ connection: PostgresConnection, slug: String, revision: Int64) async throws {
-        try await connection.query("SELECT pg_notify(\(FeedChange.channel), \(slug + ":\(revision)"))", logger: logger)
+    func notify(_ connection: PostgresConnection, slug: String, revision: Int64, owner: StorageOwner?) async throws {
+        let payload = FeedChange(slug: slug, revision: revision, owner: owner).payload
+        try await connection.query("SELECT pg_notify(\(FeedChange.channel), \(payload))", logger: logger)
     }
 }
 

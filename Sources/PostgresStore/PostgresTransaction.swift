@@ -181,7 +181,7 @@ struct PostgresTransaction: StoreTransaction {
 
     func save<Row: TableRow>(_ row: Row) async throws -> Row {
         let saved = try await store.saved(row, in: Row.table, keeping: Row.writtenOnce, on: connection)
-        if let feed = saved as? FeedRecord { try await store.notify(connection, slug: feed.slug, revision: feed.revision) }
+        if let feed = saved as? FeedRecord { try await store.notify(connection, slug: feed.slug, revision: feed.revision, owner: StorageOwner(feed)) }
         return saved
     }
 
@@ -193,7 +193,7 @@ struct PostgresTransaction: StoreTransaction {
         }
         for try await (slug, revision) in try await connection.query("DELETE FROM feed WHERE id = ANY(\(ids)) RETURNING slug, revision", logger: logger)
             .decode((String, Int64).self) {
-            try await store.notify(connection, slug: slug, revision: revision + 1)
+            try await store.notify(connection, slug: slug, revision: revision + 1, owner: nil)
         }
     }
 

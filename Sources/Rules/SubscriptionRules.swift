@@ -32,22 +32,22 @@ package enum SubscriptionRules {
         guard let mapping = node.mapping else {
             throw Invalid(description: "the rules are a mapping of include:, exclude: and change: (see docs/feeds.md, “Feed rules”)")
         }
-        try check(mapping, against: Keys.top, at: nil)
+        if let unknown = KeySchema.sourceRules.firstUnknownKey(in: node) {
+            let place = unknown.path.isEmpty ? nil : unknown.path
+            let hint = unknown.suggestion.map { " (did you mean \($0)?)" } ?? ""
+            throw Invalid(description: "\(place.map { "\($0)." } ?? "")\(unknown.key): is not a rule\(hint); \(place ?? "the rules") may say \(unknown.known.joined(separator: ", "))")
+        }
         for key in ["include", "exclude"] {
             guard let value = mapping[key] else { continue }
             guard let block = value.mapping else { throw Invalid(description: "\(key): is a mapping of conditions, such as status: [tentative]") }
-            try check(block, against: Keys.filter, at: key)
-            if let duration = block["duration"] {
-                guard let length = duration.mapping else { throw Invalid(description: "\(key).duration: is a mapping of atLeast: and atMost:") }
-                try check(length, against: Keys.duration, at: "\(key).duration")
+            if let duration = block["duration"], duration.mapping == nil {
+                throw Invalid(description: "\(key).duration: is a mapping of atLeast: and atMost:")
             }
         }
         if let value = mapping["change"] {
             guard let change = value.mapping else { throw Invalid(description: "change: is a mapping, such as prefix: \"School: \"") }
-            try check(change, against: Keys.change, at: "change")
-            for (index, entry) in (change["replace"]?.sequence ?? []).enumerated() {
-                guard let item = entry.mapping else { throw Invalid(description: "change.replace[\(index)] is a mapping of pattern:, with: and field:") }
-                try check(item, against: Keys.replace, at: "change.replace[\(index)]")
+            for (index, entry) in (change["replace"]?.sequence ?? []).enumerated() where entry.mapping == nil {
+                throw Invalid(description: "change.replace[\(index)] is a mapping of pattern:, with: and field:")
             }
         }
         let document: Document
@@ -86,17 +86,10 @@ package enum SubscriptionRules {
     /// The keys each level knows, read from the types that decode them, so a
     /// key added to a rule is known here too.
     package enum Keys {
-        package static let top: Set<String> = ["include", "exclude", "change"]
         package static let filter = Set(Mirror(reflecting: FilterText()).children.compactMap(\.label))
         package static let change = Set(Mirror(reflecting: ChangeText()).children.compactMap(\.label))
         package static let duration = Set(Mirror(reflecting: FilterText.Length()).children.compactMap(\.label))
         package static let replace = Set(Mirror(reflecting: ChangeText.Replace(pattern: "")).children.compactMap(\.label))
-    }
-
-    private static func check(_ mapping: Node.Mapping, against known: Set<String>, at place: String?) throws(Invalid) {
-        guard let unknown = mapping.keys.map({ $0.string ?? "\($0)" }).sorted().first(where: { !known.contains($0) }) else { return }
-        let whereText = place.map { "\($0)." } ?? ""
-        throw Invalid(description: "\(whereText)\(unknown): is not a rule; \(place ?? "the rules") may say \(known.sorted().joined(separator: ", "))")
     }
 
     /// A decoding error in a sentence, with the key path where there is one.

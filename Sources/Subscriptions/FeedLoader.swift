@@ -21,7 +21,7 @@ package final class FeedLoader: Sendable {
     package let logger: Logger
     /// Told of each import, fetch and change of the sources (`/metrics`, `/healthz`).
     package let activity: any SourceActivity
-    private let state = Mutex<(definitions: [LoadedFeedDefinition], errors: [String])>(([], []))
+    private let state = Mutex<(definitions: [LoadedFeedDefinition], errors: [String], undefined: [String])>(([], [], []))
     /// URL sources added from the web app or the API, kept in the store
     /// (`source.subscribed`), with their rules compiled when they were read.
     private let subscribed = Mutex<[(subscription: SourceSubscription, rules: Result<SourceRules, SubscriptionRules.Invalid>)]>([])
@@ -48,6 +48,28 @@ package final class FeedLoader: Sendable {
     }
 
     package var definitionErrors: [String] { state.withLock { $0.errors } }
+
+    /// Feeds whose file was removed from `feeds/`: kept as they were (a folder
+    /// that is missing for a moment must not delete anyone's countdowns), their
+    /// file sources no longer read, until `tminus feeds rm` removes them.
+    package var undefinedFeeds: [String] { state.withLock { $0.undefined } }
+
+    /// What `old` defined from the files refused now and `loaded` does not define again.
+    package static func keptThroughErrors(_ old: [LoadedFeedDefinition], errors: [FeedDefinitionError], loaded: [LoadedFeedDefinition]) -> [LoadedFeedDefinition] {
+        let refused = Set(errors.map(\.file))
+        let slugs = Set(loaded.map(\.feed.slug))
+        return old.filter { refused.contains($0.file) && !slugs.contains($0.feed.slug) }
+    }
+
+    /// Feeds with a file source (which only a feed file makes) that no file
+    /// defines now; a refused file's feed (by its name, when it was never
+    /// loaded) is reported as refused instead.
+    private func undefinedFeeds(defined: [LoadedFeedDefinition], refusedFiles: [String]) async -> [String] {
+        guard let statuses = try? await service.sources() else { return [] }
+        let slugs = Set(defined.map(\.feed.slug)).union(refusedFiles.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent })
+        return Set(statuses.filter { !$0.location.hasPrefix("http://") && !$0.location.hasPrefix("https://") }.map(\.feed))
+            .subtracting(slugs).sorted()
+    }
 
     /// Each defined feed's notice targets (`notify:`), for feeds that have some.
     package var noticeTargets: [(slug: String, targets: [NoticeTarget])] {
@@ -158,14 +180,17 @@ package final class FeedLoader: Sendable {
     package func reload() async {
         await reloadSubscriptions()
         guard let directory else { return }
-        let (definitions, errors) = (try? await Offload.run { FeedDefinitionLoader.load(directory: directory) }) ?? ([], [])
-        for error in errors { logger.error("feed definition rejected", metadata: ["error": "\(error)"]) }
+        let (loaded, errors) = (try? await Offload.run { FeedDefinitionLoader.load(directory: directory) }) ?? ([], [])
+        let before = state.withLock { $0.definitions }
+        // A file refused now keeps what it defined before (its sources are still read, its notices still sent) until it is mended.
+        let definitions = loaded + Self.keptThroughErrors(before, errors: errors, loaded: loaded)
+        for error in errors { logger.error("feed definition rejected; its feed is kept as it was", metadata: ["error": "\(error)"]) }
         for warning in definitions.flatMap(\.warnings) { logger.warning("feed definition", metadata: ["warning": "\(warning)"]) }
-        let before = state.withLock { current in
-            let old = current.definitions
-            current = (definitions, errors.map(\.description))
-            return old
+        let undefined = await undefinedFeeds(defined: definitions, refusedFiles: errors.map(\.file))
+        for slug in undefined {
+            logger.warning("feed no longer defined by a file; kept as it was", metadata: ["feed": "\(slug)", "remove": "tminus feeds rm \(slug)"])
         }
+        state.withLock { $0 = (definitions, errors.map(\.description), undefined) }
         for definition in definitions {
             do {
                 try await service.saveFeed(definition.feed)

@@ -146,7 +146,8 @@ package func buildRouter(_ dependencies: ServerDependencies) -> Router<ServerCon
     WebApp(parts: dependencies.parts, pages: dependencies.parts.settings.pages, csrf: dependencies.csrf, throttle: throttle,
            trustForwardedFor: configuration.trustForwardedFor, openSignup: configuration.openSignup, proxySignIn: configuration.proxySignIn)
         .register(on: router, sessions: dependencies.sessions)
-    AdminRoutes(parts: dependencies.parts, health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors, notices: notices) })
+    AdminRoutes(parts: dependencies.parts, health: { health.snapshot(catalog: catalog, cache: cache, definitionErrors: loader.definitionErrors,
+                                                                      undefinedFeeds: loader.undefinedFeeds, notices: notices) })
         .register(on: router, token: dependencies.token, notice: dependencies.tokenNotice)
     CalDAVRoutes(parts: dependencies.parts, throttle: throttle, trusted: configuration.trustedProxies).register(on: router)
     // Prometheus text, behind the admin token (a scrape config sends it as a bearer token).

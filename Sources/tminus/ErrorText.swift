@@ -2,6 +2,7 @@ import ArgumentParser
 import CountdownStore
 import Foundation
 import ICalendar
+import Subscriptions
 
 /// What a person is told of an error, and the exit status it gets: the one
 /// place that turns the errors of the layers below (the store, Foundation,
@@ -34,6 +35,7 @@ enum ErrorText {
             default: return .data
             }
         case is ICalendarError: return .data
+        case let error as RulesDryRun.Failure: return error.isMissing ? .noInput : .data
         case is CocoaError, is POSIXError: return .ioError
         default: return .data
         }

@@ -20,10 +20,11 @@ struct RulesCommand: ParsableCommand {
                 with their logins, and runs every event through the same rules an import runs. With --db, the sources \
                 added in the web app or the API (kept in that database, with their own rules) are run too, and a feed \
                 made in the web app needs no file. Nothing is written.
-                Exits 1 when the definition is rejected or a source cannot be read.
+                Exits 65 when the definition is refused (an unknown key is named with its file and line) or a source \
+                cannot be read, and 66 when no file defines FEED.
 
                 Examples:
-                  tminus rules test family --feeds feeds
+                  tminus rules test birthdays --feeds feeds
                   tminus rules test school --db /var/lib/tminus/tminus.sqlite
                 """
         )

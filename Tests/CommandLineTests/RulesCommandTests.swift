@@ -53,7 +53,7 @@ struct RulesCommandTests {
         let missing = try await tminus.run(["rules", "test", "school", "--feeds", "feeds"])
         #expect(missing.status == 65 && missing.out.contains("cannot be read: no file at"), "\(missing.out)")
         let unknown = try await tminus.run(["rules", "test", "family", "--feeds", "feeds"])
-        #expect(unknown.status == 65 && unknown.err.contains("no feed 'family' is defined in") && unknown.err.contains("(it defines school)"),
+        #expect(unknown.status == 66 && unknown.err.contains("no feed 'family' is defined in") && unknown.err.contains("(it defines school)"),
                 "\(unknown.err)")
     }
 
@@ -114,6 +114,6 @@ struct RulesCommandTests {
         let refused = try await tminus.run(["rules", "test", "school", "--db", "t.sqlite"])
         #expect(refused.status == 65 && refused.out.contains("cannot be read"), "without --allow-private-sources the loopback portal is refused: \(refused.out)")
         let unknown = try await tminus.run(["rules", "test", "family", "--db", "t.sqlite"])
-        #expect(unknown.status == 65 && unknown.err.contains("no feed 'family' in the database"), "\(unknown.err)")
+        #expect(unknown.status == 66 && unknown.err.contains("no feed 'family' in the database"), "\(unknown.err)")
     }
 }

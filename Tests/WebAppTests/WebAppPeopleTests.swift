@@ -7,6 +7,7 @@ import HummingbirdTesting
 import ServerTestSupport
 import Services
 import Testing
+import TminusServer
 
 /// Issue #37: the web app signs people in, each sees and changes what their
 /// standing allows, and an administrator's "disable" ends their sessions at once.
@@ -352,6 +353,39 @@ struct WebAppPeopleTests {
             #expect(try await ben.get("/app/spaces/family").status == .notFound, "he left")
             let last = try await anna.post("/app/spaces/family/leave", [:])
             #expect(last.status == .unprocessableContent && last.text.contains("no owner left"), "the last owner cannot leave")
+        }
+    }
+
+    /// Issue #63, 3: after "“Club” has moved.", the space's page said "No feeds
+    /// in this space yet." for minutes, and so did a new member's feed list:
+    /// the catalog read a feed's row again only when its revision moved, and a
+    /// move changes the owner, not the contents.
+    @Test func aFeedMovedIntoASpaceIsOnItsPageAtTheNextRequest() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let service = parts.store.service
+            try await service.addPerson(login: "anna", displayName: "Anna", password: Self.password, cost: 4)
+            try await service.addPerson(login: "ben", displayName: "Ben", password: Self.password, cost: 4)
+            try await service.addPerson(login: "carl", displayName: "Carl", password: Self.password, cost: 4)
+            try await service.createSpace(slug: "family", name: "Family", owner: "anna")
+            try await service.setMember(space: "family", login: "ben", role: .viewer, replacing: false)
+            var anna = Browser(client: client), ben = Browser(client: client), carl = Browser(client: client)
+            try await anna.signIn(Self.password, as: "anna")
+            try await ben.signIn(Self.password, as: "ben")
+            try await carl.signIn(Self.password, as: "carl")
+            #expect(try await anna.post("/app/feeds", ["name": "Club", "timeZone": "UTC"]).status == .seeOther)
+            #expect(try await anna.get("/app/spaces/family").text.contains("No feeds in this space yet."))
+            #expect(try await anna.post("/app/feeds/club/move", ["space": "family"]).status == .seeOther)
+            let page = try await anna.get("/app/spaces/family").text
+            #expect(page.contains("/app/feeds/club") && !page.contains("No feeds in this space yet."), "on the space's page at once")
+            #expect(try await ben.get("/app").text.contains("/app/feeds/club"), "and in a member's feeds")
+            // Members changed by another process (`tminus`, a replica): from the server's next tick.
+            try await service.setMember(space: "family", login: "carl", role: .viewer, replacing: false)
+            await catalogPoll(parts.dependencies).tick(1)
+            #expect(try await carl.get("/app").text.contains("/app/feeds/club"), "and a new member's, at the next request")
+            try await service.removeMember(space: "family", login: "carl")
+            await catalogPoll(parts.dependencies).tick(1)
+            #expect(!(try await carl.get("/app").text.contains("/app/feeds/club")), "and gone when he is no longer one")
         }
     }
 

@@ -25,7 +25,9 @@ extension FeedCatalog {
             let tokens = try await store.activeTokens()
             let tokenMap = Dictionary(tokens.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
             let live = Set(versions.map(\.slug))
-            let moved = versions.filter { known[$0.slug]?.revision != $0.revision }.map(\.slug)
+            // A feed moved to a space keeps its revision: its row is read again all the same, since who may read it changed.
+            let moved = versions.filter { version in known[version.slug].map { $0.revision != version.revision || $0.owner != version.owner } ?? true }
+                .map(\.slug)
             let removed = known.keys.filter { !live.contains($0) }
             // Nothing moved (the usual poll, once a second): publish nothing (issue #27).
             if !force, wasRead, tokenMap == previousTokens, moved.isEmpty, removed.isEmpty {

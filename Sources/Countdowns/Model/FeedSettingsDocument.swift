@@ -113,6 +113,9 @@ public struct FeedSettingsDocument: Codable, Sendable, Equatable {
         try values.encode(to: encoder)
     }
 
+    /// Keys still read under an old spelling (`OldSpellings`).
+    public static let oldKeys: [String] = Mirror(reflecting: OldSpellings()).children.compactMap(\.label)
+
     /// Every setting's key, as people write it, sorted.
     public static let keys: [String] = Mirror(reflecting: Values()).children.compactMap(\.label).sorted()
 

@@ -38,6 +38,8 @@ package struct Health: ResponseEncodable, Sendable {
     package var feeds: Int
     package var sources: [Source]
     package var definitionErrors: [String]
+    /// Feeds whose file was removed from `feeds/`, kept as they were until `tminus feeds rm` (`FeedLoader.undefinedFeeds`).
+    package var undefinedFeeds: [String] = []
     package var renderCache: RenderCache.Statistics
     /// The compiled feeds in memory, within `--compiled-mb`.
     package var compiledFeeds: FeedCatalog.Statistics
@@ -85,11 +87,12 @@ package final class HealthMonitor: Sendable {
         sources.allSatisfy(\.ok) && definitionErrors.isEmpty && (database == "ok" || database == "not checked yet")
     }
 
-    package func snapshot(catalog: FeedCatalog, cache: RenderCache, definitionErrors: [String], notices: NoticeWatcher? = nil) -> Health {
+    package func snapshot(catalog: FeedCatalog, cache: RenderCache, definitionErrors: [String], undefinedFeeds: [String] = [],
+                          notices: NoticeWatcher? = nil) -> Health {
         let (sources, database) = state.withLock { ($0.sources, $0.database) }
         let healthy = Self.isHealthy(sources: sources, database: database, definitionErrors: definitionErrors) && !(notices?.anyFailing ?? false)
         return Health(status: healthy ? "ok" : "degraded", database: database, feeds: catalog.feedCount, sources: sources,
-                      definitionErrors: definitionErrors, renderCache: cache.statistics, compiledFeeds: catalog.statistics,
+                      definitionErrors: definitionErrors, undefinedFeeds: undefinedFeeds, renderCache: cache.statistics, compiledFeeds: catalog.statistics,
                       notices: notices?.outbox.statuses ?? [], brokers: notices?.mqttStatuses ?? [])
     }
 }

@@ -127,7 +127,8 @@ package struct FeedChangeService: Service {
         await cancelWhenGracefulShutdown {
             await notices.listenForFeedChanges(retry: .seconds(1), connected: { await catalog.refresh() }, changed: { change in
                 logger.debug("feed changed", metadata: ["feed": "\(change.slug)", "revision": "\(change.revision)"])
-                if catalog.stored(slug: change.slug)?.revision != change.revision { await catalog.refresh() }
+                let known = catalog.stored(slug: change.slug)
+                if known?.revision != change.revision || (change.ownerKnown && known?.owner != change.owner) { await catalog.refresh() }
             })
         }
     }

@@ -1,8 +1,8 @@
 /// "Did you mean …?" for a misspelt keyword: the one known word a single slip
 /// away (two for longer words), counted as edits of one letter.
-enum Spelling {
+package enum Spelling {
     /// The closest of `known` to `word`, when it is close enough and the only one that close.
-    static func suggestion(for word: String, among known: some Sequence<String>) -> String? {
+    package static func suggestion(for word: String, among known: some Sequence<String>) -> String? {
         let typed = Array(word.uppercased().utf8)
         let limit = typed.count > 5 ? 2 : 1
         var best: (word: String, distance: Int, tie: Bool)?

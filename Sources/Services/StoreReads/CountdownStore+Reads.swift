@@ -22,7 +22,7 @@ extension CountdownStore {
 
     /// Every feed's slug and revision: read whenever a change may have happened.
     package func feedVersions() async throws -> [FeedVersion] {
-        try await read { reader in try await reader.feedRows(nil, lock: false).map { FeedVersion(slug: $0.slug, revision: $0.revision) } }
+        try await read { reader in try await reader.feedRows(nil, lock: false).map { FeedVersion(slug: $0.slug, revision: $0.revision, owner: StorageOwner($0)) } }
     }
 
     /// One countdown and the slug of its feed.

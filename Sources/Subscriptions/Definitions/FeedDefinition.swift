@@ -106,7 +106,7 @@ package struct FeedDefinition: Decodable, Sendable {
     package var rules: Rules?
     package var notify: [Notify]?
 
-    package enum CodingKeys: String, CodingKey { case slug, sources, rules, notify }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case slug, sources, rules, notify }
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -157,7 +157,10 @@ package struct LoadedFeedDefinition: Sendable {
 package struct FeedDefinitionError: Error, CustomStringConvertible {
     package var file: String
     package var message: String
-    package var description: String { "\(file): \(message)" }
+    /// The line the problem is on, when one line is to blame (from 1).
+    package var line: Int? = nil
+    /// `feeds/school.yaml:3: `souces` is not a feed setting; did you mean `sources`?`
+    package var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(message)" }
 }
 
 package enum FeedDefinitionLoader {
@@ -197,7 +200,13 @@ package enum FeedDefinitionLoader {
         let raw: FeedDefinition
         do {
             // Composed with a ceiling first: a file of nested aliases could otherwise take the server's memory.
-            raw = try YAMLDecoder().decode(FeedDefinition.self, from: try BoundedYAML.compose(text) ?? "")
+            let node = try BoundedYAML.compose(text) ?? ""
+            if let unknown = FeedDefinition.keys.firstUnknownKey(in: node) {
+                throw FeedDefinitionError(file: path, message: unknown.description, line: unknown.line)
+            }
+            raw = try YAMLDecoder().decode(FeedDefinition.self, from: node)
+        } catch let error as FeedDefinitionError {
+            throw error
         } catch {
             throw fail("not a valid feed definition: \(error)")
         }

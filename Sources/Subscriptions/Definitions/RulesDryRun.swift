@@ -52,6 +52,8 @@ public enum RulesDryRun {
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        /// The feed named is defined nowhere (exit 66, not a refused definition's 65).
+        public var isMissing = false
     }
 
     /// Runs the feed `slug` of the definitions in `directory`, as at `now`.
@@ -66,7 +68,7 @@ public enum RulesDryRun {
         guard let definition = try definition(of: slug, in: directory) else {
             let known = FeedDefinitionLoader.load(directory: directory).definitions.map(\.feed.slug).sorted()
             throw Failure(description: "no feed '\(slug)' is defined in \(directory.path)"
-                + (known.isEmpty ? "" : " (it defines \(known.joined(separator: ", ")))"))
+                + (known.isEmpty ? "" : " (it defines \(known.joined(separator: ", ")))"), isMissing: true)
         }
         return await run(feed: slug, sources: definition.sources, context: RuleContext(now: now, zone: Zone.named(definition.feed.timeZone) ?? .utc),
                          fetcher: fetcher)
@@ -80,7 +82,7 @@ public enum RulesDryRun {
                            now: Date, allowPrivate: Bool = false, fetchTimeout: Duration = .seconds(60)) async throws -> Report {
         let defined = try directory.flatMap { directory throws(Failure) in try definition(of: slug, in: directory) } != nil
         guard try await store.feed(slug: slug) != nil || defined else {
-            throw Failure(description: "no feed '\(slug)' in the database" + (directory.map { " or in \($0.path)" } ?? ""))
+            throw Failure(description: "no feed '\(slug)' in the database" + (directory.map { " or in \($0.path)" } ?? ""), isMissing: true)
         }
         var logger = Logger(label: "tminus")
         logger.logLevel = .warning
