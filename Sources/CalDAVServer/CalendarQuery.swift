@@ -104,7 +104,11 @@ enum CalendarQuery {
             if let end = occurrence.endInstant { instance.set(endName, Self.instanceTime(endName, occurrence.end, at: end)) }
             instance.set("RECURRENCE-ID", Self.instanceTime("RECURRENCE-ID", occurrence.recurrenceId ?? occurrence.start,
                                                             at: occurrence.recurrenceInstant ?? occurrence.startInstant))
-            if let summary = occurrence.summary { instance.set("SUMMARY", Property(name: "SUMMARY", value: TextEscaping.escape(summary))) }
+            // Each instance is one occurrence: its number filled in where the title has one (the rule's SUMMARY leaves it out).
+            let number = countdown.repeatRule.occurrenceNumber(on: (occurrence.recurrenceId ?? occurrence.start).civilDate, from: countdown.target.civilDate)
+            if let summary = occurrence.summary ?? (Countdown.hasNumber(countdown.title) ? countdown.title : nil) {
+                instance.set("SUMMARY", Property(name: "SUMMARY", value: TextEscaping.escape(Countdown.render(summary, occurrenceNumber: number))))
+            }
             if instance.name == "VTODO" { calendar.todos.append(VTodo(component: instance)) } else { calendar.events.append(VEvent(component: instance)) }
         }
         return CalendarWriter(timeZones: .keep).write(calendar)

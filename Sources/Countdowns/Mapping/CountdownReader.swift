@@ -10,6 +10,7 @@ public enum CountdownReader {
         "UID", "SUMMARY", "DESCRIPTION", "LOCATION", "URL", "DTSTART", "DTEND", "DURATION", "DUE", "RDATE", "EXDATE",
         "CATEGORIES", "COLOR", "PRIORITY", TMinusProperty.warning, "PERCENT-COMPLETE", "COMPLETED", "SEQUENCE", "LAST-MODIFIED", "CREATED", "DTSTAMP",
         TMinusProperty.direction, TMinusProperty.unit, TMinusProperty.from, TMinusProperty.gradient, TMinusProperty.textColor, TMinusProperty.image,
+        TMinusProperty.title,
     ]
 
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -103,7 +104,11 @@ public enum CountdownReader {
         }
         let uid = item.uid ?? StableUID.derive(from: component)
         // Text is cleaned and links are checked here, on the way in (see SafeText, SafeLink).
-        var countdown = Countdown(uid: uid, title: SafeText.title(item.summary ?? ""), target: target, kind: isTask ? .task : .event)
+        // tminus's own export keeps a title with `{n}` beside the SUMMARY it could write (`TMinusProperty.title`);
+        // a SUMMARY changed since (by a calendar app) is the title then.
+        let summary = item.summary ?? ""
+        let title = component.first(TMinusProperty.title)?.text.nonEmptyTitle(behind: summary) ?? summary
+        var countdown = Countdown(uid: uid, title: SafeText.title(title), target: target, kind: isTask ? .task : .event)
         countdown.notes = SafeText.clean(item.descriptionText)
         countdown.location = SafeText.clean(item.location)
         countdown.url = SafeLink.filtered(item.url, as: .url)
@@ -177,4 +182,11 @@ public enum CountdownReader {
     }
 
     static func instant(_ value: DateTimeValue) -> Date { Zone.utc.instant(of: value.local) }
+}
+
+private extension String {
+    /// This title with `{n}` if the SUMMARY is still what tminus wrote for it.
+    func nonEmptyTitle(behind summary: String) -> String? {
+        Countdown.hasNumber(self) && Countdown.withoutNumber(self) == summary ? self : nil
+    }
 }

@@ -22,7 +22,19 @@ public enum CountdownWriter {
     }
 
     public static func components(for countdown: Countdown, options: Options = Options()) -> [Component] {
-        [master(countdown, options: options)] + countdown.overrides
+        [master(countdown, options: options)] + countdown.overrides.map { numbered($0, of: countdown) }
+    }
+
+    /// An overridden instance is one occurrence: its own SUMMARY (or the
+    /// series' title) with that occurrence's number filled in.
+    static func numbered(_ override: Component, of countdown: Countdown) -> Component {
+        let title = override.first("SUMMARY")?.text ?? countdown.title
+        guard Countdown.hasNumber(title) else { return override }
+        let day = override.first("RECURRENCE-ID").flatMap(DateTimeValue.init(property:))?.civilDate
+        let number = day.flatMap { countdown.repeatRule.occurrenceNumber(on: $0, from: countdown.target.civilDate) }
+        var numbered = override
+        numbered.set("SUMMARY", Property.text("SUMMARY", Countdown.render(title, occurrenceNumber: number)))
+        return numbered
     }
 
     static func master(_ countdown: Countdown, options: Options) -> Component {
@@ -33,7 +45,10 @@ public enum CountdownWriter {
         properties.append(Property(name: "SEQUENCE", value: String(countdown.sequence)))
         if let created = countdown.created { properties.append(utc("CREATED", created)) }
         if let modified = countdown.lastModified { properties.append(utc("LAST-MODIFIED", modified)) }
-        properties.append(Property.text("SUMMARY", countdown.title))
+        // One SUMMARY stands for every occurrence of a rule: a number right for one would be wrong for the rest.
+        let summary = Countdown.withoutNumber(countdown.title)
+        properties.append(Property.text("SUMMARY", summary))
+        if summary != countdown.title { properties.append(Property.text(TMinusProperty.title, countdown.title)) }
         if let notes = countdown.notes { properties.append(Property.text("DESCRIPTION", notes)) }
         if let location = countdown.location { properties.append(Property.text("LOCATION", location)) }
         if let url = countdown.url { properties.append(Property(name: "URL", value: url)) }
@@ -86,7 +101,7 @@ public enum CountdownWriter {
 
         var children: [Component] = []
         if options.includeAlarms {
-            children += countdown.alarms.map { VAlarm.display(offset: $0, description: countdown.title).component }
+            children += countdown.alarms.map { VAlarm.display(offset: $0, description: summary).component }
             children += countdown.extraComponents.filter { $0.name == VAlarm.componentName }
         }
         children += countdown.extraComponents.filter { $0.name != VAlarm.componentName }

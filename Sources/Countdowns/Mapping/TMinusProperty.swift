@@ -17,4 +17,8 @@ public enum TMinusProperty {
     /// Calendar level: `X-TMINUS-CATEGORY;X-TMINUS-COLOR=#FF9500:Birthday`.
     public static let category = "X-TMINUS-CATEGORY"
     public static let colorParameter = "X-TMINUS-COLOR"
+    /// The title as written, when SUMMARY could not say it: `Anna turns {n}`
+    /// behind `SUMMARY:Anna turns` (`Countdown.withoutNumber`), so a re-import
+    /// numbers the occurrences again.
+    public static let title = "X-TMINUS-TITLE"
 }

@@ -141,10 +141,32 @@ public struct Countdown: Sendable, Hashable, Identifiable {
     }
 
     /// `title` with `{n}` and `{nth}` filled in (an instance's own summary, too).
+    /// Without a number (a repeat that is not yearly, a one-off, a series
+    /// written as one rule) the placeholder is left out (`withoutNumber`): a
+    /// title never shows `{n}` to anyone.
     public static func render(_ title: String, occurrenceNumber: Int?) -> String {
-        guard let number = occurrenceNumber, title.contains("{") else { return title }
+        guard title.contains("{") else { return title }
+        guard let number = occurrenceNumber else { return withoutNumber(title) }
         return title.replacingOccurrences(of: "{nth}", with: Ordinal.english(number))
             .replacingOccurrences(of: "{n}", with: String(number))
+    }
+
+    /// Whether the title has a number to fill in.
+    public static func hasNumber(_ title: String) -> Bool { title.contains("{n}") || title.contains("{nth}") }
+
+    /// The title without `{n}` and `{nth}`, and without the spaces they leave:
+    /// "Anna turns {n}" → "Anna turns", "Our {nth} anniversary" → "Our
+    /// anniversary". What an output that shows one title for every occurrence
+    /// writes (a rule's SUMMARY), where any one number would be wrong for the others.
+    public static func withoutNumber(_ title: String) -> String {
+        guard hasNumber(title) else { return title }
+        let stripped = title.replacingOccurrences(of: "{nth}", with: "").replacingOccurrences(of: "{n}", with: "")
+        let words = stripped.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        let trimmed = words.trimmingCharacters(in: .whitespaces)
+        // "({n})" leaves "()": taken out with it.
+        let tidy = trimmed.replacingOccurrences(of: "( ", with: "(").replacingOccurrences(of: " )", with: ")")
+            .replacingOccurrences(of: " ()", with: "").replacingOccurrences(of: "()", with: "")
+        return tidy.isEmpty ? title.replacingOccurrences(of: "{nth}", with: "#").replacingOccurrences(of: "{n}", with: "#") : tidy
     }
 
     /// `title` with `{n}` as `numberText` ("29½" for a half-birthday).
