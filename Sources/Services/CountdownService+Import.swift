@@ -54,9 +54,20 @@ extension CountdownService {
     public func apply(_ batch: ImportBatch, intoFeed slug: String, options: ImportOptions,
                       progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> ImportReport {
         try await authorize(options.createFeed ? .manageFeeds : .editFeed(slug))
+        if options.refuseNothingUsable, batch.countdowns.isEmpty, !batch.report.skipped.isEmpty {
+            throw StoreError.invalid(Self.nothingUsable(batch.report))
+        }
         let report = try await transaction { tx in try await apply(batch, intoFeed: slug, options: options, progress: progress, tx) }
         progress?(batch.countdowns.count, batch.countdowns.count)
         return report
+    }
+
+    /// Why nothing of a calendar could be imported: how many items were
+    /// skipped, and the first reason with its line.
+    static func nothingUsable(_ report: ImportReport) -> String {
+        let reason = report.errors.first ?? report.skipped[0]
+        return "nothing was imported: \(report.skipped.count == 1 ? "its only item was" : "all \(report.skipped.count) of its items were") skipped "
+            + "(\(reason)); nothing was changed"
     }
 
     /// The import's writes, as a step of a larger use case.

@@ -10,7 +10,7 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import .ics files into feeds (re-importing the same file changes nothing).",
         discussion: """
-            Countdowns are matched by UID: new ones are added, changed ones updated (their SEQUENCE rises), identical ones left alone. Each file is one transaction: if it fails, nothing of it changes, and the other files are still imported (the exit code is then 1). Items without a start (DTSTART, or DUE for tasks) are skipped and listed.
+            Countdowns are matched by UID: new ones are added, changed ones updated (their SEQUENCE rises), identical ones left alone. Each file is one transaction: if it fails, nothing of it changes, and the other files are still imported (the exit status is then the first failure's). Items without a start (DTSTART, or DUE for tasks) are skipped and listed (the first 20, all with --verbose); a file whose every item is skipped is refused (exit 65) and changes nothing.
             """
     )
 
@@ -72,13 +72,17 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
+    /// Problems and skipped items listed without --verbose.
+    static let shownProblems = 20
+
     /// Files from this size on are announced before they are read (tens of thousands of events).
     static let announcedBytes = 1 << 20
 
     private func importOne(_ file: String, into slug: String, service: CountdownService, showProgress: Bool) async throws {
         let started = Date()
         let source = file == "-" ? nil : URL(fileURLWithPath: file).standardizedFileURL.path
-        let options = ImportOptions(strict: strict, source: source, sync: sync, defaultTimeZone: try ViewerZone.forCommand(nil).identifier)
+        var options = ImportOptions(strict: strict, source: source, sync: sync, defaultTimeZone: try ViewerZone.forCommand(nil).identifier)
+        options.refuseNothingUsable = true
         let progress: @Sendable (Int, Int) -> Void = { done, total in
             // Quarter marks for big files; the store reports every 500 rows.
             if showProgress, total >= 2000, done * 4 / total != max(0, done - 500) * 4 / total {
@@ -95,11 +99,19 @@ struct ImportCommand: ParsableCommand {
                 ? try await service.importCalendar(FileHandle.standardInput.readDataToEndOfFile(), intoFeed: slug, options: options, progress: progress)
                 : try await service.importCalendar(contentsOf: URL(fileURLWithPath: file), intoFeed: slug, options: options, progress: progress)
         }
-        if !report.diagnostics.isEmpty {
-            printError("\(file): \(report.diagnostics.count.counted("problem")) found; usable items were imported" + (verbose ? ":" : " (--verbose lists them)"))
-            if verbose { report.diagnostics.forEach { printError("  \($0)") } }
+        // Errors and skipped items are said by default (they are what did not go in); warnings with --verbose.
+        let errors = report.errors
+        let said = verbose ? report.diagnostics : errors
+        let skipped = report.skipped.map { "skipped: \($0)" }
+        if !report.diagnostics.isEmpty || !skipped.isEmpty {
+            let hidden = report.diagnostics.count - errors.count
+            printError("\(file): \(report.diagnostics.count.counted("problem")) found; usable items were imported"
+                + (verbose || hidden == 0 ? ":" : " (--verbose lists \(hidden.counted("warning")) more):"))
+            let lines = said + skipped
+            let shown = verbose ? lines.count : min(lines.count, Self.shownProblems)
+            lines.prefix(shown).forEach { printError("  \($0)") }
+            if shown < lines.count { printError("  … and \(lines.count - shown) more (--verbose lists them all)") }
         }
-        if verbose { report.skipped.forEach { printError("  skipped: \($0)") } }
         let seconds = Date().timeIntervalSince(started)
         print("\(slug): \(report)" + (seconds >= 1 ? String(format: " (%.1f s)", seconds) : ""))
     }

@@ -63,7 +63,13 @@ struct ComponentValidator {
         }
         for name in ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID"] {
             guard let property = component.first(name) else { continue }
-            if DateTimeValue(property: property) == nil {
+            if let value = DateTimeValue(property: property) {
+                // Read leniently ("2027-01-20" is understood), but it is not iCalendar's form, and other programs refuse it.
+                if !DateTimeValue.isBasicForm(property.value) {
+                    let type = if case .date = value { "a DATE value (RFC 5545 writes \(value.valueText))" } else { "a DATE-TIME value (RFC 5545 writes \(value.valueText))" }
+                    report(.warning, property, name, "'\(property.value.prefix(40))' is not \(type); read as \(value)")
+                }
+            } else {
                 report(.error, property, name, "'\(property.value.prefix(40))' is not a valid DATE or DATE-TIME")
             }
         }

@@ -68,6 +68,21 @@ public enum DateTimeValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether `text` is written as RFC 5545 says: `YYYYMMDD`, or
+    /// `YYYYMMDDTHHMMSS` with an optional `Z`. The parser also reads the
+    /// ISO 8601 extended form (`2027-01-20`), which the validator reports.
+    public static func isBasicForm(_ text: some StringProtocol) -> Bool {
+        let bytes = Array(ASCII.trimmed(text).utf8)
+        func digits(_ range: Range<Int>) -> Bool { range.allSatisfy { ASCII.isDigit(bytes[$0]) } }
+        switch bytes.count {
+        case 8: return digits(0..<8)
+        case 15, 16:
+            guard digits(0..<8), bytes[8] == UInt8(ascii: "T") || bytes[8] == UInt8(ascii: "t"), digits(9..<15) else { return false }
+            return bytes.count == 15 || bytes[15] == UInt8(ascii: "Z") || bytes[15] == UInt8(ascii: "z")
+        default: return false
+        }
+    }
+
     /// Reads a single-valued date property (DTSTART, DUE, RECURRENCE-ID …).
     public init?(property: Property) {
         self.init(text: property.value, tzid: property.parameter("TZID"), valueType: property.parameter("VALUE"))

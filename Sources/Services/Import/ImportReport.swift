@@ -1,3 +1,4 @@
+import ICalendar
 import Countdowns
 import CountdownStore
 
@@ -16,6 +17,9 @@ public struct ImportReport: Sendable, Equatable, CustomStringConvertible {
     public var duplicates = 0
 
     public init() {}
+
+    /// The diagnostics that are errors (what was left out), not warnings (what was read another way).
+    public var errors: [String] { diagnostics.filter { $0.contains(": \(Diagnostic.Severity.error.rawValue): ") } }
 
     public var description: String {
         "\(added) added, \(updated) updated, \(unchanged) unchanged, \(skipped.count) skipped" + (removed > 0 ? ", \(removed) removed" : "")
@@ -41,6 +45,10 @@ public struct ImportOptions: Sendable {
     public var rules: (@Sendable (Countdown) throws -> Countdown?)?
     /// Which source keeps an event that several of the feed's sources carry.
     public var duplicates: DuplicatePolicy?
+    /// Refuse (and change nothing, the feed not created) a calendar that had
+    /// events or tasks but none usable: a person who imports it by hand wants
+    /// to hear that nothing went in, not "0 added" and status 0.
+    public var refuseNothingUsable = false
 
     public init(strict: Bool = false, source: String? = nil, sync: Bool = false, createFeed: Bool = true, defaultTimeZone: String = "UTC",
                 rules: (@Sendable (Countdown) throws -> Countdown?)? = nil) {
