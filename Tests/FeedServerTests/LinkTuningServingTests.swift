@@ -43,6 +43,40 @@ import Testing
         text.components(separatedBy: "\r\n").filter { $0.hasPrefix("SUMMARY:") }.map { String($0.dropFirst(8)) }.sorted()
     }
 
+    /// Issue #63, 7: the README's `?to=+90d` still held June's birthdays in
+    /// November: a series' first date (1996) lies before any end. `to=` alone
+    /// now starts today, and is the same link as `from=0d&to=…`.
+    @Test func toAloneNarrowsRepeatsFromToday() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("birthdays", calendar: """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//tminus tests//to alone//EN\r
+            BEGIN:VEVENT\r
+            UID:june@example.com\r
+            DTSTAMP:20260101T000000Z\r
+            DTSTART;VALUE=DATE:19960612\r
+            RRULE:FREQ=YEARLY\r
+            SUMMARY:June birthday\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:january@example.com\r
+            DTSTAMP:20260101T000000Z\r
+            DTSTART;VALUE=DATE:19960112\r
+            RRULE:FREQ=YEARLY\r
+            SUMMARY:January birthday\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """)
+        try await fixture.withServer { client in
+            let (response, alone) = try await client.text("/feeds/birthdays.ics?to=%2B90d")
+            #expect(Self.summaries(alone) == ["January birthday"], "on the fixture's 22 November 2026: \(Self.summaries(alone))")
+            let (spelled, both) = try await client.text("/feeds/birthdays.ics?from=0d&to=%2B90d")
+            #expect(both == alone && spelled.headers[.eTag] == response.headers[.eTag], "one link, one key")
+        }
+    }
+
     @Test func aCategoryLinkHoldsThatCategoryWithItsOwnETag() async throws {
         let fixture = try ServerFixture()
         try fixture.feed("school", calendar: Self.calendar)

@@ -125,6 +125,9 @@ public struct LinkTuning: Hashable, Sendable {
             }
             past = days
         }
+        // `to=+90d` alone means from today to then, repeats too (a birthday series began long ago, so
+        // "a first date before the end" kept it whatever the window). Written out, so both spellings are one key.
+        if from == nil, past == nil, let to, to >= 0 { from = 0 }
     }
 
     /// Lower-cased, without repeats, sorted: `Exam,exam` and `exam` are one key.
