@@ -32,7 +32,8 @@ struct FocusCommand: ParsableCommand {
     /// `--db` and whose focus it is.
     struct Who: ParsableArguments {
         @OptionGroup var store: StoreOptions
-        @Option(help: "Whose focus (default: the only person; on a new database, the first account, owner, is made).") var login: String?
+        @Option(name: [.customLong("login"), .customLong("as")],
+                help: "Whose focus (default: the only person; on a new database, this login becomes the first account).") var login: String?
 
         /// Runs `body` as the person; says so when their account was made now.
         /// Commands that only look (`.changing`) make no account on a new database.
@@ -40,9 +41,10 @@ struct FocusCommand: ParsableCommand {
             try await store.withService(access) { service in
                 let (person, made): (PersonAccess, Bool)
                 do { (person, made) = try await service.operatorsPerson(login: login, makingFirst: access == .creating) } catch StoreError.personNotFound where login == nil {
-                    throw CLIError("nobody has an account here yet (`tminus focus start TAG` starts the first session, and makes it)", status: .noInput)
+                    throw CLIError("nobody has an account here yet: make yours first (`tminus password anna`), or say whose focus this is "
+                                   + "with `--login anna`, which makes that account", status: .noInput)
                 }
-                if made { printError("made the first account, 'owner' (`tminus password` sets its password, to sign in at /app)") }
+                if made { printError("made the first account, '\(person.login)', an administrator (`tminus password \(person.login)` sets its password, to sign in at /app)") }
                 return try await body(service.acting(as: .person(person)))
             }
         }

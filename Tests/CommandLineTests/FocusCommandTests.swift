@@ -11,9 +11,14 @@ struct FocusCommandTests {
         defer { tminus.remove() }
         let db = ["--db", tminus.path("db.sqlite")]
         // Long enough that it is still running when stopped, however slow the machine (a 1-minute one had ended by then in a loaded run).
-        let started = try await tminus.run(["focus", "start", "Maths", "--minutes", "30"] + db, environment: ["TZ": "Europe/Berlin"])
+        // Issue #63, 9: a new database's first session made an account 'owner' nobody chose, and `tminus password anna` then failed.
+        let whose = try await tminus.run(["focus", "start", "Maths", "--minutes", "30"] + db)
+        #expect(whose.status == 66 && whose.err.contains("nobody has an account here yet") && whose.err.contains("--login anna"), "\(whose.err)")
+        let started = try await tminus.run(["focus", "start", "Maths", "--minutes", "30", "--as", "anna"] + db, environment: ["TZ": "Europe/Berlin"])
         #expect(started.status == 0 && started.out.hasPrefix("started: Maths, 30:00 left"), "\(started.out) \(started.err)")
-        #expect(started.err.contains("made the first account, 'owner'"), "a new database gets its first account, and says so")
+        #expect(started.err.contains("made the first account, 'anna'"), "the login given becomes the first account, and it says so")
+        let password = try await tminus.run(["password", "anna", "--stdin"] + db, input: "a long enough password\n")
+        #expect(password.status == 0, "and `tminus password anna` sets its password: \(password.err)")
         #expect(try await tminus.run(["feeds", "list"] + db).out.contains("Europe/Berlin  private  Focus"), "the focus feed counts days where its person is")
         let running = try await tminus.run(["focus", "status"] + db)
         #expect(running.out.hasPrefix("running: Maths"), "\(running.out)")
@@ -45,7 +50,7 @@ struct FocusCommandTests {
             DTSTAMP:20270301T000000Z\r\nDTSTART;VALUE=DATE:20270303\r\nSUMMARY:Exam week\r\nCATEGORIES:Study\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
             """.write(toFile: tminus.path("blocks.ics"), atomically: true, encoding: .utf8)
         let db = ["--db", tminus.path("db.sqlite")]
-        let imported = try await tminus.run(["focus", "import", "blocks.ics", "--category", "study", "--tag", "Maths"] + db)
+        let imported = try await tminus.run(["focus", "import", "blocks.ics", "--category", "study", "--tag", "Maths", "--login", "anna"] + db)
         #expect(imported.status == 0 && imported.out.contains("2 added"), "\(imported.out) \(imported.err)")
         let stats = try await tminus.run(["focus", "stats", "--period", "month", "--on", "2027-03-01", "--json"] + db)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(stats.out.utf8)) as? [String: Any])

@@ -4,17 +4,20 @@ import Foundation
 extension CountdownService {
     /// The person a command of the operator's acts for (`tminus focus`): the
     /// login given, else the only person there is. On a database nobody has
-    /// an account in yet, the first administrator, `owner`, is made with a
-    /// password nobody knows (`tminus password` sets one, to sign in), so that
-    /// one person's first command works without a setup step. Returns the
-    /// person and whether they were made now.
+    /// an account in yet, the login given becomes the first administrator,
+    /// with a password nobody knows (`tminus password LOGIN` sets one, to sign
+    /// in); without one, nobody is made (`personNotFound("")`) and the caller
+    /// says how to make the first account. Returns the person and whether
+    /// they were made now.
     /// `makingFirst: false` (a command that only looks) refuses instead of making the first account.
     public func operatorsPerson(login: String?, makingFirst: Bool = true) async throws -> (person: PersonAccess, made: Bool) {
         try await authorize(.administer)
         let people = try await people()
-        if people.isEmpty, !makingFirst { throw StoreError.personNotFound(login ?? "owner") }
-        if people.isEmpty, login == nil || login == "owner" {
-            let made = try await addPerson(login: "owner", password: Secret.generate(bytes: 32), isAdmin: true)
+        if people.isEmpty {
+            // Never a made-up name: a first account the person did not choose made `tminus password anna` fail later.
+            guard makingFirst, let login else { throw StoreError.personNotFound(login ?? "") }
+            guard PersonRecord.isValidLogin(login) else { throw StoreError.invalid("'\(login)' is not a valid login: use 1 to 64 lower-case letters, digits, dots, dashes and underscores") }
+            let made = try await addPerson(login: login, password: Secret.generate(bytes: 32), isAdmin: true)
             return (PersonAccess(id: try made.savedID(), login: made.login, isAdmin: true), true)
         }
         if let login {
