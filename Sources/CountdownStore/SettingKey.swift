@@ -29,4 +29,8 @@ public enum SettingKey: String, Sendable, CaseIterable {
     /// What each person's and each space's feeds may hold (JSON `StorageQuota`,
     /// issue #59, 14); the defaults when unset. `tminus users quota` sets it.
     case storageQuota
+    /// The address the last server on this store was reached at (its
+    /// `--base-url`, else where it listened): what `tminus users invite`
+    /// starts its links with when it is not told one (issue #63, 5).
+    case publicAddress
 }

@@ -24,6 +24,18 @@ public func buildApplication(_ configuration: ServerConfiguration, store: any Co
     try await buildServer(configuration, store: store, logger: logger).application
 }
 
+/// Keeps the server's public address in the store, for the links the command
+/// line prints (`tminus users invite` run beside a server on another port).
+private func recordPublicAddress(_ dependencies: ServerDependencies, logger: Logger) async {
+    let address = "\(dependencies.parts.settings.baseURL)"
+    let service = dependencies.parts.service.acting(as: .system)
+    do {
+        if try await service.setting(.publicAddress) != address { try await service.setSetting(.publicAddress, to: address) }
+    } catch {
+        logger.warning("cannot keep the server's address for the command line's links", metadata: ["error": "\(error)"])
+    }
+}
+
 /// The parts of a running server that tests look into.
 package struct Server {
     package var application: Application<RouterResponder<ServerContext>>
@@ -49,6 +61,7 @@ package func buildServer(_ configuration: ServerConfiguration, store: any Countd
                                              "cacheMB": "\(configuration.cacheBytes >> 20)", "compiledMB": "\(configuration.compiledBytes >> 20)",
                                              "maxConnections": "\(maxConnections)"])
     try await offerSetupLink(dependencies)
+    await recordPublicAddress(dependencies, logger: logger)
     let application = Application(router: router,
                                   server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadline(limits: limits.requestDeadline, metrics: dependencies.metrics)],
                                                                       idleTimeout: limits.timeAmounts.idle)),

@@ -9,11 +9,20 @@ import Services
 extension UsersCommand {
     /// The server's public address, to print whole links with.
     struct LinkOptions: ParsableArguments {
-        @Option(help: "The server's public address, which links start with.")
-        var baseURL = ProcessInfo.processInfo.environment["TMINUS_BASE_URL"] ?? "http://127.0.0.1:8080"
+        @Option(help: "The server's public address, which links start with (default: TMINUS_BASE_URL, else the address the last server on this database was reached at).")
+        var baseURL = ProcessInfo.processInfo.environment["TMINUS_BASE_URL"]
 
-        func url(_ path: String) -> String {
-            (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + path
+        /// The whole link: the address given, else the one the server keeps
+        /// (`SettingKey.publicAddress`); without either, the path alone, and
+        /// a note on standard error saying what is missing.
+        func url(_ path: String, service: CountdownService) async throws -> String {
+            var kept: String? = nil
+            if baseURL == nil { kept = try await service.setting(.publicAddress) }
+            guard let base = baseURL ?? kept else {
+                printError("no server has run on this database yet, so its address is unknown: give --base-url (or TMINUS_BASE_URL) for a whole link")
+                return path
+            }
+            return (base.hasSuffix("/") ? String(base.dropLast()) : base) + path
         }
     }
 
@@ -38,11 +47,14 @@ extension UsersCommand {
 
         func run() throws {
             try reportingErrors {
-                let (secret, made) = try await store.withService { try await $0.createInvitation(space: space, role: role) }
+                let (secret, made, address) = try await store.withService { service in
+                    let (secret, made) = try await service.createInvitation(space: space, role: role)
+                    return (secret, made, try await link.url("/app/join/\(secret)", service: service))
+                }
                 var what = "an invitation"
                 if case .invitation(let space?, let role?) = made.purpose { what += " to \(space) as \(role.rawValue)" }
                 FileHandle.standardError.write(Data("\(what), until \(made.expiresAt.formatted(Date.ISO8601FormatStyle())); shown once:\n".utf8))
-                print(link.url("/app/join/\(secret)"))
+                print(address)
             }
         }
     }
@@ -96,9 +108,12 @@ extension UsersCommand {
 
         func run() throws {
             try reportingErrors {
-                let (secret, made) = try await store.withService { try await $0.createResetLink(login: login) }
+                let (made, address) = try await store.withService { service in
+                    let (secret, made) = try await service.createResetLink(login: login)
+                    return (made, try await link.url("/app/reset/\(secret)", service: service))
+                }
                 FileHandle.standardError.write(Data("a reset link for \(login), until \(made.expiresAt.formatted(Date.ISO8601FormatStyle())); shown once:\n".utf8))
-                print(link.url("/app/reset/\(secret)"))
+                print(address)
             }
         }
     }

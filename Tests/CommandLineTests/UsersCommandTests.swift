@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
+import TestSupport
 
 /// `tminus users`: people are added with a password read from standard
 /// input, listed, and given API tokens shown once; a refused one changes nothing.
@@ -76,8 +80,24 @@ struct UsersCommandTests {
         let invited = try await tminus.run(["users", "invite", "--base-url", "https://countdowns.example.org/", "--db", database])
         #expect(invited.status == 0 && invited.out.hasPrefix("https://countdowns.example.org/app/join/") && invited.err.contains("shown once"),
                 "\(invited.out) \(invited.err)")
+        // Issue #63, 5: without --base-url the link named port 8080 whatever the server used.
         let reset = try await tminus.run(["users", "reset-link", "anna", "--db", database])
-        #expect(reset.status == 0 && reset.out.hasPrefix("http://127.0.0.1:8080/app/reset/"), "\(reset.out)")
+        #expect(reset.status == 0 && reset.out.hasPrefix("/app/reset/") && reset.err.contains("give --base-url"), "no server has run here: \(reset.out) \(reset.err)")
+        let port = Loopback.freePort()
+        let output = try OutputWatch(file: tminus.path("serve.log"))
+        let server = Process()
+        server.executableURL = try #require(Corpus.tminusBinary)
+        try FileManager.default.createDirectory(atPath: tminus.path("no-feeds"), withIntermediateDirectories: true)
+        server.arguments = ["serve", "--port", "\(port)", "--db", database, "--feeds", tminus.path("no-feeds")]
+        server.currentDirectoryURL = tminus.folder
+        try output.start(server)
+        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
+        #expect(await output.wait(for: "listening on"))
+        kill(server.processIdentifier, SIGTERM)
+        server.waitUntilExit()
+        await output.ended.wait()
+        let served = try await tminus.run(["users", "reset-link", "anna", "--db", database])
+        #expect(served.out.hasPrefix("http://127.0.0.1:\(port)/app/reset/"), "the address the server was reached at: \(served.out)")
         #expect(try await tminus.run(["users", "reset-link", "dora", "--db", database]).err.contains("no person 'dora'"))
         #expect(try await tminus.run(["users", "reset", "anna", "--db", database]).out.contains("/app/reset/"), "`reset` is the same command")
         #expect(try await tminus.run(["users", "signup", "--db", database]).out.contains("sign-up is closed"))
