@@ -40,7 +40,7 @@ struct AddCommand: ParsableCommand {
                 let (countdown, image) = try fields.countdown(editing: nil, title: title, feedZone: feedZone, limits: service.limits)
                 if existing == nil { _ = try await service.createFeed(Feed(slug: feed, timeZone: feedZone)) }
                 let saved = try await service.add(countdown, toFeed: feed, image: image)
-                let remaining = RemainingTimeCalculator(now: Date(), zone: try ViewerZone.forCommand(nil)).remaining(for: saved)
+                let remaining = RemainingTimeCalculator(now: CommandClock.now(), zone: try ViewerZone.forCommand(nil)).remaining(for: saved)
                 print("added #\(try saved.savedID()) to \(feed): \(remaining.title) — \(remaining.text) (\(remaining.date.iso))")
             }
         }

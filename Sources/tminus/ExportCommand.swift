@@ -35,7 +35,7 @@ struct ExportCommand: ParsableCommand {
                 let (stored, countdowns) = try await service.feedContents(slug: feed)
                 var definition = stored.feed
                 definition.includeAlarms = alarms
-                let today = definition.zone.local(of: Date()).date
+                let today = definition.zone.local(of: CommandClock.now()).date
                 let bytes = Data(CalendarExport.bytes(feed: definition, countdowns: countdowns,
                                                       otherCalendarDates: OtherCalendarDates(form: rscale, today: today, years: years)))
                 try OutputFile.write(bytes, to: output ?? "-")

@@ -32,7 +32,7 @@ struct FormatCommand: ParsableCommand {
             FileHandle.standardError.write(Data("\(file): \(diagnostic)\n".utf8))
         }
         // Written as understood, so that the output validates (see CalendarFormat).
-        let (calendar, notes) = CalendarFormat.formatted(result.calendar, rscale: rscale, today: Zone.utc.local(of: Date()).date)
+        let (calendar, notes) = CalendarFormat.formatted(result.calendar, rscale: rscale, today: Zone.utc.local(of: CommandClock.now()).date)
         for note in notes {
             FileHandle.standardError.write(Data("\(file): \(note)\n".utf8))
         }

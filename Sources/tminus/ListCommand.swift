@@ -43,7 +43,7 @@ struct ListCommand: ParsableCommand {
         try reportingErrors {
             try await store.withService(.reading) { service in
                 let feeds = if let feed { [try await service.requireFeed(slug: feed)] } else { try await service.feeds() }
-                let now = Date()
+                let now = CommandClock.now()
                 var snapshots: [FeedSnapshot] = []
                 for stored in feeds {
                     let zone = try ViewerZone.forCommand(tz, else: stored.feed.timeZone)

@@ -44,7 +44,7 @@ struct RulesCommand: ParsableCommand {
             var isDirectory: ObjCBool = false
             let hasFolder = FileManager.default.fileExists(atPath: feeds, isDirectory: &isDirectory) && isDirectory.boolValue
             guard hasFolder || db != nil else { throw ValidationError("--feeds \(feeds) is not a folder") }
-            var now = Date()
+            var now = CommandClock.now()
             if let on {
                 let parser = ISO8601DateFormatter()
                 parser.formatOptions = [.withFullDate]

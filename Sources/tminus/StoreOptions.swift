@@ -45,7 +45,8 @@ struct StoreOptions: ParsableArguments {
         }
         var opened = false
         do {
-            return try await location.withStore(logger: location.path == nil ? Self.quietLogger : nil, readOnly: access == .reading) { store in
+            return try await location.withStore(clock: CommandClock.now, logger: location.path == nil ? Self.quietLogger : nil,
+                                                readOnly: access == .reading) { store in
                 opened = true
                 return try await body(store)
             }
@@ -58,7 +59,7 @@ struct StoreOptions: ParsableArguments {
 
     /// The use cases over the opened store: what every command calls.
     func withService<T>(limits: StoreLimits = StoreLimits(), _ access: StoreAccess = .creating, _ body: (CountdownService) async throws -> T) async throws -> T {
-        try await withStore(access) { store in try await body(CountdownService(store: store, limits: limits).acting(as: .commandLine)) }
+        try await withStore(access) { store in try await body(CountdownService(store: store, limits: limits, clock: CommandClock.now).acting(as: .commandLine)) }
     }
 }
 
