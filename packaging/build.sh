@@ -14,7 +14,7 @@ deb="$scratch/tminus_${version}_${arch}.deb"
 
 rm -rf "$stage"
 install -d "$stage/DEBIAN" "$stage/usr/bin" "$stage/usr/share/tminus" "$stage/usr/share/man/man1" \
-    "$stage/usr/share/doc/tminus/examples" "$stage/lib/systemd/system" "$stage/etc/tminus/feeds"
+    "$stage/usr/share/tminus/examples" "$stage/lib/systemd/system" "$stage/etc/tminus/feeds"
 install -m 0755 "$bin" "$stage/usr/bin/tminus"
 strip --strip-unneeded "$stage/usr/bin/tminus"
 for bundle in tminus_Pages.resources tminus_Countdowns.resources tminus_FeedServer.resources; do
@@ -27,8 +27,15 @@ install -m 0644 packaging/feeds-README "$stage/etc/tminus/feeds/README"
 install -m 0644 packaging/debian/copyright "$stage/usr/share/doc/tminus/copyright"
 install -m 0644 README.md "$stage/usr/share/doc/tminus/README.md"
 cp -r docs "$stage/usr/share/doc/tminus/docs"
-cp -r feeds "$stage/usr/share/doc/tminus/examples/feeds"
-cp -r examples "$stage/usr/share/doc/tminus/examples/calendars"
+# The example feeds and their calendars, where a program may read them (/usr/share/doc may be left
+# out of a minimal install): each feed names its calendar by its installed path, so a copy of
+# the feeds into /etc/tminus/feeds works as it is (the README's step).
+cp -r examples "$stage/usr/share/tminus/examples/calendars"
+mkdir -p "$stage/usr/share/tminus/examples/feeds"
+for feed in feeds/*.yaml; do
+    sed 's|file: \.\./examples/|file: /usr/share/tminus/examples/calendars/|' "$feed" > "$stage/usr/share/tminus/examples/feeds/$(basename "$feed")"
+done
+find "$stage/usr/share/tminus/examples" -type d -exec chmod 0755 {} + ; find "$stage/usr/share/tminus/examples" -type f -exec chmod 0644 {} +
 find "$stage/usr/share/doc" -type d -exec chmod 0755 {} + ; find "$stage/usr/share/doc" -type f -exec chmod 0644 {} +
 gzip -9n "$stage/usr/share/doc/tminus/README.md" "$stage/usr/share/doc/tminus/docs/"*.md
 printf 'tminus (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- tminus maintainers <tminus@example.org>  %s\n' \

@@ -44,4 +44,15 @@ struct ManualTests {
             }
         }
     }
+
+    /// Issue #63, 4: docs/running.md named 0.11.0 files in a 0.15.0 program.
+    /// Every file or image the guide names by version is the program's.
+    @Test func theGuideNamesTheProgramsOwnVersion() throws {
+        let version = try #require(try Self.text("Sources/tminus/Version.swift").firstMatch(of: /static let release = "([0-9.]+)"/).map { String($0.1) })
+        for file in ["README.md"] + Self.pages {
+            for match in try Self.text(file).matches(of: /tminus[_:-]([0-9]+\.[0-9]+\.[0-9]+)/) {
+                #expect(String(match.1) == version, "\(file) names \(match.0), but the program is \(version)")
+            }
+        }
+    }
 }

@@ -39,7 +39,7 @@ struct LanguageTests {
             }
             for key in ["subscribe", "google", "https", "countdownCalendar", "json", "svgCard", "empty", "footer", "progress", "calendarName",
                         "calendarDescription", "calendarReduced", "calendarFull", "calendarMilestones", "calendarTargetDay", "calendarLeftOut",
-                        "indexTagline", "indexEmpty"] {
+                        "indexTagline", "indexEmpty", "indexApp"] {
                 #expect(language.table.page[key] != nil, "\(language.code) page lacks \(key)")
             }
         }

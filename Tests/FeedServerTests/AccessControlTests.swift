@@ -15,6 +15,7 @@ struct AccessControlTests {
             }
             let (_, index) = try await client.text("/")
             #expect(!index.contains("bills"), "private feeds are not listed")
+            #expect(index.contains("<a class=\"button\" href=\"/app\">Manage countdowns: sign in to the app</a>"), "the index leads to the app (issue #63, 11)")
 
             let created = try await client.execute(uri: "/api/feeds/bills/tokens", method: .post, headers: fixture.admin,
                                                    body: ByteBuffer(string: #"{"label":"phone"}"#))

@@ -75,9 +75,9 @@ mount --bind /dev/pts "$root/dev/pts"
 # (with /proc mounted: the Swift runtime reads its arguments from /proc/self/cmdline)
 version=$(chroot "$root" /usr/bin/tminus --version 2>&1 | head -1)
 check "tminus --version" "$(grep -qE '^[0-9]+\.[0-9]+\.[0-9]+ \(([0-9a-f]{12}(-dirty)?|unknown)\)$' <<<"$version"; echo $?)" "$version"
-cp -r feeds/. "$root/etc/tminus/feeds/"
-cp -r examples "$root/etc/tminus/examples"
-chown -R root:tminus "$root/etc/tminus/feeds" "$root/etc/tminus/examples" --reference="$root/etc/tminus/feeds" 2>/dev/null || true
+# The README's steps after the install, as written (issue #63, 10): the example feeds copied from
+# where the package put them; the first administrator's password follows the setup link's check.
+chroot "$root" sh -c 'cp /usr/share/tminus/examples/feeds/*.yaml /etc/tminus/feeds/'
 
 run_server() {   # starts the installed server as the unit would; sets $server and $port
     port=$(free_port)
@@ -113,10 +113,14 @@ health=$(curl -fs "http://127.0.0.1:$port/healthz")
 check "/healthz of the installed service" "$([ "$health" = '{"status":"ok"}' ]; echo $?)" "$health"
 headers=$(curl -fsS -D - -o "$work/birthdays.ics" "http://127.0.0.1:$port/feeds/birthdays.ics")
 etag=$(echo "$headers" | tr -d '\r' | sed -n 's/^[Ee][Tt][Aa][Gg]: //p')
-check "a feed's .ics is served" "$(grep -q 'BEGIN:VCALENDAR' "$work/birthdays.ics"; echo $?)" "$(wc -c < "$work/birthdays.ics") bytes, ETag $etag"
+check "a copied example feed's .ics is served with its events" "$(grep -q 'BEGIN:VEVENT' "$work/birthdays.ics"; echo $?)" "$(wc -c < "$work/birthdays.ics") bytes, ETag $etag"
 link=$(tr -d '\r' < "$work/serve-first.log" | grep -o "http://[^ ]*/app/setup/[A-Za-z0-9_-]*" | head -1 || true)
 setup=$(curl -s -o /dev/null -w '%{http_code}' "${link/8080/$port}")
 check "the web app's setup link, printed on the terminal, opens" "$([ -n "$link" ] && [ "$setup" = 200 ]; echo $?)" "${link:-no link} -> $setup"
+# The README's `sudo -u tminus tminus password anna --db …` (--stdin: no terminal here), beside the running service.
+status=0
+password=$(printf '%s\n' 'a long enough password' | chroot --userspec=tminus:tminus "$root" /usr/bin/tminus password anna --stdin --db /var/lib/tminus/tminus.sqlite 2>&1) || status=$?
+check "the README's first administrator: tminus password anna" "$status" "$password"
 token=$(cat "$root/var/lib/tminus/tminus-admin-token" 2>/dev/null || true)
 metrics=$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$port/metrics" || true)
 requests=$(echo "$metrics" | grep -F 'tminus_http_requests_total{route="/feeds/{slug}.ics",method="GET",status="200"}' | awk '{print $2}')
@@ -193,8 +197,7 @@ PY
         "$(du -h "$image" | cut -f1) archive; user $image_user; entry point $image_entrypoint"
     mount -t proc proc "$root/proc"
     mount --bind /dev "$root/dev"
-    cp -r feeds/. "$root/etc/tminus/feeds/"
-    cp -r examples "$root/etc/tminus/examples"
+    chroot "$root" sh -c 'cp /usr/share/tminus/examples/feeds/*.yaml /etc/tminus/feeds/'
     port=$(free_port)
     setsid chroot --userspec="$image_user:$image_user" "$root" /usr/bin/env -i $image_env TMINUS_PORT="$port" TMINUS_HOST=127.0.0.1 \
         /bin/sh -c "cd $image_workdir && echo \$\$ > /tmp/tminus-serve.pid && exec $image_entrypoint" > "$work/serve-image.log" 2>&1 &

@@ -38,13 +38,16 @@ package enum IndexPage {
         package var tagline: String
         package var subscribe: String
         package var empty: String
+        /// The way in to the web app, where feeds are made and managed.
+        package var app: String
     }
 
     package static func render(feeds: [(feed: Feed, count: Int, links: FeedPage.Links)], pages: WebPages, language: Language) -> String {
         let entries = feeds.map { Entry(slug: $0.feed.slug, name: $0.feed.name, count: language.countdowns($0.count),
                                         webcal: $0.links.webcal, https: $0.links.https) }
         let view = View(feeds: entries, isEmpty: entries.isEmpty, lang: language.code, dir: language.isRightToLeft ? "rtl" : "ltr",
-                        tagline: language.page("indexTagline"), subscribe: language.page("subscribe"), empty: language.page("indexEmpty"))
+                        tagline: language.page("indexTagline"), subscribe: language.page("subscribe"), empty: language.page("indexEmpty"),
+                        app: language.page("indexApp"))
         return pages.english.library.render(view, withTemplate: "public-index") ?? ""
     }
 
