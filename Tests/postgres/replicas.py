@@ -199,6 +199,27 @@ async def scenarios(work):
     check("an edit through replica A is served by replica B within 1 s", status == 200 and seen is not None and seen < 1,
           f"PATCH {status}, seen by B after {seen if seen is None else round(seen * 1000)} ms")
 
+    # ... and a feed moved into a space through A is the space's on B (issue #63, 3): a move keeps the
+    # feed's revision, and B read a feed's row again only when its revision moved, so the space's members
+    # did not see it there until its contents changed.
+    env = dict(os.environ)
+    subprocess.run([TMINUS, "users", "add", "anna", "--password-stdin", "--db", db], input=b"a long enough password\n",
+                   check=True, capture_output=True, env=env)
+    made = subprocess.run([TMINUS, "users", "token", "anna", "--label", "replicas", "--db", db], check=True, capture_output=True, env=env)
+    anna = {"Authorization": "Bearer " + made.stdout.decode().split()[-1]}
+    space = admin(port_a, "POST", "/api/spaces", {"slug": "club", "name": "Club", "owner": "anna"})[0]
+    before = http(port_b, "GET", "/api/agenda?feed=team", headers=anna)[0]
+    moved = admin(port_a, "POST", "/api/feeds/team/move", {"space": "club"})[0]
+    started = time.time()
+    seen = None
+    while time.time() - started < 5:
+        if http(port_b, "GET", "/api/agenda?feed=team", headers=anna)[0] == 200:
+            seen = time.time() - started
+            break
+        await asyncio.sleep(0.02)
+    check("a feed moved into a space through replica A is the space's on replica B", space == 201 and before == 404 and moved == 200 and seen is not None,
+          f"space {space}, before {before}, move {moved}, seen by B after {seen if seen is None else round(seen * 1000)} ms")
+
     # ... and a poller alternating between them sees 200 → 304 → 304, never a spurious 200
     statuses = []
     etag = None
