@@ -14,7 +14,7 @@ deb="$scratch/tminus_${version}_${arch}.deb"
 
 rm -rf "$stage"
 install -d "$stage/DEBIAN" "$stage/usr/bin" "$stage/usr/share/tminus" "$stage/usr/share/man/man1" \
-    "$stage/usr/share/tminus/examples" "$stage/lib/systemd/system" "$stage/etc/tminus/feeds"
+    "$stage/usr/share/doc/tminus" "$stage/usr/share/tminus/examples" "$stage/lib/systemd/system" "$stage/etc/tminus/feeds"
 install -m 0755 "$bin" "$stage/usr/bin/tminus"
 strip --strip-unneeded "$stage/usr/bin/tminus"
 for bundle in tminus_Pages.resources tminus_Countdowns.resources tminus_FeedServer.resources; do
@@ -36,6 +36,7 @@ for feed in feeds/*.yaml; do
     sed 's|file: \.\./examples/|file: /usr/share/tminus/examples/calendars/|' "$feed" > "$stage/usr/share/tminus/examples/feeds/$(basename "$feed")"
 done
 find "$stage/usr/share/tminus/examples" -type d -exec chmod 0755 {} + ; find "$stage/usr/share/tminus/examples" -type f -exec chmod 0644 {} +
+find "$stage/usr/share/tminus/examples" -name '*.sh' -exec chmod 0755 {} +   # a recipe to run as it is
 find "$stage/usr/share/doc" -type d -exec chmod 0755 {} + ; find "$stage/usr/share/doc" -type f -exec chmod 0644 {} +
 gzip -9n "$stage/usr/share/doc/tminus/README.md" "$stage/usr/share/doc/tminus/docs/"*.md
 printf 'tminus (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- tminus maintainers <tminus@example.org>  %s\n' \
