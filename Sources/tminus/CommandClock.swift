@@ -7,6 +7,7 @@ import Foundation
 /// time (the store's stamps, a focus session) count from it too, so what they
 /// write agrees with what they print. Read once; a value that is not an
 /// instant stops the command (exit 64) before anything is read or written.
+/// Commands only: `serve` keeps the real clock whatever the environment says.
 enum CommandClock {
     static let variable = "TMINUS_NOW"
 
@@ -19,12 +20,11 @@ enum CommandClock {
         return date
     }()
 
-    /// When the command started, by `TMINUS_NOW`; the clock runs on from it.
-    private static let started = Date()
-
-    /// Now, or as `TMINUS_NOW` says: that instant plus the time the command has run.
+    /// Now, or the instant `TMINUS_NOW` says, which stands still: a command
+    /// that took a second longer on a busy machine must print the same
+    /// ("18:00 left", not "17:59 left"). (How long work took is measured
+    /// with the real clock, as `import` does.)
     static func now() -> Date {
-        guard let fixed else { return Date() }
-        return fixed.addingTimeInterval(Date().timeIntervalSince(started))
+        fixed ?? Date()
     }
 }
