@@ -6,19 +6,38 @@ import Yams
 /// its setting would be lost; the composed document is walked against this
 /// first, and the first key that is not known is named with its line and the
 /// nearest known key.
-package indirect enum KeySchema: Sendable {
-    /// Settings with names: each key must be one of `keys`; `noun` says what
-    /// one is ("a feed setting") in the error. `old` are keys still read under
-    /// an old spelling: accepted, never suggested (`timezone` beside `timeZone`).
-    case settings(noun: String, keys: [String: KeySchema], old: Set<String> = [])
-    /// Keys that are data (a category's name, a header's name): any key, each value checked by the schema.
-    case map(KeySchema)
-    /// A list, each item checked by the schema.
-    case list(KeySchema)
-    /// A value whose shape only its decoder knows.
-    case value
+///
+/// A struct, not an indirect enum: LeakSanitizer (the fuzz harnesses) reads
+/// an indirect case's box, reached through a tagged pointer, as leaked.
+package struct KeySchema: Sendable {
+    enum Kind: Sendable { case settings, map, list, value }
 
-    /// Settings whose values are all plain values.
+    let kind: Kind
+    /// What a key of `.settings` is ("a feed setting"), for the error.
+    let noun: String
+    /// `.settings`: each key allowed, and the schema of its value.
+    let keys: [String: KeySchema]
+    /// `.settings`: keys still read under an old spelling: accepted, never
+    /// suggested (`timezone` beside `timeZone`).
+    let old: Set<String>
+    /// `.map`: its values' schema; `.list`: its items' (one element).
+    let inner: [KeySchema]
+
+    /// A value whose shape only its decoder knows.
+    package static let value = KeySchema(kind: .value, noun: "", keys: [:], old: [], inner: [])
+
+    /// Settings with names: each key must be one of `keys`.
+    package static func settings(noun: String, keys: [String: KeySchema], old: Set<String> = []) -> KeySchema {
+        KeySchema(kind: .settings, noun: noun, keys: keys, old: old, inner: [])
+    }
+
+    /// Keys that are data (a category's name, a header's name): any key, each value checked by the schema.
+    package static func map(_ values: KeySchema) -> KeySchema { KeySchema(kind: .map, noun: "", keys: [:], old: [], inner: [values]) }
+
+    /// A list, each item checked by the schema.
+    package static func list(_ items: KeySchema) -> KeySchema { KeySchema(kind: .list, noun: "", keys: [:], old: [], inner: [items]) }
+
+    /// Settings whose values are plain values, but for `nested`.
     package static func settings(noun: String, plain names: some Sequence<String>, nested: [String: KeySchema] = [:],
                                  old: some Sequence<String> = [String]()) -> KeySchema {
         var keys = Dictionary(uniqueKeysWithValues: names.map { ($0, KeySchema.value) })
@@ -51,8 +70,8 @@ package indirect enum KeySchema: Sendable {
 
     /// The first key of `node`, in the order written, that this schema does not know.
     package func firstUnknownKey(in node: Node, at path: String = "") -> UnknownKey? {
-        switch (self, node) {
-        case (.settings(let noun, let keys, let old), .mapping(let mapping)):
+        switch (kind, node) {
+        case (.settings, .mapping(let mapping)):
             for (keyNode, value) in mapping {
                 let key = keyNode.string ?? "\(keyNode)"
                 if keyNode.tag == Tag(.merge) || key == "<<" {
@@ -69,15 +88,15 @@ package indirect enum KeySchema: Sendable {
                 if let unknown = schema.firstUnknownKey(in: value, at: path.isEmpty ? key : "\(path).\(key)") { return unknown }
             }
             return nil
-        case (.map(let schema), .mapping(let mapping)):
+        case (.map, .mapping(let mapping)):
             for (keyNode, value) in mapping {
                 let key = keyNode.string ?? "\(keyNode)"
-                if let unknown = schema.firstUnknownKey(in: value, at: path.isEmpty ? key : "\(path).\(key)") { return unknown }
+                if let unknown = inner[0].firstUnknownKey(in: value, at: path.isEmpty ? key : "\(path).\(key)") { return unknown }
             }
             return nil
-        case (.list(let schema), .sequence(let sequence)):
+        case (.list, .sequence(let sequence)):
             for (index, item) in sequence.enumerated() {
-                if let unknown = schema.firstUnknownKey(in: item, at: "\(path)[\(index)]") { return unknown }
+                if let unknown = inner[0].firstUnknownKey(in: item, at: "\(path)[\(index)]") { return unknown }
             }
             return nil
         default:
