@@ -107,7 +107,7 @@ public enum CountdownReader {
         // tminus's own export keeps a title with `{n}` beside the SUMMARY it could write (`TMinusProperty.title`);
         // a SUMMARY changed since (by a calendar app) is the title then.
         let summary = item.summary ?? ""
-        let title = component.first(TMinusProperty.title)?.text.nonEmptyTitle(behind: summary) ?? summary
+        let title = component.first(TMinusProperty.title)?.text.stillBehind(summary) ?? summary
         var countdown = Countdown(uid: uid, title: SafeText.title(title), target: target, kind: isTask ? .task : .event)
         countdown.notes = SafeText.clean(item.descriptionText)
         countdown.location = SafeText.clean(item.location)
@@ -186,7 +186,7 @@ public enum CountdownReader {
 
 private extension String {
     /// This title with `{n}` if the SUMMARY is still what tminus wrote for it.
-    func nonEmptyTitle(behind summary: String) -> String? {
+    func stillBehind(_ summary: String) -> String? {
         Countdown.hasNumber(self) && Countdown.withoutNumber(self) == summary ? self : nil
     }
 }
