@@ -35,7 +35,7 @@ extension CalDAVRoutes {
             }
         case .calendar(let login, let segment):
             let slug = Self.slug(segment)
-            let listing = try await listing(slug)
+            let listing = try await listing(slug, bodies: properties.wantsData)
             status.add(properties.response(href: path.href, DAVProperties.calendar(listing.feed, newestChange: listing.newestChange,
                                                                                   canEdit: await allowed(.editFeed(slug)), person: person)))
             if deep {
@@ -61,7 +61,8 @@ extension CalDAVRoutes {
         let slug = Self.slug(segment)
         guard let object = try await object(slug, name) else { throw HTTPError(.notFound, message: "no object \(name) in this calendar") }
         let feed = try await listing(slug, uids: []).feed.feed
-        let bytes = CalendarExport.object(feed: feed, countdown: try object.countdown(), otherCalendarDates: spelling(feed), imageURL: imageURL)
+        let bytes = try object.written.map { Array($0.utf8) }
+            ?? CalendarExport.object(feed: feed, countdown: try object.countdown(), otherCalendarDates: spelling(feed), imageURL: imageURL)
         return Response(status: .ok, headers: [.contentType: "text/calendar; charset=utf-8", .eTag: object.etag],
                         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
@@ -80,7 +81,8 @@ extension CalDAVRoutes {
         switch report {
         case .multiget(let names, let hrefs):
             let properties = DAVProperties(body: .properties(names))
-            let listing = try await listing(slug)
+            let asked = hrefs.compactMap { href -> String? in if case .object(_, _, let name)? = DAVPath(href) { name } else { nil } }
+            let listing = try await service.calendarListing(feed: slug, names: asked, bodies: properties.wantsData)
             let byName = Dictionary(listing.objects.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             for requested in hrefs where !status.overflowed {
                 guard case .object(_, _, let name)? = DAVPath(requested), let object = byName[name] else {
@@ -97,15 +99,19 @@ extension CalDAVRoutes {
             if let expand, let condition = CalendarBounds.refusal(of: expand) {
                 return Self.error(.forbidden, condition, "an expand looks from \(CalendarBounds.earliestText) to \(CalendarBounds.latestText) at most")
             }
-            let listing = try await listing(slug)
+            let listing = try await listing(slug, bodies: DAVProperties(body: .properties(names)).wantsData)
             let hrefs = { @Sendable (name: String) in DAVPath.object(login: login, feed: segment, name: name).href }
+            // The feed's compilation, when it is of the rows just read, is the index a time range is answered from.
+            let compiled = filter.hasTimeRange ? await parts.catalog.feed(slug: slug) : nil
+            let series = compiled.flatMap { $0.revision == listing.feed.revision ? $0 : nil }
             return try await heavyReport {
-                try self.query(listing, names: names, filter: filter, expand: expand, href: hrefs)
+                try self.query(listing, names: names, filter: filter, expand: expand, series: series.map { compiled in { id in compiled.series(id: id) } },
+                               href: hrefs)
             }
         case .syncCollection(let token, let names, let limit):
             let properties = DAVProperties(body: .properties(names))
             if token.isEmpty {
-                let listing = try await listing(slug)
+                let listing = try await listing(slug, bodies: properties.wantsData)
                 for object in listing.objects where !status.overflowed {
                     status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: { self.data(object, feed: listing.feed.feed) })))
                 }
@@ -130,7 +136,7 @@ extension CalDAVRoutes {
                 through = change.id ?? through
             }
             if !order.isEmpty {
-                let listing = try await listing(slug, uids: order)
+                let listing = try await listing(slug, uids: order, bodies: properties.wantsData)
                 let present = Dictionary(listing.objects.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
                 for uid in order {
                     if let object = present[uid] {
@@ -162,7 +168,7 @@ extension CalDAVRoutes {
     /// data spelled out when asked (`expand` within the instance budget), in
     /// at most `reportCPU` of CPU (507 past it, or past the budget).
     func query(_ listing: CalendarListing, names: [DAVName], filter: CalendarFilter, expand: DateInterval?,
-               href: (String) -> String) throws -> Response {
+               series: ((Int64) -> CountdownSeries?)? = nil, href: (String) -> String) throws -> Response {
         let properties = DAVProperties(body: .properties(names))
         let feed = listing.feed.feed
         var status = MultiStatus(names: names)
@@ -172,7 +178,8 @@ extension CalDAVRoutes {
             try cpu.measure { () throws(WorkBudget.Exhausted) in
                 for object in listing.objects where !status.overflowed && !budget.exceeded {
                     try cpu.check()
-                    guard CalendarQuery.matches(object, filter: filter, feed: feed) else { continue }
+                    let prepared = object.row?.id.flatMap { id in series?(id) }
+                    guard CalendarQuery.matches(object, filter: filter, feed: feed, series: prepared) else { continue }
                     let data = { expand.map { self.expanded(object, feed: feed, within: $0, budget: budget) } ?? self.data(object, feed: feed) }
                     status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: data)))
                 }
@@ -223,8 +230,8 @@ extension CalDAVRoutes {
 
     static let depth = HTTPField.Name("Depth")!
 
-    func listing(_ slug: String, uids: [String]? = nil) async throws -> CalendarListing {
-        try await service.calendarListing(feed: slug, uids: uids)
+    func listing(_ slug: String, uids: [String]? = nil, bodies: Bool = false) async throws -> CalendarListing {
+        try await service.calendarListing(feed: slug, uids: uids, bodies: bodies)
     }
 
     func object(_ slug: String, _ name: String) async throws -> CalendarObject? {
@@ -241,8 +248,10 @@ extension CalDAVRoutes {
         return { settings.imageURL($0) }
     }
 
-    /// An object's bytes, as text (nil: its row cannot be read, which a listing reports as a missing property).
+    /// An object's bytes, as text: as a calendar app wrote them, while they are the object, else
+    /// written from its countdown (nil: its row cannot be read, which a listing reports as a missing property).
     func data(_ object: CalendarObject, feed: Feed) -> String? {
+        if let written = object.written { return written }
         guard let countdown = try? object.countdown() else { return nil }
         return String(decoding: CalendarExport.object(feed: feed, countdown: countdown, otherCalendarDates: spelling(feed), imageURL: imageURL),
                       as: UTF8.self)

@@ -16,16 +16,16 @@ extension CalDAVRoutes {
         let limit = parts.service.limits.maxInputBytes
         let body: ByteBuffer
         do { body = try await request.body.collect(upTo: limit) } catch { throw HTTPError(.contentTooLarge, message: "an object is at most \(limit) bytes") }
-        let created: Bool
+        let saved: (created: Bool, etag: String)
         do {
-            created = try await service.putCalendarObject(Array(buffer: body), feed: Self.slug(segment), name: name,
+            saved = try await service.putCalendarObject(Array(buffer: body), feed: Self.slug(segment), name: name,
                                                           ifMatch: request.headers[.ifMatch], ifNoneMatch: request.headers[.ifNoneMatch] == "*")
         } catch StoreError.overQuota(let why) {
             // RFC 4331 §6: the precondition a calendar app shows as "the account is full".
             return Self.error(.init(code: 507, reasonPhrase: "Insufficient Storage"), .d("quota-not-exceeded"), why)
         }
-        // No ETag: what is kept is what tminus understood, not the bytes sent; the app reads it back.
-        return Response(status: created ? .created : .noContent)
+        // The bytes sent are what a GET answers (RFC 4791 §5.3.4): their ETag spares the app a read back.
+        return Response(status: saved.created ? .created : .noContent, headers: [.eTag: saved.etag])
     }
 
     func delete(_ path: DAVPath, _ request: Request) async throws -> Response {

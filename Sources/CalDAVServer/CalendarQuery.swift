@@ -14,7 +14,9 @@ enum CalendarQuery {
         var exceeded = false
     }
 
-    static func matches(_ object: CalendarObject, filter: CalendarFilter, feed: Feed) -> Bool {
+    /// `series`: the object's countdown as the feed's compilation prepared it
+    /// (the same revision), which answers a time range without a parse.
+    static func matches(_ object: CalendarObject, filter: CalendarFilter, feed: Feed, series: CountdownSeries? = nil) -> Bool {
         if let component = filter.component, (component == "VTODO") != object.isTask { return false }
         // A UID is the row's own: most searches by UID need no parse.
         let (byUID, others) = (filter.properties.filter { $0.name == "UID" }, filter.properties.filter { $0.name != "UID" })
@@ -23,6 +25,12 @@ enum CalendarQuery {
         // A range is looked into within the announced bounds: one wholly outside them matches nothing, unexpanded.
         let window = filter.hasTimeRange ? CalendarBounds.clamped(start: filter.start, end: filter.end) : nil
         if filter.hasTimeRange, window == nil { return false }
+        if object.isUndated { return undatedTaskMatches(object, others: others, filter: filter, window: window, feed: feed) }
+        // Only a time range: the compiled series answers it, from what it keeps when it can (issue #62: a week of
+        // 10,000 events in milliseconds). A cancelled countdown's series is expanded as if active, so it is read as written.
+        if let window, others.isEmpty, filter.alarmRange == nil, let series, series.countdown.status != .cancelled {
+            return series.hasOccurrence(overlapping: window)
+        }
         guard let countdown = try? object.countdown() else { return false }
         let calendar = CalendarExport.calendar(feed: CalendarExport.asObjects(feed), countdowns: [countdown])
         guard let master = master(of: calendar) else { return false }
@@ -30,6 +38,29 @@ enum CalendarQuery {
         if let range = filter.alarmRange, !alarmTriggers(of: master, in: calendar, within: range, feed: feed) { return false }
         guard let window else { return true }
         return !OccurrenceExpander(calendar: calendar, floatingZone: feed.zone).occurrences(in: calendar, in: window, limit: 1).occurrences.isEmpty
+    }
+
+    /// A task without DTSTART or DUE, read from the text it was written as: its
+    /// properties as they are, and a time range by RFC 4791 §9.9's last rows
+    /// for VTODO (COMPLETED and CREATED say when it was; with neither, every range holds it).
+    static func undatedTaskMatches(_ object: CalendarObject, others: [CalendarFilter.PropertyFilter], filter: CalendarFilter, window: DateInterval?,
+                                   feed: Feed) -> Bool {
+        guard let text = object.written, let calendar = try? ICalendarParser.parse(text, options: ParseOptions(mode: .lenient)).calendar,
+              let master = calendar.todos.map(\.component).first(where: { $0.first("RECURRENCE-ID") == nil }) else { return false }
+        for filter in others where !filter.matches(values(of: filter.name, in: master)) { return false }
+        if let range = filter.alarmRange, !alarmTriggers(of: master, in: calendar, within: range, feed: feed) { return false }
+        guard let window else { return true }
+        let zones = ZoneResolver(calendar: calendar, floatingZone: feed.zone)
+        func instant(_ name: String) -> Date? {
+            master.first(name).flatMap(DateTimeValue.init(property:)).map(zones.instant(of:))
+        }
+        switch (instant("COMPLETED"), instant("CREATED")) {
+        case (let completed?, let created?):
+            return (window.start <= created || window.start <= completed) && (window.end >= created || window.end >= completed)
+        case (let completed?, nil): return window.start <= completed && window.end >= completed
+        case (nil, let created?): return window.end > created
+        case (nil, nil): return true
+        }
     }
 
     /// Whether an alarm of the object triggers within `range` for one of its occurrences (RFC 4791 §9.9):

@@ -16,6 +16,17 @@ struct DAVProperties {
         if case .properties(let names) = body { names } else { [] }
     }
 
+    /// Whether objects' `calendar-data` is asked for (by name, or by `allprop`,
+    /// which RFC 4791 §9.6 leaves out, but some clients expect): then the text
+    /// of objects kept as written is read with the listing.
+    var wantsData: Bool {
+        switch body {
+        case .allProperties: true
+        case .propertyNames: false
+        case .properties(let names): names.contains(.c("calendar-data"))
+        }
+    }
+
     /// A resource's properties, in the order `available` lists them.
     func response(href: String, _ available: [(DAVName, () -> PropertyValue?)]) -> MultiStatus.Response {
         switch body {
@@ -98,7 +109,7 @@ struct DAVProperties {
             (.d("resourcetype"), { .elements([]) }),
             (.d("getetag"), { .text(object.etag) }),
             (.d("getcontenttype"), { .text("text/calendar; charset=utf-8; component=\(object.isTask ? "vtodo" : "vevent")") }),
-            (.d("getlastmodified"), { .text(HTTPDate.format(object.row.lastModified)) }),
+            (.d("getlastmodified"), { .text(HTTPDate.format(object.lastModified)) }),
             (.c("calendar-data"), { data().map { .text($0) } }),
         ]
     }

@@ -98,6 +98,9 @@ public struct StoreTable: Sendable {
             ("expiresAt", .date), ("lastUsedAt", .date), ("revokedAt", .date), ("purpose", .text),
         ], key: "id"),
         StoreTable(name: "davName", columns: [("feedId", .integer), ("uid", .text), ("name", .text)], key: "feedId, uid"),
+        StoreTable(name: "davObject", columns: [("feedId", .integer), ("uid", .text), ("basis", .text), ("etag", .text), ("title", .text), ("savedAt", .date),
+                                                     ("body", .text)],
+                   key: "feedId, uid"),
         StoreTable(name: "setting", columns: [("key", .text), ("value", .text)], key: "key"),
         StoreTable(name: "persistEntry", columns: [("keyHash", .text), ("value", .blob), ("expiresAt", .date)], key: "keyHash"),
     ]

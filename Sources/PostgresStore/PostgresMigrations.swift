@@ -304,6 +304,21 @@ enum PostgresMigrations {
                 WHERE countdownChange.actor = person.login OR left(countdownChange.actor, length(person.login) + 5) = person.login || ' via ')
             """,
         ]),
+        // A CalDAV object's text as it was PUT, and tasks without a date (no countdown row): issue #62.
+        Migration(name: "v24: objects as calendar apps wrote them", statements: [
+            """
+            CREATE TABLE davObject (
+                feedId BIGINT NOT NULL REFERENCES feed(id) ON DELETE CASCADE,
+                uid TEXT NOT NULL,
+                basis TEXT,
+                etag TEXT NOT NULL,
+                title TEXT NOT NULL,
+                savedAt TIMESTAMPTZ NOT NULL,
+                body TEXT NOT NULL,
+                PRIMARY KEY (feedId, uid)
+            )
+            """,
+        ]),
     ]
 }
 

@@ -63,6 +63,10 @@ struct PostgresTransaction: StoreTransaction {
             return try await store.select(CountdownRecord.self, from: table, where: after == nil ? "feedId = $1" : "feedId = $1 AND uid COLLATE \"C\" > $2", binds,
                                           // The limit rides after the order: `select` ends its statement there.
                                           order: "uid COLLATE \"C\" LIMIT $\(after == nil ? 2 : 3)", on: connection)
+        case .uids(let feedId, let uids):
+            var binds = PostgresBindings(feedId)
+            binds.append(uids)
+            return try await store.select(CountdownRecord.self, from: table, where: "feedId = $1 AND uid = ANY($2)", binds, order: "uid COLLATE \"C\"", on: connection)
         }
     }
 
@@ -119,12 +123,28 @@ struct PostgresTransaction: StoreTransaction {
         binds.append(StoredImage.scheme)
         binds.append(id)
         for try await (countdowns, bytes, images) in try await connection.query(PostgresQuery(unsafeSQL: """
-            SELECT count(*), coalesce(sum(octet_length(countdown.content)), 0)::BIGINT, count(*) FILTER (WHERE strpos(countdown.content, $1) > 0)
+            SELECT count(*) + (SELECT count(*) FROM davObject JOIN feed ON feed.id = davObject.feedId WHERE davObject.basis IS NULL AND \(scope)),
+                coalesce(sum(octet_length(countdown.content)), 0)::BIGINT
+                    + (SELECT coalesce(sum(octet_length(body)), 0) FROM davObject JOIN feed ON feed.id = davObject.feedId WHERE \(scope))::BIGINT,
+                count(*) FILTER (WHERE strpos(countdown.content, $1) > 0)
             FROM countdown JOIN feed ON feed.id = countdown.feedId WHERE \(scope)
             """, binds: binds), logger: logger).decode((Int64, Int64, Int64).self) {
             return StorageUsage(countdowns: Int(countdowns), bytes: Int(bytes), images: Int(images))
         }
         return StorageUsage()
+    }
+
+    func davObjectRows(_ query: DavObjectQuery) async throws -> [DavObjectRecord] {
+        var binds = PostgresBindings()
+        binds.append(query.feedId)
+        var condition = "feedId = $1"
+        if let uids = query.uids {
+            binds.append(uids)
+            condition += " AND uid = ANY($2)"
+        }
+        if query.undatedOnly { condition += " AND basis IS NULL" }
+        return try await store.select(DavObjectRecord.self, from: query.bodies ? StoreTable.named("davObject") : DavObjectRecord.listed, where: condition, binds,
+                                      order: "uid COLLATE \"C\"", on: connection)
     }
 
     func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
@@ -265,6 +285,20 @@ struct PostgresTransaction: StoreTransaction {
             INSERT INTO davName (feedId, uid, name) VALUES (\(row.feedId), \(row.uid), \(row.name))
             ON CONFLICT (feedId, uid) DO UPDATE SET name = excluded.name
             """, logger: logger)
+    }
+
+    func saveDavObject(_ row: DavObjectRecord) async throws {
+        try await connection.query("""
+            INSERT INTO davObject (feedId, uid, basis, etag, title, savedAt, body)
+            VALUES (\(row.feedId), \(row.uid), \(row.basis), \(row.etag), \(row.title), \(row.savedAt), \(row.body ?? ""))
+            ON CONFLICT (feedId, uid) DO UPDATE SET basis = excluded.basis, etag = excluded.etag, title = excluded.title, savedAt = excluded.savedAt,
+                body = excluded.body
+            """, logger: logger)
+    }
+
+    func deleteDavObjects(feedId: Int64, uids: [String]) async throws {
+        guard !uids.isEmpty else { return }
+        try await connection.query("DELETE FROM davObject WHERE feedId = \(feedId) AND uid = ANY(\(uids))", logger: logger)
     }
 
     func setMember(spaceId: Int64, personId: Int64, to row: MemberRecord?) async throws {

@@ -62,6 +62,9 @@ package struct SQLiteTransaction: StoreTransaction {
                 var request = CountdownRecord.filter(CountdownRecord.Columns.feedId == feedId)
                 if let after { request = request.filter(CountdownRecord.Columns.uid > after) }
                 return try request.order(CountdownRecord.Columns.uid).limit(max(0, limit)).fetchAll(db)
+            case .uids(let feedId, let uids):
+                return try CountdownRecord.filter(CountdownRecord.Columns.feedId == feedId && uids.contains(CountdownRecord.Columns.uid))
+                    .order(CountdownRecord.Columns.uid).fetchAll(db)
             }
         }
     }
@@ -109,6 +112,16 @@ package struct SQLiteTransaction: StoreTransaction {
         }
     }
 
+    package func davObjectRows(_ query: DavObjectQuery) async throws -> [DavObjectRecord] {
+        try await on { db in
+            var request = DavObjectRecord.filter(DavObjectRecord.Columns.feedId == query.feedId)
+            if let uids = query.uids { request = request.filter(uids.contains(DavObjectRecord.Columns.uid)) }
+            if query.undatedOnly { request = request.filter(DavObjectRecord.Columns.basis == nil) }
+            if !query.bodies { request = request.select(DavObjectRecord.withoutBody) }
+            return try request.order(DavObjectRecord.Columns.uid).fetchAll(db)
+        }
+    }
+
     package func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
         try await on { db in
             var request = ChangeRecord.all()
@@ -130,7 +143,14 @@ package struct SQLiteTransaction: StoreTransaction {
                     coalesce(sum(instr(content, ?) > 0), 0) AS images
                 FROM countdown JOIN feed ON feed.id = countdown.feedId WHERE \(scope)
                 """, arguments: [StoredImage.scheme, id])
-            return StorageUsage(countdowns: row?["countdowns"] ?? 0, bytes: row?["bytes"] ?? 0, images: row?["images"] ?? 0)
+            // Objects kept as written count too: their text, and each task without a date as a countdown.
+            let kept = try Row.fetchOne(db, sql: """
+                SELECT coalesce(sum(davObject.basis IS NULL), 0) AS undated, coalesce(sum(length(CAST(body AS BLOB))), 0) AS bytes
+                FROM davObject JOIN feed ON feed.id = davObject.feedId WHERE \(scope)
+                """, arguments: [id])
+            let countdowns: Int = row?["countdowns"] ?? 0, undated: Int = kept?["undated"] ?? 0
+            let bytes: Int = row?["bytes"] ?? 0, keptBytes: Int = kept?["bytes"] ?? 0
+            return StorageUsage(countdowns: countdowns + undated, bytes: bytes + keptBytes, images: row?["images"] ?? 0)
         }
     }
 
@@ -271,6 +291,17 @@ package struct SQLiteTransaction: StoreTransaction {
         try await on { db in
             try db.execute(sql: "DELETE FROM davName WHERE feedId = ? AND name = ? AND uid <> ?", arguments: [row.feedId, row.name, row.uid])
             try row.upsert(db)
+        }
+    }
+
+    package func saveDavObject(_ row: DavObjectRecord) async throws {
+        try await on { db in try row.upsert(db) }
+    }
+
+    package func deleteDavObjects(feedId: Int64, uids: [String]) async throws {
+        guard !uids.isEmpty else { return }
+        try await on { db in
+            _ = try DavObjectRecord.filter(DavObjectRecord.Columns.feedId == feedId && uids.contains(DavObjectRecord.Columns.uid)).deleteAll(db)
         }
     }
 

@@ -77,6 +77,8 @@ extension CountdownService {
     func remove(_ row: CountdownRecord, _ tx: any StoreTransaction) async throws {
         try await tx.log(.deleted, [row], by: principal.changeActor)
         try await tx.delete(CountdownRecord.self, ids: [try row.savedID()])
+        // The text a calendar app wrote goes with it.
+        try await tx.deleteDavObjects(feedId: row.feedId, uids: [row.uid])
         try await tx.touch(feedId: row.feedId)
     }
 
@@ -137,6 +139,7 @@ extension CountdownService {
         let names = try row.countdown(source: nil).categories
         let from = row.feedId
         try await tx.log(.movedAway, [row], by: principal.changeActor)
+        try await tx.deleteDavObjects(feedId: row.feedId, uids: [row.uid])
         row.feedId = targetId
         row.sourceId = nil
         row.sequence += 1

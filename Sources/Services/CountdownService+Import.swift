@@ -149,6 +149,7 @@ extension CountdownService {
                              actorPerson: actor.personId)
             })
             try await tx.delete(CountdownRecord.self, ids: plan.removals)
+            try await tx.deleteDavObjects(feedId: feedId, uids: existing.filter { removed.contains($0.value.id) }.map(\.key))
         }
         try await tx.saveCategories(feedId: feedId, colors: batch.categoryColors, links: [], replacing: false)
         if var imported = source {

@@ -12,7 +12,10 @@ import TestSupport
 /// COUNT, UNTIL, BYDAY, BYMONTHDAY; UTC, a northern and a southern DST zone, a
 /// half-hour offset, all-day), put into a calendar over CalDAV, then random windows
 /// asked with `calendar-query` and compared, UID for UID, with recurring-ical-events'
-/// `between` over the same file. A fixed seed: a failure names its case.
+/// `between` over the same file; some repeats with an EXDATE and a moved instance
+/// (RECURRENCE-ID). A fixed seed: a failure names its case. The server answers a
+/// time range from the feed's compiled series (what they keep, else an expansion),
+/// so the windows around the server's today and those far from it test both.
 @Suite(.enabled(if: PythonChecker.available, "python checkers not installed (run make test)"))
 struct TimeRangeAgreementTests {
     static let zones = ["Europe/Berlin", "America/Sao_Paulo", "Asia/Kolkata"]
@@ -24,6 +27,8 @@ struct TimeRangeAgreementTests {
         let date = String(format: "2026%02d%02d", month, day), time = String(format: "T%02d%02d00", hour, minute)
         var lines = ["BEGIN:VEVENT", "UID:e\(index)@agreement", "DTSTAMP:20260101T000000Z", "SUMMARY:Event \(index)"]
         let allDay = random.below(4) == 0
+        // How an instance's start is spelled (an EXDATE's or RECURRENCE-ID's): as DTSTART is, shifted by whole days.
+        var spell: (String, Int) -> String = { name, days in "\(name);VALUE=DATE:" + Self.shifted(date, days: days) }
         switch allDay ? 0 : 1 + random.below(3) {
         case 0:
             let next = Calendar(identifier: .gregorian).date(byAdding: .day, value: 1 + random.below(3),
@@ -31,10 +36,13 @@ struct TimeRangeAgreementTests {
             lines += ["DTSTART;VALUE=DATE:\(date)", "DTEND;VALUE=DATE:" + Self.day(of: next)]
         case 1:
             lines += ["DTSTART:\(date)\(time)Z", "DURATION:PT\(1 + random.below(3))H"]
+            spell = { name, days in "\(name):" + Self.shifted(date, days: days) + time + "Z" }
         default:
             let zone = zones[random.below(zones.count)]
             lines += ["DTSTART;TZID=\(zone):\(date)\(time)", "DURATION:PT\(30 + 30 * random.below(4))M"]
+            spell = { name, days in "\(name);TZID=\(zone):" + Self.shifted(date, days: days) + time }
         }
+        var override: [String] = []
         if random.below(10) >= 3 {
             var parts: [String]
             switch random.below(4) {
@@ -54,15 +62,35 @@ struct TimeRangeAgreementTests {
                 }
             default: parts = ["FREQ=YEARLY"]
             }
-            if random.below(3) == 0 { parts.append("INTERVAL=\(2 + random.below(2))") }
-            switch random.below(3) {
-            case 0: parts.append("COUNT=\(2 + random.below(30))")
+            let interval = random.below(3) == 0 ? 2 + random.below(2) : 1
+            if interval > 1 { parts.append("INTERVAL=\(interval)") }
+            let bounded = random.below(3)
+            switch bounded {
+            case 0: parts.append("COUNT=\(5 + random.below(30))")
             case 1: parts.append("UNTIL=" + (allDay ? "2027\(String(format: "%02d", 1 + random.below(12)))15" : "2027\(String(format: "%02d", 1 + random.below(12)))15T000000Z"))
             default: break
             }
             lines.append("RRULE:" + parts.joined(separator: ";"))
+            // Exceptions and moved instances (issue #62), where the generator knows an instance: the first always
+            // is one; a daily or plain weekly rule's k-th is k steps on (no UNTIL, which might end before it).
+            let step = parts == ["FREQ=DAILY"] || (parts.count == 1 && parts[0] == "FREQ=WEEKLY") ? (parts[0] == "FREQ=DAILY" ? 1 : 7) * interval : 0
+            if random.below(4) == 0 { lines.append(spell("EXDATE", 0)) }
+            if step > 0, bounded != 1, random.below(3) == 0 {
+                let instance = 1 + random.below(3)
+                let moved = allDay ? spell("DTSTART", instance * step + 1) : spell("DTSTART", instance * step).replacingOccurrences(of: time, with: "T235900")
+                override = ["BEGIN:VEVENT", "UID:e\(index)@agreement", "DTSTAMP:20260101T000000Z", "SUMMARY:Event \(index), moved",
+                            spell("RECURRENCE-ID", instance * step), moved, allDay ? "DURATION:P1D" : "DURATION:PT2H", "END:VEVENT"]
+            }
         }
-        return (lines + ["END:VEVENT"]).joined(separator: "\r\n")
+        return (lines + ["END:VEVENT"] + override).joined(separator: "\r\n")
+    }
+
+    /// A `YYYYMMDD` date `days` later.
+    static func shifted(_ date: String, days: Int) -> String {
+        let calendar = Calendar(identifier: .gregorian)
+        let start = DateComponents(calendar: calendar, timeZone: .gmt, year: Int(date.prefix(4))!, month: Int(date.dropFirst(4).prefix(2))!,
+                                   day: Int(date.suffix(2))!).date!
+        return day(of: calendar.date(byAdding: .day, value: days, to: start)!)
     }
 
     static func day(of date: Date) -> String {

@@ -207,3 +207,43 @@ extension StoreContractTests {
         #expect(try await store.service.leaseRefresh(feed: "team", location: url, for: 90), "a lease its holder never gave back runs out")
     }
 }
+
+extension StoreContractTests {
+    /// Issue #62: objects kept as calendar apps wrote them, and tasks without a
+    /// date, read by UID with or without their text, counted by the quota,
+    /// carried by a copy and gone with their feed.
+    @Test(arguments: StoreBackend.available) func keptObjectsAreReadCountedCopiedAndGoWithTheirFeed(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let store = temp.store
+        try await store.service.createFeed(Feed(slug: "chores"))
+        let task = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VTODO\r\nUID:milk\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Milk\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        let event = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:fair\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;VALUE=DATE:20270601\r\n"
+            + "SUMMARY:Fair\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let first = try await store.service.putCalendarObject(Array(task.utf8), feed: "chores", name: "milk.ics", ifMatch: nil, ifNoneMatch: true)
+        _ = try await store.service.putCalendarObject(Array(event.utf8), feed: "chores", name: "fair.ics", ifMatch: nil, ifNoneMatch: true)
+        #expect(first.created)
+        let listing = try await store.service.calendarListing(feed: "chores")
+        #expect(Set(listing.objects.map(\.uid)) == ["milk", "fair"] && listing.objects.first { $0.uid == "milk" }?.isUndated == true)
+        #expect(listing.objects.first { $0.uid == "milk" }?.written == task, "a task without a date is read with its text, to be searched")
+        #expect(listing.objects.first { $0.uid == "fair" }?.written == nil, "without bodies asked, a dated object's text is not read")
+        let withBodies = try await store.service.calendarListing(feed: "chores", uids: ["fair"], bodies: true)
+        #expect(withBodies.objects.map(\.written) == [event])
+        #expect(try await store.service.calendarListing(feed: "chores", names: ["fair.ics", "nothing.ics"], bodies: true).objects.map(\.uid) == ["fair"])
+        #expect(try await store.service.undatedTasks(feed: "chores").map(\.title) == ["Milk"])
+        let countdowns = try await store.countdowns(inFeed: "chores")
+        #expect(countdowns.map(\.uid) == ["fair"])
+        let usage = try await store.read { reader in try await reader.usage(of: .person(0)) }
+        #expect(usage == StorageUsage(), "an operator's feed counts toward no one")
+
+        if backend != .memory {
+            let snapshot = try await store.snapshot()
+            #expect(snapshot.tables["davObject"]?.count == 2)
+            let copy = try await TemporaryStore.make(.sqlite)
+            try await copy.store.restore(snapshot)
+            #expect(try await copy.store.service.calendarObject(feed: "chores", name: "milk.ics")?.written == task)
+        }
+        try await store.service.deleteFeed(slug: "chores")
+        try await store.service.createFeed(Feed(slug: "chores"))
+        #expect(try await store.service.calendarListing(feed: "chores").objects.isEmpty, "kept objects went with their feed")
+    }
+}

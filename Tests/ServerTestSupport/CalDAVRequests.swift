@@ -37,5 +37,11 @@ package enum CalDAVRequests {
         return anna
     }
 
+    /// The sync token a multistatus ends with.
+    package static func syncToken(_ body: String) -> String? {
+        guard let start = body.range(of: "<d:sync-token>"), let end = body.range(of: "</d:sync-token>", range: start.upperBound..<body.endIndex) else { return nil }
+        return String(body[start.upperBound..<end.lowerBound])
+    }
+
     package static let sync = #"<d:sync-collection xmlns:d="DAV:"><d:sync-token>TOKEN</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>"#
 }

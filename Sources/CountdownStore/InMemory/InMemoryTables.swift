@@ -29,6 +29,8 @@ package struct InMemoryTables: Sendable {
     package var changes: [Int64: ChangeRecord] = [:]
     /// By feed id, then UID.
     package var davNames: [Int64: [String: String]] = [:]
+    /// By feed id, then UID.
+    package var davObjects: [Int64: [String: DavObjectRecord]] = [:]
     /// Moves with every write of the tables `StoreReader.changeStamp` names
     /// (the tokens' by `saveToken` and `savePersonToken`, unless only their last use changed).
     package var changeStamp: Int64 = 0
@@ -52,6 +54,7 @@ package struct InMemoryTables: Sendable {
         tokens = tokens.filter { $0.value.feedId != id }
         changes = changes.filter { $0.value.feedId != id }
         davNames[id] = nil
+        davObjects[id] = nil
     }
 
     /// Deletes a person with their memberships and tokens; their feeds lose their owner.

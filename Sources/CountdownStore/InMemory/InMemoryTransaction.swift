@@ -55,6 +55,9 @@ package final class InMemoryTransaction: StoreTransaction {
             case .batch(let feedId, let after, let limit):
                 return Array(tables.countdowns.values.filter { row in row.feedId == feedId && (after.map { $0.utf8.lexicographicallyPrecedes(row.uid.utf8) } ?? true) }
                     .sorted { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }.prefix(max(0, limit)))
+            case .uids(let feedId, let uids):
+                let wanted = Set(uids)
+                return tables.countdowns.values.filter { $0.feedId == feedId && wanted.contains($0.uid) }.sorted { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }
             }
         }
     }
@@ -85,6 +88,20 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
+    package func davObjectRows(_ query: DavObjectQuery) async throws -> [DavObjectRecord] {
+        with { tables in
+            let kept = tables.davObjects[query.feedId] ?? [:]
+            let uids = query.uids.map(Set.init)
+            return kept.values.filter { uids?.contains($0.uid) ?? true }.filter { !query.undatedOnly || $0.isUndated }
+                .sorted { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }
+                .map { row in
+                    var listed = row
+                    if !query.bodies { listed.body = nil }
+                    return listed
+                }
+        }
+    }
+
     package func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
         with { tables in
             let feeds = query.feedIds.map(Set.init)
@@ -97,11 +114,18 @@ package final class InMemoryTransaction: StoreTransaction {
     package func usage(of owner: StorageOwner) async throws -> StorageUsage {
         with { tables in
             let feeds = Set(tables.feeds.values.filter { StorageOwner($0) == owner }.compactMap(\.id))
-            return tables.countdowns.values.filter { feeds.contains($0.feedId) }.reduce(into: StorageUsage()) { usage, row in
+            var usage = tables.countdowns.values.filter { feeds.contains($0.feedId) }.reduce(into: StorageUsage()) { usage, row in
                 usage.countdowns += 1
                 usage.bytes += row.content.utf8.count
                 if row.content.contains(StoredImage.scheme) { usage.images += 1 }
             }
+            for feed in feeds {
+                for object in (tables.davObjects[feed] ?? [:]).values {
+                    usage.bytes += object.body?.utf8.count ?? 0
+                    if object.isUndated { usage.countdowns += 1 }
+                }
+            }
+            return usage
         }
     }
 
@@ -292,6 +316,19 @@ package final class InMemoryTransaction: StoreTransaction {
             guard tables.feeds[row.feedId] != nil else { throw StoreError.invalid("no feed with id \(row.feedId)") }
             tables.davNames[row.feedId] = (tables.davNames[row.feedId] ?? [:]).filter { $0.value != row.name || $0.key == row.uid }
             tables.davNames[row.feedId]?[row.uid] = row.name
+        }
+    }
+
+    package func saveDavObject(_ row: DavObjectRecord) async throws {
+        try with { tables in
+            guard tables.feeds[row.feedId] != nil else { throw StoreError.invalid("no feed with id \(row.feedId)") }
+            tables.davObjects[row.feedId, default: [:]][row.uid] = row
+        }
+    }
+
+    package func deleteDavObjects(feedId: Int64, uids: [String]) async throws {
+        with { tables in
+            for uid in uids { tables.davObjects[feedId]?[uid] = nil }
         }
     }
 

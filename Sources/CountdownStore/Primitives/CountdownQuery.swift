@@ -11,4 +11,7 @@ public enum CountdownQuery: Sendable, Hashable {
     /// `after` when given: a large feed's export written a batch at a time,
     /// in the order the calendar holds them, never all rows at once.
     case batch(feedId: Int64, after: String?, limit: Int)
+    /// The rows of these UIDs of a feed, in UID order (bytes): a calendar app's
+    /// multiget of 100 reads 100 rows by the (feedId, uid) index, not the feed's 10,000.
+    case uids(feedId: Int64, [String])
 }

@@ -51,6 +51,8 @@ public protocol StoreReader: Sendable {
 
     /// Object names calendar apps chose in a feed (`DavNameRecord`), by UID.
     func davNameRows(feedId: Int64, _ key: DavNameKey) async throws -> [DavNameRecord]
+    /// Objects kept as calendar apps wrote them (`DavObjectRecord`), by UID.
+    func davObjectRows(_ query: DavObjectQuery) async throws -> [DavObjectRecord]
 
     /// What an owner's feeds hold together, as a storage quota counts it.
     func usage(of owner: StorageOwner) async throws -> StorageUsage

@@ -52,6 +52,10 @@ public protocol StoreTransaction: StoreReader {
     func relabelHistory(actor: String, as label: String) async throws
     /// Keeps the object name a calendar app chose for a UID of a feed (replacing any).
     func saveDavName(_ row: DavNameRecord) async throws
+    /// Keeps an object's text as a calendar app wrote it (replacing the one kept for its UID).
+    func saveDavObject(_ row: DavObjectRecord) async throws
+    /// Forgets the kept text of these UIDs of a feed (their objects are written from their countdowns again, or are gone).
+    func deleteDavObjects(feedId: Int64, uids: [String]) async throws
     /// Gives a person a role in a space (a new member, or a new role), or
     /// removes them (`nil`).
     func setMember(spaceId: Int64, personId: Int64, to row: MemberRecord?) async throws

@@ -170,6 +170,31 @@ public struct CountdownSeries: Sendable {
         return expander.occurrences(of: items, in: window, limit: min(limit, maxOccurrences)).occurrences
     }
 
+    // MARK: what a calendar app's time-range search asks
+
+    /// Whether an occurrence overlaps `window` as a fresh expansion would say
+    /// (`OccurrenceExpander`'s overlap: it starts before the window ends and
+    /// ends after it starts; one without length, within it). The kept
+    /// occurrences settle it for every one-off and for a window from a few
+    /// days ago on that ends before the last kept start (a phone's week
+    /// around today); any other window expands the prepared series. CalDAV's
+    /// `calendar-query` asks it of 10,000 series at once (issue #62).
+    public func hasOccurrence(overlapping window: DateInterval) -> Bool {
+        if window.start >= coveredFrom, !keptTruncated || kept.last.map({ window.end <= $0.startInstant }) == true {
+            return kept.contains { Self.overlaps($0, window) }
+        }
+        let (items, expander) = expansion(for: floatingZone)
+        return !expander.occurrences(of: items, in: window, limit: 1).occurrences.isEmpty
+    }
+
+    /// The expander's overlap of one occurrence and a window.
+    static func overlaps(_ occurrence: Occurrence, _ window: DateInterval) -> Bool {
+        let start = occurrence.startInstant
+        let end = occurrence.endInstant ?? start
+        if end > start { return start < window.end && end > window.start }
+        return start >= window.start && start < window.end
+    }
+
     // MARK: what the countdown calendar asks
 
     /// The distinct dates (in `zone`) of occurrences on or after `today`, through

@@ -363,6 +363,20 @@ package enum StoreMigrations {
                     """)
             }
         }
+        migrator.registerMigration("v24: objects as calendar apps wrote them") { db in
+            // DavObjectRecord: a CalDAV object's text as it was PUT (the truth its countdown is derived
+            // from), and tasks without a date, which have no countdown row (issue #62).
+            try db.create(table: "davObject") { t in
+                t.column("feedId", .integer).notNull().references("feed", onDelete: .cascade)
+                t.column("uid", .text).notNull()
+                t.column("basis", .text)
+                t.column("etag", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("savedAt", .datetime).notNull()
+                t.column("body", .text).notNull()
+                t.primaryKey(["feedId", "uid"])
+            }
+        }
         return migrator
     }
 }

@@ -3,26 +3,55 @@ import CountdownStore
 import Foundation
 
 /// A countdown as a calendar app sees it over CalDAV: an object with a name
-/// in its feed's calendar and an ETag, both from the stored row, so that a
-/// listing parses and compiles nothing.
+/// in its feed's calendar and an ETag, both from stored rows, so that a
+/// listing parses and compiles nothing. Its bytes are what the app wrote
+/// while the countdown is still what was derived from them (`DavObjectRecord`),
+/// else what tminus writes for the countdown; a task without a date has no
+/// countdown and is only the text it was written as.
 public struct CalendarObject: Sendable {
     /// The name it answers at: the one a client PUT it to, or its UID with `.ics`.
     public var name: String
     public var etag: String
-    public var row: CountdownRecord
+    public var uid: String
+    /// Its countdown; nil for a task without a date.
+    public var row: CountdownRecord?
+    /// The text as a calendar app wrote it, while it is the object (nil: written from
+    /// the countdown; or not read, when the listing was asked without bodies).
+    public var kept: DavObjectRecord?
 
-    public init(row: CountdownRecord, name: String?) {
+    public init(row: CountdownRecord, name: String?, kept: DavObjectRecord? = nil) {
+        uid = row.uid
         self.row = row
         self.name = name ?? Self.defaultName(uid: row.uid)
-        self.etag = Self.etag(of: row)
+        let rowTag = Self.etag(of: row)
+        // Text kept beside an older version of the countdown (changed since in the web app) is not the object any more.
+        self.kept = kept.flatMap { $0.basis == rowTag ? $0 : nil }
+        etag = self.kept?.etag ?? rowTag
     }
 
-    public var uid: String { row.uid }
-    /// A countdown a URL source keeps: a client's change would be undone by the next refresh.
-    public var fromSource: Bool { row.sourceId != nil }
-    public var isTask: Bool { row.kind == .task }
+    /// A task without a date: the kept text is all there is of it.
+    public init(undated: DavObjectRecord, name: String?) {
+        uid = undated.uid
+        row = nil
+        kept = undated
+        self.name = name ?? Self.defaultName(uid: undated.uid)
+        etag = undated.etag
+    }
 
-    public func countdown() throws -> Countdown { try row.countdown(source: nil) }
+    /// A countdown a URL source keeps: a client's change would be undone by the next refresh.
+    public var fromSource: Bool { row?.sourceId != nil }
+    public var isTask: Bool { row.map { $0.kind == .task } ?? true }
+    public var isUndated: Bool { row == nil }
+    public var title: String { row?.title ?? kept?.title ?? "" }
+    public var lastModified: Date { row?.lastModified ?? kept?.savedAt ?? Date(timeIntervalSince1970: 0) }
+    /// The bytes as the app wrote them, when they are the object and were read.
+    public var written: String? { kept?.body }
+
+    /// The countdown (throws for a task without a date, which has none).
+    public func countdown() throws -> Countdown {
+        guard let row else { throw StoreError.invalid("\(uid) is a task without a date: it has no countdown") }
+        return try row.countdown(source: nil)
+    }
 
     /// The name tminus gives a countdown no client named.
     public static func defaultName(uid: String) -> String { uid + ".ics" }
@@ -31,6 +60,11 @@ public struct CalendarObject: Sendable {
     /// stored content, sequence and last change, hashed the same in every process.
     static func etag(of row: CountdownRecord) -> String {
         "\"\(StableHash.hex("\(row.content)\u{1}\(row.sequence)\u{1}\(row.lastModified.timeIntervalSince1970)"))\""
+    }
+
+    /// The ETag of text kept as written: of its bytes and of the countdown it was kept with.
+    static func etag(ofKept body: String, basis: String?) -> String {
+        "\"\(StableHash.hex("\(basis ?? "undated")\u{1}\(body)"))\""
     }
 }
 

@@ -7,21 +7,57 @@ import ICalendar
 /// changes read from stored rows and the change log, writes as the same use
 /// cases as the web app's edits (same checks, history, revision bump).
 extension CountdownService {
-    /// Every object of `slug`'s calendar (or those with `uids`), with the newest change.
-    public func calendarListing(feed slug: String, uids: [String]? = nil) async throws -> CalendarListing {
+    /// Every object of `slug`'s calendar (or those with `uids`), with the newest
+    /// change; with `bodies`, the text of those kept as calendar apps wrote them
+    /// (what a `calendar-data` answer sends), else only their ETags.
+    public func calendarListing(feed slug: String, uids: [String]? = nil, bodies: Bool = false) async throws -> CalendarListing {
         try await authorize(.readFeed(slug))
         return try await store.read { reader in
             let row = try await reader.requireFeed(slug)
             let feedId = try row.savedID()
             let feed = try await reader.storedFeed(row)
-            var rows = try await reader.countdownRows(.feed(feedId, uid: nil))
-            if let uids {
-                let wanted = Set(uids)
-                rows = rows.filter { wanted.contains($0.uid) }
+            let rows = if let uids { try await reader.countdownRows(.uids(feedId: feedId, uids)) } else { try await reader.countdownRows(.feed(feedId, uid: nil)) }
+            var kept = try await reader.davObjectRows(DavObjectQuery(feedId: feedId, uids: uids, bodies: bodies))
+            // A task without a date is searched in its text: read it whatever was asked (there are few).
+            if !bodies, kept.contains(where: \.isUndated) {
+                let undated = try await reader.davObjectRows(DavObjectQuery(feedId: feedId, uids: uids, bodies: true, undatedOnly: true))
+                kept = kept.filter { !$0.isUndated } + undated
             }
-            let names = try await reader.davNameRows(feedId: feedId, .uids(rows.map(\.uid))).reduce(into: [String: String]()) { $0[$1.uid] = $1.name }
+            let keptByUID = Dictionary(kept.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
+            let undated = kept.filter(\.isUndated)
+            let names = try await reader.davNameRows(feedId: feedId, .uids(rows.map(\.uid) + undated.map(\.uid)))
+                .reduce(into: [String: String]()) { $0[$1.uid] = $1.name }
             let newest = try await reader.changeRows(ChangeQuery(feedIds: [feedId], limit: 1, newestFirst: true)).first?.id ?? 0
-            return CalendarListing(feed: feed, objects: rows.map { CalendarObject(row: $0, name: names[$0.uid]) }, newestChange: newest)
+            let objects = rows.map { CalendarObject(row: $0, name: names[$0.uid], kept: keptByUID[$0.uid]) }
+                + undated.map { CalendarObject(undated: $0, name: names[$0.uid]) }
+            return CalendarListing(feed: feed, objects: objects, newestChange: newest)
+        }
+    }
+
+    /// The objects of `slug`'s calendar at these names (a multiget's hrefs), read
+    /// by their UIDs: a hundred of 10,000 read a hundred rows (issue #62).
+    public func calendarListing(feed slug: String, names: [String], bodies: Bool) async throws -> CalendarListing {
+        try await authorize(.readFeed(slug))
+        let feedId = try await store.read { reader in try await reader.requireFeed(slug).savedID() }
+        let uids = try await store.read { reader in
+            var uids: [String] = []
+            for name in names {
+                if let named = try await reader.davNameRows(feedId: feedId, .name(name)).first { uids.append(named.uid) }
+                else if name.hasSuffix(".ics") { uids.append(String(name.dropLast(4))) }
+            }
+            return uids
+        }
+        return try await calendarListing(feed: slug, uids: uids, bodies: bodies)
+    }
+
+    /// The tasks of `slug` that have no date yet (kept only as calendar apps
+    /// wrote them), by title: a feed's page lists them beside its countdowns.
+    public func undatedTasks(feed slug: String) async throws -> [DavObjectRecord] {
+        try await authorize(.readFeed(slug))
+        return try await store.read { reader in
+            let feedId = try await reader.requireFeed(slug).savedID()
+            return try await reader.davObjectRows(DavObjectQuery(feedId: feedId, bodies: false, undatedOnly: true))
+                .sorted { ($0.title.lowercased(), $0.uid) < ($1.title.lowercased(), $1.uid) }
         }
     }
 
@@ -100,51 +136,122 @@ extension CountdownService {
 
     /// A calendar app's PUT: `data` (one event or task, with its overrides)
     /// becomes the object `name` of `slug`'s calendar, new or replacing the
-    /// one there. `ifMatch` and `ifNoneMatch` are the request's preconditions.
-    /// Returns whether it was new.
+    /// one there, kept as it came (the countdown is derived from it). A task
+    /// without DTSTART or DUE is kept as an object only, with no countdown
+    /// until it is given a date. `ifMatch` and `ifNoneMatch` are the request's
+    /// preconditions. Returns whether it was new, and the object's ETag.
     @discardableResult
-    public func putCalendarObject(_ data: [UInt8], feed slug: String, name: String, ifMatch: String?, ifNoneMatch: Bool) async throws -> Bool {
+    public func putCalendarObject(_ data: [UInt8], feed slug: String, name: String, ifMatch: String?, ifNoneMatch: Bool) async throws -> (created: Bool, etag: String) {
         try await authorize(.editFeed(slug))
         guard data.count <= limits.maxInputBytes else { throw StoreError.tooLarge(bytes: data.count, limit: limits.maxInputBytes) }
+        let decoded = ICalendarParser.decode(data)
+        let text = decoded.text
         let calendar: VCalendar
-        do { calendar = try ICalendarParser.parse(ICalendarParser.decode(data), options: ParseOptions(mode: .lenient, maxComponents: 1_000)).calendar }
+        do { calendar = try ICalendarParser.parse(decoded, options: ParseOptions(mode: .lenient, maxComponents: 1_000)).calendar }
         catch { throw StoreError.unusableCalendar(error) }
         if calendar.events.isEmpty, calendar.todos.isEmpty {
             throw CalendarObjectRefusal.unsupportedComponent(calendar.otherComponents.first?.name ?? "an empty calendar")
         }
-        let (countdowns, skipped) = CountdownReader.countdowns(in: calendar, source: nil)
-        guard countdowns.count == 1, let incoming = countdowns.first else {
-            throw CalendarObjectRefusal.notOneObject(countdowns.isEmpty
-                ? "the object holds no event or task tminus can keep\(skipped.first.map { ": \($0)" } ?? "")"
-                : "an object holds one event or task (with its overrides), not \(countdowns.count)")
-        }
+        let incoming = try Self.writtenObject(calendar)
         return try await transaction { tx in
             let feedId = try await tx.requireFeed(slug, lock: true).savedID()
             let existing = try await Self.object(named: name, feedId: feedId, tx)
             if let existing, existing.uid != incoming.uid {
                 throw CalendarObjectRefusal.uidConflict(uid: incoming.uid, name: existing.name)
             }
-            if existing == nil, let other = try await tx.countdownRows(.feed(feedId, uid: incoming.uid)).first {
-                let names = try await tx.davNameRows(feedId: feedId, .uids([other.uid]))
-                throw CalendarObjectRefusal.uidConflict(uid: incoming.uid, name: names.first?.name ?? CalendarObject.defaultName(uid: other.uid))
+            if existing == nil, let other = try await Self.object(uid: incoming.uid, feedId: feedId, tx) {
+                throw CalendarObjectRefusal.uidConflict(uid: incoming.uid, name: other.name)
             }
             if ifNoneMatch, existing != nil { throw CalendarObjectRefusal.preconditionFailed("the object exists (If-None-Match: *)") }
             if let ifMatch, ifMatch != "*" || existing == nil, ifMatch != existing?.etag {
                 throw CalendarObjectRefusal.preconditionFailed("the object changed since it was read (If-Match \(ifMatch.prefix(80)))")
             }
-            if let existing {
-                if existing.fromSource { throw CalendarObjectRefusal.fromSource(existing.row.title) }
-                var replacing = incoming
-                replacing.id = try existing.row.savedID()
-                _ = try await update(replacing, asWritten: true, tx)
-            } else {
-                _ = try await insertNew(CountdownStamps.written(incoming, row: nil, now: tx.now), toFeed: slug, tx)
+            if existing?.fromSource == true { throw CalendarObjectRefusal.fromSource(existing?.title ?? "") }
+            let kept: DavObjectRecord
+            switch incoming {
+            case .countdown(let countdown):
+                kept = try await keep(countdown, as: text, replacing: existing, feedId: feedId, slug: slug, tx)
+            case .undated(let uid, let title):
+                kept = try await keepUndated(uid: uid, title: title, as: text, replacing: existing, feedId: feedId, tx)
             }
             if name != CalendarObject.defaultName(uid: incoming.uid) {
                 try await tx.saveDavName(DavNameRecord(feedId: feedId, uid: incoming.uid, name: name))
             }
-            return existing == nil
+            return (existing == nil, kept.etag)
         }
+    }
+
+    /// What a PUT's calendar holds: one countdown, or one task without a date.
+    enum WrittenObject {
+        case countdown(Countdown)
+        case undated(uid: String, title: String)
+
+        var uid: String {
+            switch self {
+            case .countdown(let countdown): countdown.uid
+            case .undated(let uid, _): uid
+            }
+        }
+    }
+
+    static func writtenObject(_ calendar: VCalendar) throws -> WrittenObject {
+        let (countdowns, skipped) = CountdownReader.countdowns(in: calendar, source: nil)
+        if countdowns.count == 1, let incoming = countdowns.first { return .countdown(incoming) }
+        guard countdowns.isEmpty else { throw CalendarObjectRefusal.notOneObject("an object holds one event or task (with its overrides), not \(countdowns.count)") }
+        // RFC 5545 lets a task have neither DTSTART nor DUE (Reminders and tasks.org make them all the time):
+        // kept as written, with no countdown until a date comes. An event needs its DTSTART.
+        let masters = calendar.todos.map(\.component).filter { $0.first("RECURRENCE-ID") == nil }
+        if calendar.events.isEmpty, masters.count == 1, let task = masters.first, task.first("DTSTART") == nil, task.first("DUE") == nil {
+            guard let uid = task.first("UID")?.text, !uid.isEmpty else {
+                throw CalendarObjectRefusal.notOneObject("line \(task.line): a task needs a UID (RFC 4791 §4.1)")
+            }
+            return .undated(uid: uid, title: SafeText.title(task.first("SUMMARY")?.text ?? ""))
+        }
+        throw CalendarObjectRefusal.notOneObject("the object holds no event or task tminus can keep\(skipped.first.map { ": \($0)" } ?? "")")
+    }
+
+    /// A PUT of a dated event or task: its countdown saved as the web app's
+    /// edits are, and the text kept beside the row it was saved as.
+    private func keep(_ incoming: Countdown, as text: String, replacing existing: CalendarObject?, feedId: Int64, slug: String,
+                      _ tx: any StoreTransaction) async throws -> DavObjectRecord {
+        if let row = existing?.row {
+            var replacing = incoming
+            replacing.id = try row.savedID()
+            _ = try await update(replacing, asWritten: true, tx)
+        } else {
+            // A task that had no date gets its countdown now.
+            if existing?.isUndated == true { try await tx.deleteDavObjects(feedId: feedId, uids: [incoming.uid]) }
+            _ = try await insertNew(CountdownStamps.written(incoming, row: nil, now: tx.now), toFeed: slug, tx)
+        }
+        guard let saved = try await tx.countdownRows(.feed(feedId, uid: incoming.uid)).first else { throw StoreError.unsaved("countdown") }
+        let basis = CalendarObject.etag(of: saved)
+        let kept = DavObjectRecord(feedId: feedId, uid: incoming.uid, basis: basis, etag: CalendarObject.etag(ofKept: text, basis: basis), body: text,
+                                   title: saved.title, savedAt: tx.now)
+        // Bytes that changed while the countdown did not (a new DTSTAMP) are a change for a client that syncs too.
+        if let existing, existing.row.map(CalendarObject.etag(of:)) == basis, existing.etag != kept.etag {
+            try await tx.log(.changed, [saved], by: principal.changeActor)
+        }
+        try await tx.saveDavObject(kept)
+        try await tx.checkQuota(feedId: feedId)
+        return kept
+    }
+
+    /// A PUT of a task without a date: the text is all that is kept of it; a
+    /// countdown it had (it was dated before) is gone until a date comes back.
+    private func keepUndated(uid: String, title: String, as text: String, replacing existing: CalendarObject?, feedId: Int64,
+                             _ tx: any StoreTransaction) async throws -> DavObjectRecord {
+        let kept = DavObjectRecord(feedId: feedId, uid: uid, basis: nil, etag: CalendarObject.etag(ofKept: text, basis: nil), body: text,
+                                   title: title, savedAt: tx.now)
+        guard kept.etag != existing?.etag else { return kept }
+        if let row = existing?.row {
+            try await tx.delete(CountdownRecord.self, ids: [try row.savedID()])
+        }
+        try await tx.saveDavObject(kept)
+        try await tx.checkQuota(feedId: feedId)
+        try await tx.appendChanges([ChangeRecord(feedId: feedId, countdownId: existing?.row?.id ?? 0, uid: uid, kind: existing == nil ? .added : .changed,
+                                                 title: title, actor: principal.changeActor.label, at: tx.now, actorPerson: principal.changeActor.personId)])
+        try await tx.touch(feedId: feedId)
+        return kept
     }
 
     /// A calendar app's DELETE of the object `name`; false when there is none.
@@ -156,21 +263,38 @@ extension CountdownService {
             if let ifMatch, ifMatch != "*", ifMatch != existing.etag {
                 throw CalendarObjectRefusal.preconditionFailed("the object changed since it was read (If-Match \(ifMatch.prefix(80)))")
             }
-            if existing.fromSource { throw CalendarObjectRefusal.fromSource(existing.row.title) }
-            try await remove(existing.row, tx)
+            if existing.fromSource { throw CalendarObjectRefusal.fromSource(existing.title) }
+            if let row = existing.row {
+                try await remove(row, tx)
+            } else {
+                try await tx.deleteDavObjects(feedId: feedId, uids: [existing.uid])
+                try await tx.appendChanges([ChangeRecord(feedId: feedId, countdownId: 0, uid: existing.uid, kind: .deleted, title: existing.title,
+                                                         actor: principal.changeActor.label, at: tx.now, actorPerson: principal.changeActor.personId)])
+                try await tx.touch(feedId: feedId)
+            }
             return true
         }
     }
 
-    /// The object a name stands for: the countdown a client named so, or the one whose UID it was made from.
+    /// The object a name stands for: the countdown or task a client named so, or the one whose UID it was made from.
     static func object(named name: String, feedId: Int64, _ reader: any StoreReader) async throws -> CalendarObject? {
         if let named = try await reader.davNameRows(feedId: feedId, .name(name)).first {
-            return try await reader.countdownRows(.feed(feedId, uid: named.uid)).first.map { CalendarObject(row: $0, name: name) }
+            return try await object(uid: named.uid, feedId: feedId, reader).map { found in
+                var object = found
+                object.name = name
+                return object
+            }
         }
         guard name.hasSuffix(".ics") else { return nil }
         let uid = String(name.dropLast(4))
-        guard let row = try await reader.countdownRows(.feed(feedId, uid: uid)).first else { return nil }
+        return try await object(uid: uid, feedId: feedId, reader)
+    }
+
+    /// The object of a UID, under the name it answers at, with its kept text.
+    static func object(uid: String, feedId: Int64, _ reader: any StoreReader) async throws -> CalendarObject? {
+        let kept = try await reader.davObjectRows(DavObjectQuery(feedId: feedId, uids: [uid], bodies: true)).first
         let custom = try await reader.davNameRows(feedId: feedId, .uids([uid])).first?.name
-        return CalendarObject(row: row, name: custom ?? name)
+        if let row = try await reader.countdownRows(.feed(feedId, uid: uid)).first { return CalendarObject(row: row, name: custom, kept: kept) }
+        return kept.flatMap { $0.isUndated ? CalendarObject(undated: $0, name: custom) : nil }
     }
 }

@@ -174,7 +174,7 @@ package struct FeedPages: Sendable {
             shown = [.init(label: words["feed.linkHTTPS"], url: links.https), .init(label: words["feed.linkCountdown"], url: links.countdown),
                      .init(label: words["feed.linkJSON"], url: links.json), .init(label: words["feed.linkPage"], url: base + "/feeds/\(compiled.slug)")]
         }
-        return FeedView(slug: compiled.slug, name: compiled.feed.name, description: compiled.feed.description, timeZone: compiled.feed.timeZone,
+        var view = FeedView(slug: compiled.slug, name: compiled.feed.name, description: compiled.feed.description, timeZone: compiled.feed.timeZone,
                         isPublic: compiled.feed.isPublic, color: compiled.feed.color ?? "#8E8E93", links: shown,
                         webcal: compiled.feed.isPublic ? links.webcal : nil, google: compiled.feed.isPublic ? links.google : nil,
                         qr: compiled.feed.isPublic ? QRCode.svg(for: links.webcal, label: words["feed.qrFeed", ["name": compiled.feed.name]]) : nil,
@@ -187,6 +187,8 @@ package struct FeedPages: Sendable {
                         budgetWarnings: try await OutputBudget.measure(compiled, renderer: app.renderer).warnings,
                         canEdit: await app.allows(.editFeed(slug)), canManageSources: await app.allows(.manageSources(slug)),
                         canDelete: await app.allows(.deleteFeed(slug)))
+        view.undated = try await app.service.undatedTasks(feed: slug).map { FeedView.UndatedTask(title: $0.title, saved: AppDates.text($0.savedAt)) }
+        return view
     }
 
     /// The rules' preview: what `tminus rules test` prints, as a page.

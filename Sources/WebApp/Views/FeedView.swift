@@ -88,6 +88,8 @@ package struct FeedView: TemplateView {
     package var hasURLSources: Bool
     package var newToken: NewToken?
     package var tasks: TaskCounts
+    /// Tasks a calendar app keeps here without a date (no countdown yet), by title.
+    package var undated: [UndatedTask] = []
     /// Client limits this feed's calendars pass (Google's 1 MB).
     package var budgetWarnings: [String]
     /// What the signed-in person may do here: the page shows only those controls
@@ -96,7 +98,14 @@ package struct FeedView: TemplateView {
     package var canManageSources = true
     package var canDelete = true
     package var templateValues: [String: Any] { ["isEmpty": countdowns.isEmpty, "hasTokens": !tokens.isEmpty, "hasTasks": tasks.open > 0, "hasSources": !sources.isEmpty,
-                                      "hasNotices": !notices.isEmpty] }
+                                      "hasNotices": !notices.isEmpty,
+                                      "hasUndated": !undated.isEmpty] }
+
+    /// A task without a date: its title and when it was last written.
+    package struct UndatedTask {
+        package var title: String
+        package var saved: String
+    }
 }
 
 extension FeedView.TokenRow {
