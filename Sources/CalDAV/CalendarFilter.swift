@@ -94,7 +94,8 @@ public struct CalendarFilter: Sendable, Equatable {
         var result = CalendarFilter()
         guard let inner = calendar.child(.c("comp-filter")) else { return result }
         let name = inner.attributes["name"]?.uppercased() ?? ""
-        guard name == "VEVENT" || name == "VTODO" else { throw XMLTree.Refused("tminus keeps events and tasks: a comp-filter named \(name) matches nothing it has") }
+        guard !name.isEmpty else { throw XMLTree.Refused("a comp-filter names its component") }
+        // A journal (or any other component) is a search tminus answers truthfully: nothing here is one.
         result.component = name
         for child in inner.children {
             switch child.name {

@@ -82,7 +82,7 @@ extension CalDAVRoutes {
         case .multiget(let names, let hrefs):
             let properties = DAVProperties(body: .properties(names))
             let asked = hrefs.compactMap { href -> String? in if case .object(_, _, let name)? = DAVPath(href) { name } else { nil } }
-            let listing = try await service.calendarListing(feed: slug, names: asked, bodies: properties.wantsData)
+            let listing = try await listing(slug, names: asked, bodies: properties.wantsData)
             let byName = Dictionary(listing.objects.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             for requested in hrefs where !status.overflowed {
                 guard case .object(_, _, let name)? = DAVPath(requested), let object = byName[name] else {
@@ -101,12 +101,10 @@ extension CalDAVRoutes {
             }
             let listing = try await listing(slug, bodies: DAVProperties(body: .properties(names)).wantsData)
             let hrefs = { @Sendable (name: String) in DAVPath.object(login: login, feed: segment, name: name).href }
-            // The feed's compilation, when it is of the rows just read, is the index a time range is answered from.
-            let compiled = filter.hasTimeRange ? await parts.catalog.feed(slug: slug) : nil
-            let series = compiled.flatMap { $0.revision == listing.feed.revision ? $0 : nil }
+            // The feed's compilation, when it is of the listing's revision, is the index a time range is answered from.
+            let index = await SeriesIndex.of(parts.catalog, slug: slug, listed: listing.feed)
             return try await heavyReport {
-                try self.query(listing, names: names, filter: filter, expand: expand, series: series.map { compiled in { id in compiled.series(id: id) } },
-                               href: hrefs)
+                try self.query(listing, names: names, filter: filter, expand: expand, index: index, href: hrefs)
             }
         case .syncCollection(let token, let names, let limit):
             let properties = DAVProperties(body: .properties(names))
@@ -168,7 +166,7 @@ extension CalDAVRoutes {
     /// data spelled out when asked (`expand` within the instance budget), in
     /// at most `reportCPU` of CPU (507 past it, or past the budget).
     func query(_ listing: CalendarListing, names: [DAVName], filter: CalendarFilter, expand: DateInterval?,
-               series: ((Int64) -> CountdownSeries?)? = nil, href: (String) -> String) throws -> Response {
+               index: SeriesIndex? = nil, href: (String) -> String) throws -> Response {
         let properties = DAVProperties(body: .properties(names))
         let feed = listing.feed.feed
         var status = MultiStatus(names: names)
@@ -178,9 +176,8 @@ extension CalDAVRoutes {
             try cpu.measure { () throws(WorkBudget.Exhausted) in
                 for object in listing.objects where !status.overflowed && !budget.exceeded {
                     try cpu.check()
-                    let prepared = object.row?.id.flatMap { id in series?(id) }
-                    guard CalendarQuery.matches(object, filter: filter, feed: feed, series: prepared) else { continue }
-                    let data = { expand.map { self.expanded(object, feed: feed, within: $0, budget: budget) } ?? self.data(object, feed: feed) }
+                    guard CalendarQuery.matches(object, filter: filter, feed: feed, index: index) else { continue }
+                    let data = { expand.map { self.expanded(object, feed: feed, within: $0, budget: budget) } ?? self.data(object, feed: feed, index: index) }
                     status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: data)))
                 }
             }
@@ -230,8 +227,36 @@ extension CalDAVRoutes {
 
     static let depth = HTTPField.Name("Depth")!
 
+    /// `slug`'s calendar (the objects with `uids`, when given), from the listing kept for its
+    /// current revision; with `bodies`, with the text of those kept as their apps wrote them.
     func listing(_ slug: String, uids: [String]? = nil, bodies: Bool = false) async throws -> CalendarListing {
-        try await service.calendarListing(feed: slug, uids: uids, bodies: bodies)
+        let kept = try await keptListing(slug)
+        return try await withTexts(uids.map(kept.withUIDs) ?? kept.listing, bodies: bodies, slug)
+    }
+
+    /// The objects at these names (a multiget's), each once, in the order asked.
+    func listing(_ slug: String, names: [String], bodies: Bool) async throws -> CalendarListing {
+        try await withTexts(try await keptListing(slug).named(names), bodies: bodies, slug)
+    }
+
+    private func keptListing(_ slug: String) async throws -> CalendarListings.Kept {
+        let service = service
+        return try await listings.listing(slug, version: try await service.calendarVersion(feed: slug)) {
+            try await service.calendarListing(feed: slug)
+        }
+    }
+
+    /// The listing with the text of its objects kept as written, read for those objects alone.
+    private func withTexts(_ listing: CalendarListing, bodies: Bool, _ slug: String) async throws -> CalendarListing {
+        let wanted = listing.objects.filter { $0.kept != nil && $0.written == nil }.map(\.uid)
+        guard bodies, !wanted.isEmpty else { return listing }
+        let texts = try await service.keptTexts(feed: slug, uids: wanted)
+        var filled = listing
+        for index in filled.objects.indices {
+            // Only the text the listing's ETag was made from: one changed since is read at the next revision.
+            if let kept = filled.objects[index].kept, let text = texts[kept.uid], text.etag == kept.etag { filled.objects[index].kept?.body = text.body }
+        }
+        return filled
     }
 
     func object(_ slug: String, _ name: String) async throws -> CalendarObject? {
@@ -250,9 +275,9 @@ extension CalDAVRoutes {
 
     /// An object's bytes, as text: as a calendar app wrote them, while they are the object, else
     /// written from its countdown (nil: its row cannot be read, which a listing reports as a missing property).
-    func data(_ object: CalendarObject, feed: Feed) -> String? {
+    func data(_ object: CalendarObject, feed: Feed, index: SeriesIndex? = nil) -> String? {
         if let written = object.written { return written }
-        guard let countdown = try? object.countdown() else { return nil }
+        guard let countdown = object.row?.id.flatMap({ index?.countdown(row: $0) }) ?? (try? object.countdown()) else { return nil }
         return String(decoding: CalendarExport.object(feed: feed, countdown: countdown, otherCalendarDates: spelling(feed), imageURL: imageURL),
                       as: UTF8.self)
     }

@@ -18,6 +18,8 @@ package struct CalDAVRoutes: Sendable {
     let trusted: [AddressRange]
     /// REPORTs that expand repeats, running now: two per person, eight in all (`heavyReport`).
     let heavyReports = FairAdmission(total: 8, perClient: 2)
+    /// Listings by feed and revision: a read of a calendar asks the store its revision, not its rows.
+    let listings = CalendarListings()
 
     package init(parts: ServerParts, throttle: SignInThrottle, trusted: [AddressRange]) {
         self.parts = parts

@@ -14,10 +14,11 @@ enum CalendarQuery {
         var exceeded = false
     }
 
-    /// `series`: the object's countdown as the feed's compilation prepared it
-    /// (the same revision), which answers a time range without a parse.
-    static func matches(_ object: CalendarObject, filter: CalendarFilter, feed: Feed, series: CountdownSeries? = nil) -> Bool {
-        if let component = filter.component, (component == "VTODO") != object.isTask { return false }
+    /// `index`: the feed's compiled series of the listing's revision, which
+    /// answer a time range without a parse.
+    static func matches(_ object: CalendarObject, filter: CalendarFilter, feed: Feed, index: SeriesIndex? = nil) -> Bool {
+        // Events and tasks: a search for journals (or anything else) matches no object, and says so with an empty answer.
+        if let component = filter.component, component != (object.isTask ? "VTODO" : "VEVENT") { return false }
         // A UID is the row's own: most searches by UID need no parse.
         let (byUID, others) = (filter.properties.filter { $0.name == "UID" }, filter.properties.filter { $0.name != "UID" })
         guard byUID.allSatisfy({ $0.matches([object.uid]) }) else { return false }
@@ -28,8 +29,8 @@ enum CalendarQuery {
         if object.isUndated { return undatedTaskMatches(object, others: others, filter: filter, window: window, feed: feed) }
         // Only a time range: the compiled series answers it, from what it keeps when it can (issue #62: a week of
         // 10,000 events in milliseconds). A cancelled countdown's series is expanded as if active, so it is read as written.
-        if let window, others.isEmpty, filter.alarmRange == nil, let series, series.countdown.status != .cancelled {
-            return series.hasOccurrence(overlapping: window)
+        if let window, others.isEmpty, filter.alarmRange == nil, let id = object.row?.id, let overlaps = index?.overlaps(row: id, window) {
+            return overlaps
         }
         guard let countdown = try? object.countdown() else { return false }
         let calendar = CalendarExport.calendar(feed: CalendarExport.asObjects(feed), countdowns: [countdown])

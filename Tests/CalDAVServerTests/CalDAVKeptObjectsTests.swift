@@ -70,6 +70,12 @@ struct CalDAVKeptObjectsTests {
             let edited = try await CalDAVRequests.send(client, .get, "/dav/calendars/anna/work/review.ics", anna)
             #expect(edited.body.contains("SUMMARY:Review (moved to room 2)") && edited.body.contains("X-PHONE-COLOR;X-LEVEL=2:teal"), "\(edited.body)")
             #expect(edited.headers[.eTag] != again.headers[.eTag])
+            // A listing kept from before the edit is of an older revision: the next one reads the change.
+            var deep = anna
+            deep[HTTPField.Name("Depth")!] = "1"
+            let listed = try await CalDAVRequests.send(client, CalDAVRequests.propfind, "/dav/calendars/anna/work/", deep)
+            let tag = try #require(edited.headers[.eTag]).replacingOccurrences(of: "\"", with: "")
+            #expect(listed.body.contains(tag), "the listing has the new ETag \(tag): \(listed.body)")
         }
     }
 
@@ -146,6 +152,28 @@ struct CalDAVKeptObjectsTests {
                                                      CalDAVRequests.sync.replacingOccurrences(of: "TOKEN", with: middle))
             #expect(gone.body.contains("milk.ics</d:href><d:status>HTTP/1.1 404"), "\(gone.body)")
             #expect(try await service.undatedTasks(feed: "chores").isEmpty)
+        }
+    }
+
+    /// python-caldav's suite found it: a calendar deleted and made again at the same address
+    /// reached the revision the old one was listed at, and the old listing was answered.
+    @Test func aCalendarMadeAgainAtTheSameAddressIsListedAfresh() async throws {
+        let fixture = try ServerFixture(transport: .live)
+        try await fixture.withServer(adjust: { _ in }) { client, parts in
+            let anna = try await CalDAVRequests.annasNewCalendar(client, parts.dependencies.parts.service, named: "tasks")
+            var deep = anna
+            deep[HTTPField.Name("Depth")!] = "1"
+            #expect(try await CalDAVRequests.send(client, .put, "/dav/calendars/anna/tasks/old.ics", anna, CalDAVRequests.event("old@tasks", "Old")).status == 201)
+            let before = try await CalDAVRequests.send(client, CalDAVRequests.propfind, "/dav/calendars/anna/tasks/", deep)
+            #expect(before.body.contains("old.ics"))
+            #expect(try await CalDAVRequests.send(client, .delete, "/dav/calendars/anna/tasks/", anna).status == 204)
+            #expect(try await CalDAVRequests.send(client, CalDAVRequests.mkcalendar, "/dav/calendars/anna/tasks/", anna).status == 201)
+            #expect(try await CalDAVRequests.send(client, .put, "/dav/calendars/anna/tasks/new.ics", anna, CalDAVRequests.event("new@tasks", "New")).status == 201)
+            let after = try await CalDAVRequests.send(client, CalDAVRequests.propfind, "/dav/calendars/anna/tasks/", deep)
+            #expect(after.body.contains("new.ics") && !after.body.contains("old.ics"), "\(after.body)")
+            let week = try await CalDAVRequests.send(client, CalDAVRequests.report, "/dav/calendars/anna/tasks/", anna,
+                                                     Self.query(#"<c:comp-filter name="VEVENT"><c:time-range start="20270301T000000Z" end="20270401T000000Z"/></c:comp-filter>"#))
+            #expect(week.body.contains("new.ics") && !week.body.contains("old.ics"), "\(week.body)")
         }
     }
 

@@ -68,6 +68,27 @@ public struct CalendarObject: Sendable {
     }
 }
 
+/// Which state of a calendar a listing is of: its feed's row (ids are never
+/// reused, so a calendar deleted and made again at the same address is
+/// another), its revision and its last change.
+public struct CalendarVersion: Sendable, Hashable {
+    public var feedId: Int64
+    public var revision: Int64
+    public var updatedAt: Date
+
+    public init(_ row: FeedRecord) {
+        feedId = row.id ?? 0
+        revision = row.revision
+        updatedAt = row.updatedAt
+    }
+
+    public init(_ feed: StoredFeed) {
+        feedId = feed.id
+        revision = feed.revision
+        updatedAt = feed.updatedAt
+    }
+}
+
 /// A feed's calendar as a listing reads it: the feed, its objects and the
 /// newest change its log holds (the sync token).
 public struct CalendarListing: Sendable {

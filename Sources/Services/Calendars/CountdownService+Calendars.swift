@@ -34,20 +34,24 @@ extension CountdownService {
         }
     }
 
-    /// The objects of `slug`'s calendar at these names (a multiget's hrefs), read
-    /// by their UIDs: a hundred of 10,000 read a hundred rows (issue #62).
-    public func calendarListing(feed slug: String, names: [String], bodies: Bool) async throws -> CalendarListing {
+    /// The version of `slug`'s feed: a listing of the same version is still
+    /// the calendar's (every write to its objects, names and log raises the
+    /// revision), so a server keeps listings by it and asks the store only this.
+    public func calendarVersion(feed slug: String) async throws -> CalendarVersion {
         try await authorize(.readFeed(slug))
-        let feedId = try await store.read { reader in try await reader.requireFeed(slug).savedID() }
-        let uids = try await store.read { reader in
-            var uids: [String] = []
-            for name in names {
-                if let named = try await reader.davNameRows(feedId: feedId, .name(name)).first { uids.append(named.uid) }
-                else if name.hasSuffix(".ics") { uids.append(String(name.dropLast(4))) }
-            }
-            return uids
+        return try await store.read { reader in CalendarVersion(try await reader.requireFeed(slug)) }
+    }
+
+    /// The text of the objects of `slug` with these UIDs that are kept as
+    /// their apps wrote them, by UID, each with the ETag it was kept under.
+    public func keptTexts(feed slug: String, uids: [String]) async throws -> [String: DavObjectRecord] {
+        try await authorize(.readFeed(slug))
+        guard !uids.isEmpty else { return [:] }
+        return try await store.read { reader in
+            let feedId = try await reader.requireFeed(slug).savedID()
+            return Dictionary(try await reader.davObjectRows(DavObjectQuery(feedId: feedId, uids: uids, bodies: true)).map { ($0.uid, $0) },
+                              uniquingKeysWith: { first, _ in first })
         }
-        return try await calendarListing(feed: slug, uids: uids, bodies: bodies)
     }
 
     /// The tasks of `slug` that have no date yet (kept only as calendar apps
