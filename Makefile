@@ -82,7 +82,7 @@ test-mqtt: deps
 	swift test $(SWIFT_FLAGS) --filter 'MQTTSensorTests|NoticeTests'
 
 # Real clients for `make interop`, from Debian's packages when missing.
-CLIENT_PACKAGES := vdirsyncer khal calcurse chromium fonts-noto-color-emoji curl radicale nginx-light
+CLIENT_PACKAGES := vdirsyncer khal calcurse chromium fonts-noto-color-emoji curl radicale nginx-light python3-venv
 clients:
 	@$(call install-missing,$(CLIENT_PACKAGES),interop clients)
 
@@ -114,11 +114,13 @@ browser: build pydeps
 # full walk, the permission check with 1,000 people against a store read, then
 # serving against a bare Hummingbird app and nginx (wrk drives the load; gcc,
 # nginx and wrk are installed when missing), a feed beside 1,000 people against
-# the feed alone, CalDAV on a 10,000-event calendar, then replicas:
+# the feed alone, CalDAV on a 10,000-event calendar beside Radicale (Debian) and
+# Xandikos (PyPI) holding the same events, then replicas:
 # SQLite against PostgreSQL, one replica against two behind nginx.
-BENCH_PACKAGES := nginx-light wrk gcc
+BENCH_PACKAGES := nginx-light wrk gcc radicale git
 bench: deps pydeps dist
 	@$(call install-missing,$(BENCH_PACKAGES),benchmark tools)
+	@$(TMINUS_PYTHON) -c "import xandikos" 2>/dev/null || $(VENV)/bin/pip install -q xandikos==0.4.10
 	swift build -c release --product tminus-bench $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 	swift build -c release --product tminus $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 	$(TMINUS_PYTHON) bench/core.py .

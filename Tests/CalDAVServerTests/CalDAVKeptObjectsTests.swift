@@ -62,6 +62,8 @@ struct CalDAVKeptObjectsTests {
             let synced = try await CalDAVRequests.send(client, CalDAVRequests.report, "/dav/calendars/anna/work/", anna,
                                                        CalDAVRequests.sync.replacingOccurrences(of: "TOKEN", with: token))
             #expect(synced.body.contains("review.ics"), "\(synced.body)")
+            let relisted = try await CalDAVRequests.send(client, CalDAVRequests.report, "/dav/calendars/anna/work/", anna, Self.query("", data: true))
+            #expect(relisted.body.contains("DTSTAMP:20210303T030303Z"), "a listing kept from before the new stamp is not answered: \(relisted.body)")
 
             // Changed in the web app: the object is written from the countdown again, with the change.
             var countdown = try #require(try await parts.store.countdowns(inFeed: "work").first)

@@ -370,6 +370,12 @@ fi
 # An independent compatibility run (caldav-server-tester), tminus beside Radicale and Xandikos.
 run_checks "caldav-server-tester" "$PYTHON" Tests/interop/caldav_compat.py "$BASE/" anna "$APP_PASSWORD" "$ART"
 
+# python-caldav's own functional suite (its sdist's tests/test_caldav.py), as a person of no space:
+# it makes, empties and deletes calendars of its own, and must see no one else's.
+printf 'a suite password\n' | "$TMINUS" users add suite --password-stdin --db "$WORK/tminus.sqlite" >/dev/null 2>&1
+SUITE_PASSWORD=$("$TMINUS" users app-password suite --label "python-caldav's suite" --db "$WORK/tminus.sqlite" 2>/dev/null)
+run_checks "python-caldav's suite" "$PYTHON" Tests/interop/caldav_suite.py "$BASE/dav/" suite "$SUITE_PASSWORD" "$ART"
+
 # vdirsyncer syncs one calendar both ways with a local folder, which khal reads.
 DAV="$BASE/dav/calendars/anna/interop-sync/"
 curl -s -o /dev/null -u "anna:$APP_PASSWORD" -X MKCALENDAR "$DAV"

@@ -231,9 +231,11 @@ extension CountdownService {
         let basis = CalendarObject.etag(of: saved)
         let kept = DavObjectRecord(feedId: feedId, uid: incoming.uid, basis: basis, etag: CalendarObject.etag(ofKept: text, basis: basis), body: text,
                                    title: saved.title, savedAt: tx.now)
-        // Bytes that changed while the countdown did not (a new DTSTAMP) are a change for a client that syncs too.
+        // Bytes that changed while the countdown did not (a new DTSTAMP) are a change for a client that syncs
+        // too, and a new version of the calendar for the listings kept by it.
         if let existing, existing.row.map(CalendarObject.etag(of:)) == basis, existing.etag != kept.etag {
             try await tx.log(.changed, [saved], by: principal.changeActor)
+            try await tx.touch(feedId: feedId)
         }
         try await tx.saveDavObject(kept)
         try await tx.checkQuota(feedId: feedId)
