@@ -5,15 +5,24 @@ import Subscriptions
 import Synchronization
 
 /// One connection to an MQTT broker through libmosquitto (Debian's
-/// libmosquitto-dev): its own network thread (`mosquitto_loop_start`), which
-/// reconnects by itself with a growing wait. What to publish is not queued
-/// here while the broker is away: the owner keeps the state it wants and
-/// publishes it again on each connect (`onConnect`), so a broker that is down
-/// for a week costs no memory.
+/// libmosquitto-dev), run by a network thread of ours that calls
+/// `mosquitto_loop` and reconnects with a growing wait (1 s doubling to 60 s).
+/// What to publish is not queued here while the broker is away: the owner
+/// keeps the state it wants and publishes it again on each connect
+/// (`onConnect`), so a broker that is down for a week costs no memory.
+///
+/// Why not libmosquitto's own thread (`mosquitto_loop_start`): it can only be
+/// stopped by marking the client disconnected and joining the thread, and a
+/// disconnect that lands while that thread is between its state check and
+/// `mosquitto_reconnect` is overwritten by the reconnect, so the thread runs
+/// on and the join never returns (a CI run of the MQTT suite hung for 78
+/// minutes); its other way out, cancelling the thread, stopped it inside our
+/// callbacks holding the log's lock. Our thread reads one flag of ours before
+/// each step, so `stop` returns within a loop's timeout, whatever the broker does.
 package final class MQTTConnection: @unchecked Sendable {
     // @unchecked: the client handle is behind a Mutex (taken out once by `stop`),
-    // libmosquitto's calls are thread-safe with the threaded loop, and the rest is
-    // behind Mutexes too.
+    // libmosquitto's calls are thread-safe once told threads use it
+    // (`mosquitto_threaded_set`), and the rest is behind Mutexes too.
 
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
@@ -32,6 +41,14 @@ package final class MQTTConnection: @unchecked Sendable {
     /// Publishes the broker has not acknowledged yet (QoS 1 message ids), whether
     /// it answered a connect yet, and who waits for both (`settled()`).
     private let delivery = Mutex<(unacknowledged: Set<Int32>, answered: Bool, waiters: [CheckedContinuation<Void, Never>])>(([], false, []))
+    /// Set by `stop`; the network thread reads it before each step and ends.
+    private let stopping = NSCondition()
+    private var stopRequested = false   // guarded by `stopping`
+    /// Signalled by the network thread as it ends.
+    private let ended = DispatchSemaphore(value: 0)
+    private let threadStarted = Mutex(false)
+    /// How long one `mosquitto_loop` waits for the socket: the longest `stop` waits for the thread to look at its flag.
+    static let loopTimeoutMilliseconds: Int32 = 200
     package let settings: MQTTSettings
     package let logger: Logger
     /// `{topic}/status`: "online" while connected, "offline" (the will) otherwise.
@@ -45,6 +62,8 @@ package final class MQTTConnection: @unchecked Sendable {
             throw Failure(description: "libmosquitto cannot make a client")
         }
         client.withLock { $0 = Handle(pointer: handle) }
+        // Threads other than the network thread publish: libmosquitto then queues and wakes the loop.
+        mosquitto_threaded_set(handle, true)
         mosquitto_connect_callback_set(handle) { _, context, code in
             guard let context else { return }
             Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().connected(code)
@@ -57,7 +76,6 @@ package final class MQTTConnection: @unchecked Sendable {
             guard let context else { return }
             Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().acknowledged(messageID)
         }
-        mosquitto_reconnect_delay_set(handle, 1, 60, true)
         _ = "offline".withCString { mosquitto_will_set(handle, statusTopic, 7, $0, 1, true) }
         if let username = settings.username {
             let password = try settings.password.map { secret in
@@ -73,30 +91,65 @@ package final class MQTTConnection: @unchecked Sendable {
     /// Starts connecting (in the background) and the network thread; `onConnect` runs on that thread after each connect.
     package func start(onConnect: @escaping @Sendable () -> Void) throws {
         self.onConnect.withLock { $0 = onConnect }
-        guard let handle = client.withLock({ $0?.pointer }) else { return }
-        let code = mosquitto_connect_async(handle, settings.host, Int32(settings.port), 60)
-        if code != 0 { record(error: "cannot connect to \(settings.host):\(settings.port): \(Self.describe(code))") }
-        try check(mosquitto_loop_start(handle), "cannot start the network thread")
+        guard let handle = client.withLock({ $0 }) else { return }
+        let code = mosquitto_connect_async(handle.pointer, settings.host, Int32(settings.port), 60)
+        if code != 0 { connectFailed(code) }
+        threadStarted.withLock { $0 = true }
+        let thread = Thread { [self] in networkLoop(handle) }
+        thread.name = "mqtt \(settings.host):\(settings.port)"
+        thread.start()
     }
 
     /// Says "offline", disconnects and frees the client; a second call does nothing.
-    ///
-    /// The network thread is always let end by itself, never cancelled: the disconnect
-    /// marks the client disconnected and `mosquitto_loop_stop` wakes the thread from its
-    /// wait (for the socket, or before a reconnect), after which it returns. Cancelling it
-    /// (`force`) stopped it wherever it was, in a callback of ours too, holding a lock such
-    /// as the log's on standard output, and every later log line of the process waited
-    /// for that lock forever (a CI run of the MQTT suite hung after a refused login).
+    /// Returns once the network thread has ended: within one loop's timeout and the
+    /// "offline" message's flush (at most 2 s), never waiting on the broker.
     package func stop() {
         guard let handle = client.withLock({ handle -> OpaquePointer? in defer { handle = nil }; return handle?.pointer }) else { return }
-        if isConnected {
-            _ = "offline".withCString { mosquitto_publish(handle, nil, statusTopic, 7, $0, 1, true) }
-        }
-        mosquitto_disconnect(handle)
-        mosquitto_loop_stop(handle, false)
+        stopping.withLock { stopRequested = true; stopping.broadcast() }
+        if threadStarted.withLock({ $0 }) { ended.wait() }
         mosquitto_destroy(handle)
     }
 
+    private var isStopping: Bool { stopping.withLock { stopRequested } }
+
+    /// The network thread: reads and writes the socket, reconnects after a growing
+    /// wait when the connection is refused or lost, and on `stop` says "offline",
+    /// disconnects and flushes that before it ends.
+    private func networkLoop(_ handle: Handle) {
+        defer { ended.signal() }
+        var failures = 0
+        while !isStopping {
+            if mosquitto_loop(handle.pointer, Self.loopTimeoutMilliseconds, 1) == 0 {
+                if isConnected { failures = 0 }
+                continue
+            }
+            // Not connected (refused, lost, or never reached): wait, then try again, unless stopped meanwhile.
+            let wait = Self.reconnectDelay(afterFailures: failures)
+            failures += 1
+            let stopped = stopping.withLock { () -> Bool in
+                let until = Date().addingTimeInterval(wait)
+                while !stopRequested, stopping.wait(until: until) {}
+                return stopRequested
+            }
+            if stopped { break }
+            let code = mosquitto_reconnect_async(handle.pointer)
+            if code != 0 { connectFailed(code) }
+        }
+        if isConnected {
+            _ = "offline".withCString { mosquitto_publish(handle.pointer, nil, statusTopic, 7, $0, 1, true) }
+        }
+        mosquitto_disconnect(handle.pointer)
+        // Sends what is queued ("offline", then DISCONNECT); ends when the socket closes, at most ten rounds.
+        for _ in 0..<10 where mosquitto_loop(handle.pointer, Self.loopTimeoutMilliseconds, 1) == 0 {}
+        state.withLock { $0.connected = false }
+    }
+
+    /// 1 s after the first failure, doubling to at most a minute.
+    static func reconnectDelay(afterFailures failures: Int) -> TimeInterval {
+        TimeInterval(min(60, 1 << min(failures, 6)))
+    }
+
+    /// The network thread holds the connection until `stop`, so this runs only after it (or without a start).
     deinit { stop() }
 
     package var isConnected: Bool { state.withLock { $0.connected } }
@@ -166,6 +219,12 @@ package final class MQTTConnection: @unchecked Sendable {
         if let error { logger.warning("MQTT broker", metadata: ["broker": "\(settings.host):\(settings.port)", "error": "\(error)"]) }
     }
 
+    /// A connect that failed at once (no such host, the port closed): an answer, like a refusal.
+    private func connectFailed(_ code: Int32) {
+        record(error: "cannot connect to \(settings.host):\(settings.port): \(Self.describe(code))")
+        answered()
+    }
+
     private func connected(_ code: Int32) {
         guard code == 0 else {
             let reason = String(cString: mosquitto_connack_string(code))
@@ -188,8 +247,11 @@ package final class MQTTConnection: @unchecked Sendable {
             return state.lastError?.hasPrefix("the broker refused") ?? false
         }
         if code != 0, !refused { record(error: "the connection was lost (\(Self.describe(code))); reconnecting") }
-        // Nothing more will be acknowledged on this connection: whoever waits goes on.
+        // Nothing more will be acknowledged on this connection: whoever waits goes on. A connect
+        // that ended without an answer (the broker's port closed) is an answer too, or `settled`
+        // would wait for a broker that is not there.
         let waiters = delivery.withLock { delivery -> [CheckedContinuation<Void, Never>] in
+            delivery.answered = true
             defer { delivery.waiters = [] }
             return delivery.waiters
         }

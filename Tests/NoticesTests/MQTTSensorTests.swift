@@ -265,6 +265,51 @@ struct MQTTSensorTests {
         #expect(connection.isConnected == false)
     }
 
+    /// Stops `connection` from a thread of its own and returns once `stop` did.
+    static func stopOffPool(_ connection: MQTTConnection) async {
+        await withCheckedContinuation { continuation in Thread { connection.stop(); continuation.resume() }.start() }
+    }
+
+    /// Regression (a CI run of this suite hung for 78 minutes, killed at CI's limit): `stop`
+    /// joined libmosquitto's own network thread, and a disconnect that landed while that
+    /// thread was about to reconnect was overwritten by the reconnect, so the thread ran on
+    /// and the join never returned. Now the thread is ours and reads our flag before each
+    /// step. A refused login reconnects every second or two; each round stops it at another
+    /// point of that cycle (a hang here is the suite's time limit, not a margin).
+    @Test func stoppingAConnectionAtAnyPointOfItsReconnectsReturns() async throws {
+        let fixture = try ServerFixture()
+        let broker = try await Broker(in: fixture.directory)
+        defer { broker.stop() }
+        let settings = MQTTSettings(host: "127.0.0.1", port: broker.port, tls: false, username: "ha",
+                                    password: .saved("not-the-password"), topic: "tminus-test", discoveryPrefix: nil)
+        var logger = Logger(label: "tminus-test")
+        logger.logLevel = .critical
+        for round in 0..<8 {
+            let connection = try MQTTConnection(settings: settings, clientID: "tminus-test-reconnect-\(round)", logger: logger)
+            try connection.start { }
+            await connection.settled()
+            #expect(connection.lastError?.contains("refused") == true)
+            // 0 to 1.4 s after the refusal: before, during and after the first reconnect's wait.
+            try await Task.sleep(for: .milliseconds(200 * round))
+            await Self.stopOffPool(connection)
+            #expect(connection.isConnected == false)
+        }
+    }
+
+    /// A broker whose port is closed answers nothing: `settled` returns (a test waiting on it
+    /// would wait forever) with the reason, and `stop` returns.
+    @Test func aClosedPortSettlesWithTheReasonAndStops() async throws {
+        let settings = MQTTSettings(host: "127.0.0.1", port: Loopback.freePort(), tls: false, username: nil,
+                                    password: nil, topic: "tminus-test", discoveryPrefix: nil)
+        var logger = Logger(label: "tminus-test")
+        logger.logLevel = .critical
+        let connection = try MQTTConnection(settings: settings, clientID: "tminus-test-closed", logger: logger)
+        try connection.start { }
+        await connection.settled()
+        #expect(connection.isConnected == false && connection.lastError != nil)
+        await Self.stopOffPool(connection)
+    }
+
     @Test func aWrongBrokerPasswordIsReportedInHealth() async throws {
         let fixture = try ServerFixture()
         let broker = try await Broker(in: fixture.directory)
