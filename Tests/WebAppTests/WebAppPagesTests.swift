@@ -107,6 +107,23 @@ import TminusServer
         }
     }
 
+    /// Issue #63, 8 (left by that session): a feed whose file was removed from `feeds/` is kept and served
+    /// as it was; `/api/health` said so, and now its page does too, with what to do.
+    @Test func aFeedWhoseFileWasRemovedSaysSoOnItsPage() async throws {
+        let fixture = try ServerFixture()
+        try fixture.feed("cafe", calendar: Self.concert)
+        try await WebAppSignIn.withSignedInBrowser(fixture) { browser, parts, _ in
+            let before = try await browser.get("/app/feeds/cafe")
+            #expect(before.status == .ok && !before.text.contains("was removed from the feeds folder"))
+            try FileManager.default.removeItem(at: fixture.feeds.appendingPathComponent("cafe.yaml"))
+            await parts.dependencies.loader.reload()
+            let after = try await browser.get("/app/feeds/cafe")
+            #expect(after.status == .ok && after.text.contains("Concert"), "still served as it was")
+            #expect(after.text.contains("The file that defined this feed was removed from the feeds folder")
+                    && after.text.contains("tminus feeds rm cafe"), "\(after.text)")
+        }
+    }
+
     @Test func formsWithoutTheirCSRFTokenChangeNothing() async throws {
         let fixture = try ServerFixture()
         try await WebAppSignIn.withSignedInBrowser(fixture) { browser, parts, client in
@@ -573,4 +590,8 @@ import TminusServer
             #expect(gone.status == .notFound && gone.text.contains("Not found") && gone.text.contains("There is no feed “no-such-feed”."))
         }
     }
+
+    /// One event, for tests that need a feed and not what is in it.
+    static let concert = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:concert@example.com\r\n"
+        + "DTSTAMP:20260101T000000Z\r\nDTSTART;VALUE=DATE:20261210\r\nSUMMARY:Concert\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
 }

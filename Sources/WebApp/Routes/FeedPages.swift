@@ -187,6 +187,7 @@ package struct FeedPages: Sendable {
                         budgetWarnings: try await OutputBudget.measure(compiled, renderer: app.renderer).warnings,
                         canEdit: await app.allows(.editFeed(slug)), canManageSources: await app.allows(.manageSources(slug)),
                         canDelete: await app.allows(.deleteFeed(slug)))
+        if app.loader.undefinedFeeds.contains(slug) { view.fileRemoved = [slug] }
         view.undated = try await app.service.undatedTasks(feed: slug).map { FeedView.UndatedTask(title: $0.title, saved: AppDates.text($0.savedAt)) }
         return view
     }

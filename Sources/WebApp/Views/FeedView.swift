@@ -92,6 +92,8 @@ package struct FeedView: TemplateView {
     package var undated: [UndatedTask] = []
     /// Client limits this feed's calendars pass (Google's 1 MB).
     package var budgetWarnings: [String]
+    /// The feed's slug when its file was removed from `feeds/` (served as it was until `tminus feeds rm`), else empty.
+    package var fileRemoved: [String] = []
     /// What the signed-in person may do here: the page shows only those controls
     /// (a forged POST is refused by the use case all the same).
     package var canEdit = true
