@@ -49,15 +49,21 @@ package final class MQTTConnection: @unchecked Sendable {
     private let threadStarted = Mutex(false)
     /// How long one `mosquitto_loop` waits for the socket: the longest `stop` waits for the thread to look at its flag.
     static let loopTimeoutMilliseconds: Int32 = 200
+    private let observe: (@Sendable (ReconnectStep) -> Void)?
     package let settings: MQTTSettings
     package let logger: Logger
     /// `{topic}/status`: "online" while connected, "offline" (the will) otherwise.
     package var statusTopic: String { settings.topic + "/status" }
 
-    package init(settings: MQTTSettings, clientID: String, logger: Logger) throws {
+    /// A step of the network thread's reconnect cycle, told to `observe` as it is taken.
+    package enum ReconnectStep: Sendable { case waiting, reconnecting }
+
+    /// `observe`: told on the network thread of each reconnect step (a test stops the connection at each one).
+    package init(settings: MQTTSettings, clientID: String, logger: Logger, observe: (@Sendable (ReconnectStep) -> Void)? = nil) throws {
         Self.library
         self.settings = settings
         self.logger = logger
+        self.observe = observe
         guard let handle = mosquitto_new(clientID, true, Unmanaged.passUnretained(self).toOpaque()) else {
             throw Failure(description: "libmosquitto cannot make a client")
         }
@@ -126,12 +132,14 @@ package final class MQTTConnection: @unchecked Sendable {
             // Not connected (refused, lost, or never reached): wait, then try again, unless stopped meanwhile.
             let wait = Self.reconnectDelay(afterFailures: failures)
             failures += 1
+            observe?(.waiting)
             let stopped = stopping.withLock { () -> Bool in
                 let until = Date().addingTimeInterval(wait)
                 while !stopRequested, stopping.wait(until: until) {}
                 return stopRequested
             }
             if stopped { break }
+            observe?(.reconnecting)
             let code = mosquitto_reconnect_async(handle.pointer)
             if code != 0 { connectFailed(code) }
         }

@@ -274,9 +274,10 @@ struct MQTTSensorTests {
     /// joined libmosquitto's own network thread, and a disconnect that landed while that
     /// thread was about to reconnect was overwritten by the reconnect, so the thread ran on
     /// and the join never returned. Now the thread is ours and reads our flag before each
-    /// step. A refused login reconnects every second or two; each round stops it at another
-    /// point of that cycle (a hang here is the suite's time limit, not a margin).
-    @Test func stoppingAConnectionAtAnyPointOfItsReconnectsReturns() async throws {
+    /// step. A refused login goes round a cycle (refused, wait, reconnect, refused …); each
+    /// round stops it at another step of that cycle, as the thread takes it.
+    @Test(arguments: [(MQTTConnection.ReconnectStep?.none, 1), (.waiting, 1), (.reconnecting, 1), (.waiting, 2), (.reconnecting, 2)])
+    func stoppingAConnectionAtAnyStepOfItsReconnectsReturns(step: MQTTConnection.ReconnectStep?, occurrence: Int) async throws {
         let fixture = try ServerFixture()
         let broker = try await Broker(in: fixture.directory)
         defer { broker.stop() }
@@ -284,16 +285,18 @@ struct MQTTSensorTests {
                                     password: .saved("not-the-password"), topic: "tminus-test", discoveryPrefix: nil)
         var logger = Logger(label: "tminus-test")
         logger.logLevel = .critical
-        for round in 0..<8 {
-            let connection = try MQTTConnection(settings: settings, clientID: "tminus-test-reconnect-\(round)", logger: logger)
-            try connection.start { }
-            await connection.settled()
-            #expect(connection.lastError?.contains("refused") == true)
-            // 0 to 1.4 s after the refusal: before, during and after the first reconnect's wait.
-            try await Task.sleep(for: .milliseconds(200 * round))
-            await Self.stopOffPool(connection)
-            #expect(connection.isConnected == false)
+        let reached = DispatchSemaphore(value: 0)
+        let seen = Mutex(0)
+        let connection = try MQTTConnection(settings: settings, clientID: "tminus-test-reconnect", logger: logger) { taken in
+            guard taken == step, seen.withLock({ count in count += 1; return count == occurrence }) else { return }
+            reached.signal()
         }
+        try connection.start { }
+        await connection.settled()
+        #expect(connection.lastError?.contains("refused") == true)
+        if step != nil { await Self.waitOffPool(reached) }
+        await Self.stopOffPool(connection)
+        #expect(connection.isConnected == false)
     }
 
     /// A broker whose port is closed answers nothing: `settled` returns (a test waiting on it
