@@ -94,12 +94,10 @@ package final class MQTTConnection: @unchecked Sendable {
         }
     }
 
-    /// Starts connecting (in the background) and the network thread; `onConnect` runs on that thread after each connect.
+    /// Starts the network thread, which connects; `onConnect` runs on that thread after each connect.
     package func start(onConnect: @escaping @Sendable () -> Void) throws {
         self.onConnect.withLock { $0 = onConnect }
         guard let handle = client.withLock({ $0 }) else { return }
-        let code = mosquitto_connect_async(handle.pointer, settings.host, Int32(settings.port), 60)
-        if code != 0 { connectFailed(code) }
         threadStarted.withLock { $0 = true }
         let thread = Thread { [self] in networkLoop(handle) }
         thread.name = "mqtt \(settings.host):\(settings.port)"
@@ -123,6 +121,9 @@ package final class MQTTConnection: @unchecked Sendable {
     /// disconnects and flushes that before it ends.
     private func networkLoop(_ handle: Handle) {
         defer { ended.signal() }
+        // The first connect too is made here: its name lookup blocks, and the caller may be on Swift's cooperative pool.
+        let first = mosquitto_connect_async(handle.pointer, settings.host, Int32(settings.port), 60)
+        if first != 0 { connectFailed(first) }
         var failures = 0
         while !isStopping {
             if mosquitto_loop(handle.pointer, Self.loopTimeoutMilliseconds, 1) == 0 {
