@@ -307,7 +307,7 @@ let package = Package(
         // The web app at /app: sign-in, pages and forms, people and spaces, focus, languages.
         .testTarget(
             name: "WebAppTests",
-            dependencies: ["WebApp", "Catalog", "HTTPSupport", "FeedServer", "TminusServer", "Pages", "Services", "Subscriptions", "TestSupport", "ServerTestSupport",
+            dependencies: ["WebApp", "Catalog", "ICalendar", "Countdowns", "HTTPSupport", "FeedServer", "TminusServer", "Pages", "Services", "Subscriptions", "TestSupport", "ServerTestSupport",
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "HummingbirdOTP", package: "hummingbird-auth")]
         ),

@@ -25,19 +25,21 @@ extension CalDAVRoutes {
         case .home(let login):
             status.add(properties.response(href: path.href, DAVProperties.home(person: person)))
             if deep {
-                let feeds = try await service.readable(parts.catalog.storedFeeds).sorted { $0.feed.slug < $1.feed.slug }
+                // Every calendar the person sees, a busy-only member's among them.
+                let feeds = try await service.busyReadable(parts.catalog.storedFeeds).sorted { $0.feed.slug < $1.feed.slug }
                 let newest = try await service.newestChanges(feeds: feeds.map(\.feed.slug))
                 for feed in feeds {
-                    let canEdit = await allowed(.editFeed(feed.feed.slug))
-                    status.add(properties.response(href: DAVPath.calendar(login: login, feed: feed.feed.slug).href,
-                                                   DAVProperties.calendar(feed, newestChange: newest[feed.feed.slug] ?? 0, canEdit: canEdit, person: person)))
+                    let slug = feed.feed.slug
+                    let token = SyncToken(changeId: newest[slug] ?? 0, personalId: try await newestPersonal(slug))
+                    status.add(properties.response(href: DAVPath.calendar(login: login, feed: slug).href,
+                                                   DAVProperties.calendar(feed, token: token, access: await access(feed, person: person), person: person)))
                 }
             }
         case .calendar(let login, let segment):
             let slug = Self.slug(segment)
             let listing = try await listing(slug, bodies: properties.wantsData)
-            status.add(properties.response(href: path.href, DAVProperties.calendar(listing.feed, newestChange: listing.newestChange,
-                                                                                  canEdit: await allowed(.editFeed(slug)), person: person)))
+            status.add(properties.response(href: path.href, DAVProperties.calendar(listing.feed, token: listing.token,
+                                                                                  access: await access(listing.feed, person: person), person: person)))
             if deep {
                 for object in listing.objects where !status.overflowed {
                     let data = { self.data(object, feed: listing.feed.feed) }
@@ -61,8 +63,8 @@ extension CalDAVRoutes {
         let slug = Self.slug(segment)
         guard let object = try await object(slug, name) else { throw HTTPError(.notFound, message: "no object \(name) in this calendar") }
         let feed = try await listing(slug, uids: []).feed.feed
-        let bytes = try object.written.map { Array($0.utf8) }
-            ?? CalendarExport.object(feed: feed, countdown: try object.countdown(), otherCalendarDates: spelling(feed), imageURL: imageURL)
+        guard let text = data(object, feed: feed) else { throw HTTPError(.internalServerError, message: "object \(name) cannot be read: see the server's log") }
+        let bytes = Array(text.utf8)
         return Response(status: .ok, headers: [.contentType: "text/calendar; charset=utf-8", .eTag: object.etag],
                         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
@@ -102,7 +104,8 @@ extension CalDAVRoutes {
             let listing = try await listing(slug, bodies: DAVProperties(body: .properties(names)).wantsData)
             let hrefs = { @Sendable (name: String) in DAVPath.object(login: login, feed: segment, name: name).href }
             // The feed's compilation, when it is of the listing's revision, is the index a time range is answered from.
-            let index = await SeriesIndex.of(parts.catalog, slug: slug, listed: listing.feed)
+            // Not for busy time only: a search by title must not find what the titles are.
+            let index = listing.isBusyOnly ? nil : await SeriesIndex.of(parts.catalog, slug: slug, listed: listing.feed)
             return try await heavyReport {
                 try self.query(listing, names: names, filter: filter, expand: expand, index: index, href: hrefs)
             }
@@ -113,17 +116,21 @@ extension CalDAVRoutes {
                 for object in listing.objects where !status.overflowed {
                     status.add(properties.response(href: href(object.name), DAVProperties.object(object, data: { self.data(object, feed: listing.feed.feed) })))
                 }
-                return Self.multistatus(status, syncToken: SyncToken(changeId: listing.newestChange).text)
+                return Self.multistatus(status, syncToken: listing.token.text)
             }
             guard let seen = SyncToken(token) else {
                 return Self.error(.forbidden, .d("valid-sync-token"), "this sync token is not one of this calendar's: sync again from the start")
             }
-            guard let (changes, customNames, newest) = try await service.calendarChanges(feed: slug, after: seen.changeId) else {
+            guard let (changes, names, newest) = try await service.calendarChanges(feed: slug, after: seen.changeId) else {
                 return Self.error(.forbidden, .d("valid-sync-token"),
                                   "this sync token is no longer valid (older than the 90 days of changes kept, or from before a backup was restored): sync again from the start")
             }
             // Each object changed since, once: as it is now, or gone. With a limit, the changes up to the
             // last one that fits, the token naming it, and a 507 that says there is more (RFC 6578 §3.6).
+            // A busy-only member knows objects by their hashed UIDs alone, and not the names clients gave.
+            let busyOnly = try await service.isBusyOnly(slug)
+            let customNames = busyOnly ? [:] : names
+            func uid(_ uid: String) -> String { busyOnly ? Redaction.redactedUID(uid) : uid }
             var order: [String] = [], seenUIDs = Set<String>(), through = newest, truncated = false
             for change in changes {
                 if !seenUIDs.contains(change.uid) {
@@ -133,6 +140,11 @@ extension CalDAVRoutes {
                 }
                 through = change.id ?? through
             }
+            // And the person's own parts saved since, each object once (all of them fit: they are one person's).
+            let ownChanged = truncated ? [:] : try await service.personalParts(feed: slug, after: seen.personalId)
+            for changed in ownChanged.keys.sorted() where seenUIDs.insert(changed).inserted { order.append(changed) }
+            let personalThrough = max(seen.personalId, ownChanged.values.compactMap(\.id).max() ?? 0)
+            order = order.map(uid)
             if !order.isEmpty {
                 let listing = try await listing(slug, uids: order, bodies: properties.wantsData)
                 let present = Dictionary(listing.objects.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
@@ -145,7 +157,7 @@ extension CalDAVRoutes {
                 }
             }
             if truncated { status.add(MultiStatus.Response(href: path.href, status: 507)) }
-            return Self.multistatus(status, syncToken: SyncToken(changeId: truncated ? through : newest).text)
+            return Self.multistatus(status, syncToken: SyncToken(changeId: truncated ? through : newest, personalId: personalThrough).text)
         case .principalSearch:
             return Self.multistatus(status)
         case .freeBusy(let asked):
@@ -231,12 +243,37 @@ extension CalDAVRoutes {
     /// current revision; with `bodies`, with the text of those kept as their apps wrote them.
     func listing(_ slug: String, uids: [String]? = nil, bodies: Bool = false) async throws -> CalendarListing {
         let kept = try await keptListing(slug)
-        return try await withTexts(uids.map(kept.withUIDs) ?? kept.listing, bodies: bodies, slug)
+        return try await personalized(try await withTexts(uids.map(kept.withUIDs) ?? kept.listing, bodies: bodies, slug), slug)
     }
 
     /// The objects at these names (a multiget's), each once, in the order asked.
     func listing(_ slug: String, names: [String], bodies: Bool) async throws -> CalendarListing {
-        try await withTexts(try await keptListing(slug).named(names), bodies: bodies, slug)
+        try await personalized(try await withTexts(try await keptListing(slug).named(names), bodies: bodies, slug), slug)
+    }
+
+    /// The listing as the signed-in person reads it: with their own alarms on
+    /// a space's objects (one read of their parts of this calendar, kept apart from the shared listing).
+    private func personalized(_ listing: CalendarListing, _ slug: String) async throws -> CalendarListing {
+        guard !listing.isBusyOnly else { return listing }
+        let parts = try await service.personalParts(feed: slug)
+        guard !parts.isEmpty else { return listing }
+        var own = listing
+        own.objects = listing.objects.map { $0.with(personal: parts[$0.uid]) }
+        own.newestPersonal = parts.values.compactMap(\.id).max() ?? 0
+        return own
+    }
+
+    /// The newest of the signed-in person's own parts of `slug`'s objects (0: none), for its sync token.
+    func newestPersonal(_ slug: String) async throws -> Int64 {
+        try await service.personalParts(feed: slug).values.compactMap(\.id).max() ?? 0
+    }
+
+    /// What the person may do with a calendar, as its privileges tell their app.
+    func access(_ feed: StoredFeed, person: PersonAccess) async -> CalendarAccess {
+        let slug = feed.feed.slug
+        if (try? await service.isBusyOnly(slug)) == true { return .busyOnly }
+        if await allowed(.editFeed(slug)) { return .edit }
+        return feed.spaceId != nil && !person.readOnly ? .ownAlarms : .read
     }
 
     private func keptListing(_ slug: String) async throws -> CalendarListings.Kept {
@@ -260,7 +297,8 @@ extension CalDAVRoutes {
     }
 
     func object(_ slug: String, _ name: String) async throws -> CalendarObject? {
-        try await service.calendarObject(feed: slug, name: name)
+        guard let object = try await service.calendarObject(feed: slug, name: name) else { return nil }
+        return object.with(personal: try await service.personalParts(feed: slug, uids: [object.uid])[object.uid])
     }
 
     /// Whether the signed-in person may do `permission` (what privileges say).
@@ -276,6 +314,13 @@ extension CalDAVRoutes {
     /// An object's bytes, as text: as a calendar app wrote them, while they are the object, else
     /// written from its countdown (nil: its row cannot be read, which a listing reports as a missing property).
     func data(_ object: CalendarObject, feed: Feed, index: SeriesIndex? = nil) -> String? {
+        guard let shared = sharedData(object, feed: feed, index: index) else { return nil }
+        guard let part = object.personalPart, let calendar = try? ICalendarParser.parse(shared, options: ParseOptions(mode: .lenient)).calendar else { return shared }
+        return CalendarWriter(timeZones: .keep).write(part.merged(into: calendar))
+    }
+
+    /// The object as everyone sees it, without the signed-in person's own part.
+    func sharedData(_ object: CalendarObject, feed: Feed, index: SeriesIndex? = nil) -> String? {
         if let written = object.written { return written }
         guard let countdown = object.row?.id.flatMap({ index?.countdown(row: $0) }) ?? (try? object.countdown()) else { return nil }
         return String(decoding: CalendarExport.object(feed: feed, countdown: countdown, otherCalendarDates: spelling(feed), imageURL: imageURL),

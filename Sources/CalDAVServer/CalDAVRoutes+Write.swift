@@ -18,8 +18,10 @@ extension CalDAVRoutes {
         do { body = try await request.body.collect(upTo: limit) } catch { throw HTTPError(.contentTooLarge, message: "an object is at most \(limit) bytes") }
         let saved: (created: Bool, etag: String)
         do {
+            // What the object is for everyone, written as a read writes it: a person's write that changes only their alarms is theirs.
+            let current: @Sendable (CalendarObject, Feed) -> String? = { object, feed in self.sharedData(object, feed: feed) }
             saved = try await service.putCalendarObject(Array(buffer: body), feed: Self.slug(segment), name: name,
-                                                          ifMatch: request.headers[.ifMatch], ifNoneMatch: request.headers[.ifNoneMatch] == "*")
+                                                          ifMatch: request.headers[.ifMatch], ifNoneMatch: request.headers[.ifNoneMatch] == "*", current: current)
         } catch StoreError.overQuota(let why) {
             // RFC 4331 §6: the precondition a calendar app shows as "the account is full".
             return Self.error(.init(code: 507, reasonPhrase: "Insufficient Storage"), .d("quota-not-exceeded"), why)

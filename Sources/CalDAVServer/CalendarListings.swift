@@ -24,7 +24,11 @@ final class CalendarListings: Sendable {
             byUID = Dictionary(listing.objects.enumerated().map { ($1.uid, $0) }, uniquingKeysWith: { first, _ in first })
         }
 
-        var version: CalendarVersion { CalendarVersion(listing.feed) }
+        var version: CalendarVersion {
+            var version = CalendarVersion(listing.feed)
+            version.isBusyOnly = listing.isBusyOnly
+            return version
+        }
 
         /// What a listing holds, roughly: the rows' text and a few hundred bytes each besides.
         var approximateBytes: Int {
@@ -57,6 +61,8 @@ final class CalendarListings: Sendable {
 
     /// `slug`'s listing as of `version`, read from the store when what is kept is of another.
     func listing(_ slug: String, version: CalendarVersion, read: () async throws -> CalendarListing) async throws -> Kept {
+        // Busy time only is another listing of the same calendar.
+        let slug = version.isBusyOnly ? "busy " + slug : slug
         if let hit = kept.withLock({ $0.use(slug) }), hit.version == version { return hit }
         let fresh = Kept(try await read())
         kept.withLock { lru in

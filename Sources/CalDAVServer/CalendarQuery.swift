@@ -149,26 +149,11 @@ enum CalendarQuery {
     /// A VFREEBUSY of the events' occurrences within `window` (tasks and
     /// transparent events take no time), merged where they overlap.
     static func freeBusy(_ objects: [CalendarObject], feed: Feed, within window: DateInterval, now: Date) -> String {
-        var busy: [(Date, Date)] = []
-        // Bounded: a range of years over minutely repeats would otherwise spell out millions.
-        for object in objects where !object.isTask && busy.count < 10_000 {
-            guard let countdown = try? object.countdown() else { continue }
-            let calendar = CalendarExport.calendar(feed: CalendarExport.asObjects(feed), countdowns: [countdown])
-            guard calendar.events.first?.component.first("TRANSP")?.value.uppercased() != "TRANSPARENT" else { continue }
-            for occurrence in OccurrenceExpander(calendar: calendar, floatingZone: feed.zone).occurrences(in: calendar, in: window, limit: 1_000).occurrences {
-                let end = occurrence.endInstant ?? occurrence.startInstant
-                guard end > occurrence.startInstant else { continue }
-                busy.append((max(occurrence.startInstant, window.start), min(end, window.end)))
-            }
-        }
-        var merged: [(Date, Date)] = []
-        for period in busy.sorted(by: { $0.0 < $1.0 }) {
-            if let last = merged.last, period.0 <= last.1 { merged[merged.count - 1].1 = max(last.1, period.1) } else { merged.append(period) }
-        }
+        let merged = BusyTimes.periods(of: objects.compactMap { try? $0.countdown() }, feed: feed, within: window)
         var component = Component(name: "VFREEBUSY", properties: [
             Property(name: "DTSTAMP", value: utc(now)), Property(name: "DTSTART", value: utc(window.start)), Property(name: "DTEND", value: utc(window.end)),
         ])
-        component.properties += merged.map { Property(name: "FREEBUSY", value: "\(utc($0.0))/\(utc($0.1))") }
+        component.properties += merged.map { Property(name: "FREEBUSY", value: "\(utc($0.start))/\(utc($0.end))") }
         var calendar = VCalendar.empty()
         calendar.otherComponents = [component]
         return CalendarWriter(timeZones: .keep).write(calendar)

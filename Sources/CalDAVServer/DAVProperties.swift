@@ -81,21 +81,19 @@ struct DAVProperties {
     /// A feed as a calendar: its names and colour, its change stamps (ctag,
     /// sync token) from the revision and the log, and what the person may do.
     /// No calendar-order: each app keeps its own arrangement, and tminus keeps none.
-    static func calendar(_ feed: StoredFeed, newestChange: Int64, canEdit: Bool, person: PersonAccess) -> [(DAVName, () -> PropertyValue?)] {
+    static func calendar(_ feed: StoredFeed, token: SyncToken, access: CalendarAccess, person: PersonAccess) -> [(DAVName, () -> PropertyValue?)] {
         [
             (.d("resourcetype"), { .elements([.d("collection"), .c("calendar")]) }),
             (.d("displayname"), { .text(feed.feed.name) }),
-            (.cs("getctag"), { .text("\"\(feed.revision)-\(newestChange)\"") }),
-            (.d("sync-token"), { .text(SyncToken(changeId: newestChange).text) }),
+            (.cs("getctag"), { .text("\"\(feed.revision)-\(token.stamp)\"") }),
+            (.d("sync-token"), { .text(token.text) }),
             (.c("supported-calendar-component-set"), { .components(["VEVENT", "VTODO"]) }),
             (.c("min-date-time"), { .text(CalendarBounds.earliestText) }),
             (.c("max-date-time"), { .text(CalendarBounds.latestText) }),
             (.c("calendar-description"), { feed.feed.description.map { .text($0) } }),
             (.ical("calendar-color"), { feed.feed.color.map { .text($0) } }),
             (.c("calendar-timezone"), { .text(CalendarExport.timeZoneCalendar(of: feed.feed)) }),
-            (.d("current-user-privilege-set"), {
-                .privileges(canEdit ? [.d("read"), .d("write"), .d("write-properties"), .d("write-content"), .d("bind"), .d("unbind")] : [.d("read")])
-            }),
+            (.d("current-user-privilege-set"), { .privileges(access.privileges) }),
             (.d("owner"), { .href(DAVPath.principal(login: person.login).href) }),
             (.d("supported-report-set"), { .reports(reports) }),
             (.c("supported-calendar-data"), { .elements([]) }),

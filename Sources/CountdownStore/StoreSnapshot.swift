@@ -101,6 +101,8 @@ public struct StoreTable: Sendable {
         StoreTable(name: "davObject", columns: [("feedId", .integer), ("uid", .text), ("basis", .text), ("etag", .text), ("title", .text), ("savedAt", .date),
                                                      ("body", .text)],
                    key: "feedId, uid"),
+        StoreTable(name: "personalObject", columns: [("id", .integer), ("personId", .integer), ("feedId", .integer), ("uid", .text), ("body", .text),
+                                                     ("savedAt", .date)], key: "id"),
         StoreTable(name: "setting", columns: [("key", .text), ("value", .text)], key: "key"),
         StoreTable(name: "persistEntry", columns: [("keyHash", .text), ("value", .blob), ("expiresAt", .date)], key: "keyHash"),
     ]

@@ -319,6 +319,23 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        // Busy-only members, and each person's own alarms on a shared calendar: issue #62.
+        Migration(name: "v25: busy-only members, and each person's own alarms", statements: [
+            "ALTER TABLE member DROP CONSTRAINT member_role_check",
+            "ALTER TABLE member ADD CONSTRAINT member_role_check CHECK (role IN ('owner', 'editor', 'viewer', 'busy'))",
+            """
+            CREATE TABLE personalObject (
+                id BIGSERIAL PRIMARY KEY,
+                personId BIGINT NOT NULL REFERENCES person(id) ON DELETE CASCADE,
+                feedId BIGINT NOT NULL REFERENCES feed(id) ON DELETE CASCADE,
+                uid TEXT NOT NULL,
+                body TEXT NOT NULL,
+                savedAt TIMESTAMPTZ NOT NULL,
+                UNIQUE (personId, feedId, uid)
+            )
+            """,
+            "CREATE INDEX personalObject_feedId_uid ON personalObject (feedId, uid)",
+        ]),
     ]
 }
 

@@ -147,6 +147,19 @@ struct PostgresTransaction: StoreTransaction {
                                       order: "uid COLLATE \"C\"", on: connection)
     }
 
+    func personalObjectRows(_ query: PersonalObjectQuery) async throws -> [PersonalObjectRecord] {
+        var binds = PostgresBindings()
+        binds.append(query.personId)
+        binds.append(query.feedId)
+        binds.append(query.after ?? 0)
+        var condition = "personId = $1 AND feedId = $2 AND id > $3"
+        if let uids = query.uids {
+            binds.append(uids)
+            condition += " AND uid = ANY($4)"
+        }
+        return try await store.select(PersonalObjectRecord.self, from: StoreTable.named("personalObject"), where: condition, binds, order: "id", on: connection)
+    }
+
     func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
         var binds = PostgresBindings(query.after ?? 0)
         if let feedIds = query.feedIds { binds.append(feedIds) }
@@ -299,6 +312,26 @@ struct PostgresTransaction: StoreTransaction {
     func deleteDavObjects(feedId: Int64, uids: [String]) async throws {
         guard !uids.isEmpty else { return }
         try await connection.query("DELETE FROM davObject WHERE feedId = \(feedId) AND uid = ANY(\(uids))", logger: logger)
+    }
+
+    func savePersonalObject(_ row: PersonalObjectRecord) async throws -> PersonalObjectRecord {
+        try await deletePersonalObjects(feedId: row.feedId, uids: [row.uid], personId: row.personId)
+        let rows = try await connection.query("""
+            INSERT INTO personalObject (personId, feedId, uid, body, savedAt) VALUES (\(row.personId), \(row.feedId), \(row.uid), \(row.body), \(row.savedAt))
+            RETURNING id
+            """, logger: logger)
+        var saved = row
+        for try await id in rows.decode(Int64.self) { saved.id = id }
+        return saved
+    }
+
+    func deletePersonalObjects(feedId: Int64, uids: [String], personId: Int64?) async throws {
+        guard !uids.isEmpty else { return }
+        if let personId {
+            try await connection.query("DELETE FROM personalObject WHERE feedId = \(feedId) AND uid = ANY(\(uids)) AND personId = \(personId)", logger: logger)
+        } else {
+            try await connection.query("DELETE FROM personalObject WHERE feedId = \(feedId) AND uid = ANY(\(uids))", logger: logger)
+        }
     }
 
     func setMember(spaceId: Int64, personId: Int64, to row: MemberRecord?) async throws {

@@ -122,6 +122,15 @@ package struct SQLiteTransaction: StoreTransaction {
         }
     }
 
+    package func personalObjectRows(_ query: PersonalObjectQuery) async throws -> [PersonalObjectRecord] {
+        try await on { db in
+            var request = PersonalObjectRecord.filter(PersonalObjectRecord.Columns.personId == query.personId && PersonalObjectRecord.Columns.feedId == query.feedId)
+            if let uids = query.uids { request = request.filter(uids.contains(PersonalObjectRecord.Columns.uid)) }
+            if let after = query.after { request = request.filter(PersonalObjectRecord.Columns.id > after) }
+            return try request.order(PersonalObjectRecord.Columns.id).fetchAll(db)
+        }
+    }
+
     package func changeRows(_ query: ChangeQuery) async throws -> [ChangeRecord] {
         try await on { db in
             var request = ChangeRecord.all()
@@ -303,6 +312,27 @@ package struct SQLiteTransaction: StoreTransaction {
         try await on { db in
             _ = try DavObjectRecord.filter(DavObjectRecord.Columns.feedId == feedId && uids.contains(DavObjectRecord.Columns.uid)).deleteAll(db)
         }
+    }
+
+    package func savePersonalObject(_ row: PersonalObjectRecord) async throws -> PersonalObjectRecord {
+        try await on { db in
+            try deletePersonal(db, feedId: row.feedId, uids: [row.uid], personId: row.personId)
+            var saved = row
+            saved.id = nil
+            try saved.insert(db)
+            return saved
+        }
+    }
+
+    package func deletePersonalObjects(feedId: Int64, uids: [String], personId: Int64?) async throws {
+        guard !uids.isEmpty else { return }
+        try await on { db in try deletePersonal(db, feedId: feedId, uids: uids, personId: personId) }
+    }
+
+    private func deletePersonal(_ db: Database, feedId: Int64, uids: [String], personId: Int64?) throws {
+        var request = PersonalObjectRecord.filter(PersonalObjectRecord.Columns.feedId == feedId && uids.contains(PersonalObjectRecord.Columns.uid))
+        if let personId { request = request.filter(PersonalObjectRecord.Columns.personId == personId) }
+        _ = try request.deleteAll(db)
     }
 
     package func setMember(spaceId: Int64, personId: Int64, to row: MemberRecord?) async throws {

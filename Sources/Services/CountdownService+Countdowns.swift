@@ -77,8 +77,9 @@ extension CountdownService {
     func remove(_ row: CountdownRecord, _ tx: any StoreTransaction) async throws {
         try await tx.log(.deleted, [row], by: principal.changeActor)
         try await tx.delete(CountdownRecord.self, ids: [try row.savedID()])
-        // The text a calendar app wrote goes with it.
+        // The text a calendar app wrote goes with it, and each person's own alarms on it.
         try await tx.deleteDavObjects(feedId: row.feedId, uids: [row.uid])
+        try await tx.deletePersonalObjects(feedId: row.feedId, uids: [row.uid], personId: nil)
         try await tx.touch(feedId: row.feedId)
     }
 
@@ -140,6 +141,7 @@ extension CountdownService {
         let from = row.feedId
         try await tx.log(.movedAway, [row], by: principal.changeActor)
         try await tx.deleteDavObjects(feedId: row.feedId, uids: [row.uid])
+        try await tx.deletePersonalObjects(feedId: row.feedId, uids: [row.uid], personId: nil)
         row.feedId = targetId
         row.sourceId = nil
         row.sequence += 1

@@ -149,7 +149,9 @@ extension CountdownService {
                              actorPerson: actor.personId)
             })
             try await tx.delete(CountdownRecord.self, ids: plan.removals)
-            try await tx.deleteDavObjects(feedId: feedId, uids: existing.filter { removed.contains($0.value.id) }.map(\.key))
+            let gone = existing.filter { removed.contains($0.value.id) }.map(\.key)
+            try await tx.deleteDavObjects(feedId: feedId, uids: gone)
+            try await tx.deletePersonalObjects(feedId: feedId, uids: gone, personId: nil)
         }
         try await tx.saveCategories(feedId: feedId, colors: batch.categoryColors, links: [], replacing: false)
         if var imported = source {

@@ -61,11 +61,13 @@ public struct CountdownService: Sendable {
     public func authorize(_ permission: Permission) async throws {
         guard case .person(let person) = principal, !person.isAdmin else { return try Authorization.check(principal, permission) }
         let standing = try await standing(of: person, toward: permission)
-        if let standing, !AccessTable.allows(standing, .read) {
+        // What a person may not even see the busy times of is not there for them (404, not 403).
+        if let standing, !AccessTable.allows(standing, .readBusy) {
             switch permission {
-            case .readSpace(let slug), .manageSpace(let slug), .createFeed(let slug?): throw StoreError.spaceNotFound(slug)
+            case .readSpace(let slug), .seeSpace(let slug), .manageSpace(let slug), .createFeed(let slug?): throw StoreError.spaceNotFound(slug)
             case .editCountdown(let id): throw StoreError.countdownNotFound(id)
-            case .readFeed(let slug), .editFeed(let slug), .manageSources(let slug), .deleteFeed(let slug): throw StoreError.feedNotFound(slug)
+            case .readFeed(let slug), .readBusyTimes(let slug), .editFeed(let slug), .manageSources(let slug), .deleteFeed(let slug):
+                throw StoreError.feedNotFound(slug)
             default: break
             }
         }

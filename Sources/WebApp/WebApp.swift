@@ -84,6 +84,7 @@ package struct WebApp: PartsRoutes, Sendable {
         FocusPage(app: self).register(on: signedIn)
         AccountSettingsPages(app: self).register(on: signedIn)
         SpacePages(app: self).register(on: signedIn)
+        BusyPage(app: self).register(on: signedIn)
         SpaceHistoryPages(app: self).register(on: signedIn)
         PeoplePages(app: self).register(on: signedIn)
     }

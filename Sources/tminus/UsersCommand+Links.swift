@@ -39,7 +39,7 @@ extension UsersCommand {
         @OptionGroup var store: StoreOptions
         @OptionGroup var link: LinkOptions
         @Option(help: "The space they join (its slug).") var space: String?
-        @Option(help: "Their role there: owner, editor or viewer (default viewer).") var role: SpaceRole?
+        @Option(help: "Their role there: owner, editor, viewer or busy (sees busy times only) (default viewer).") var role: SpaceRole?
 
         func validate() throws {
             if role != nil, space == nil { throw ValidationError("--role needs --space: the role is the one they get there") }

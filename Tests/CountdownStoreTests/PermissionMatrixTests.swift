@@ -22,7 +22,7 @@ struct PermissionMatrixTests {
         let service = temp.service
         var people: [Standing: PersonAccess] = [:]
         let logins: [(Standing, String)] = [(.administrator, "ada"), (.personalOwner, "pia"), (.spaceOwner, "sam"), (.editor, "eve"),
-                                            (.viewer, "val"), (.outsider, "otto")]
+                                            (.viewer, "val"), (.busyOnly, "bo"), (.outsider, "otto")]
         for (standing, login) in logins {
             let person = try await service.addPerson(login: login, password: "a long enough password", isAdmin: standing == .administrator, cost: 4)
             people[standing] = PersonAccess(id: try person.savedID(), login: login, isAdmin: standing == .administrator)
@@ -30,6 +30,7 @@ struct PermissionMatrixTests {
         try await service.createSpace(slug: "home", name: "Home", owner: "sam")
         try await service.setMember(space: "home", login: "eve", role: .editor, replacing: false)
         try await service.setMember(space: "home", login: "val", role: .viewer, replacing: false)
+        try await service.setMember(space: "home", login: "bo", role: .busy, replacing: false)
         try await service.createFeed(Feed(slug: "shared", isPublic: false), inSpace: "home")
         try await service.acting(as: .person(people[.personalOwner]!)).createFeed(Feed(slug: "mine", isPublic: false))
         return World(service: service, people: people)
@@ -37,7 +38,7 @@ struct PermissionMatrixTests {
 
     /// Every permission a person's use case asks for, about the feed or space their standing is toward.
     static func permissions(feed: String) -> [Permission] {
-        [.readFeed(feed), .editFeed(feed), .manageSources(feed), .deleteFeed(feed), .readSpace("home"), .manageSpace("home"),
+        [.readFeed(feed), .readBusyTimes(feed), .editFeed(feed), .manageSources(feed), .deleteFeed(feed), .readSpace("home"), .seeSpace("home"), .manageSpace("home"),
          .createFeed(space: "home"), .createFeed(space: nil), .manageFeeds, .administer]
     }
 
@@ -69,11 +70,11 @@ struct PermissionMatrixTests {
                 for permission in Self.permissions(feed: feed) {
                     let spaceStanding: Standing = standing == .personalOwner ? .outsider : standing
                     let about: Standing = switch permission {
-                    case .readSpace, .manageSpace, .createFeed(space: "home"): spaceStanding
+                    case .readSpace, .seeSpace, .manageSpace, .createFeed(space: "home"): spaceStanding
                     default: standing
                     }
                     let allowed = Authorization.allows(.person(access), permission, standing: about)
-                    let hidden = !allowed && !AccessTable.allows(about, .read) && !access.isAdmin
+                    let hidden = !allowed && !AccessTable.allows(about, .readBusy) && !access.isAdmin
                         && ![Permission.createFeed(space: nil), .manageFeeds, .administer].contains(permission)
                     let expected: Outcome = allowed ? .allowed : hidden ? .hidden : .refused
                     #expect(await Self.outcome(service, permission) == expected, "\(standing)\(readOnly ? " (read-only)" : ""): \(permission)")
@@ -86,14 +87,16 @@ struct PermissionMatrixTests {
             #expect(await Self.outcome(world.service.acting(as: .adminToken), permission) == .allowed)
             for visibility in Visibility.allCases {
                 let token = world.service.acting(as: .feedToken(feed: "shared", visibility: visibility))
-                let expected: Outcome = permission == .readFeed("shared") && visibility == .full ? .allowed : .refused
+                let expected: Outcome = permission == .readFeed("shared") && visibility == .full || permission == .readBusyTimes("shared") ? .allowed : .refused
                 #expect(await Self.outcome(token, permission) == expected, "a \(visibility) token: \(permission)")
                 checked += 1
             }
         }
-        #expect(checked == 6 * 2 * 10 + 10 * Visibility.allCases.count)
+        #expect(checked == 7 * 2 * 12 + 12 * Visibility.allCases.count)
         // Spot checks that the table says what the issue says.
         #expect(AccessTable.allows(.editor, .edit) && !AccessTable.allows(.editor, .reachNetwork) && !AccessTable.allows(.viewer, .edit))
         #expect(AccessTable.allows(.spaceOwner, .manageMembers) && !AccessTable.allows(.personalOwner, .reachNetwork))
+        // A busy-only member sees the space and when its events are, and nothing of what they are.
+        #expect(AccessTable.allowed[.busyOnly] == [.readBusy] && Standing.allCases.allSatisfy { !AccessTable.allows($0, .read) || AccessTable.allows($0, .readBusy) })
     }
 }

@@ -247,3 +247,48 @@ extension StoreContractTests {
         #expect(try await store.service.calendarListing(feed: "chores").objects.isEmpty, "kept objects went with their feed")
     }
 }
+
+extension StoreContractTests {
+    /// Issue #62: a person's own parts of a shared calendar's objects, a new id
+    /// at every save (what a person's sync token counts), read by person, UID
+    /// and id, forgotten for one person or all, carried by a copy, and gone
+    /// with their feed or their person.
+    @Test(arguments: StoreBackend.available) func personalPartsAreKeptPerPersonWithGrowingIds(_ backend: StoreBackend) async throws {
+        let temp = try await TemporaryStore.make(backend)
+        let store = temp.store
+        let (ben, carl) = (try await store.service.addPerson(login: "ben", password: "a long enough password", cost: 4),
+                           try await store.service.addPerson(login: "carl", password: "a long enough password", cost: 4))
+        try await store.service.createFeed(Feed(slug: "family"))
+        let feedId = try #require(try await store.feed(slug: "family")?.id)
+        let (benId, carlId) = (try ben.savedID(), try carl.savedID())
+        func save(_ person: Int64, _ uid: String, _ body: String) async throws -> PersonalObjectRecord {
+            try await store.transaction { tx in try await tx.savePersonalObject(PersonalObjectRecord(personId: person, feedId: feedId, uid: uid, body: body, savedAt: tx.now)) }
+        }
+        func rows(_ person: Int64, uids: [String]? = nil, after: Int64? = nil) async throws -> [PersonalObjectRecord] {
+            try await store.read { try await $0.personalObjectRows(PersonalObjectQuery(personId: person, feedId: feedId, uids: uids, after: after)) }
+        }
+        let first = try await save(benId, "dinner", "a")
+        _ = try await save(carlId, "dinner", "c")
+        let again = try await save(benId, "dinner", "b")
+        let other = try await save(benId, "lunch", "l")
+        #expect((again.id ?? 0) > (first.id ?? 0), "a new id at every save")
+        #expect(try await rows(benId).map(\.body) == ["b", "l"], "one per person and UID, by id")
+        #expect(try await rows(carlId).map(\.body) == ["c"])
+        #expect(try await rows(benId, uids: ["lunch"]).map(\.id) == [other.id])
+        #expect(try await rows(benId, after: again.id).map(\.uid) == ["lunch"])
+        if backend != .memory {
+            let snapshot = try await store.snapshot()
+            #expect(snapshot.tables["personalObject"]?.count == 3)
+        }
+        try await store.transaction { tx in try await tx.deletePersonalObjects(feedId: feedId, uids: ["dinner"], personId: carlId) }
+        #expect(try await rows(carlId).isEmpty, "one person's")
+        #expect(try await rows(benId).count == 2)
+        try await store.transaction { tx in try await tx.deletePersonalObjects(feedId: feedId, uids: ["dinner"], personId: nil) }
+        #expect(try await rows(benId).map(\.uid) == ["lunch"], "everyone's")
+        try await store.service.deleteFeed(slug: "family")
+        try await store.service.createFeed(Feed(slug: "family"))
+        let newFeed = try #require(try await store.feed(slug: "family")?.id)
+        #expect(newFeed != feedId)
+        #expect(try await store.read { try await $0.personalObjectRows(PersonalObjectQuery(personId: benId, feedId: feedId)) }.isEmpty, "gone with their feed")
+    }
+}

@@ -31,11 +31,13 @@ package struct InMemoryTables: Sendable {
     package var davNames: [Int64: [String: String]] = [:]
     /// By feed id, then UID.
     package var davObjects: [Int64: [String: DavObjectRecord]] = [:]
+    /// By id.
+    package var personalObjects: [Int64: PersonalObjectRecord] = [:]
     /// Moves with every write of the tables `StoreReader.changeStamp` names
     /// (the tokens' by `saveToken` and `savePersonToken`, unless only their last use changed).
     package var changeStamp: Int64 = 0
     /// The tables whose rows get ids.
-    package enum Table: Hashable, Sendable { case feed, countdown, category, source, token, person, space, personToken, change, image }
+    package enum Table: Hashable, Sendable { case feed, countdown, category, source, token, person, space, personToken, change, image, personalObject }
     private var lastIds: [Table: Int64] = [:]
 
     /// Each table counts its own ids from 1, as SQLite's and PostgreSQL's do.
@@ -55,6 +57,7 @@ package struct InMemoryTables: Sendable {
         changes = changes.filter { $0.value.feedId != id }
         davNames[id] = nil
         davObjects[id] = nil
+        personalObjects = personalObjects.filter { $0.value.feedId != id }
     }
 
     /// Deletes a person with their memberships and tokens; their feeds lose their owner.
@@ -62,6 +65,7 @@ package struct InMemoryTables: Sendable {
         people[id] = nil
         for space in members.keys { members[space]?[id] = nil }
         personTokens = personTokens.filter { $0.value.personId != id }
+        personalObjects = personalObjects.filter { $0.value.personId != id }
         for (feedId, feed) in feeds where feed.personId == id { feeds[feedId]?.personId = nil }
     }
 

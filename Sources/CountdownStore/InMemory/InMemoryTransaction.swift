@@ -88,6 +88,15 @@ package final class InMemoryTransaction: StoreTransaction {
         }
     }
 
+    package func personalObjectRows(_ query: PersonalObjectQuery) async throws -> [PersonalObjectRecord] {
+        with { tables in
+            let uids = query.uids.map(Set.init)
+            return tables.personalObjects.values
+                .filter { $0.personId == query.personId && $0.feedId == query.feedId && (uids?.contains($0.uid) ?? true) && ($0.id ?? 0) > (query.after ?? 0) }
+                .sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+        }
+    }
+
     package func davObjectRows(_ query: DavObjectQuery) async throws -> [DavObjectRecord] {
         with { tables in
             let kept = tables.davObjects[query.feedId] ?? [:]
@@ -323,6 +332,26 @@ package final class InMemoryTransaction: StoreTransaction {
         try with { tables in
             guard tables.feeds[row.feedId] != nil else { throw StoreError.invalid("no feed with id \(row.feedId)") }
             tables.davObjects[row.feedId, default: [:]][row.uid] = row
+        }
+    }
+
+    package func savePersonalObject(_ row: PersonalObjectRecord) async throws -> PersonalObjectRecord {
+        try with { tables in
+            guard tables.feeds[row.feedId] != nil, tables.people[row.personId] != nil else { throw StoreError.invalid("no feed \(row.feedId) or person \(row.personId)") }
+            tables.personalObjects = tables.personalObjects.filter { $0.value.personId != row.personId || $0.value.feedId != row.feedId || $0.value.uid != row.uid }
+            var saved = row
+            saved.id = tables.nextId(.personalObject)
+            tables.personalObjects[saved.id!] = saved
+            return saved
+        }
+    }
+
+    package func deletePersonalObjects(feedId: Int64, uids: [String], personId: Int64?) async throws {
+        let uids = Set(uids)
+        with { tables in
+            tables.personalObjects = tables.personalObjects.filter {
+                !($0.value.feedId == feedId && uids.contains($0.value.uid) && (personId == nil || $0.value.personId == personId))
+            }
         }
     }
 

@@ -53,6 +53,8 @@ public protocol StoreReader: Sendable {
     func davNameRows(feedId: Int64, _ key: DavNameKey) async throws -> [DavNameRecord]
     /// Objects kept as calendar apps wrote them (`DavObjectRecord`), by UID.
     func davObjectRows(_ query: DavObjectQuery) async throws -> [DavObjectRecord]
+    /// A person's own parts of a shared calendar's objects (`PersonalObjectRecord`), by id.
+    func personalObjectRows(_ query: PersonalObjectQuery) async throws -> [PersonalObjectRecord]
 
     /// What an owner's feeds hold together, as a storage quota counts it.
     func usage(of owner: StorageOwner) async throws -> StorageUsage

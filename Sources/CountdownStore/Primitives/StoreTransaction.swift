@@ -56,6 +56,10 @@ public protocol StoreTransaction: StoreReader {
     func saveDavObject(_ row: DavObjectRecord) async throws
     /// Forgets the kept text of these UIDs of a feed (their objects are written from their countdowns again, or are gone).
     func deleteDavObjects(feedId: Int64, uids: [String]) async throws
+    /// Keeps a person's own part of an object (replacing theirs for its UID), under a new id; returns it saved.
+    func savePersonalObject(_ row: PersonalObjectRecord) async throws -> PersonalObjectRecord
+    /// Forgets every person's own part of these UIDs of a feed (person nil), or one person's.
+    func deletePersonalObjects(feedId: Int64, uids: [String], personId: Int64?) async throws
     /// Gives a person a role in a space (a new member, or a new role), or
     /// removes them (`nil`).
     func setMember(spaceId: Int64, personId: Int64, to row: MemberRecord?) async throws

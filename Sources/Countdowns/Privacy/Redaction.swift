@@ -117,7 +117,7 @@ public enum Redaction: String, Sendable, Hashable, CaseIterable {
         "CREATED", "LAST-MODIFIED", "RRULE", "RDATE", "EXDATE",
     ]
 
-    static func redactedUID(_ uid: String) -> String { "redacted-\(StableHash.hex(uid))@tminus" }
+    public static func redactedUID(_ uid: String) -> String { "redacted-\(StableHash.hex(uid))@tminus" }
 
     private static func keep(_ component: Component, _ names: Set<String>) -> Component {
         let properties = component.properties.compactMap { property -> Property? in

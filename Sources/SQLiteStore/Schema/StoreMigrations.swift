@@ -377,6 +377,42 @@ package enum StoreMigrations {
                 t.primaryKey(["feedId", "uid"])
             }
         }
+        migrator.registerMigration("v25: busy-only members, and each person's own alarms") { db in
+            // SpaceRole.busy: SQLite changes a CHECK only by making the table again (foreign keys are checked at the end).
+            try db.execute(sql: """
+                CREATE TABLE member_v25 (
+                    spaceId INTEGER NOT NULL REFERENCES space(id) ON DELETE CASCADE,
+                    personId INTEGER NOT NULL REFERENCES person(id) ON DELETE CASCADE,
+                    role TEXT NOT NULL CHECK (role IN ('owner', 'editor', 'viewer', 'busy')),
+                    joinedAt DATETIME NOT NULL,
+                    hiddenFromBoard BOOLEAN NOT NULL DEFAULT 0,
+                    PRIMARY KEY (spaceId, personId)
+                );
+                INSERT INTO member_v25 (spaceId, personId, role, joinedAt, hiddenFromBoard)
+                    SELECT spaceId, personId, role, joinedAt, hiddenFromBoard FROM member;
+                DROP TABLE member;
+                ALTER TABLE member_v25 RENAME TO member;
+                CREATE INDEX member_on_personId ON member(personId);
+                """)
+            // The table's triggers went with it: v18's, which move the change stamp.
+            for event in ["INSERT", "UPDATE", "DELETE"] {
+                try db.execute(sql: """
+                    CREATE TRIGGER member_\(event.lowercased())_moves_the_stamp AFTER \(event) ON member
+                    BEGIN UPDATE changeStamp SET value = value + 1; END
+                    """)
+            }
+            // PersonalObjectRecord: a person's own alarms and TRANSP on a shared calendar's object.
+            try db.create(table: "personalObject") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("personId", .integer).notNull().references("person", onDelete: .cascade)
+                t.column("feedId", .integer).notNull().references("feed", onDelete: .cascade)
+                t.column("uid", .text).notNull()
+                t.column("body", .text).notNull()
+                t.column("savedAt", .datetime).notNull()
+                t.uniqueKey(["personId", "feedId", "uid"])
+            }
+            try db.create(index: "personalObject_on_feedId_uid", on: "personalObject", columns: ["feedId", "uid"])
+        }
         return migrator
     }
 }

@@ -8,6 +8,8 @@ public enum Standing: Sendable, Hashable, CaseIterable {
     case personalOwner
     /// A member of the feed's (or the) space, by role.
     case spaceOwner, editor, viewer
+    /// A member who sees busy times only (`SpaceRole.busy`).
+    case busyOnly
     /// None of these: the feed is not there for them (404, not 403).
     case outsider
 
@@ -17,6 +19,7 @@ public enum Standing: Sendable, Hashable, CaseIterable {
         case .owner: .spaceOwner
         case .editor: .editor
         case .viewer: .viewer
+        case .busy: .busyOnly
         }
     }
 }
@@ -25,6 +28,9 @@ public enum Standing: Sendable, Hashable, CaseIterable {
 public enum Action: Sendable, Hashable, CaseIterable {
     /// Read a feed in full (its countdowns, sources and tokens), or a space and its members.
     case read
+    /// See that a feed or space is there and when its events are, without what they are
+    /// (busy blocks over CalDAV and in the app); every standing that reads may.
+    case readBusy
     /// Change a feed's settings and countdowns, import into it, make and revoke its tokens; make a feed in a space.
     case edit
     /// What reaches the network and costs CPU: URL sources, webhooks, purge hooks, rules.
@@ -41,10 +47,11 @@ public enum Action: Sendable, Hashable, CaseIterable {
 public enum AccessTable {
     public static let allowed: [Standing: Set<Action>] = [
         .administrator: Set(Action.allCases),
-        .personalOwner: [.read, .edit, .delete],
+        .personalOwner: [.read, .readBusy, .edit, .delete],
         .spaceOwner: Set(Action.allCases),
-        .editor: [.read, .edit],
-        .viewer: [.read],
+        .editor: [.read, .readBusy, .edit],
+        .viewer: [.read, .readBusy],
+        .busyOnly: [.readBusy],
         .outsider: [],
     ]
 

@@ -27,9 +27,14 @@ public enum Authorization {
         case .adminToken, .system, .commandLine: true
         case .anonymous: false
         case .feedToken(let feed, let visibility):
-            if case .readFeed(let slug) = permission { slug == feed && visibility == .full } else { false }
+            switch permission {
+            case .readFeed(let slug): slug == feed && visibility == .full
+            // Every visibility shows at least when the events are.
+            case .readBusyTimes(let slug): slug == feed
+            default: false
+            }
         case .person(let person):
-            if person.readOnly && permission.action != .read { false }
+            if person.readOnly && ![.read, .readBusy].contains(permission.action) { false }
             else if person.isAdmin { true }
             else {
                 switch permission {

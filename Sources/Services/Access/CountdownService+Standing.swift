@@ -5,7 +5,7 @@ import CountdownStore
 extension CountdownService {
     func standing(of person: PersonAccess, toward permission: Permission) async throws -> Standing? {
         switch permission {
-        case .readFeed(let slug), .editFeed(let slug), .manageSources(let slug), .deleteFeed(let slug):
+        case .readFeed(let slug), .readBusyTimes(let slug), .editFeed(let slug), .manageSources(let slug), .deleteFeed(let slug):
             return try await standing(of: person, owner: feedOwner(slug: slug))
         case .editCountdown(let id):
             let owner = try await store.read { reader -> AccessCache.FeedOwner? in
@@ -13,7 +13,7 @@ extension CountdownService {
                 return try await reader.feedRow(id: row.feedId).map(AccessCache.FeedOwner.init)
             }
             return try await standing(of: person, owner: owner)
-        case .readSpace(let slug), .manageSpace(let slug), .createFeed(let slug?):
+        case .readSpace(let slug), .seeSpace(let slug), .manageSpace(let slug), .createFeed(let slug?):
             guard let space = try await spaceId(slug: slug) else { return .outsider }
             return try await memberships(of: person.id)[space].map(Standing.init) ?? .outsider
         case .createFeed(nil), .manageFeeds, .administer:
@@ -32,6 +32,12 @@ extension CountdownService {
     /// Of `feeds`, those the principal may read: what a list shows them.
     public func readable(_ feeds: [StoredFeed]) async throws -> [StoredFeed] {
         try await filter(feeds, allowing: Permission.readFeed)
+    }
+
+    /// Of `feeds`, those the principal may see at least the busy times of: a
+    /// calendar app's home lists them (`isBusyOnly` says which are only that).
+    public func busyReadable(_ feeds: [StoredFeed]) async throws -> [StoredFeed] {
+        try await filter(feeds, allowing: Permission.readBusyTimes)
     }
 
     /// Of `feeds`, those the principal may change: where a countdown may move to.

@@ -18,6 +18,13 @@ public struct CalendarObject: Sendable {
     /// The text as a calendar app wrote it, while it is the object (nil: written from
     /// the countdown; or not read, when the listing was asked without bodies).
     public var kept: DavObjectRecord?
+    /// The signed-in person's own alarms and TRANSP on this object of a space's
+    /// calendar (`PersonalPart`), merged into what they read; nil: none kept.
+    public private(set) var personal: PersonalObjectRecord?
+    /// Served as busy time only (`Redaction.busy`), to a member who sees no more.
+    public private(set) var isBusyOnly = false
+    /// The ETag of the object everyone sees; `etag` is the signed-in person's.
+    public private(set) var sharedETag = ""
 
     public init(row: CountdownRecord, name: String?, kept: DavObjectRecord? = nil) {
         uid = row.uid
@@ -27,6 +34,7 @@ public struct CalendarObject: Sendable {
         // Text kept beside an older version of the countdown (changed since in the web app) is not the object any more.
         self.kept = kept.flatMap { $0.basis == rowTag ? $0 : nil }
         etag = self.kept?.etag ?? rowTag
+        sharedETag = etag
     }
 
     /// A task without a date: the kept text is all there is of it.
@@ -36,13 +44,50 @@ public struct CalendarObject: Sendable {
         kept = undated
         self.name = name ?? Self.defaultName(uid: undated.uid)
         etag = undated.etag
+        sharedETag = etag
+    }
+
+    /// The object as a busy-only member reads it: its times as "Busy", under a
+    /// name and UID made from a hash of its UID (UIDs and the names clients
+    /// give often say what an event is), and none of the text it was written as.
+    public func busyOnly() -> CalendarObject {
+        var busy = self
+        busy.uid = Redaction.redactedUID(uid)
+        busy.name = Self.defaultName(uid: busy.uid)
+        busy.kept = nil
+        busy.personal = nil
+        busy.isBusyOnly = true
+        busy.etag = "\"\(StableHash.hex("busy\u{1}\(row.map(Self.etag(of:)) ?? etag)"))\""
+        busy.sharedETag = busy.etag
+        return busy
+    }
+
+    /// The object as the person whose part `personal` is reads it.
+    public func with(personal: PersonalObjectRecord?) -> CalendarObject {
+        guard !isBusyOnly else { return self }
+        var own = self
+        own.personal = personal
+        own.etag = Self.etag(shared: sharedETag, personal: personal)
+        return own
+    }
+
+    /// The person's part, when it changes anything (a part kept empty follows what everyone sees).
+    public var personalPart: PersonalPart? {
+        guard let body = personal?.body, !body.isEmpty else { return nil }
+        return PersonalPart(text: body)
+    }
+
+    /// A person's ETag: the shared one, changed by their own part.
+    static func etag(shared: String, personal: PersonalObjectRecord?) -> String {
+        guard let body = personal?.body, !body.isEmpty else { return shared }
+        return "\"\(StableHash.hex("\(shared)\u{1}\(body)"))\""
     }
 
     /// A countdown a URL source keeps: a client's change would be undone by the next refresh.
     public var fromSource: Bool { row?.sourceId != nil }
     public var isTask: Bool { row.map { $0.kind == .task } ?? true }
     public var isUndated: Bool { row == nil }
-    public var title: String { row?.title ?? kept?.title ?? "" }
+    public var title: String { isBusyOnly ? Redaction.busyTitle : row?.title ?? kept?.title ?? "" }
     public var lastModified: Date { row?.lastModified ?? kept?.savedAt ?? Date(timeIntervalSince1970: 0) }
     /// The bytes as the app wrote them, when they are the object and were read.
     public var written: String? { kept?.body }
@@ -50,7 +95,8 @@ public struct CalendarObject: Sendable {
     /// The countdown (throws for a task without a date, which has none).
     public func countdown() throws -> Countdown {
         guard let row else { throw StoreError.invalid("\(uid) is a task without a date: it has no countdown") }
-        return try row.countdown(source: nil)
+        let countdown = try row.countdown(source: nil)
+        return isBusyOnly ? Redaction.busy.apply(to: countdown) : countdown
     }
 
     /// The name tminus gives a countdown no client named.
@@ -75,6 +121,8 @@ public struct CalendarVersion: Sendable, Hashable {
     public var feedId: Int64
     public var revision: Int64
     public var updatedAt: Date
+    /// Read as busy time only (`CalendarObject.busyOnly`): another listing than the whole calendar's.
+    public var isBusyOnly = false
 
     public init(_ row: FeedRecord) {
         feedId = row.id ?? 0
@@ -95,6 +143,10 @@ public struct CalendarListing: Sendable {
     public var feed: StoredFeed
     public var objects: [CalendarObject]
     public var newestChange: Int64
+    /// Every object is busy time only.
+    public var isBusyOnly = false
+    /// The newest of the reading person's own parts merged in (0: none), for their sync token.
+    public var newestPersonal: Int64 = 0
 }
 
 /// Why a calendar app's write was refused, changing nothing; the server

@@ -11,7 +11,7 @@ extension CountdownService {
     /// change; with `bodies`, the text of those kept as calendar apps wrote them
     /// (what a `calendar-data` answer sends), else only their ETags.
     public func calendarListing(feed slug: String, uids: [String]? = nil, bodies: Bool = false) async throws -> CalendarListing {
-        try await authorize(.readFeed(slug))
+        if try await isBusyOnly(slug) { return try await busyListing(feed: slug) }
         return try await store.read { reader in
             let row = try await reader.requireFeed(slug)
             let feedId = try row.savedID()
@@ -34,12 +34,65 @@ extension CountdownService {
         }
     }
 
+    /// Whether the principal sees `slug`'s calendar as busy time only (a
+    /// `busy` member of its space); throws when they may not see even that.
+    public func isBusyOnly(_ slug: String) async throws -> Bool {
+        do {
+            try await authorize(.readFeed(slug))
+            return false
+        } catch is Authorization.Refused {
+            try await authorize(.readBusyTimes(slug))
+            return true
+        }
+    }
+
+    /// A busy-only member's calendar: each dated countdown as busy time
+    /// (`CalendarObject.busyOnly`), no task without a date (it has no time),
+    /// and none of the names clients gave.
+    private func busyListing(feed slug: String) async throws -> CalendarListing {
+        try await store.read { reader in
+            let row = try await reader.requireFeed(slug)
+            let feedId = try row.savedID()
+            let feed = try await reader.storedFeed(row)
+            let objects = try await reader.countdownRows(.feed(feedId, uid: nil)).map { CalendarObject(row: $0, name: nil).busyOnly() }
+            let newest = try await reader.changeRows(ChangeQuery(feedIds: [feedId], limit: 1, newestFirst: true)).first?.id ?? 0
+            return CalendarListing(feed: feed, objects: objects, newestChange: newest, isBusyOnly: true)
+        }
+    }
+
+    /// When `slug`'s events make its people busy within `window` (`BusyTimes`):
+    /// all a busy-only member sees of it, and anyone who reads it may ask.
+    public func busyTimes(feed slug: String, within window: DateInterval) async throws -> [DateInterval] {
+        try await authorize(.readBusyTimes(slug))
+        let (feed, countdowns) = try await store.read { reader in
+            let row = try await reader.requireFeed(slug)
+            return (try await reader.storedFeed(row).feed, try await reader.countdownRows(.feed(try row.savedID(), uid: nil)).compactMap { try? $0.countdown(source: nil) })
+        }
+        return BusyTimes.periods(of: countdowns, feed: feed, within: window)
+    }
+
+    /// The signed-in person's own parts of `slug`'s objects (`PersonalPart`),
+    /// by UID: none but on a space's calendar, read by a person who sees it whole;
+    /// with `after`, only those saved since (a sync's).
+    public func personalParts(feed slug: String, uids: [String]? = nil, after: Int64? = nil) async throws -> [String: PersonalObjectRecord] {
+        guard case .person(let person) = principal, try await !isBusyOnly(slug) else { return [:] }
+        return try await store.read { reader in
+            guard let row = try await reader.feedRow(slug: slug), row.spaceId != nil else { return [:] }
+            let rows = try await reader.personalObjectRows(PersonalObjectQuery(personId: person.id, feedId: try row.savedID(), uids: uids, after: after))
+            return Dictionary(rows.map { ($0.uid, $0) }, uniquingKeysWith: { _, newer in newer })
+        }
+    }
+
     /// The version of `slug`'s feed: a listing of the same version is still
     /// the calendar's (every write to its objects, names and log raises the
     /// revision), so a server keeps listings by it and asks the store only this.
     public func calendarVersion(feed slug: String) async throws -> CalendarVersion {
-        try await authorize(.readFeed(slug))
-        return try await store.read { reader in CalendarVersion(try await reader.requireFeed(slug)) }
+        let busyOnly = try await isBusyOnly(slug)
+        return try await store.read { reader in
+            var version = CalendarVersion(try await reader.requireFeed(slug))
+            version.isBusyOnly = busyOnly
+            return version
+        }
     }
 
     /// The text of the objects of `slug` with these UIDs that are kept as
@@ -67,7 +120,7 @@ extension CountdownService {
 
     /// The newest change of each feed's log (their sync tokens), by slug.
     public func newestChanges(feeds slugs: [String]) async throws -> [String: Int64] {
-        for slug in slugs { try await authorize(.readFeed(slug)) }
+        for slug in slugs { try await authorize(.readBusyTimes(slug)) }
         return try await store.read { reader in
             var newest: [String: Int64] = [:]
             for slug in slugs {
@@ -80,7 +133,7 @@ extension CountdownService {
 
     /// The object `name` of `slug`'s calendar, or nil.
     public func calendarObject(feed slug: String, name: String) async throws -> CalendarObject? {
-        try await authorize(.readFeed(slug))
+        if try await isBusyOnly(slug) { return try await busyListing(feed: slug).objects.first { $0.name == name } }
         return try await store.read { reader in
             try await Self.object(named: name, feedId: try await reader.requireFeed(slug).savedID(), reader)
         }
@@ -123,7 +176,7 @@ extension CountdownService {
     /// when `after` is older than what the log keeps, or newer than its
     /// newest change (a backup restored): the app must sync from the start.
     public func calendarChanges(feed slug: String, after: Int64) async throws -> (changes: [ChangeRecord], names: [String: String], newest: Int64)? {
-        try await authorize(.readFeed(slug))
+        try await authorize(.readBusyTimes(slug))
         return try await store.read { reader in
             if after < Int64(try await reader.setting(.changeLogFloor) ?? "") ?? 0 { return nil }
             let feedId = try await reader.requireFeed(slug).savedID()
@@ -144,22 +197,40 @@ extension CountdownService {
     /// without DTSTART or DUE is kept as an object only, with no countdown
     /// until it is given a date. `ifMatch` and `ifNoneMatch` are the request's
     /// preconditions. Returns whether it was new, and the object's ETag.
+    ///
+    /// On a space's calendar, a person's alarms and TRANSP are their own
+    /// (`PersonalPart`): a write that changes only those (the rest is the
+    /// object as `current` writes it) is kept for them alone, which a viewer
+    /// may do too; a change to the rest needs an editor, and keeps their part
+    /// theirs, the object's own alarms staying what everyone else sees.
     @discardableResult
-    public func putCalendarObject(_ data: [UInt8], feed slug: String, name: String, ifMatch: String?, ifNoneMatch: Bool) async throws -> (created: Bool, etag: String) {
-        try await authorize(.editFeed(slug))
+    public func putCalendarObject(_ data: [UInt8], feed slug: String, name: String, ifMatch: String?, ifNoneMatch: Bool,
+                                  current: (@Sendable (CalendarObject, Feed) -> String?)? = nil) async throws -> (created: Bool, etag: String) {
+        try await authorize(.readFeed(slug))
+        let canEdit = (try? await authorize(.editFeed(slug))) != nil
+        let refusal = Authorization.Refused(principal: principal, permission: .editFeed(slug))
         guard data.count <= limits.maxInputBytes else { throw StoreError.tooLarge(bytes: data.count, limit: limits.maxInputBytes) }
         let decoded = ICalendarParser.decode(data)
-        let text = decoded.text
-        let calendar: VCalendar
-        do { calendar = try ICalendarParser.parse(decoded, options: ParseOptions(mode: .lenient, maxComponents: 1_000)).calendar }
+        let written: VCalendar
+        do { written = try ICalendarParser.parse(decoded, options: ParseOptions(mode: .lenient, maxComponents: 1_000)).calendar }
         catch { throw StoreError.unusableCalendar(error) }
-        if calendar.events.isEmpty, calendar.todos.isEmpty {
-            throw CalendarObjectRefusal.unsupportedComponent(calendar.otherComponents.first?.name ?? "an empty calendar")
+        if written.events.isEmpty, written.todos.isEmpty {
+            throw CalendarObjectRefusal.unsupportedComponent(written.otherComponents.first?.name ?? "an empty calendar")
         }
-        let incoming = try Self.writtenObject(calendar)
+        let writtenObject = try Self.writtenObject(written)
+        let writer: Int64? = if case .person(let person) = principal { person.id } else { nil }
         return try await transaction { tx in
-            let feedId = try await tx.requireFeed(slug, lock: true).savedID()
-            let existing = try await Self.object(named: name, feedId: feedId, tx)
+            // What is kept: as written, unless a person's own alarms are taken out of it (below).
+            var (text, calendar, incoming) = (decoded.text, written, writtenObject)
+            let feedRow = try await tx.requireFeed(slug, lock: true)
+            let feedId = try feedRow.savedID()
+            let shared = try await Self.object(named: name, feedId: feedId, tx)
+            // A person's own part counts only on a space's calendar, where others read the same objects.
+            let personalOf = feedRow.spaceId == nil ? nil : writer
+            let own = if let personalOf, let shared {
+                try await tx.personalObjectRows(PersonalObjectQuery(personId: personalOf, feedId: feedId, uids: [shared.uid])).first
+            } else { PersonalObjectRecord?.none }
+            let existing = shared?.with(personal: own)
             if let existing, existing.uid != incoming.uid {
                 throw CalendarObjectRefusal.uidConflict(uid: incoming.uid, name: existing.name)
             }
@@ -170,19 +241,66 @@ extension CountdownService {
             if let ifMatch, ifMatch != "*" || existing == nil, ifMatch != existing?.etag {
                 throw CalendarObjectRefusal.preconditionFailed("the object changed since it was read (If-Match \(ifMatch.prefix(80)))")
             }
+            // On a space's calendar, the writer's own part first: alone, it changes nothing of the object.
+            var ownBody: String?
+            if let personalOf, let shared, let everyones = try await Self.current(shared, render: current, feedRow, tx) {
+                switch Self.split(calendar, against: everyones) {
+                case .ownPartOnly(let body):
+                    guard body != own?.body ?? "" else { return (false, existing?.etag ?? shared.etag) }
+                    let saved = try await tx.savePersonalObject(PersonalObjectRecord(personId: personalOf, feedId: feedId, uid: shared.uid, body: body,
+                                                                                     savedAt: tx.now))
+                    return (false, shared.with(personal: saved).etag)
+                case .sharedChange(let object, let body):
+                    guard canEdit else { throw refusal }
+                    if let object {
+                        calendar = object
+                        text = CalendarWriter(timeZones: .keep).write(object)
+                        incoming = try Self.writtenObject(object)
+                    }
+                    ownBody = body
+                }
+            }
+            guard canEdit else { throw refusal }
             if existing?.fromSource == true { throw CalendarObjectRefusal.fromSource(existing?.title ?? "") }
             let kept: DavObjectRecord
             switch incoming {
             case .countdown(let countdown):
-                kept = try await keep(countdown, as: text, replacing: existing, feedId: feedId, slug: slug, tx)
+                kept = try await keep(countdown, as: text, replacing: shared, feedId: feedId, slug: slug, tx)
             case .undated(let uid, let title):
-                kept = try await keepUndated(uid: uid, title: title, as: text, replacing: existing, feedId: feedId, tx)
+                kept = try await keepUndated(uid: uid, title: title, as: text, replacing: shared, feedId: feedId, tx)
             }
             if name != CalendarObject.defaultName(uid: incoming.uid) {
                 try await tx.saveDavName(DavNameRecord(feedId: feedId, uid: incoming.uid, name: name))
             }
-            return (existing == nil, kept.etag)
+            var saved = own
+            if let personalOf, let ownBody, ownBody != own?.body ?? "" {
+                saved = try await tx.savePersonalObject(PersonalObjectRecord(personId: personalOf, feedId: feedId, uid: incoming.uid, body: ownBody, savedAt: tx.now))
+            }
+            return (existing == nil, CalendarObject.etag(shared: kept.etag, personal: saved))
         }
+    }
+
+    /// What a person's write to a space's calendar is, against the object as everyone sees it.
+    enum PersonalWrite: Equatable {
+        /// Only their own part changed: kept as `body` ("" when it is everyone's again).
+        case ownPartOnly(body: String)
+        /// The rest changed: the object to keep (nil: as written, their part being everyone's), and their part.
+        case sharedChange(VCalendar?, body: String)
+    }
+
+    static func split(_ written: VCalendar, against everyones: VCalendar) -> PersonalWrite {
+        let (theirs, shared) = (PersonalPart(of: written), PersonalPart(of: everyones))
+        let body = theirs == shared ? "" : theirs.text
+        if PersonalPart.shared(of: written) == PersonalPart.shared(of: everyones) { return .ownPartOnly(body: body) }
+        // The object keeps everyone's alarms, and the writer's stay theirs.
+        return .sharedChange(theirs == shared ? nil : shared.merged(into: written), body: body)
+    }
+
+    /// The object as everyone sees it now, as `render` writes it (nil: not known, and the write is an editor's as on any calendar).
+    private static func current(_ shared: CalendarObject, render: (@Sendable (CalendarObject, Feed) -> String?)?, _ feedRow: FeedRecord,
+                                _ tx: any StoreTransaction) async throws -> VCalendar? {
+        guard let render, let text = render(shared, try await tx.storedFeed(feedRow).feed) else { return nil }
+        return try? ICalendarParser.parse(text, options: ParseOptions(mode: .lenient)).calendar
     }
 
     /// What a PUT's calendar holds: one countdown, or one task without a date.
@@ -266,7 +384,11 @@ extension CountdownService {
         return try await transaction { tx in
             let feedId = try await tx.requireFeed(slug, lock: true).savedID()
             guard let existing = try await Self.object(named: name, feedId: feedId, tx) else { return false }
-            if let ifMatch, ifMatch != "*", ifMatch != existing.etag {
+            // The ETag its writer read: theirs, when they keep their own alarms on it.
+            let own = if case .person(let person) = principal {
+                try await tx.personalObjectRows(PersonalObjectQuery(personId: person.id, feedId: feedId, uids: [existing.uid])).first
+            } else { PersonalObjectRecord?.none }
+            if let ifMatch, ifMatch != "*", ifMatch != existing.etag, ifMatch != existing.with(personal: own).etag {
                 throw CalendarObjectRefusal.preconditionFailed("the object changed since it was read (If-Match \(ifMatch.prefix(80)))")
             }
             if existing.fromSource { throw CalendarObjectRefusal.fromSource(existing.title) }
@@ -274,6 +396,7 @@ extension CountdownService {
                 try await remove(row, tx)
             } else {
                 try await tx.deleteDavObjects(feedId: feedId, uids: [existing.uid])
+                try await tx.deletePersonalObjects(feedId: feedId, uids: [existing.uid], personId: nil)
                 try await tx.appendChanges([ChangeRecord(feedId: feedId, countdownId: 0, uid: existing.uid, kind: .deleted, title: existing.title,
                                                          actor: principal.changeActor.label, at: tx.now, actorPerson: principal.changeActor.personId)])
                 try await tx.touch(feedId: feedId)

@@ -60,7 +60,7 @@ extension CountdownService {
 
     /// Leaves the signed-in person off `slug`'s board, or puts them back.
     public func setOnBoard(space slug: String, _ shown: Bool) async throws {
-        try await authorize(.readSpace(slug))
+        try await authorize(.seeSpace(slug))
         guard case .person(let me) = principal else { throw StoreError.invalid("only a member may hide from a board") }
         try await transaction { tx in
             let space = try await Self.requireSpace(slug, tx)

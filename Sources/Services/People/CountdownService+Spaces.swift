@@ -57,7 +57,7 @@ extension CountdownService {
 
     /// A space and its members with their roles, by login.
     public func space(slug: String) async throws -> (space: SpaceRecord, members: [(person: PersonRecord, role: SpaceRole)]) {
-        try await authorize(.readSpace(slug))
+        try await authorize(.seeSpace(slug))
         return try await store.read { reader in
             let space = try await Self.requireSpace(slug, reader)
             var members: [(person: PersonRecord, role: SpaceRole)] = []
@@ -87,7 +87,7 @@ extension CountdownService {
 
     /// Removes a member (an owner removes anyone; anyone may leave). Refused for the last owner.
     public func removeMember(space slug: String, login: String) async throws {
-        if case .person(let me) = principal, me.login == login, !me.readOnly { try await authorize(.readSpace(slug)) } else {
+        if case .person(let me) = principal, me.login == login, !me.readOnly { try await authorize(.seeSpace(slug)) } else {
             try await authorize(.manageSpace(slug))
         }
         try await transaction { tx in

@@ -49,6 +49,8 @@ package struct SpacePages: Sendable {
         package struct Feed {
             package var slug: String
             package var name: String
+            /// Seen as busy time only (a `busy` member): linked to its busy page.
+            package var busyOnly = false
         }
 
         package struct Choice {
@@ -63,6 +65,8 @@ package struct SpacePages: Sendable {
         package var feeds: [Feed]
         package var canManage: Bool
         package var canAddFeeds: Bool
+        /// May read the space in full (its activity and board): not a busy-only member.
+        package var canRead = true
         /// The person is a member (and may leave).
         package var isMember: Bool
         package var roles: [Choice]
@@ -125,7 +129,7 @@ package struct SpacePages: Sendable {
     }
 
     static func role(_ text: String?) throws -> SpaceRole {
-        guard let text, let role = SpaceRole(rawValue: text) else { throw StoreError.invalid("choose a role: owner, editor or viewer") }
+        guard let text, let role = SpaceRole(rawValue: text) else { throw StoreError.invalid("choose a role: owner, editor, viewer or busy") }
         return role
     }
 
@@ -159,17 +163,22 @@ package struct SpacePages: Sendable {
         func choices(_ selected: SpaceRole) -> [SpaceView.Choice] {
             SpaceRole.allCases.map { SpaceView.Choice(value: $0.rawValue, label: words["role.\($0.rawValue)"], selected: $0 == selected) }
         }
-        let feeds = try await app.readableFeeds().filter { $0.spaceId == space.id }.map { SpaceView.Feed(slug: $0.feed.slug, name: $0.feed.name) }
+        let readable = try await app.readableFeeds().filter { $0.spaceId == space.id }
+        let busyOnly = try await app.service.busyReadable(app.catalog.storedFeeds)
+            .filter { feed in feed.spaceId == space.id && !readable.contains { $0.feed.slug == feed.feed.slug } }
+        let feeds = readable.map { SpaceView.Feed(slug: $0.feed.slug, name: $0.feed.name) }
+            + busyOnly.map { SpaceView.Feed(slug: $0.feed.slug, name: $0.feed.name, busyOnly: true) }
         let open = canManage ? try await app.service.openInvitations(space: slug).map {
             OpenInvitationRow(id: $0.id, text: words["space.invitationRow", ["role": words["role.\(($0.role ?? .viewer).rawValue)"], "who": $0.madeBy,
                                                                               "until": AppDates.text($0.expiresAt)]])
         } : []
-        let view = SpaceView(slug: space.slug, name: space.name,
+        var view = SpaceView(slug: space.slug, name: space.name,
                              members: members.map { SpaceView.Member(login: $0.person.login, name: $0.person.displayName, role: words["role.\($0.role.rawValue)"],
                                                                      roles: choices($0.role)) },
                              feeds: feeds, canManage: canManage, canAddFeeds: canAddFeeds,
                              isMember: members.contains { $0.person.id == context.person?.access.id }, roles: choices(.viewer),
                              invitation: invitation, openInvitations: open, error: error)
+        view.canRead = await app.allows(.readSpace(slug))
         return app.render("space", title: space.name, section: "spaces", view, context: context, status: error == nil ? .ok : .unprocessableContent)
     }
 
