@@ -4,7 +4,7 @@
 
 SHELL := /bin/bash
 SYSTEM_PACKAGES := libical-dev libxml2-dev libsqlite3-dev libqrencode-dev libmosquitto-dev pkg-config tzdata
-PYTHON_PACKAGES := icalendar recurring-ical-events python-dateutil jinja2 pyyaml convertdate lunardate babel
+PYTHON_PACKAGES := icalendar recurring-ical-events python-dateutil jinja2 pyyaml convertdate lunardate babel http-ece
 VENV := .build/venv
 SWIFT_FLAGS ?=
 # How release binaries are linked: by lld, functions (each in a section of its
@@ -43,7 +43,7 @@ deps:
 	@$(call install-missing,$(SYSTEM_PACKAGES),system packages)
 
 pydeps:
-	@if ! $(TMINUS_PYTHON) -c "import icalendar, recurring_ical_events, dateutil, jinja2, yaml, convertdate, lunardate, babel" 2>/dev/null; then \
+	@if ! $(TMINUS_PYTHON) -c "import icalendar, recurring_ical_events, dateutil, jinja2, yaml, convertdate, lunardate, babel, http_ece" 2>/dev/null; then \
 	  echo "==> installing Python checkers into $(VENV): $(PYTHON_PACKAGES)"; \
 	  python3 -m venv $(VENV) && $(VENV)/bin/pip install -q $(PYTHON_PACKAGES); \
 	fi

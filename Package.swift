@@ -243,6 +243,8 @@ let package = Package(
         // CalDAV's requests and answers (RFC 4918, 4791, 6578) as values: XML read through a real parser with
         // limits, multistatus written as bytes, paths and sync tokens. No HTTP, no store.
         .target(name: "CalDAV", dependencies: ["StrictXML"]),
+        // Web push's message encryption (RFC 8291) and VAPID (RFC 8292): pure, the sending is the server's.
+        .target(name: "WebPush", dependencies: ["CountdownStore", .product(name: "Crypto", package: "swift-crypto")]),
         // CalDAV over HTTP: /.well-known/caldav, /dav/ (app passwords, PROPFIND, REPORT, GET, PUT, DELETE, MKCALENDAR, PROPPATCH).
         .target(name: "CalDAVServer", dependencies: ["CalDAV", "Countdowns", "CountdownStore", "ICalendar", "Rules", "Services", "Catalog", "HTTPSupport",
                                                      .product(name: "Hummingbird", package: "hummingbird")]),
@@ -260,6 +262,7 @@ let package = Package(
         ),
         .testTarget(name: "CountdownsTests", dependencies: ["Countdowns", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "StrictXML"]),
+        .testTarget(name: "WebPushTests", dependencies: ["WebPush", "CountdownStore", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
         // The use cases and the permission matrix on the memory store: no HTTP, no server.
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Countdowns", "CountdownStore", "TestSupport"]),
